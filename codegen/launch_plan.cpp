@@ -1,0 +1,86 @@
+#include "codegen/launch_plan.h"
+
+#include <nlohmann/json.hpp>
+
+#include "mdh/error.h"
+
+namespace mdh {
+
+namespace {
+const char* kind_name(KernelArg::Kind k) {
+  switch (k) {
+    case KernelArg::Kind::Buffer: return "buffer";
+    case KernelArg::Kind::Scratch: return "scratch";
+    case KernelArg::Kind::Param: return "param";
+  }
+  return "?";
+}
+}  // namespace
+
+nlohmann::json launch_to_json(const LaunchPlan& plan) {
+  nlohmann::json j;
+  j["build_options"] = plan.build_options;
+  j["scratch"] = nlohmann::json::array();
+  for (const auto& s : plan.scratch) j["scratch"].push_back({{"purpose", s.purpose}, {"bytes", s.bytes}});
+  j["kernels"] = nlohmann::json::array();
+  for (const auto& k : plan.kernels) {
+    nlohmann::json jk;
+    jk["name"] = k.kernel_name;
+    jk["work_dims"] = k.work_dims;
+    jk["global_size"] = std::vector<uint64_t>(k.global_size.begin(), k.global_size.begin() + k.work_dims);
+    if (k.local_size)
+      jk["local_size"] = std::vector<uint64_t>(k.local_size->begin(), k.local_size->begin() + k.work_dims);
+    else
+      jk["local_size"] = nullptr;
+    jk["args"] = nlohmann::json::array();
+    for (const auto& a : k.args) {
+      nlohmann::json ja{{"kind", kind_name(a.kind)}};
+      if (a.kind == KernelArg::Kind::Scratch)
+        ja["scratch"] = a.scratch;
+      else
+        ja["name"] = a.name;
+      jk["args"].push_back(ja);
+    }
+    j["kernels"].push_back(jk);
+  }
+  return j;
+}
+
+LaunchPlan launch_from_json(const nlohmann::json& j) {
+  try {
+    LaunchPlan plan;
+    plan.build_options = j.at("build_options").get<std::string>();
+    for (const auto& s : j.at("scratch")) plan.scratch.push_back({s.at("purpose"), s.at("bytes")});
+    for (const auto& jk : j.at("kernels")) {
+      KernelLaunch k;
+      k.kernel_name = jk.at("name");
+      k.work_dims = jk.at("work_dims");
+      if (k.work_dims < 1 || k.work_dims > 3) throw UserError("launch description: work_dims must be 1, 2 or 3");
+      auto global = jk.at("global_size").get<std::vector<uint64_t>>();
+      if (static_cast<int>(global.size()) != k.work_dims) throw UserError("launch description: global_size has the wrong length");
+      for (int d = 0; d < k.work_dims; ++d) k.global_size[d] = global[d];
+      if (!jk.at("local_size").is_null()) {
+        auto local = jk.at("local_size").get<std::vector<uint64_t>>();
+        if (static_cast<int>(local.size()) != k.work_dims) throw UserError("launch description: local_size has the wrong length");
+        std::array<uint64_t, 3> l{1, 1, 1};
+        for (int d = 0; d < k.work_dims; ++d) l[d] = local[d];
+        k.local_size = l;
+      }
+      for (const auto& ja : jk.at("args")) {
+        KernelArg a;
+        std::string kind = ja.at("kind");
+        if (kind == "buffer") a.kind = KernelArg::Kind::Buffer, a.name = ja.at("name");
+        else if (kind == "param") a.kind = KernelArg::Kind::Param, a.name = ja.at("name");
+        else if (kind == "scratch") a.kind = KernelArg::Kind::Scratch, a.scratch = ja.at("scratch");
+        else throw UserError("launch description: unknown argument kind '" + kind + "'");
+        k.args.push_back(a);
+      }
+      plan.kernels.push_back(k);
+    }
+    return plan;
+  } catch (const nlohmann::json::exception& e) {
+    throw UserError(std::string("launch description: ") + e.what());
+  }
+}
+
+}  // namespace mdh

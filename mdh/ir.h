@@ -1,0 +1,198 @@
+// The MDH IR: one md_hom as the spec file declares it, with symbolic sizes (PACT'19 §III).
+// Produced by the parser (mdh/parser.h), checked by the verifier (mdh/verify.h), bound to concrete sizes by
+// mdh/bind.h. Every stage after parsing reads it; nothing after the parser mutates it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mdh/error.h"
+#include "mdh/size_expr.h"
+
+namespace mdh {
+
+// ---------------------------------------------------------------------------------------------- types
+
+enum class ScalarType { Float, Double, Int, Uint, Long, Ulong, Short, Ushort, Char, Uchar };
+
+/// OpenCL C spelling ("float", "uchar", ...).
+const char* opencl_name(ScalarType t);
+/// Parses an OpenCL C scalar type name; nullopt for anything else.
+std::optional<ScalarType> parse_scalar_type(const std::string& name);
+size_t size_of(ScalarType t);
+bool is_floating(ScalarType t);
+bool is_signed(ScalarType t);
+
+/// The element type of a buffer, param, operator or the scalar function's result:
+/// either a scalar or a struct declared with `type NAME { ... }`.
+struct ElementType {
+  ScalarType scalar = ScalarType::Float;
+  std::string struct_name;  // non-empty: a declared struct, `scalar` is unused
+  bool is_struct() const { return !struct_name.empty(); }
+  bool operator==(const ElementType&) const = default;
+};
+
+/// One field of a declared struct: `uchar field[14];` -> {Uchar, "field", {14}}.
+struct StructField {
+  ScalarType type = ScalarType::Float;
+  std::string name;
+  std::vector<int64_t> array_extents;  // empty for a plain field
+  size_t offset = 0;                   // byte offset under OpenCL C (= C) natural alignment
+};
+
+/// `type NAME { C struct fields }`.
+struct StructType {
+  std::string name;
+  std::string body;  // the field declarations verbatim, emitted into the kernel as the struct's body
+  std::vector<StructField> fields;
+  size_t size = 0;       // sizeof, padded to alignment
+  size_t alignment = 1;  // largest field alignment
+  SourceLoc loc;
+};
+
+// ---------------------------------------------------------------------------------------------- declarations
+
+struct SizeSymbol {
+  std::string name;
+  SourceLoc loc;
+};
+
+/// `param NAME : TYPE` — a run-time scalar argument, visible in scalar and operator code.
+struct Param {
+  std::string name;
+  ElementType type;
+  SourceLoc loc;
+};
+
+enum class BufferKind { Input, Output, Table };
+
+/// `input/output/table NAME : TYPE[e1][e2]...` (row-major, last extent contiguous).
+struct Buffer {
+  std::string name;
+  BufferKind kind = BufferKind::Input;
+  ElementType type;
+  std::vector<SizeExpr> extents;
+  SourceLoc loc;
+};
+
+/// A combine operator of one dimension: `++` (concatenation), a built-in reduction, or a declared operator.
+struct CombineOp {
+  enum class Kind { Concat, Add, Mul, Max, Min, User };
+  Kind kind = Kind::Concat;
+  std::string user_name;  // Kind::User: the declared operator's name
+  SourceLoc loc;
+  bool is_concat() const { return kind == Kind::Concat; }
+  bool operator==(const CombineOp& o) const { return kind == o.kind && user_name == o.user_name; }
+};
+
+/// A dimension of the md_hom's iteration space: `d < EXTENT`, combined with `combine`.
+struct Dimension {
+  std::string name;
+  SizeExpr extent;
+  CombineOp combine;
+  SourceLoc loc;
+};
+
+/// A window term `lo..hi` inside an index: the index ranges over [base+lo, base+hi], and the scalar function
+/// receives an accessor w(r, s, ...) whose argument r is in [0, hi-lo] and reads index base+lo+r.
+struct Window {
+  SizeExpr lo, hi;
+  SourceLoc loc;
+};
+
+/// One index of a view access, affine in the dimensions:
+///   sum over terms (coefficient * dimension) + offset [+ window].
+/// Coefficients and offset are integer expressions over size symbols.
+struct AffineIndex {
+  struct Term {
+    int dim = 0;  // index into Mdh::dims
+    SizeExpr coefficient;
+  };
+  std::vector<Term> terms;  // at most one term per dimension, in dimension order
+  SizeExpr offset;
+  std::optional<Window> window;
+  std::string text;  // the index as written, for diagnostics and readable generated code
+  SourceLoc loc;
+};
+
+/// `BUF[idx1][idx2]...` in a view.
+struct Access {
+  int buffer = 0;  // index into Mdh::buffers
+  std::vector<AffineIndex> indices;
+  SourceLoc loc;
+  bool has_window() const {
+    for (const auto& i : indices)
+      if (i.window) return true;
+    return false;
+  }
+};
+
+/// OpenCL C code written by the user, kept verbatim with the location of its first character so that build
+/// errors can be mapped back to spec lines.
+struct UserCode {
+  std::string text;
+  SourceLoc loc;
+};
+
+/// `scalar (a, b, ...) = EXPR` or `scalar (a, b, ...) { body }` — the function f.
+/// Argument k receives the element that input access k reads (or a window accessor, for a window access).
+/// Its result type is the output buffer's element type. Dimension names are in scope as the current indices.
+struct ScalarFunction {
+  std::vector<std::string> arg_names;
+  std::vector<SourceLoc> arg_locs;
+  UserCode body;  // for the expression form: the expression; for the block form: the statements between { }
+  bool is_expression = false;
+  SourceLoc loc;
+};
+
+/// `operator NAME(T p, T q) = EXPR identity EXPR` (or a `{ }` body): a user combine operator.
+/// Associative; applied as NAME(earlier, later) in index order; need not be commutative.
+struct UserOperator {
+  std::string name;
+  ElementType type;
+  std::string lhs_name, rhs_name;
+  UserCode body;  // expression or block, as for ScalarFunction
+  bool is_expression = false;
+  UserCode identity;  // an OpenCL C expression of type `type`
+  SourceLoc loc;
+};
+
+// ---------------------------------------------------------------------------------------------- the md_hom
+
+struct Mdh {
+  std::string name;
+  std::string file;  // the spec's path as given, for diagnostics
+  SourceLoc name_loc;
+
+  std::vector<SizeSymbol> sizes;
+  std::vector<StructType> structs;
+  std::vector<Param> params;
+  std::vector<Buffer> buffers;  // inputs, tables and the output, in declaration order
+  std::vector<Dimension> dims;  // in view order; dims[k].combine is the k-th entry of `combine (...)`
+  std::vector<Access> inputs;   // the input view: one access per scalar-function argument
+  Access output;                // the output view
+  std::vector<UserCode> helpers;
+  ScalarFunction scalar;
+  std::vector<UserOperator> operators;
+  std::optional<SizeExpr> flops, bytes;
+
+  // Lookups; -1 when absent.
+  int find_buffer(const std::string& name) const;
+  int find_dim(const std::string& name) const;
+  int find_struct(const std::string& name) const;
+  int find_operator(const std::string& name) const;
+  int find_param(const std::string& name) const;
+  int find_size(const std::string& name) const;
+
+  int output_buffer() const { return output.buffer; }
+  const ElementType& result_type() const { return buffers.at(output.buffer).type; }
+  std::vector<int> concat_dims() const;     // the `++` dimensions, in order
+  std::vector<int> reduction_dims() const;  // all other dimensions, in order
+  size_t size_of(const ElementType& t) const;
+  size_t alignment_of(const ElementType& t) const;
+  std::string type_name(const ElementType& t) const;  // OpenCL C spelling
+};
+
+}  // namespace mdh
