@@ -1,0 +1,56 @@
+// The part of every generated program that comes before its kernels and does not depend on the kernel's
+// structure: pragmas, struct typedefs, the user's helper code, the scalar function f and the combine operators.
+// Shared by the reference kernel (codegen/reference_kernel.h) and the tunable kernel.
+// User code is preceded by `#line N "spec-file"` so that OpenCL build logs point at spec lines.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mdh/bind.h"
+
+namespace mdh {
+
+struct PreambleOptions {
+  /// Compute in double wherever the spec says float (buffers, params, f, operators): the verifying reference.
+  /// Only valid where no struct type is used (struct layouts would change); see can_promote_to_double().
+  bool promote_float_to_double = false;
+};
+
+bool can_promote_to_double(const Mdh& mdh);
+
+/// Pragmas, struct typedefs, helper blocks, user operators and one combine function per reduction dimension
+/// (`RESULT mdh_combine_<dim>(RESULT p, RESULT q)`, `RESULT mdh_identity_<dim>()`), in that order.
+std::string emit_preamble(const BoundMdh& bound, const PreambleOptions& options);
+
+/// How one argument of f reaches its data. A non-window access is passed by value. A window access is passed as a
+/// pointer to the window's origin (the element at offset 0 of the window) in `address_space`, and the accessor
+/// `w(r, s, ...)` reads origin[r*strides[0] + s*strides[1] + ...].
+struct WindowBinding {
+  std::string address_space = "__global";  // "__global", "__local" or "__private"
+  std::vector<std::string> strides;         // OpenCL C expressions, one per index of the access
+};
+
+/// Emits the scalar function f as
+///   RESULT NAME(<one parameter per input access: value, or `AS const T* restrict <arg>_origin` for a window>,
+///               int <dim> for every dimension, <params by value>, <tables as __global const pointers>)
+/// `windows[k]` must be set exactly for the window accesses. A program may contain several variants (different
+/// address spaces or strides) under different names.
+std::string emit_scalar_function(const BoundMdh& bound, const std::string& function_name,
+                                 const std::vector<std::optional<WindowBinding>>& windows,
+                                 const PreambleOptions& options);
+
+/// The trailing arguments of a call of f or of a kernel: `params..., tables...` names, comma-separated (may be empty),
+/// and the matching kernel parameter declarations (`const float alpha, __global const float (*freq)[256]`).
+std::string param_and_table_args(const BoundMdh& bound);
+std::string param_and_table_decls(const BoundMdh& bound, const PreambleOptions& options);
+
+/// `mdh_combine_<dim>(lhs, rhs)` and `mdh_identity_<dim>()` for a reduction dimension.
+std::string combine_call(int dim, const std::string& lhs, const std::string& rhs);
+std::string identity_call(int dim);
+
+/// The OpenCL C type name of an element type under the options (float becomes double when promoting).
+std::string element_type_name(const Mdh& mdh, const ElementType& type, const PreambleOptions& options);
+
+}  // namespace mdh
