@@ -1,0 +1,132 @@
+#include "runtime/context.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "mdh/error.h"
+#include "runtime/opencl_error.h"
+
+namespace mdh {
+
+namespace {
+std::string program_build_log(cl_program program, cl_device_id device) {
+  size_t size = 0;
+  if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size) != CL_SUCCESS) return "";
+  std::string log(size, '\0');
+  if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr) != CL_SUCCESS) return "";
+  return log.c_str();
+}
+
+bool is_blank(const std::string& line) { return line.find_first_not_of(" \t\r") == std::string::npos; }
+
+// Clang's closing summary ("1 error generated.", "2 warnings and 1 error generated.") repeats what the
+// lines above already say.
+bool is_summary_line(const std::string& line) {
+  return line.size() > 11 && line.compare(line.size() - 11, 11, " generated.") == 0 &&
+         (line.find("error") != std::string::npos || line.find("warning") != std::string::npos);
+}
+}  // namespace
+
+std::string trim_build_log(const std::string& log) {
+  std::vector<std::string> lines;
+  std::istringstream in(log);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!is_summary_line(line)) lines.push_back(line);
+  }
+  size_t begin = 0, end = lines.size();
+  while (begin < end && is_blank(lines[begin])) ++begin;
+  while (end > begin && is_blank(lines[end - 1])) --end;
+  std::string out;
+  for (size_t k = begin; k < end; ++k) out += lines[k] + (k + 1 < end ? "\n" : "");
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------- DeviceBuffer
+
+DeviceBuffer::DeviceBuffer(Context& context, size_t bytes) : queue_(context.queue()), bytes_(bytes) {
+  MDH_INTERNAL_ASSERT(bytes > 0, "device buffers must not be empty");
+  if (bytes > context.device().max_alloc_bytes)
+    throw UserError("a device buffer of " + std::to_string(bytes) + " bytes exceeds the maximum allocation of " +
+                    std::to_string(context.device().max_alloc_bytes) + " bytes of device '" + context.device().name + "'");
+  cl_int status = CL_SUCCESS;
+  mem_ = ClMem(clCreateBuffer(context.context(), CL_MEM_READ_WRITE, bytes, nullptr, &status));
+  check(status, "clCreateBuffer (" + std::to_string(bytes) + " bytes)");
+}
+
+void DeviceBuffer::write(const void* host, size_t bytes) {
+  MDH_INTERNAL_ASSERT(bytes == bytes_, "write of " + std::to_string(bytes) + " bytes into a buffer of " +
+                                           std::to_string(bytes_));
+  check(clEnqueueWriteBuffer(queue_, mem_.get(), CL_TRUE, 0, bytes, host, 0, nullptr, nullptr), "clEnqueueWriteBuffer");
+}
+
+void DeviceBuffer::read(void* host, size_t bytes) const {
+  MDH_INTERNAL_ASSERT(bytes == bytes_, "read of " + std::to_string(bytes) + " bytes from a buffer of " +
+                                           std::to_string(bytes_));
+  check(clEnqueueReadBuffer(queue_, mem_.get(), CL_TRUE, 0, bytes, host, 0, nullptr, nullptr), "clEnqueueReadBuffer");
+}
+
+std::vector<unsigned char> DeviceBuffer::read() const {
+  std::vector<unsigned char> host(bytes_);
+  read(host.data(), host.size());
+  return host;
+}
+
+// ---------------------------------------------------------------------------------------------- Context
+
+Context::Context(const DeviceInfo& device) : device_(device) {
+  cl_int status = CL_SUCCESS;
+  cl_context_properties properties[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(device.platform), 0};
+  context_ = ClContext(clCreateContext(properties, 1, &device_.device, nullptr, nullptr, &status));
+  check(status, "clCreateContext for device '" + device.name + "'");
+  // In order, so that the kernels of a plan run one after the other; profiling for kernel times.
+  queue_ = ClQueue(clCreateCommandQueue(context_.get(), device_.device, CL_QUEUE_PROFILING_ENABLE, &status));
+  check(status, "clCreateCommandQueue for device '" + device.name + "'");
+}
+
+cl_program Context::program(const std::string& source, const std::string& options) {
+  auto key = std::make_pair(source, options);
+  if (auto found = programs_.find(key); found != programs_.end()) return found->second.get();
+
+  const char* text = source.c_str();
+  size_t length = source.size();
+  cl_int status = CL_SUCCESS;
+  ClProgram program(clCreateProgramWithSource(context_.get(), 1, &text, &length, &status));
+  check(status, "clCreateProgramWithSource");
+  status = clBuildProgram(program.get(), 1, &device_.device, options.c_str(), nullptr, nullptr);
+  if (status == CL_BUILD_PROGRAM_FAILURE || status == CL_INVALID_BUILD_OPTIONS) {
+    std::string log = trim_build_log(program_build_log(program.get(), device_.device));
+    std::string message = status == CL_BUILD_PROGRAM_FAILURE ? "OpenCL build failed on device '" + device_.name + "'"
+                                                             : "OpenCL rejected the build options '" + options + "'";
+    throw UserError(message + (log.empty() ? std::string(" (empty build log)") : ":\n" + log));
+  }
+  check(status, "clBuildProgram");
+  cl_program handle = program.get();
+  programs_.emplace(std::move(key), std::move(program));
+  return handle;
+}
+
+cl_kernel Context::kernel(cl_program program, const std::string& name) {
+  auto key = std::make_pair(program, name);
+  if (auto found = kernels_.find(key); found != kernels_.end()) return found->second.get();
+  cl_int status = CL_SUCCESS;
+  ClKernel kernel(clCreateKernel(program, name.c_str(), &status));
+  check(status, "clCreateKernel '" + name + "'");
+  cl_kernel handle = kernel.get();
+  kernels_.emplace(std::move(key), std::move(kernel));
+  return handle;
+}
+
+cl_mem Context::scratch(size_t index, size_t bytes) {
+  bytes = std::max<size_t>(bytes, 1);  // OpenCL has no empty buffers; a plan may declare an unused 0-byte slot
+  if (scratch_.size() <= index) scratch_.resize(index + 1);
+  if (scratch_[index].bytes() < bytes) {
+    scratch_[index] = DeviceBuffer();  // free the smaller one before allocating the larger
+    scratch_[index] = DeviceBuffer(*this, bytes);
+  }
+  return scratch_[index].get();
+}
+
+void Context::finish() { check(clFinish(queue_.get()), "clFinish"); }
+
+}  // namespace mdh

@@ -1,0 +1,86 @@
+// One OpenCL device in use: its context, an in-order profiling queue, a cache of built programs and kernels,
+// and device buffers. Everything owned here is released when the Context goes.
+#pragma once
+
+#include <CL/cl.h>
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "runtime/device.h"
+#include "runtime/opencl_handle.h"
+
+namespace mdh {
+
+class Context;
+
+/// A device buffer of a fixed byte size. Reads and writes are blocking and cover the whole buffer.
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  DeviceBuffer(Context& context, size_t bytes);
+
+  cl_mem get() const { return mem_.get(); }
+  size_t bytes() const { return bytes_; }
+
+  /// Copies `bytes()` bytes from host memory to the device.
+  void write(const void* host, size_t bytes);
+  void write(const std::vector<unsigned char>& host) { write(host.data(), host.size()); }
+  /// Copies the whole buffer to host memory.
+  void read(void* host, size_t bytes) const;
+  std::vector<unsigned char> read() const;
+
+ private:
+  cl_command_queue queue_ = nullptr;  // borrowed from the Context, which must outlive the buffer
+  ClMem mem_;
+  size_t bytes_ = 0;
+};
+
+class Context {
+ public:
+  explicit Context(const DeviceInfo& device);
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  const DeviceInfo& device() const { return device_; }
+  cl_context context() const { return context_.get(); }
+  cl_command_queue queue() const { return queue_.get(); }
+
+  /// The program built from `source` with `options` for this device; built once, then cached for the
+  /// Context's lifetime. A build failure throws UserError carrying the build log (the generated code's #line
+  /// directives make the log point at spec lines).
+  cl_program program(const std::string& source, const std::string& options);
+  /// Kernel `name` of a program returned by program(); cached. A missing kernel throws UserError.
+  cl_kernel kernel(cl_program program, const std::string& name);
+
+  /// A scratch buffer of at least `bytes` for slot `index`; reused across calls (scratch contents are never
+  /// assumed, so a larger buffer from an earlier plan serves as well).
+  cl_mem scratch(size_t index, size_t bytes);
+  /// Frees the scratch buffers (e.g. between tuning runs of very different sizes).
+  void release_scratch() { scratch_.clear(); }
+
+  DeviceBuffer create_buffer(size_t bytes) { return DeviceBuffer(*this, bytes); }
+  /// Blocks until every command of the queue has finished.
+  void finish();
+
+  size_t cached_program_count() const { return programs_.size(); }
+
+ private:
+  DeviceInfo device_;
+  ClContext context_;
+  ClQueue queue_;
+  // Keyed by (source, options): the device is this Context's. Declared before kernels_ so that kernels are
+  // released first.
+  std::map<std::pair<std::string, std::string>, ClProgram> programs_;
+  std::map<std::pair<cl_program, std::string>, ClKernel> kernels_;
+  std::vector<DeviceBuffer> scratch_;
+};
+
+/// The build log with the noise trimmed: surrounding blank lines and compiler summary lines such as
+/// "1 error generated." are dropped; every other line is kept as is.
+std::string trim_build_log(const std::string& log);
+
+}  // namespace mdh

@@ -1,0 +1,102 @@
+// Context: program cache, build errors with their log, device buffers, OpenCL error names.
+#include <gtest/gtest.h>
+
+#include "mdh/error.h"
+#include "runtime/context.h"
+#include "runtime/opencl_error.h"
+
+namespace mdh {
+namespace {
+
+TEST(OpenClError, NamesAndExplanations) {
+  EXPECT_STREQ(opencl_error_name(CL_OUT_OF_RESOURCES), "CL_OUT_OF_RESOURCES");
+  EXPECT_STREQ(opencl_error_name(-54), "CL_INVALID_WORK_GROUP_SIZE");
+  EXPECT_STREQ(opencl_error_name(-1001), "CL_PLATFORM_NOT_FOUND_KHR");
+  EXPECT_STREQ(opencl_error_name(-12345), "CL_UNKNOWN_ERROR");
+  EXPECT_EQ(describe_opencl_error(-61),
+            "CL_INVALID_BUFFER_SIZE (-61): the buffer size is zero or exceeds the device's maximum allocation size");
+  // Every OpenCL 1.2 code from -1 to -19 and -30 to -68 has its own name.
+  for (cl_int code = -1; code >= -68; --code) {
+    if (code < -19 && code > -30) continue;
+    EXPECT_STRNE(opencl_error_name(code), "CL_UNKNOWN_ERROR") << code;
+  }
+}
+
+TEST(OpenClError, CheckThrowsUserErrorAndPassesSuccess) {
+  EXPECT_NO_THROW(check(CL_SUCCESS, "clFinish"));
+  try {
+    check(CL_OUT_OF_RESOURCES, "clFinish");
+    FAIL();
+  } catch (const UserError& e) {
+    EXPECT_STREQ(e.what(),
+                 "OpenCL error in clFinish: CL_OUT_OF_RESOURCES (-5): the device ran out of resources (registers, local "
+                 "memory, or a kernel crashed)");
+  }
+}
+
+TEST(BuildLog, TrimsBlankAndSummaryLinesOnly) {
+  EXPECT_EQ(trim_build_log("\n\ngemm.mdh:7:14: error: use of undeclared identifier 'q'\n  a * q\n      ^\n1 error "
+                           "generated.\n\n"),
+            "gemm.mdh:7:14: error: use of undeclared identifier 'q'\n  a * q\n      ^");
+  EXPECT_EQ(trim_build_log("x.mdh:1:1: warning: w\n2 warnings and 1 error generated.\n"), "x.mdh:1:1: warning: w");
+  EXPECT_EQ(trim_build_log(""), "");
+}
+
+class ContextTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { context_ = new Context(select_device("")); }
+  static void TearDownTestSuite() {
+    delete context_;
+    context_ = nullptr;
+  }
+  static Context* context_;
+};
+Context* ContextTest::context_ = nullptr;
+
+TEST_F(ContextTest, BuildErrorCarriesTheLogWithSpecLines) {
+  const std::string source = "#line 7 \"gemm.mdh\"\nkernel void k(global float* x) { x[0] = undeclared_thing; }\n";
+  try {
+    context_->program(source, "");
+    FAIL() << "expected a UserError";
+  } catch (const UserError& e) {
+    std::string message = e.what();
+    EXPECT_EQ(message.rfind("OpenCL build failed on device '" + context_->device().name + "':\n", 0), 0u) << message;
+    EXPECT_NE(message.find("gemm.mdh:7:"), std::string::npos) << message;
+    EXPECT_NE(message.find("undeclared_thing"), std::string::npos) << message;
+    EXPECT_EQ(message.find("generated."), std::string::npos) << message;
+  }
+}
+
+TEST_F(ContextTest, ProgramCacheIsKeyedBySourceAndOptions) {
+  const std::string source = "kernel void k(global int* x) { x[0] = VALUE; }\n";
+  size_t before = context_->cached_program_count();
+  cl_program p1 = context_->program(source, "-DVALUE=1");
+  cl_program p2 = context_->program(source, "-DVALUE=1");
+  cl_program p3 = context_->program(source, "-DVALUE=2");
+  EXPECT_EQ(p1, p2);
+  EXPECT_NE(p1, p3);
+  EXPECT_EQ(context_->cached_program_count(), before + 2);
+  EXPECT_EQ(context_->kernel(p1, "k"), context_->kernel(p1, "k"));
+  EXPECT_THROW(context_->kernel(p1, "no_such_kernel"), UserError);
+}
+
+TEST_F(ContextTest, BadBuildOptionsAreAUserError) {
+  EXPECT_THROW(context_->program("kernel void k() {}\n", "-this-is-not-an-option"), UserError);
+}
+
+TEST_F(ContextTest, BufferRoundTrip) {
+  std::vector<unsigned char> data(1000);
+  for (size_t k = 0; k < data.size(); ++k) data[k] = static_cast<unsigned char>(k * 7);
+  DeviceBuffer buffer = context_->create_buffer(data.size());
+  EXPECT_EQ(buffer.bytes(), data.size());
+  buffer.write(data);
+  EXPECT_EQ(buffer.read(), data);
+  EXPECT_THROW(buffer.write(data.data(), 10), InternalError);
+}
+
+TEST_F(ContextTest, BufferLargerThanTheMaximumAllocationIsAUserError) {
+  EXPECT_THROW(context_->create_buffer(context_->device().max_alloc_bytes + 1), UserError);
+}
+
+}  // namespace
+}  // namespace mdh
