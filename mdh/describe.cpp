@@ -1,0 +1,116 @@
+#include "mdh/describe.h"
+
+#include <sstream>
+
+namespace mdh {
+
+namespace {
+
+std::string combine_name(const CombineOp& op) {
+  switch (op.kind) {
+    case CombineOp::Kind::Concat:
+      return "++";
+    case CombineOp::Kind::Add:
+      return "+";
+    case CombineOp::Kind::Mul:
+      return "*";
+    case CombineOp::Kind::Max:
+      return "max";
+    case CombineOp::Kind::Min:
+      return "min";
+    case CombineOp::Kind::User:
+      return op.user_name;
+  }
+  return "?";
+}
+
+const char* buffer_kind(BufferKind k) {
+  switch (k) {
+    case BufferKind::Input:
+      return "input ";
+    case BufferKind::Output:
+      return "output";
+    case BufferKind::Table:
+      return "table ";
+  }
+  return "?";
+}
+
+// Collapses runs of blanks and newlines so that multi-line user code reads as one line in the summary.
+std::string one_line(const std::string& code) {
+  std::string out;
+  bool blank = false;
+  for (char c : code) {
+    bool is_blank = c == ' ' || c == '\t' || c == '\n' || c == '\r';
+    if (is_blank) {
+      blank = !out.empty();
+      continue;
+    }
+    if (blank) out += ' ';
+    blank = false;
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string access_text(const Mdh& mdh, const Access& access) {
+  std::string s = access.buffer >= 0 && static_cast<size_t>(access.buffer) < mdh.buffers.size()
+                      ? mdh.buffers[access.buffer].name
+                      : "?";
+  for (const auto& index : access.indices) s += "[" + index.text + "]";
+  return s;
+}
+
+std::string describe(const Mdh& m) {
+  std::ostringstream out;
+  out << "md_hom " << m.name << "\n";
+  out << "  sizes:";
+  for (const auto& s : m.sizes) out << " " << s.name;
+  out << "\n  dimensions:\n";
+  for (const auto& d : m.dims)
+    out << "    " << d.name << " < " << d.extent.to_string() << "  combine " << combine_name(d.combine)
+        << (d.combine.is_concat() ? "" : "  (reduction)") << "\n";
+  out << "  buffers:\n";
+  for (const auto& b : m.buffers) {
+    out << "    " << buffer_kind(b.kind) << " " << b.name << " : " << m.type_name(b.type);
+    for (const auto& e : b.extents) out << "[" << e.to_string() << "]";
+    out << "\n";
+  }
+  out << "  view:\n    ";
+  for (size_t k = 0; k < m.inputs.size(); ++k) out << (k ? ", " : "") << access_text(m, m.inputs[k]);
+  out << " -> " << access_text(m, m.output) << "\n";
+  out << "  scalar: (";
+  for (size_t k = 0; k < m.scalar.arg_names.size(); ++k) out << (k ? ", " : "") << m.scalar.arg_names[k];
+  out << ") -> " << m.type_name(m.result_type()) << (m.scalar.is_expression ? " = " + one_line(m.scalar.body.text) : " { ... }")
+      << "\n";
+  if (!m.params.empty()) {
+    out << "  params:\n";
+    for (const auto& p : m.params) out << "    " << p.name << " : " << m.type_name(p.type) << "\n";
+  }
+  if (!m.structs.empty()) {
+    out << "  types:\n";
+    for (const auto& s : m.structs) {
+      out << "    " << s.name << " (" << s.size << " bytes, align " << s.alignment << "):";
+      for (const auto& f : s.fields) {
+        out << " " << opencl_name(f.type) << " " << f.name;
+        for (int64_t e : f.array_extents) out << "[" << e << "]";
+        out << " @" << f.offset << ";";
+      }
+      out << "\n";
+    }
+  }
+  if (!m.operators.empty()) {
+    out << "  operators:\n";
+    for (const auto& op : m.operators)
+      out << "    " << op.name << "(" << m.type_name(op.type) << " " << op.lhs_name << ", " << m.type_name(op.type)
+          << " " << op.rhs_name << ") identity " << one_line(op.identity.text) << "\n";
+  }
+  if (!m.helpers.empty()) out << "  helpers: " << m.helpers.size() << " block" << (m.helpers.size() == 1 ? "" : "s") << "\n";
+  if (m.flops) out << "  flops: " << m.flops->to_string() << "\n";
+  if (m.bytes) out << "  bytes: " << m.bytes->to_string() << "\n";
+  return out.str();
+}
+
+}  // namespace mdh
