@@ -1,0 +1,86 @@
+// Tuning parameters as data (cppATF's `tuning_parameter(name, range, constraint)`): a name, a range of candidate
+// values, a value kind, and constraints over its own value and earlier parameters whose reads are declared, so the
+// search space can find independent groups and memoise constraint results.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace mdh::tuner {
+
+/// How a parameter's int64 values are meant: booleans are 0/1, enumerations index `value_names`, permutations
+/// index the lexicographically ordered list of permutations of 0..n-1.
+enum class ValueKind { integer, boolean, enumeration, permutation };
+
+/// The ordered candidate values of a parameter, materialised once.
+class Range {
+ public:
+  /// first, first+step, ... up to and including last (if reached). Requires step > 0.
+  static Range interval(int64_t first, int64_t last, int64_t step = 1);
+  /// The powers of two within [first, last].
+  static Range powers_of_two(int64_t first, int64_t last);
+  /// An explicit set, kept in the given order; duplicates are rejected.
+  static Range set(std::vector<int64_t> values);
+  /// Whatever the generator returns (called once, here).
+  static Range generated(const std::function<std::vector<int64_t>()>& generator);
+
+  const std::vector<int64_t>& values() const { return values_; }
+  size_t size() const { return values_.size(); }
+
+ private:
+  explicit Range(std::vector<int64_t> values);
+  std::vector<int64_t> values_;
+};
+
+/// A predicate over a parameter's candidate value and the values of the parameters it declared it reads,
+/// passed in declaration order. It must be a pure function of those: results are memoised per read tuple.
+using ConstraintPredicate = std::function<bool(int64_t value, std::span<const int64_t> reads)>;
+
+struct Constraint {
+  std::vector<std::string> reads;
+  ConstraintPredicate predicate;
+};
+
+class Parameter {
+ public:
+  static Parameter integer(std::string name, Range range);
+  static Parameter boolean(std::string name);
+  static Parameter enumeration(std::string name, std::vector<std::string> value_names);
+  /// All permutations of 0..length-1 (length <= 8, i.e. at most 40320 values).
+  static Parameter permutation(std::string name, int length);
+
+  /// Adds a constraint (all constraints of a parameter must hold). Reads must name earlier parameters.
+  Parameter& constrain(std::vector<std::string> reads, ConstraintPredicate predicate);
+  /// A constraint over the value alone.
+  Parameter& constrain(std::function<bool(int64_t value)> predicate);
+
+  const std::string& name() const { return name_; }
+  ValueKind kind() const { return kind_; }
+  const Range& range() const { return range_; }
+  const std::vector<Constraint>& constraints() const { return constraints_; }
+  const std::vector<std::string>& value_names() const { return value_names_; }
+  int permutation_length() const { return permutation_length_; }
+
+  /// The permutation a permutation parameter's value stands for.
+  std::vector<int64_t> permutation_of(int64_t value) const;
+  /// The JSON form of a value: number, true/false, enumeration name, or permutation list.
+  nlohmann::json value_to_json(int64_t value) const;
+  /// The inverse of value_to_json; throws mdh::UserError for a value of the wrong shape or not in the range.
+  int64_t value_from_json(const nlohmann::json& json) const;
+
+ private:
+  Parameter(std::string name, ValueKind kind, Range range);
+  std::string name_;
+  ValueKind kind_;
+  Range range_;
+  std::vector<Constraint> constraints_;
+  std::vector<std::string> value_names_;
+  int permutation_length_ = 0;
+};
+
+}  // namespace mdh::tuner
