@@ -50,6 +50,15 @@ std::string param_and_table_decls(const BoundMdh& bound, const PreambleOptions& 
 std::string combine_call(int dim, const std::string& lhs, const std::string& rhs);
 std::string identity_call(int dim);
 
+/// User code is emitted between `#line <spec line> "<spec file>"` and this directive, which stands for "back to
+/// the generated file's own numbering". Its true line number is known only once the whole program is assembled:
+/// call number_generated_lines() on the complete source. Left as is, it still compiles (but numbers wrongly).
+inline constexpr const char* kGeneratedLineDirective = "#line 1 \"mdh-generated.cl\"";
+
+/// Replaces every kGeneratedLineDirective line of `source` by `#line <number of the next line> "<file_name>"`,
+/// so that build errors in generated code name their line in `source`. Call once, on the complete program.
+std::string number_generated_lines(const std::string& source, const std::string& file_name);
+
 /// The OpenCL C type name of an element type under the options (float becomes double when promoting).
 std::string element_type_name(const Mdh& mdh, const ElementType& type, const PreambleOptions& options);
 

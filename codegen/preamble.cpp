@@ -1,0 +1,339 @@
+// The program preamble shared by every generated kernel: pragmas, struct typedefs, helper code, the combine
+// operators and the scalar function f. User code is emitted verbatim between `#line` directives (see
+// number_generated_lines) so that a build error in it is reported at its spec line and column.
+#include "codegen/preamble.h"
+
+#include <cctype>
+#include <sstream>
+#include <string_view>
+
+namespace mdh {
+
+namespace {
+
+/// Emits `code` so that its first character stands at code.loc in the spec file: a `#line` directive naming the
+/// spec line, blanks up to the spec column, the text verbatim, then a directive back to the generated numbering.
+/// `before` is printed in front of the text on its first line (it eats into the blanks), `after` behind it.
+void emit_user_code(std::ostringstream& out, const UserCode& code, const std::string& before = "",
+                    const std::string& after = "") {
+  std::string_view text = code.text;
+  int line = code.loc.line > 0 ? code.loc.line : 1;
+  int col = code.loc.col;
+  // A block that opens with the rest of the `{` line blank starts at the next line, in column 1.
+  size_t first_newline = text.find('\n');
+  if (first_newline != std::string_view::npos && text.substr(0, first_newline).find_first_not_of(" \t\r") ==
+                                                     std::string_view::npos) {
+    text.remove_prefix(first_newline + 1);
+    ++line;
+    col = 1;
+  }
+  out << "#line " << line << " \"" << code.loc.file << "\"\n";
+  int pad = (col > 1 ? col - 1 : 0) - static_cast<int>(before.size());
+  out << before << std::string(pad > 0 ? pad : 0, ' ') << text << after;
+  if (after.empty() ? text.empty() || text.back() != '\n' : after.back() != '\n') out << '\n';
+  out << kGeneratedLineDirective << '\n';
+}
+
+/// Whether `s` needs no parentheses as a factor: a word, or one parenthesised group.
+bool is_atomic_code(const std::string& s) {
+  bool word = !s.empty();
+  for (char c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') word = false;
+  if (word) return true;
+  if (s.size() < 2 || s.front() != '(' || s.back() != ')') return false;
+  int depth = 0;
+  for (size_t k = 0; k < s.size(); ++k) {
+    depth += s[k] == '(' ? 1 : s[k] == ')' ? -1 : 0;
+    if (depth == 0 && k + 1 < s.size()) return false;  // the first group closes before the end
+  }
+  return true;
+}
+
+bool type_uses_double(const ElementType& t) { return !t.is_struct() && t.scalar == ScalarType::Double; }
+
+/// Whether the program needs cl_khr_fp64: a double anywhere in the IR's types or in the user's code.
+bool uses_double(const Mdh& mdh) {
+  for (const auto& b : mdh.buffers)
+    if (type_uses_double(b.type)) return true;
+  for (const auto& p : mdh.params)
+    if (type_uses_double(p.type)) return true;
+  for (const auto& op : mdh.operators)
+    if (type_uses_double(op.type)) return true;
+  for (const auto& s : mdh.structs)
+    for (const auto& f : s.fields)
+      if (f.type == ScalarType::Double) return true;
+  auto mentions = [](const std::string& text) { return text.find("double") != std::string::npos; };
+  for (const auto& h : mdh.helpers)
+    if (mentions(h.text)) return true;
+  for (const auto& op : mdh.operators)
+    if (mentions(op.body.text) || mentions(op.identity.text)) return true;
+  return mentions(mdh.scalar.body.text);
+}
+
+/// The type's smallest and largest values as OpenCL C macros (the identities of max and min).
+const char* integer_limit(ScalarType t, bool largest) {
+  switch (t) {
+    case ScalarType::Char: return largest ? "CHAR_MAX" : "CHAR_MIN";
+    case ScalarType::Uchar: return largest ? "UCHAR_MAX" : "0";
+    case ScalarType::Short: return largest ? "SHRT_MAX" : "SHRT_MIN";
+    case ScalarType::Ushort: return largest ? "USHRT_MAX" : "0";
+    case ScalarType::Int: return largest ? "INT_MAX" : "INT_MIN";
+    case ScalarType::Uint: return largest ? "UINT_MAX" : "0";
+    case ScalarType::Long: return largest ? "LONG_MAX" : "LONG_MIN";
+    case ScalarType::Ulong: return largest ? "ULONG_MAX" : "0";
+    default: break;
+  }
+  MDH_INTERNAL_ASSERT(false, "integer_limit of a floating type");
+  return "";
+}
+
+const char* builtin_symbol(CombineOp::Kind k) {
+  switch (k) {
+    case CombineOp::Kind::Add: return "+";
+    case CombineOp::Kind::Mul: return "*";
+    case CombineOp::Kind::Max: return "max";
+    case CombineOp::Kind::Min: return "min";
+    default: return "?";
+  }
+}
+
+/// The body statement and identity expression of a built-in reduction operator on a scalar type.
+/// Floating max/min use fmax/fmin: a NaN operand is ignored (the other operand is the result), so a NaN never
+/// wins a maximum; integer max/min use the OpenCL built-ins max()/min().
+void builtin_operator(CombineOp::Kind k, ScalarType t, std::string& result, std::string& identity) {
+  bool floating = is_floating(t);
+  switch (k) {
+    case CombineOp::Kind::Add:
+      result = "p + q";
+      identity = "0";
+      return;
+    case CombineOp::Kind::Mul:
+      result = "p * q";
+      identity = "1";
+      return;
+    case CombineOp::Kind::Max:
+      result = floating ? "fmax(p, q)" : "max(p, q)";
+      identity = floating ? "-INFINITY" : integer_limit(t, false);
+      return;
+    case CombineOp::Kind::Min:
+      result = floating ? "fmin(p, q)" : "min(p, q)";
+      identity = floating ? "INFINITY" : integer_limit(t, true);
+      return;
+    default:
+      MDH_INTERNAL_ASSERT(false, "builtin_operator of a non-builtin combine operator");
+  }
+}
+
+void emit_user_operator(std::ostringstream& out, const Mdh& mdh, const UserOperator& op,
+                        const PreambleOptions& options) {
+  std::string type = element_type_name(mdh, op.type, options);
+  out << "// Combine operator " << op.name << " (spec line " << op.loc.line << "): applied as " << op.name
+      << "(earlier, later).\n";
+  out << type << ' ' << op.name << '(' << type << ' ' << op.lhs_name << ", " << type << ' ' << op.rhs_name
+      << ")\n{\n";
+  if (op.is_expression) {
+    out << "  return\n";
+    emit_user_code(out, op.body);
+    out << "  ;\n";
+  } else {
+    emit_user_code(out, op.body);
+  }
+  out << "}\n\n";
+}
+
+void emit_dimension_operator(std::ostringstream& out, const Mdh& mdh, int d, const PreambleOptions& options) {
+  const Dimension& dim = mdh.dims[d];
+  std::string type = element_type_name(mdh, mdh.result_type(), options);
+  if (dim.combine.kind == CombineOp::Kind::User) {
+    int o = mdh.find_operator(dim.combine.user_name);
+    MDH_INTERNAL_ASSERT(o >= 0, "unknown combine operator " + dim.combine.user_name);
+    const UserOperator& op = mdh.operators[o];
+    out << "// Dimension " << d << " (" << dim.name << ") combines with " << op.name << ".\n";
+    out << type << " mdh_combine_" << d << '(' << type << " p, " << type << " q) { return " << op.name
+        << "(p, q); }\n";
+    out << type << " mdh_identity_" << d << "(void)\n{\n  return\n";
+    emit_user_code(out, op.identity);
+    out << "  ;\n}\n\n";
+    return;
+  }
+  const ElementType& result = mdh.result_type();
+  if (result.is_struct())
+    throw UserError(dim.combine.loc, std::string("combine operator '") + builtin_symbol(dim.combine.kind) +
+                                         "' of dimension '" + dim.name + "' cannot combine the struct type '" +
+                                         result.struct_name + "'; declare an operator for it");
+  std::string body, identity;
+  builtin_operator(dim.combine.kind, result.scalar, body, identity);
+  out << "// Dimension " << d << " (" << dim.name << ") combines with " << builtin_symbol(dim.combine.kind) << ".\n";
+  out << type << " mdh_combine_" << d << '(' << type << " p, " << type << " q) { return " << body << "; }\n";
+  out << type << " mdh_identity_" << d << "(void) { return " << identity << "; }\n\n";
+}
+
+std::string join(const std::vector<std::string>& parts, const std::string& separator) {
+  std::string out;
+  for (size_t k = 0; k < parts.size(); ++k) out += (k ? separator : "") + parts[k];
+  return out;
+}
+
+const Buffer& buffer_of(const Mdh& mdh, int buffer) {
+  MDH_INTERNAL_ASSERT(buffer >= 0 && buffer < static_cast<int>(mdh.buffers.size()), "buffer index out of range");
+  return mdh.buffers[buffer];
+}
+
+}  // namespace
+
+bool can_promote_to_double(const Mdh& mdh) { return mdh.structs.empty(); }
+
+std::string element_type_name(const Mdh& mdh, const ElementType& type, const PreambleOptions& options) {
+  if (options.promote_float_to_double && !type.is_struct() && type.scalar == ScalarType::Float) return "double";
+  return mdh.type_name(type);
+}
+
+std::string emit_preamble(const BoundMdh& bound, const PreambleOptions& options) {
+  const Mdh& mdh = *bound.mdh;
+  MDH_INTERNAL_ASSERT(!options.promote_float_to_double || can_promote_to_double(mdh),
+                      "promote_float_to_double on an md_hom with struct types");
+  std::ostringstream out;
+  // Contraction of a*b+c into fma would round differently in different kernels; the tunable kernel is checked
+  // against the reference, so neither may contract.
+  out << "#pragma OPENCL FP_CONTRACT OFF\n";
+  if (options.promote_float_to_double || uses_double(mdh)) out << "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+  if (options.promote_float_to_double)
+    out << "// Verifying reference: every float of the spec (user code included) computes in double.\n"
+           "#define float double\n";
+  out << '\n';
+
+  for (const auto& s : mdh.structs) {
+    out << "// Struct type " << s.name << " (" << s.size << " bytes, alignment " << s.alignment << ").\n";
+    std::string fields = s.body;
+    fields.erase(0, fields.find_first_not_of(" \t"));
+    fields.erase(fields.find_last_not_of(" \t") + 1);
+    UserCode body{fields, SourceLoc{s.loc.file.empty() ? mdh.file : s.loc.file, s.loc.line, 0}};
+    emit_user_code(out, body, "typedef struct { ", " } " + s.name + ";");
+    out << '\n';
+  }
+  for (const auto& h : mdh.helpers) {
+    out << "// Helper code (spec line " << h.loc.line << ").\n";
+    emit_user_code(out, h);
+    out << '\n';
+  }
+  for (const auto& op : mdh.operators) emit_user_operator(out, mdh, op, options);
+  for (int d : mdh.reduction_dims()) emit_dimension_operator(out, mdh, d, options);
+  return out.str();
+}
+
+std::string emit_scalar_function(const BoundMdh& bound, const std::string& function_name,
+                                 const std::vector<std::optional<WindowBinding>>& windows,
+                                 const PreambleOptions& options) {
+  const Mdh& mdh = *bound.mdh;
+  const ScalarFunction& f = mdh.scalar;
+  MDH_INTERNAL_ASSERT(windows.size() == mdh.inputs.size(), "one window binding per input access");
+  MDH_INTERNAL_ASSERT(f.arg_names.size() == mdh.inputs.size(), "one scalar argument per input access");
+
+  std::vector<std::string> parameters, accessor_defines, accessor_undefs;
+  for (size_t a = 0; a < mdh.inputs.size(); ++a) {
+    const Access& access = mdh.inputs[a];
+    const Buffer& buffer = buffer_of(mdh, access.buffer);
+    std::string type = element_type_name(mdh, buffer.type, options);
+    const std::string& arg = f.arg_names[a];
+    MDH_INTERNAL_ASSERT(windows[a].has_value() == access.has_window(),
+                        "window binding given exactly for window accesses (argument " + arg + ")");
+    if (!windows[a]) {
+      parameters.push_back("const " + type + ' ' + arg);
+      continue;
+    }
+    const WindowBinding& window = *windows[a];
+    MDH_INTERNAL_ASSERT(window.strides.size() == access.indices.size(), "one window stride per index");
+    parameters.push_back(window.address_space + " const " + type + "* restrict " + arg + "_origin");
+    // The accessor takes one offset per index of the access; offset k moves along buffer dimension k. Its
+    // parameters carry the reserved mdh_ prefix so that they cannot capture a name used in a stride.
+    std::vector<std::string> names, terms;
+    for (size_t k = 0; k < access.indices.size(); ++k) {
+      std::string name = "mdh_o";
+      name += std::to_string(k);
+      names.push_back(name);
+      const std::string& stride = window.strides[k];
+      std::string term = '(' + name;
+      term += stride == "1" ? ")" : ") * " + (is_atomic_code(stride) ? stride : '(' + stride + ')');
+      terms.push_back(term);
+    }
+    accessor_defines.push_back("#define " + arg + '(' + join(names, ", ") + ") (" + arg + "_origin[" +
+                               join(terms, " + ") + "])");
+    accessor_undefs.push_back("#undef " + arg);
+  }
+  for (const auto& dim : mdh.dims) parameters.push_back("const int " + dim.name);
+  std::string trailing = param_and_table_decls(bound, options);
+  if (!trailing.empty()) parameters.push_back(trailing);
+
+  std::ostringstream out;
+  std::string result = element_type_name(mdh, mdh.result_type(), options);
+  out << "// The scalar function f (spec line " << f.loc.line << ").\n";
+  out << result << ' ' << function_name << '(' << join(parameters, ", ") << ")\n{\n";
+  for (const auto& d : accessor_defines) out << d << '\n';
+  if (f.is_expression) {
+    out << "  return\n";
+    emit_user_code(out, f.body);
+    out << "  ;\n";
+  } else {
+    emit_user_code(out, f.body);
+  }
+  for (const auto& u : accessor_undefs) out << u << '\n';
+  out << "}\n";
+  return out.str();
+}
+
+std::string param_and_table_args(const BoundMdh& bound) {
+  const Mdh& mdh = *bound.mdh;
+  std::vector<std::string> names;
+  for (const auto& p : mdh.params) names.push_back(p.name);
+  for (const auto& b : mdh.buffers)
+    if (b.kind == BufferKind::Table) names.push_back(b.name);
+  return join(names, ", ");
+}
+
+std::string param_and_table_decls(const BoundMdh& bound, const PreambleOptions& options) {
+  const Mdh& mdh = *bound.mdh;
+  std::vector<std::string> decls;
+  for (const auto& p : mdh.params) decls.push_back("const " + element_type_name(mdh, p.type, options) + ' ' + p.name);
+  for (size_t b = 0; b < mdh.buffers.size(); ++b) {
+    const Buffer& buffer = mdh.buffers[b];
+    if (buffer.kind != BufferKind::Table) continue;
+    std::string type = element_type_name(mdh, buffer.type, options);
+    MDH_INTERNAL_ASSERT(b < bound.buffer_extents.size(), "bound extents for every buffer");
+    const auto& extents = bound.buffer_extents[b];
+    if (extents.size() <= 1) {
+      decls.push_back("__global const " + type + "* " + buffer.name);
+      continue;
+    }
+    // A pointer to rows lets user code index the table as written in the spec: freq[f][v].
+    std::string rows;
+    for (size_t k = 1; k < extents.size(); ++k) rows += '[' + std::to_string(extents[k]) + ']';
+    decls.push_back("__global const " + type + " (*" + buffer.name + ')' + rows);
+  }
+  return join(decls, ", ");
+}
+
+std::string combine_call(int dim, const std::string& lhs, const std::string& rhs) {
+  return "mdh_combine_" + std::to_string(dim) + '(' + lhs + ", " + rhs + ')';
+}
+
+std::string identity_call(int dim) { return "mdh_identity_" + std::to_string(dim) + "()"; }
+
+std::string number_generated_lines(const std::string& source, const std::string& file_name) {
+  std::string out;
+  int line_number = 1;
+  for (size_t begin = 0; begin < source.size();) {
+    size_t end = source.find('\n', begin);
+    if (end == std::string::npos) end = source.size();
+    std::string_view line(source.data() + begin, end - begin);
+    if (line == kGeneratedLineDirective)
+      out += "#line " + std::to_string(line_number + 1) + " \"" + file_name + '"';
+    else
+      out += line;
+    if (end < source.size()) out += '\n';
+    begin = end + 1;
+    ++line_number;
+  }
+  return out;
+}
+
+}  // namespace mdh
