@@ -30,7 +30,7 @@ void bind_sizes(const Mdh& m, const SizeBinding& given, SizeBinding& out) {
   for (const auto& s : m.sizes) declared += (declared.empty() ? "" : " ") + s.name;
   if (declared.empty()) declared = "no sizes";
   for (const auto& [name, value] : given) {
-    if (m.find_size(name) < 0) throw UserError(msg::unknown_size_binding(name, declared));
+    if (m.find_size(name) < 0) throw UserError(SourceLoc{}, msg::unknown_size_binding(name, declared));
   }
   for (const auto& s : m.sizes) {
     auto it = given.find(s.name);
@@ -155,9 +155,9 @@ SizeBinding parse_size_binding(const std::string& text) {
     while (pos < text.size() && (std::isalnum(static_cast<unsigned char>(text[pos])) || text[pos] == '_')) ++pos;
     std::string name = text.substr(start, pos - start);
     if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])))
-      throw UserError(msg::malformed_size_binding(text, "expected a size name at position " + std::to_string(start + 1)));
+      throw UserError(SourceLoc{}, msg::malformed_size_binding(text, "expected a size name at position " + std::to_string(start + 1)));
     if (pos >= text.size() || text[pos] != '=')
-      throw UserError(msg::malformed_size_binding(text, "expected '=' after " + msg::q(name)));
+      throw UserError(SourceLoc{}, msg::malformed_size_binding(text, "expected '=' after " + msg::q(name)));
     ++pos;
     bool negative = pos < text.size() && text[pos] == '-';
     if (negative) ++pos;
@@ -165,17 +165,17 @@ SizeBinding parse_size_binding(const std::string& text) {
     int64_t value = 0;
     while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) {
       if (__builtin_mul_overflow(value, 10, &value) || __builtin_add_overflow(value, text[pos] - '0', &value))
-        throw UserError(msg::malformed_size_binding(text, "the value of " + msg::q(name) + " does not fit in 64 bits"));
+        throw UserError(SourceLoc{}, msg::malformed_size_binding(text, "the value of " + msg::q(name) + " does not fit in 64 bits"));
       ++pos;
     }
     if (pos == digits_start || (pos < text.size() && text[pos] != ',' && !std::isspace(static_cast<unsigned char>(text[pos]))))
-      throw UserError(msg::malformed_size_binding(text, "expected an integer value for " + msg::q(name)));
-    if (!out.emplace(name, negative ? -value : value).second) throw UserError(msg::size_bound_twice(name));
+      throw UserError(SourceLoc{}, msg::malformed_size_binding(text, "expected an integer value for " + msg::q(name)));
+    if (!out.emplace(name, negative ? -value : value).second) throw UserError(SourceLoc{}, msg::size_bound_twice(name));
   }
   return out;
 }
 
-BoundMdh bind(std::shared_ptr<const Mdh> mdh, const SizeBinding& sizes) {
+BoundMdh bind(std::shared_ptr<const Mdh> mdh, SizeBinding sizes) {
   MDH_INTERNAL_ASSERT(mdh != nullptr, "bind() without an md_hom");
   const Mdh& m = *mdh;
   BoundMdh b;
@@ -211,6 +211,10 @@ BoundMdh bind(std::shared_ptr<const Mdh> mdh, const SizeBinding& sizes) {
   b.flops = bind_metric(m.flops, b.sizes, "flops");
   b.bytes = bind_metric(m.bytes, b.sizes, "bytes");
   return b;
+}
+
+BoundMdh bind(std::shared_ptr<Mdh> mdh, SizeBinding sizes) {
+  return bind(std::shared_ptr<const Mdh>(std::move(mdh)), std::move(sizes));
 }
 
 }  // namespace mdh

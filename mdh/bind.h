@@ -49,6 +49,10 @@ SizeBinding parse_size_binding(const std::string& text);
 /// is missing, unknown or not positive, when an extent is not positive, when an access reads or writes outside
 /// its buffer (naming the access, the buffer dimension, the index range it needs and the extent it has), or when
 /// the output view is not injective.
-BoundMdh bind(std::shared_ptr<const Mdh> mdh, const SizeBinding& sizes);
+/// Both arguments are taken by value, and a second overload takes a mutable IR, so that an unqualified call
+/// `bind(mdh, sizes)` resolves here: shared_ptr and map live in std, argument-dependent lookup also finds
+/// std::bind, and any parameter that matches worse than std::bind's forwarding references would select it.
+BoundMdh bind(std::shared_ptr<const Mdh> mdh, SizeBinding sizes);
+BoundMdh bind(std::shared_ptr<Mdh> mdh, SizeBinding sizes);
 
 }  // namespace mdh

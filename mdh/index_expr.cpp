@@ -155,6 +155,10 @@ SizeExpr fold_add(const SizeExpr& a, const SizeExpr& b, const SourceLoc& loc) {
     return SizeExpr::constant(r, loc);
   if (is_const(a, 0)) return b;
   if (is_const(b, 0)) return a;
+  // `R + -1` reads as `R - 1`.
+  if (b.kind() == SizeExpr::Kind::Constant && b.constant_value() < 0 && b.constant_value() != INT64_MIN)
+    return SizeExpr::binary(SizeExpr::Kind::Sub, a, SizeExpr::constant(-b.constant_value(), b.loc()), loc);
+  if (b.kind() == SizeExpr::Kind::Neg) return SizeExpr::binary(SizeExpr::Kind::Sub, a, b.lhs(), loc);
   return SizeExpr::binary(SizeExpr::Kind::Add, a, b, loc);
 }
 SizeExpr fold_mul(const SizeExpr& a, const SizeExpr& b, const SourceLoc& loc) {

@@ -1,0 +1,99 @@
+// Every shipped spec parses, verifies and binds at its real-world size from workloads.md.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "mdh/bind.h"
+#include "mdh/parser.h"
+
+namespace mdh {
+namespace {
+
+std::string app(const std::string& name) { return std::string(MDH_SOURCE_DIR) + "/apps/" + name; }
+
+struct AppCase {
+  const char* file;
+  const char* sizes;
+  double flops;  // expected `flops` at these sizes; 0 if the spec gives none
+};
+
+class AppTest : public ::testing::TestWithParam<AppCase> {};
+
+TEST_P(AppTest, ParsesAndBindsAtRealWorldSize) {
+  const AppCase& c = GetParam();
+  auto mdh = parse_spec_file(app(c.file));
+  BoundMdh bound = bind(mdh, parse_size_binding(c.sizes));
+  if (c.flops > 0) {
+    ASSERT_TRUE(bound.flops.has_value());
+    EXPECT_DOUBLE_EQ(*bound.flops, c.flops);
+  }
+}
+
+constexpr double kTcFlopsDab = 2.0 * 24 * 16 * 16 * 16 * 24 * 16 * 24;
+constexpr double kTcFlopsEab = 2.0 * 24 * 16 * 16 * 24 * 16 * 16 * 24;
+const char* const kTcSizesDab = "A=24,B=16,C=16,D=16,E=24,F=16,G=24";
+const char* const kTcSizesEab = "A=24,B=16,C=16,D=24,E=16,F=16,G=24";
+
+INSTANTIATE_TEST_SUITE_P(
+    Apps, AppTest,
+    ::testing::Values(AppCase{"dot.mdh", "K=16777216", 2.0 * 16777216}, AppCase{"gemv.mdh", "I=1000,K=2048", 2.0 * 1000 * 2048},
+                      AppCase{"gemm.mdh", "I=10,J=500,K=64", 2.0 * 10 * 500 * 64},
+                      AppCase{"gemm_nt.mdh", "I=10,J=500,K=64", 2.0 * 10 * 500 * 64},
+                      AppCase{"gaussian.mdh", "I=224,J=224", 0}, AppCase{"jacobi3d.mdh", "I=256,J=256,K=256", 13.0 * 256 * 256 * 256},
+                      AppCase{"mcc.mdh", "N=1,P=7,Q=7,K=512,C=512,R=3,S=3", 2.0 * 49 * 512 * 512 * 9},
+                      AppCase{"prl.mdh", "N=32768,M=1024", 0},
+                      AppCase{"tc/abcdef-gdab-efgc.mdh", kTcSizesDab, kTcFlopsDab},
+                      AppCase{"tc/abcdef-gdac-efgb.mdh", kTcSizesDab, kTcFlopsDab},
+                      AppCase{"tc/abcdef-gdbc-efga.mdh", kTcSizesDab, kTcFlopsDab},
+                      AppCase{"tc/abcdef-geab-dfgc.mdh", kTcSizesEab, kTcFlopsEab},
+                      AppCase{"tc/abcdef-geac-dfgb.mdh", kTcSizesEab, kTcFlopsEab},
+                      AppCase{"tc/abcdef-gebc-dfga.mdh", kTcSizesEab, kTcFlopsEab},
+                      AppCase{"tc/abcdef-gfab-degc.mdh", kTcSizesEab, kTcFlopsEab},
+                      AppCase{"tc/abcdef-gfac-degb.mdh", kTcSizesEab, kTcFlopsEab},
+                      AppCase{"tc/abcdef-gfbc-dega.mdh", kTcSizesEab, kTcFlopsEab}));
+
+TEST(Apps, EveryShippedSpecIsCovered) {
+  int specs = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(app("")))
+    if (entry.path().extension() == ".mdh") ++specs;
+  EXPECT_EQ(specs, 17);
+}
+
+TEST(Apps, PrlReadsAsTheIssueWritesIt) {
+  auto m = parse_spec_file(app("prl.mdh"));
+  ASSERT_EQ(m->operators.size(), 1u);
+  const UserOperator& op = m->operators[0];
+  EXPECT_EQ(op.name, "best_of");
+  EXPECT_EQ(op.lhs_name, "p");
+  EXPECT_EQ(op.rhs_name, "q");
+  EXPECT_TRUE(op.is_expression);
+  EXPECT_EQ(op.body.text, "(q.weight > p.weight || (q.weight == p.weight && q.index < p.index)) ? q : p");
+  EXPECT_EQ(op.identity.text, "(match){-INFINITY, -1}");
+  EXPECT_EQ(op.body.loc.line, 23);
+  EXPECT_EQ(op.body.loc.col, 38);
+  EXPECT_EQ(m->dims[1].combine.kind, CombineOp::Kind::User);
+  EXPECT_EQ(m->buffers[m->find_buffer("freq")].kind, BufferKind::Table);
+  ASSERT_EQ(m->helpers.size(), 1u);
+  EXPECT_EQ(m->helpers[0].loc.line, 10);
+  EXPECT_EQ(m->helpers[0].loc.col, 9);
+  EXPECT_NE(m->scalar.body.text.find("match r; r.weight = w; r.index = j;"), std::string::npos);
+  EXPECT_FALSE(m->scalar.is_expression);
+  EXPECT_EQ(m->scalar.body.loc.line, 14);
+}
+
+TEST(Apps, GaussianWindowAndBody) {
+  auto m = parse_spec_file(app("gaussian.mdh"));
+  ASSERT_EQ(m->inputs.size(), 1u);
+  EXPECT_TRUE(m->inputs[0].has_window());
+  const AffineIndex& i = m->inputs[0].indices[0];
+  EXPECT_EQ(i.text, "i + 0..4");
+  ASSERT_TRUE(i.window.has_value());
+  EXPECT_EQ(i.window->lo.to_string(), "0");
+  EXPECT_EQ(i.window->hi.to_string(), "4");
+  EXPECT_EQ(m->scalar.body.text.substr(0, 3), "\n  ");
+  EXPECT_EQ(m->scalar.body.text.back(), '\n');
+  EXPECT_NE(m->scalar.body.text.find("return s / 159.0f;"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mdh

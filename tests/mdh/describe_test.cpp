@@ -1,0 +1,60 @@
+// `mdh check` prints describe(): pinned for the GEMM and PRL specs, so changes to the summary are deliberate.
+#include <gtest/gtest.h>
+
+#include "mdh/describe.h"
+#include "mdh/parser.h"
+
+namespace mdh {
+namespace {
+
+TEST(Describe, Gemm) {
+  auto m = parse_spec_file(std::string(MDH_SOURCE_DIR) + "/apps/gemm.mdh");
+  EXPECT_EQ(describe(*m),
+            "md_hom gemm\n"
+            "  sizes: I J K\n"
+            "  dimensions:\n"
+            "    i < I  combine ++\n"
+            "    j < J  combine ++\n"
+            "    k < K  combine +  (reduction)\n"
+            "  buffers:\n"
+            "    input  A : float[I][K]\n"
+            "    input  B : float[K][J]\n"
+            "    output C : float[I][J]\n"
+            "  view:\n"
+            "    A[i][k], B[k][j] -> C[i][j]\n"
+            "  scalar: (a, b) -> float = a * b\n"
+            "  flops: 2*I*J*K\n");
+}
+
+TEST(Describe, PrlWithStructsOperatorsParams) {
+  auto m = parse_spec_file(std::string(MDH_SOURCE_DIR) + "/apps/prl.mdh");
+  EXPECT_EQ(describe(*m),
+            "md_hom prl\n"
+            "  sizes: N M\n"
+            "  dimensions:\n"
+            "    i < N  combine ++\n"
+            "    j < M  combine best_of  (reduction)\n"
+            "  buffers:\n"
+            "    input  a : record[N]\n"
+            "    input  b : record[M]\n"
+            "    table  freq : float[14][256]\n"
+            "    output best : match[N]\n"
+            "  view:\n"
+            "    a[i], b[j] -> best[i]\n"
+            "  scalar: (x, y) -> match { ... }\n"
+            "  types:\n"
+            "    record (14 bytes, align 1): uchar field[14] @0;\n"
+            "    match (8 bytes, align 4): float weight @0; int index @4;\n"
+            "  operators:\n"
+            "    best_of(match p, match q) identity (match){-INFINITY, -1}\n"
+            "  helpers: 1 block\n");
+}
+
+TEST(Describe, AccessText) {
+  auto m = parse_spec_file(std::string(MDH_SOURCE_DIR) + "/apps/mcc.mdh");
+  EXPECT_EQ(access_text(*m, m->inputs[0]), "I[n][p+r][q+s][c]");
+  EXPECT_EQ(access_text(*m, m->output), "O[n][p][q][k]");
+}
+
+}  // namespace
+}  // namespace mdh
