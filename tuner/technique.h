@@ -1,0 +1,44 @@
+// Search techniques behind one ask/tell interface (cppATF's initialize / next / report / finalize), seeded: the same
+// seed, space and reported costs give the same sequence of configurations. No clocks, no function statics.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tuner/search_space.h"
+
+namespace mdh::tuner {
+
+/// A measured cost (lower is better), or nullopt for a configuration that failed (build error, timeout, ...).
+using Cost = std::optional<double>;
+
+class SearchTechnique {
+ public:
+  virtual ~SearchTechnique() = default;
+  virtual std::string name() const = 0;
+  /// Starts a search over `space`, which must outlive the technique's use.
+  virtual void initialize(const SearchSpace& space, uint64_t seed) = 0;
+  /// The next configuration to evaluate. The tuner may ask several times before reporting (parallel evaluation,
+  /// compiling ahead); reports always come in the order of the asks.
+  virtual Point next() = 0;
+  /// The cost of the oldest configuration asked for and not yet reported.
+  virtual void report(Cost cost) = 0;
+  virtual void finalize() {}
+};
+
+/// Names accepted by make_technique, the default ("auc_bandit") first.
+std::vector<std::string> technique_names();
+/// Throws mdh::UserError for an unknown name, listing the known ones.
+std::unique_ptr<SearchTechnique> make_technique(const std::string& name);
+
+/// A seed for the i-th sub-generator of a technique (SplitMix64 finaliser), so sub-streams do not overlap.
+uint64_t derive_seed(uint64_t seed, uint64_t stream);
+
+/// Failed configurations compare as infinitely expensive.
+inline double cost_value(Cost cost) { return cost ? *cost : std::numeric_limits<double>::infinity(); }
+
+}  // namespace mdh::tuner

@@ -1,0 +1,27 @@
+// Constructors of the individual techniques; use make_technique(name) unless a tuned variant is needed.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "tuner/technique.h"
+
+namespace mdh::tuner {
+
+/// Every configuration once, in index order (then again from the start).
+std::unique_ptr<SearchTechnique> make_exhaustive();
+/// Uniform samples of valid configurations, avoiding repeats while that is cheap.
+std::unique_ptr<SearchTechnique> make_random_search();
+/// Metropolis walk over one-parameter neighbourhoods with a cooling temperature and random restarts.
+std::unique_ptr<SearchTechnique> make_simulated_annealing();
+/// DE/rand/1/bin in the continuous coordinates of the parameters, snapped to the closest valid configuration.
+std::unique_ptr<SearchTechnique> make_differential_evolution();
+/// Torczon's multi-directional search (reflect, expand, contract a simplex) in parameter coordinates.
+std::unique_ptr<SearchTechnique> make_pattern_search();
+/// Particle swarm optimisation in parameter coordinates.
+std::unique_ptr<SearchTechnique> make_particle_swarm();
+/// OpenTuner's AUC bandit: each ask goes to the technique whose recent asks improved the best most often, plus an
+/// exploration bonus. Owns its members.
+std::unique_ptr<SearchTechnique> make_auc_bandit(std::vector<std::unique_ptr<SearchTechnique>> members);
+
+}  // namespace mdh::tuner
