@@ -1,0 +1,56 @@
+// mdh: the command line driver. Dispatches to one subcommand; turns user errors into `error: ...` and exit 2.
+#include <boost/program_options/errors.hpp>
+#include <cstring>
+#include <iostream>
+
+#include "cli/subcommands.h"
+#include "mdh/error.h"
+
+namespace {
+
+struct Subcommand {
+  const char* name;
+  int (*run)(const mdh::cli::Args&);
+  const char* summary;
+};
+
+constexpr Subcommand kSubcommands[] = {
+    {"devices", mdh::cli::devices_command, "list OpenCL platforms and devices with their limits and selectors"},
+    {"check", mdh::cli::check_command, "parse and verify a spec; print its dimensions, operators, buffers, views"},
+    {"generate", mdh::cli::generate_command, "print the generated OpenCL C and its launch description"},
+    {"run", mdh::cli::run_command, "run an md_hom on given or random inputs; time it; verify it"},
+};
+
+void print_usage(std::ostream& out) {
+  out << "usage: mdh <command> [options]   (mdh <command> --help for its options)\n\ncommands:\n";
+  for (const auto& s : kSubcommands) out << "  " << s.name << std::string(10 - std::strlen(s.name), ' ') << s.summary << '\n';
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
+    print_usage(argc < 2 ? std::cerr : std::cout);
+    return argc < 2 ? 2 : 0;
+  }
+  const std::string name = argv[1];
+  mdh::cli::Args args(argv + 2, argv + argc);
+  for (const auto& s : kSubcommands) {
+    if (name != s.name) continue;
+    try {
+      return s.run(args);
+    } catch (const mdh::UserError& e) {
+      std::cerr << e.what() << '\n';
+      return 2;
+    } catch (const boost::program_options::error& e) {
+      std::cerr << "error: mdh " << name << ": " << e.what() << " (see mdh " << name << " --help)\n";
+      return 2;
+    } catch (const mdh::InternalError& e) {
+      std::cerr << e.what() << "\nThis is a bug in mdh; please report it with the spec and command line.\n";
+      return 3;
+    }
+  }
+  std::cerr << "error: unknown command '" << name << "'\n";
+  print_usage(std::cerr);
+  return 2;
+}

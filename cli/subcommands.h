@@ -1,0 +1,17 @@
+// The `mdh` subcommands. Each takes the arguments after its name and returns the process exit status:
+// 0 success, 1 a failed check (--verify), 2 a user error (reported by main as `... error: ...`).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace mdh::cli {
+
+using Args = std::vector<std::string>;
+
+int devices_command(const Args& args);
+int check_command(const Args& args);
+int generate_command(const Args& args);
+int run_command(const Args& args);
+
+}  // namespace mdh::cli

@@ -1,0 +1,121 @@
+#include "runtime/md_hom_run.h"
+
+#include "codegen/preamble.h"
+#include "codegen/reference_kernel.h"
+
+#include <cstring>
+
+namespace mdh {
+
+std::map<std::string, cl_mem> buffer_handles(const std::map<std::string, DeviceBuffer>& buffers) {
+  std::map<std::string, cl_mem> out;
+  for (const auto& [name, buffer] : buffers) out[name] = buffer.get();
+  return out;
+}
+
+MdHomRun::MdHomRun(Context& context, BoundMdh bound, std::map<std::string, HostBuffer> inputs,
+                   const std::map<std::string, std::string>& params, uint64_t seed)
+    : context_(context), bound_(std::move(bound)) {
+  const Mdh& mdh = *bound_.mdh;
+  for (const auto& [name, buffer] : inputs) {
+    int b = mdh.find_buffer(name);
+    if (b < 0) throw UserError("the spec declares no buffer '" + name + "'");
+    if (mdh.buffers[b].kind == BufferKind::Output) throw UserError("'" + name + "' is the output, not an input");
+  }
+  for (size_t b = 0; b < mdh.buffers.size(); ++b) {
+    const Buffer& decl = mdh.buffers[b];
+    if (decl.kind == BufferKind::Output) continue;
+    HostBuffer expected = make_host_buffer(bound_, static_cast<int>(b));
+    auto given = inputs.find(decl.name);
+    if (given == inputs.end()) {
+      fill_random(expected, mdh, seed);
+      inputs_.emplace(decl.name, std::move(expected));
+      continue;
+    }
+    if (given->second.extents != expected.extents || given->second.element_size != expected.element_size)
+      throw UserError("input " + decl.name + ": the data is " + given->second.declaration() + " but " + decl.name +
+                      " is " + expected.declaration() + " at these sizes");
+    inputs_.emplace(decl.name, std::move(given->second));
+  }
+  for (const auto& [name, text] : params) {
+    if (mdh.find_param(name) < 0) throw UserError("the spec declares no param '" + name + "'");
+  }
+  for (const Param& p : mdh.params) {
+    auto it = params.find(p.name);
+    if (it == params.end()) throw UserError("param '" + p.name + "' needs a value (--param " + p.name + "=VALUE)");
+    param_bytes_[p.name] = param_bytes(mdh, p.name, it->second);
+    param_texts_[p.name] = it->second;
+  }
+  for (size_t b = 0; b < mdh.buffers.size(); ++b) {
+    const Buffer& decl = mdh.buffers[b];
+    DeviceBuffer buffer = context_.create_buffer(bound_.byte_size(static_cast<int>(b)));
+    if (decl.kind != BufferKind::Output) buffer.write(inputs_.at(decl.name).bytes);
+    device_buffers_.emplace(decl.name, std::move(buffer));
+  }
+}
+
+PlanTiming MdHomRun::run(const LaunchPlan& plan, int warmups, int repetitions) {
+  DeviceBuffer& out = device_buffers_.at(bound_.mdh->buffers[bound_.output.buffer].name);
+  out.write(std::vector<unsigned char>(out.bytes(), 0xFF));
+  return execute_plan(context_, plan, buffer_handles(device_buffers_), param_bytes_, warmups, repetitions);
+}
+
+HostBuffer MdHomRun::read_output() {
+  HostBuffer out = make_host_buffer(bound_, bound_.output.buffer);
+  out.bytes = device_buffers_.at(out.name).read();
+  return out;
+}
+
+bool MdHomRun::reference_in_double() {
+  reference_output();
+  return reference_double_;
+}
+
+const HostBuffer& MdHomRun::reference_output() {
+  if (reference_) return *reference_;
+  const Mdh& mdh = *bound_.mdh;
+  PreambleOptions options;
+  options.promote_float_to_double = can_promote_to_double(mdh) && context_.device().fp64;
+  LaunchPlan plan = generate_reference_kernel(bound_, options);
+  if (!options.promote_float_to_double) {
+    run(plan, 0, 1);
+    reference_ = read_output();
+    return *reference_;
+  }
+  // The promoted kernel reads and writes double wherever the spec says float: widen float inputs and params,
+  // run on buffers of its own, and keep the double output (the check compares float results against it).
+  std::map<std::string, DeviceBuffer> buffers;
+  HostBuffer output = make_host_buffer(bound_, bound_.output.buffer);
+  for (size_t b = 0; b < mdh.buffers.size(); ++b) {
+    const Buffer& decl = mdh.buffers[b];
+    bool widen = !decl.type.is_struct() && decl.type.scalar == ScalarType::Float;
+    if (decl.kind == BufferKind::Output) {
+      if (widen) output = float_to_double(output);
+      DeviceBuffer buffer = context_.create_buffer(output.bytes.size());
+      buffer.write(std::vector<unsigned char>(output.bytes.size(), 0xFF));
+      buffers.emplace(decl.name, std::move(buffer));
+      continue;
+    }
+    const HostBuffer& host = inputs_.at(decl.name);
+    HostBuffer data = widen ? float_to_double(host) : host;
+    DeviceBuffer buffer = context_.create_buffer(data.bytes.size());
+    buffer.write(data.bytes);
+    buffers.emplace(decl.name, std::move(buffer));
+  }
+  std::map<std::string, std::vector<unsigned char>> params = param_bytes_;
+  for (const Param& p : mdh.params) {
+    if (!p.type.is_struct() && p.type.scalar == ScalarType::Float) {
+      double value = std::stod(param_texts_.at(p.name));
+      std::vector<unsigned char> bytes(sizeof value);
+      std::memcpy(bytes.data(), &value, sizeof value);
+      params[p.name] = bytes;
+    }
+  }
+  execute_plan(context_, plan, buffer_handles(buffers), params, 0, 1);
+  output.bytes = buffers.at(output.name).read();
+  reference_ = std::move(output);
+  reference_double_ = true;
+  return *reference_;
+}
+
+}  // namespace mdh

@@ -1,0 +1,54 @@
+// One bound md_hom on one device with its data: host inputs (given or seeded random), params, device buffers.
+// Runs any LaunchPlan of that md_hom (reference or tunable) and produces the reference output to check against.
+// The CLI's `mdh run`, the integration tests and the tuner's cost function all go through this.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "codegen/launch_plan.h"
+#include "mdh/bind.h"
+#include "runtime/context.h"
+#include "runtime/execute.h"
+#include "runtime/host_buffer.h"
+
+namespace mdh {
+
+class MdHomRun {
+ public:
+  /// `inputs` may hold some or all input and table buffers (checked against their declarations); the rest are
+  /// filled by fill_random(seed). `params` maps every spec param to its text (`--param alpha=2.5`); a missing one is
+  /// a UserError.
+  MdHomRun(Context& context, BoundMdh bound, std::map<std::string, HostBuffer> inputs,
+           const std::map<std::string, std::string>& params, uint64_t seed);
+
+  const BoundMdh& bound() const { return bound_; }
+  const HostBuffer& input(const std::string& name) const { return inputs_.at(name); }
+
+  /// Runs `plan` warmups + repetitions times on the device buffers. Before the first run the output buffer is
+  /// filled with 0xFF bytes (NaN for floating types), so a kernel that misses an element cannot pass a check.
+  PlanTiming run(const LaunchPlan& plan, int warmups, int repetitions);
+  /// The output buffer as the last run left it.
+  HostBuffer read_output();
+
+  /// The output of the reference kernel, computed once: in double precision where the md_hom allows it
+  /// (can_promote_to_double and a device with fp64), else in the spec's own types.
+  const HostBuffer& reference_output();
+  bool reference_in_double();
+
+ private:
+  Context& context_;
+  BoundMdh bound_;
+  std::map<std::string, HostBuffer> inputs_;
+  std::map<std::string, std::vector<unsigned char>> param_bytes_;
+  std::map<std::string, std::string> param_texts_;
+  std::map<std::string, DeviceBuffer> device_buffers_;
+  std::optional<HostBuffer> reference_;
+  bool reference_double_ = false;
+};
+
+/// The buffer map execute_plan takes, from named device buffers.
+std::map<std::string, cl_mem> buffer_handles(const std::map<std::string, DeviceBuffer>& buffers);
+
+}  // namespace mdh
