@@ -228,8 +228,8 @@ class Lineariser {
       }
       case Node::Kind::Mul: {
         Linear lhs = run(*n.a), rhs = run(*n.b);
-        for (const Linear* side : {&lhs, &rhs})
-          if (side->window) throw UserError(side->window->loc, msg::window_in_product(text_));
+        // The grammar admits a window only as a summand outside parentheses, so no factor carries one.
+        MDH_INTERNAL_ASSERT(!lhs.window && !rhs.window, "a window inside a product");
         if (lhs.depends_on_dims() && rhs.depends_on_dims())
           throw UserError(n.loc, msg::non_affine_product(text_));
         const Linear& factor = lhs.depends_on_dims() ? rhs : lhs;
@@ -242,10 +242,9 @@ class Lineariser {
       case Node::Kind::Mod: {
         Linear lhs = run(*n.a), rhs = run(*n.b);
         const char* op = n.kind == Node::Kind::Div ? "/" : "%";
-        for (const Linear* side : {&lhs, &rhs}) {
-          if (side->window) throw UserError(side->window->loc, msg::window_in_product(text_));
+        MDH_INTERNAL_ASSERT(!lhs.window && !rhs.window, "a window inside a quotient");
+        for (const Linear* side : {&lhs, &rhs})
           if (side->depends_on_dims()) throw UserError(n.loc, msg::non_affine_division(text_, op));
-        }
         SizeExpr::Kind kind = n.kind == Node::Kind::Div ? SizeExpr::Kind::Div : SizeExpr::Kind::Mod;
         out.offset = SizeExpr::binary(kind, lhs.offset, rhs.offset, n.loc);
         return out;

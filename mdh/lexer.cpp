@@ -1,6 +1,7 @@
 #include "mdh/lexer.h"
 
 #include <cctype>
+#include <vector>
 
 #include "mdh/messages.h"
 
@@ -186,7 +187,8 @@ UserCode Lexer::capture_expression(const std::string& what, bool stop_at_identit
   UserCode code;
   code.loc = here();
   size_t begin = cur_.pos, end = cur_.pos;
-  std::string open_brackets;  // a stack of the brackets still open
+  std::string open_brackets;           // a stack of the brackets still open
+  std::vector<SourceLoc> open_locs;   // and where each was opened
   for (;;) {
     char c = at(cur_.pos);
     if (cur_.pos >= text_.size()) break;
@@ -199,17 +201,21 @@ UserCode Lexer::capture_expression(const std::string& what, bool stop_at_identit
       end = cur_.pos;
       continue;
     }
-    if (c == '(' || c == '[' || c == '{') open_brackets += c;
+    if (c == '(' || c == '[' || c == '{') {
+      open_brackets += c;
+      open_locs.push_back(here());
+    }
     if (c == ')' || c == ']' || c == '}') {
       char expected_open = c == ')' ? '(' : c == ']' ? '[' : '{';
       if (open_brackets.empty() || open_brackets.back() != expected_open)
         throw UserError(here(), msg::unbalanced_bracket(c, what));
       open_brackets.pop_back();
+      open_locs.pop_back();
     }
     advance();
     if (!is_blank(c) && c != '\n') end = cur_.pos;
   }
-  if (!open_brackets.empty()) throw UserError(code.loc, msg::unclosed_bracket(open_brackets.back(), what));
+  if (!open_brackets.empty()) throw UserError(open_locs.back(), msg::unclosed_bracket(open_brackets.back(), what));
   code.text = text_.substr(begin, end - begin);
   if (code.text.empty()) throw UserError(code.loc, msg::empty_expression(what));
   last_end_ = end;

@@ -96,9 +96,6 @@ inline std::string non_affine_product(const std::string& index) {
 inline std::string non_affine_division(const std::string& index, const char* op) {
   return "index " + q(index) + " is not affine: a dimension under '" + op + "'";
 }
-inline std::string window_in_product(const std::string& index) {
-  return "a window may only be added to an index, as in 'i + 0..4'; " + q(index) + " uses it inside '*', '/' or '%'";
-}
 inline std::string window_subtracted(const std::string& index) {
   return "a window may not be negated or subtracted in index " + q(index) + " (write 'i + LO..HI')";
 }
@@ -151,7 +148,7 @@ inline std::string wrong_index_count(const std::string& access, const std::strin
          q(buffer) + " has " + std::to_string(expected) + " dimension" + (expected == 1 ? "" : "s");
 }
 inline std::string table_in_view(const std::string& name) {
-  return "table " + q(name) + " cannot appear in the view; scalar code indexes it directly (e.g. " + name + "[f][v])";
+  return "table " + q(name) + " cannot appear in the view; scalar code reads it directly by name, e.g. " + name + "[...]";
 }
 inline std::string output_read_in_view(const std::string& name) {
   return "the input view reads the output " + q(name) + "; inputs of the view must be 'input' buffers";
