@@ -1,0 +1,32 @@
+// Shared by the codegen tests: specs parsed from the source tree (or from text) and bound to sizes.
+#pragma once
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "mdh/bind.h"
+#include "mdh/parser.h"
+
+namespace mdh::testing {
+
+/// Reads a file below the source tree, e.g. "apps/gemm.mdh".
+inline std::string read_source_file(const std::string& relative_path) {
+  std::ifstream in(std::string(MDH_SOURCE_DIR) + "/" + relative_path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + relative_path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// Parses `text` as if it were the file `file_name` and binds `sizes` ("I=4,J=5").
+inline BoundMdh bind_spec_text(const std::string& text, const std::string& file_name, const std::string& sizes) {
+  return bind(parse_spec(text, file_name), parse_size_binding(sizes));
+}
+
+/// Parses a spec of the source tree (diagnostics and #line directives name it by its relative path).
+inline BoundMdh bind_app(const std::string& relative_path, const std::string& sizes) {
+  return bind_spec_text(read_source_file(relative_path), relative_path, sizes);
+}
+
+}  // namespace mdh::testing
