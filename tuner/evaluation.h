@@ -1,0 +1,65 @@
+// What a cost function answers, and the two ways the tuner evaluates: a synchronous CostFunction in-process, or an
+// asynchronous Evaluator that runs several evaluations at once (the WorkerPool's child processes).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "tuner/configuration.h"
+
+namespace mdh::tuner {
+
+/// Failures are classified and recorded, never fatal to a tuning run.
+enum class EvaluationStatus { ok, constraint, build_error, launch_error, wrong_result, timeout, error };
+
+std::string to_string(EvaluationStatus status);
+/// Throws mdh::UserError for an unknown name.
+EvaluationStatus evaluation_status_from_string(const std::string& name);
+
+struct EvaluationResult {
+  EvaluationStatus status = EvaluationStatus::error;
+  double cost = 0;     // meaningful for ok only; lower is better
+  std::string reason;  // why it failed (compiler log excerpt, signal, ...)
+
+  static EvaluationResult ok(double cost) { return {EvaluationStatus::ok, cost, ""}; }
+  static EvaluationResult failed(EvaluationStatus status, std::string reason) { return {status, 0, std::move(reason)}; }
+};
+
+class CostFunction {
+ public:
+  virtual ~CostFunction() = default;
+  /// Exceptions escaping here are recorded as status error with the exception's message.
+  virtual EvaluationResult evaluate(const Configuration& configuration) = 0;
+};
+
+class Evaluator {
+ public:
+  virtual ~Evaluator() = default;
+  /// How many evaluations may run at the same time.
+  virtual size_t capacity() const = 0;
+  /// Starts evaluating; at most capacity() evaluations are outstanding.
+  virtual void submit(uint64_t ticket, const Configuration& configuration) = 0;
+  /// Blocks until one outstanding evaluation finishes and returns its ticket and result.
+  virtual std::pair<uint64_t, EvaluationResult> wait() = 0;
+  /// Gives up on all outstanding evaluations (the run stops); they are never returned by wait().
+  virtual void abandon() = 0;
+};
+
+/// Runs a CostFunction in the calling thread, one evaluation at a time.
+class InProcessEvaluator final : public Evaluator {
+ public:
+  explicit InProcessEvaluator(CostFunction& cost_function) : cost_function_(cost_function) {}
+  size_t capacity() const override { return 1; }
+  void submit(uint64_t ticket, const Configuration& configuration) override;
+  std::pair<uint64_t, EvaluationResult> wait() override;
+  void abandon() override { has_pending_ = false; }
+
+ private:
+  CostFunction& cost_function_;
+  uint64_t ticket_ = 0;
+  Configuration configuration_;
+  bool has_pending_ = false;
+};
+
+}  // namespace mdh::tuner

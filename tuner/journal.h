@@ -1,0 +1,65 @@
+// The tuning journal: JSON lines, a header line then one line per evaluation, each written with a single write()
+// and flushed to disk, so a kill leaves at most a torn last line, which the reader ignores and resume cuts off.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tuner/evaluation.h"
+
+namespace mdh::tuner {
+
+/// What must match for a journal to be resumed with the same sequence of configurations.
+struct JournalHeader {
+  std::string technique;
+  uint64_t seed = 0;
+  uint64_t window = 1;  // configurations asked ahead of reports (evaluator capacity + lookahead)
+  std::string space_size;
+  nlohmann::json metadata = nlohmann::json::object();  // free-form, e.g. spec hash, sizes, device
+};
+
+struct EvaluationRecord {
+  uint64_t evaluation = 0;  // 1-based
+  nlohmann::json configuration;
+  EvaluationResult result;
+  double start_unix = 0;       // seconds since the epoch
+  double end_unix = 0;
+  double elapsed_seconds = 0;  // tuning time when the result arrived
+};
+
+struct JournalContents {
+  JournalHeader header;
+  std::vector<EvaluationRecord> records;
+  uint64_t valid_bytes = 0;  // length of the complete lines; a torn tail starts here
+  bool torn_tail = false;
+};
+
+/// Reads a journal. Throws mdh::UserError when the file cannot be read, the header is missing or a line other than
+/// the last is corrupt (a torn last line is expected after a kill and ignored).
+JournalContents read_journal(const std::string& path);
+
+class JournalWriter {
+ public:
+  /// Starts a new journal (replacing any file at `path`) with its header line.
+  JournalWriter(const std::string& path, const JournalHeader& header, bool sync);
+  /// Continues an existing journal, first cutting it to `valid_bytes` to drop a torn last line.
+  JournalWriter(const std::string& path, uint64_t valid_bytes, bool sync);
+  ~JournalWriter();
+  JournalWriter(const JournalWriter&) = delete;
+  JournalWriter& operator=(const JournalWriter&) = delete;
+
+  void append(const EvaluationRecord& record);
+
+ private:
+  void write_line(const nlohmann::json& json);
+  std::string path_;
+  int fd_ = -1;
+  bool sync_;
+};
+
+nlohmann::json to_json(const EvaluationRecord& record);
+
+}  // namespace mdh::tuner

@@ -1,0 +1,296 @@
+// The tuning loop. Determinism: the technique sees asks and reports interleaved exactly as "keep `window`
+// configurations asked and unreported, report strictly in ask order", however evaluations overlap in time, so a
+// run is reproducible from (technique, seed, window, costs) and a journal can be replayed.
+#include "tuner/tuner.h"
+
+#include <chrono>
+#include <deque>
+#include <future>
+#include <map>
+#include <memory>
+#include <set>
+
+#include <unistd.h>
+
+#include "mdh/error.h"
+#include "tuner/thread_pool.h"
+
+namespace mdh::tuner {
+namespace {
+
+double unix_now() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+Cost cost_of(const EvaluationResult& result) {
+  if (result.status != EvaluationStatus::ok) return std::nullopt;
+  return result.cost;
+}
+
+// A configuration between its ask and its report.
+struct Ticket {
+  uint64_t id = 0;
+  Point point;
+  Configuration configuration;
+  bool repeat = false;    // evaluated before (or earlier in the window): answered from the cache
+  bool replayed = false;  // answered from the journal
+  bool submitted = false;
+  bool done = false;
+  EvaluationResult result;
+  std::optional<std::future<void>> prepared;
+  double start_unix = 0, end_unix = 0, elapsed_seconds = 0;
+};
+
+class TuningLoop {
+ public:
+  TuningLoop(const SearchSpace& space, SearchTechnique& technique, const Abort& abort, Evaluator& evaluator,
+             const TunerOptions& options)
+      : space_(space), technique_(technique), abort_(abort), evaluator_(evaluator), options_(options),
+        window_(evaluator.capacity() + options.lookahead), start_(std::chrono::steady_clock::now()) {
+    result_.status.space_size = space.size().to_double();
+  }
+
+  TuningResult run() {
+    open_journal();
+    technique_.initialize(space_, options_.seed);
+    if (options_.prepare) prepare_pool_ = std::make_unique<ThreadPool>(options_.prepare_threads);
+    check_stop();
+    for (;;) {
+      ask();
+      if (report_finished()) continue;
+      if (stopping_) {
+        // Finish what runs for the front of the window; later results could not be reported in order anyway.
+        if (window_tickets_.empty() || !window_tickets_.front().submitted) break;
+      }
+      if (window_tickets_.empty()) continue;
+      dispatch();
+      if (window_tickets_.front().done) continue;
+      wait();
+    }
+    if (in_flight_ > 0) evaluator_.abandon();
+    // Drain prepare tasks before the pool (and the configurations they reference) go away.
+    for (Ticket& t : window_tickets_)
+      if (t.prepared) t.prepared->wait();
+    technique_.finalize();
+    result_.stop_reason = stop_reason_;
+    result_.status.elapsed_seconds = elapsed();
+    return std::move(result_);
+  }
+
+ private:
+  double elapsed() const {
+    return elapsed_offset_ + std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+  void open_journal() {
+    if (options_.journal_path.empty()) return;
+    JournalHeader header{technique_.name(), options_.seed, window_, space_.size().to_decimal(), options_.journal_metadata};
+    if (options_.resume && ::access(options_.journal_path.c_str(), F_OK) == 0) {
+      JournalContents contents = read_journal(options_.journal_path);
+      auto mismatch = [&](const std::string& what, const std::string& was, const std::string& now) {
+        return UserError("cannot resume journal '" + options_.journal_path + "': it was recorded with " + what + " " +
+                         was + ", this run uses " + now);
+      };
+      if (contents.header.technique != header.technique)
+        throw mismatch("technique", contents.header.technique, header.technique);
+      if (contents.header.seed != header.seed)
+        throw mismatch("seed", std::to_string(contents.header.seed), std::to_string(header.seed));
+      if (contents.header.window != header.window)
+        throw mismatch("evaluation window", std::to_string(contents.header.window), std::to_string(header.window));
+      if (contents.header.space_size != header.space_size)
+        throw mismatch("a space of size", contents.header.space_size, header.space_size);
+      replay_.assign(contents.records.begin(), contents.records.end());
+      if (!contents.records.empty()) elapsed_offset_ = contents.records.back().elapsed_seconds;
+      journal_ = std::make_unique<JournalWriter>(options_.journal_path, contents.valid_bytes, options_.sync_journal);
+    } else {
+      journal_ = std::make_unique<JournalWriter>(options_.journal_path, header, options_.sync_journal);
+    }
+  }
+
+  // 1. Keep `window` configurations asked and unreported.
+  void ask() {
+    while (!stopping_ && window_tickets_.size() < window_) {
+      Ticket ticket;
+      ticket.id = next_ticket_++;
+      ticket.point = technique_.next();
+      ticket.configuration = space_.configuration(ticket.point);
+      if (cache_.count(ticket.point) != 0 || unreported_.count(ticket.point) != 0) {
+        ticket.repeat = true;
+        ticket.done = true;
+      } else if (!replay_.empty()) {
+        EvaluationRecord record = std::move(replay_.front());
+        replay_.pop_front();
+        if (record.configuration != ticket.configuration.to_json())
+          throw UserError("cannot resume journal '" + options_.journal_path + "': evaluation " +
+                          std::to_string(record.evaluation) + " recorded " + record.configuration.dump() +
+                          " but the technique now proposes " + ticket.configuration.to_json().dump());
+        ticket.replayed = true;
+        ticket.done = true;
+        ticket.result = record.result;
+        ticket.start_unix = record.start_unix;
+        ticket.end_unix = record.end_unix;
+        ticket.elapsed_seconds = record.elapsed_seconds;
+        unreported_.insert(ticket.point);
+      } else {
+        if (prepare_pool_) {
+          const Configuration* configuration = &window_tickets_.emplace_back(std::move(ticket)).configuration;
+          unreported_.insert(window_tickets_.back().point);
+          window_tickets_.back().prepared = prepare_pool_->run([this, configuration] { options_.prepare(*configuration); });
+          continue;
+        }
+        unreported_.insert(ticket.point);
+      }
+      window_tickets_.push_back(std::move(ticket));
+    }
+  }
+
+  // 2. Report finished configurations in ask order; true if any was reported.
+  bool report_finished() {
+    bool reported = false;
+    while (!window_tickets_.empty() && window_tickets_.front().done) {
+      Ticket ticket = std::move(window_tickets_.front());
+      window_tickets_.pop_front();
+      reported = true;
+      if (ticket.repeat) {
+        technique_.report(cost_of(cache_.at(ticket.point)));
+        if (++repeated_in_a_row_ >= options_.max_repeated_proposals && !stopping_) {
+          stopping_ = true;
+          stop_reason_ = "the technique proposed only evaluated configurations " +
+                         std::to_string(repeated_in_a_row_) + " times in a row";
+        }
+        continue;
+      }
+      repeated_in_a_row_ = 0;
+      unreported_.erase(ticket.point);
+      cache_.emplace(ticket.point, ticket.result);
+      technique_.report(cost_of(ticket.result));
+      record(ticket);
+      check_stop();
+    }
+    return reported;
+  }
+
+  void record(const Ticket& ticket) {
+    TuningStatus& status = result_.status;
+    ++status.evaluations;
+    const double when = ticket.replayed ? ticket.elapsed_seconds : elapsed();
+    status.elapsed_seconds = when;
+    if (ticket.result.status == EvaluationStatus::ok) {
+      ++status.valid_evaluations;
+      if (!result_.best_cost || ticket.result.cost < *result_.best_cost) {
+        result_.best_cost = ticket.result.cost;
+        result_.best = ticket.configuration;
+        status.improvements.push_back({when, status.evaluations, ticket.result.cost});
+      }
+    }
+    EvaluationRecord entry{status.evaluations, ticket.configuration.to_json(), ticket.result,
+                           ticket.start_unix, ticket.end_unix, when};
+    if (ticket.replayed) {
+      ++result_.replayed;
+    } else if (journal_) {
+      journal_->append(entry);
+    }
+    if (options_.on_evaluation) options_.on_evaluation(status, entry, ticket.replayed);
+  }
+
+  void check_stop() {
+    if (stopping_) return;
+    result_.status.elapsed_seconds = std::max(result_.status.elapsed_seconds, replay_.empty() ? elapsed() : 0.0);
+    if (abort_.stop(result_.status)) {
+      stopping_ = true;
+      stop_reason_ = "abort condition " + abort_.describe() + " met";
+    } else if (BigUnsigned(cache_.size()) == space_.size()) {
+      stopping_ = true;
+      stop_reason_ = "every configuration of the space has been evaluated";
+    } else if (options_.interrupt != nullptr && options_.interrupt->load()) {
+      stopping_ = true;
+      stop_reason_ = "interrupted";
+    }
+  }
+
+  // 3. Hand prepared configurations to free evaluator slots.
+  void dispatch() {
+    for (Ticket& ticket : window_tickets_) {
+      if (in_flight_ >= evaluator_.capacity()) return;
+      if (ticket.done || ticket.submitted) continue;
+      if (ticket.prepared) {
+        if (ticket.prepared->wait_for(std::chrono::seconds(0)) != std::future_status::ready) continue;
+        try {
+          ticket.prepared->get();
+        } catch (const std::exception& e) {
+          ticket.prepared.reset();
+          finish(ticket, EvaluationResult::failed(EvaluationStatus::error, std::string("prepare failed: ") + e.what()));
+          continue;
+        }
+        ticket.prepared.reset();
+      }
+      ticket.start_unix = unix_now();
+      evaluator_.submit(ticket.id, ticket.configuration);
+      ticket.submitted = true;
+      ++in_flight_;
+    }
+  }
+
+  void finish(Ticket& ticket, EvaluationResult result) {
+    if (ticket.start_unix == 0) ticket.start_unix = unix_now();
+    ticket.end_unix = unix_now();
+    ticket.result = std::move(result);
+    ticket.done = true;
+  }
+
+  // 4. Block on whatever can make progress: a prepare task when a slot is free, else an evaluation.
+  void wait() {
+    if (in_flight_ < evaluator_.capacity()) {
+      for (Ticket& ticket : window_tickets_)
+        if (!ticket.done && !ticket.submitted && ticket.prepared) {
+          ticket.prepared->wait();
+          return;
+        }
+    }
+    MDH_INTERNAL_ASSERT(in_flight_ > 0, "tuning loop has nothing to wait for");
+    auto [id, result] = evaluator_.wait();
+    --in_flight_;
+    for (Ticket& ticket : window_tickets_)
+      if (ticket.id == id) {
+        finish(ticket, std::move(result));
+        return;
+      }
+    MDH_INTERNAL_ASSERT(false, "evaluator returned an unknown ticket");
+  }
+
+  const SearchSpace& space_;
+  SearchTechnique& technique_;
+  const Abort& abort_;
+  Evaluator& evaluator_;
+  const TunerOptions& options_;
+  const size_t window_;
+  const std::chrono::steady_clock::time_point start_;
+  double elapsed_offset_ = 0;
+  std::unique_ptr<JournalWriter> journal_;
+  std::deque<EvaluationRecord> replay_;
+  std::unique_ptr<ThreadPool> prepare_pool_;
+  std::deque<Ticket> window_tickets_;
+  std::map<Point, EvaluationResult> cache_;
+  std::set<Point> unreported_;
+  uint64_t next_ticket_ = 0;
+  size_t in_flight_ = 0;
+  uint64_t repeated_in_a_row_ = 0;
+  bool stopping_ = false;
+  std::string stop_reason_;
+  TuningResult result_;
+};
+
+}  // namespace
+
+TuningResult tune(const SearchSpace& space, SearchTechnique& technique, const Abort& abort, Evaluator& evaluator,
+                  const TunerOptions& options) {
+  return TuningLoop(space, technique, abort, evaluator, options).run();
+}
+
+TuningResult tune(const SearchSpace& space, SearchTechnique& technique, const Abort& abort,
+                  CostFunction& cost_function, const TunerOptions& options) {
+  InProcessEvaluator evaluator(cost_function);
+  return tune(space, technique, abort, evaluator, options);
+}
+
+}  // namespace mdh::tuner

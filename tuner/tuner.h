@@ -1,0 +1,57 @@
+// The tuning loop: ask the technique, evaluate (several at once when the evaluator allows, preparing ahead on a
+// thread pool), report costs back in ask order, journal every evaluation, stop on the abort condition.
+// Resume replays a journal into the technique without re-evaluating and continues with the same sequence.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "tuner/abort.h"
+#include "tuner/evaluation.h"
+#include "tuner/journal.h"
+#include "tuner/search_space.h"
+#include "tuner/technique.h"
+
+namespace mdh::tuner {
+
+struct TunerOptions {
+  uint64_t seed = 0;
+  /// JSON-lines journal; empty for none.
+  std::string journal_path;
+  /// Continue the run recorded in journal_path (same technique, seed, window); starts afresh if there is no file.
+  bool resume = false;
+  /// fdatasync after every journal line (off only for tests and benchmarks on slow disks).
+  bool sync_journal = true;
+  nlohmann::json journal_metadata = nlohmann::json::object();
+  /// Configurations asked ahead of the evaluator's capacity, so `prepare` can work on them early.
+  size_t lookahead = 0;
+  /// Called on a thread pool for each new configuration before it is evaluated (e.g. to compile it); an exception
+  /// records the configuration as status error without evaluating it.
+  std::function<void(const Configuration&)> prepare;
+  unsigned prepare_threads = 1;
+  /// Called after each evaluation (replayed ones too, flagged).
+  std::function<void(const TuningStatus&, const EvaluationRecord&, bool replayed)> on_evaluation;
+  /// Checked after each evaluation; set it (e.g. from a SIGINT handler) to stop cleanly.
+  const std::atomic<bool>* interrupt = nullptr;
+  /// Stop when the technique proposes only already evaluated configurations this many times in a row.
+  uint64_t max_repeated_proposals = 100000;
+};
+
+struct TuningResult {
+  std::optional<Configuration> best;
+  std::optional<double> best_cost;
+  TuningStatus status;
+  std::string stop_reason;
+  uint64_t replayed = 0;  // evaluations taken from the journal
+};
+
+TuningResult tune(const SearchSpace& space, SearchTechnique& technique, const Abort& abort, Evaluator& evaluator,
+                  const TunerOptions& options = {});
+/// Evaluates in the calling thread.
+TuningResult tune(const SearchSpace& space, SearchTechnique& technique, const Abort& abort,
+                  CostFunction& cost_function, const TunerOptions& options = {});
+
+}  // namespace mdh::tuner
