@@ -9,6 +9,7 @@
 #include "runtime/device.h"
 #include "runtime/md_hom_run.h"
 #include "runtime/npy.h"
+#include "runtime/prl_data.h"
 #include "runtime/verify_result.h"
 
 namespace mdh::cli {
@@ -43,6 +44,7 @@ int run_command(const Args& args) {
       ("device", po::value<std::string>()->default_value(""), "device selector: P:D, gpu, cpu or a name substring")  //
       ("repeat", po::value<int>()->default_value(10), "timed repetitions")                                  //
       ("warmup", po::value<int>()->default_value(1), "untimed runs before the timed ones")                  //
+      ("prl-data", "inputs a, b and freq from the seeded synthetic record generator (for apps/prl.mdh)")  //
       ("verify", "check the result against the reference kernel (in double where possible); exit 1 on failure");
   po::variables_map vm;
   if (!parse_options("run", "SPEC --size I=..,J=.. [--param N=V] [--input N=F] [--output N=F] [--verify]", args,
@@ -73,6 +75,11 @@ int run_command(const Args& args) {
       read_buffer_file(path, buffer, "input " + name);
       inputs.emplace(name, std::move(buffer));
     }
+  if (vm.count("prl-data")) {
+    PrlData data = make_prl_data(bound, vm["seed"].as<uint64_t>());
+    for (HostBuffer* b : {&data.a, &data.b, &data.freq})
+      if (!inputs.count(b->name)) inputs.emplace(b->name, std::move(*b));
+  }
   std::optional<std::pair<std::string, std::string>> output_file;
   if (vm.count("output")) {
     output_file = split_assignment(vm["output"].as<std::string>(), "output");

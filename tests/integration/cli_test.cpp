@@ -1,0 +1,154 @@
+// The `mdh` command line as a user meets it: exit codes (0 ok, 1 failed check, 2 user error), messages, files.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sys/wait.h>
+
+#include "mdh/parser.h"
+#include "runtime/context.h"
+#include "runtime/device.h"
+
+namespace mdh {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int status = -1;
+  std::string output;  // stdout and stderr together
+};
+
+/// Runs `mdh ARGS` from the source directory (so that spec paths in messages are the repo-relative ones).
+Result mdh_cli(const std::string& args) {
+  const std::string command = "cd '" MDH_SOURCE_DIR "' && '" MDH_BINARY "' " + args + " 2>&1";
+  Result r;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.output.append(buf.data(), n);
+  int status = pclose(pipe);
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+fs::path temp_dir() {
+  fs::path dir = fs::temp_directory_path() / ("mdh_cli_test_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+TEST(Cli, UsageWithoutCommandIsAnError) {
+  Result r = mdh_cli("");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("usage: mdh <command>"), std::string::npos) << r.output;
+  r = mdh_cli("frobnicate");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("error: unknown command 'frobnicate'"), std::string::npos) << r.output;
+}
+
+TEST(Cli, EverySubcommandHasHelp) {
+  for (const char* cmd : {"devices", "check", "generate", "run"}) {
+    Result r = mdh_cli(std::string(cmd) + " --help");
+    EXPECT_EQ(r.status, 0) << cmd;
+    EXPECT_NE(r.output.find(std::string("usage: mdh ") + cmd), std::string::npos) << r.output;
+  }
+}
+
+TEST(Cli, DevicesListsTheDefault) {
+  Result r = mdh_cli("devices");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("max work-group size"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("default: "), std::string::npos) << r.output;
+}
+
+TEST(Cli, CheckDescribesTheSpec) {
+  Result r = mdh_cli("check apps/gemm.mdh --size I=4,J=5,K=6");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("gemm"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("every view access is inside its buffer"), std::string::npos) << r.output;
+}
+
+TEST(Cli, BrokenSpecGetsLocatedErrorAndStatus2) {
+  Result r = mdh_cli("check tests/diagnostics/undeclared_buffer.mdh");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.output.rfind("tests/diagnostics/undeclared_buffer.mdh:", 0), 0u) << r.output;
+  EXPECT_NE(r.output.find(": error: "), std::string::npos) << r.output;
+}
+
+TEST(Cli, MissingSizeIsAUserError) {
+  Result r = mdh_cli("run apps/gemm.mdh --size I=4,J=4");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("size 'K' is not bound (use --size K=N)"), std::string::npos) << r.output;
+}
+
+TEST(Cli, BadDeviceListsTheDevices) {
+  Result r = mdh_cli("run apps/gemm.mdh --size I=4,J=4,K=4 --device no-such-device-xyz");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("no-such-device-xyz"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("0:0"), std::string::npos) << r.output;
+}
+
+TEST(Cli, BadOptionIsAUserError) {
+  Result r = mdh_cli("run apps/gemm.mdh --sizes I=4");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("see mdh run --help"), std::string::npos) << r.output;
+}
+
+TEST(Cli, RunVerifiesAtPrimeSizes) {
+  Result r = mdh_cli("run apps/gemm.mdh --size I=13,J=7,K=5 --repeat 2 --verify");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("GFLOP/s"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("verify (reference in double): PASS"), std::string::npos) << r.output;
+}
+
+TEST(Cli, RunPrlWithGeneratedRecords) {
+  Result r = mdh_cli("run apps/prl.mdh --size N=17,M=31 --prl-data --repeat 1 --verify");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("PASS"), std::string::npos) << r.output;
+}
+
+TEST(Cli, ParamsAndNpyFilesRoundTrip) {
+  fs::path dir = temp_dir();
+  std::ofstream(dir / "axpy.mdh") << "md_hom axpy\nsize N\nparam alpha : float\ninput x : float[N]\n"
+                                     "input y : float[N]\noutput z : float[N]\nview (i < N) : x[i], y[i] -> z[i]\n"
+                                     "scalar (a, b) = alpha * a + b\ncombine (++)\n";
+  const std::string spec = (dir / "axpy.mdh").string(), out = (dir / "z.npy").string();
+  Result r = mdh_cli("run " + spec + " --size N=9 --repeat 1 --verify --output z=" + out);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("param 'alpha' needs a value (--param alpha=VALUE)"), std::string::npos) << r.output;
+
+  r = mdh_cli("run " + spec + " --size N=9 --param alpha=2.5 --repeat 1 --verify --output z=" + out);
+  ASSERT_EQ(r.status, 0) << r.output;
+  ASSERT_TRUE(fs::exists(out));
+  // Feed the result back as x: z2 = 2.5 * z + y, checked by --verify against the reference.
+  r = mdh_cli("run " + spec + " --size N=9 --param alpha=2.5 --repeat 1 --verify --input x=" + out);
+  EXPECT_EQ(r.status, 0) << r.output;
+  r = mdh_cli("run " + spec + " --size N=10 --param alpha=2.5 --repeat 1 --input x=" + out);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("input x"), std::string::npos) << r.output;
+  fs::remove_all(dir);
+}
+
+TEST(Cli, GeneratedKernelStandsAlone) {
+  fs::path dir = temp_dir();
+  const std::string cl = (dir / "gaussian.cl").string(), launch = (dir / "gaussian.json").string();
+  Result r = mdh_cli("generate apps/gaussian.mdh --size I=8,J=9 -o " + cl + " --launch " + launch);
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::ifstream in(cl);
+  std::string source((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_NE(source.find("__kernel"), std::string::npos);
+  // The dumped file builds by itself: sizes and tuning values are macros inside it.
+  Context context(select_device(""));
+  EXPECT_NE(context.program(source, "-cl-std=CL1.2"), nullptr);
+  std::ifstream lj(launch);
+  std::string json((std::istreambuf_iterator<char>(lj)), std::istreambuf_iterator<char>());
+  EXPECT_NE(json.find("\"global_size\""), std::string::npos) << json;
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace mdh
