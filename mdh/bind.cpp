@@ -155,7 +155,8 @@ SizeBinding parse_size_binding(const std::string& text) {
     while (pos < text.size() && (std::isalnum(static_cast<unsigned char>(text[pos])) || text[pos] == '_')) ++pos;
     std::string name = text.substr(start, pos - start);
     if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])))
-      throw UserError(SourceLoc{}, msg::malformed_size_binding(text, "expected a size name at position " + std::to_string(start + 1)));
+      throw UserError(SourceLoc{}, msg::malformed_size_binding(
+                                       text, "expected a size name at position " + std::to_string(start + 1)));
     if (pos >= text.size() || text[pos] != '=')
       throw UserError(SourceLoc{}, msg::malformed_size_binding(text, "expected '=' after " + msg::q(name)));
     ++pos;
@@ -165,10 +166,12 @@ SizeBinding parse_size_binding(const std::string& text) {
     int64_t value = 0;
     while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) {
       if (__builtin_mul_overflow(value, 10, &value) || __builtin_add_overflow(value, text[pos] - '0', &value))
-        throw UserError(SourceLoc{}, msg::malformed_size_binding(text, "the value of " + msg::q(name) + " does not fit in 64 bits"));
+        throw UserError(SourceLoc{},
+                        msg::malformed_size_binding(text, "the value of " + msg::q(name) + " does not fit in 64 bits"));
       ++pos;
     }
-    if (pos == digits_start || (pos < text.size() && text[pos] != ',' && !std::isspace(static_cast<unsigned char>(text[pos]))))
+    if (pos == digits_start ||
+        (pos < text.size() && text[pos] != ',' && !std::isspace(static_cast<unsigned char>(text[pos]))))
       throw UserError(SourceLoc{}, msg::malformed_size_binding(text, "expected an integer value for " + msg::q(name)));
     if (!out.emplace(name, negative ? -value : value).second) throw UserError(SourceLoc{}, msg::size_bound_twice(name));
   }
@@ -184,7 +187,8 @@ BoundMdh bind(std::shared_ptr<const Mdh> mdh, SizeBinding sizes) {
 
   for (const auto& d : m.dims) {
     int64_t n = d.extent.evaluate(b.sizes);
-    if (n < 1 || n > kMaxDimExtent) throw UserError(d.loc, msg::dim_extent_out_of_range(d.name, d.extent.to_string(), n));
+    if (n < 1 || n > kMaxDimExtent)
+      throw UserError(d.loc, msg::dim_extent_out_of_range(d.name, d.extent.to_string(), n));
     b.dim_extents.push_back(n);
   }
   for (const auto& buffer : m.buffers) {

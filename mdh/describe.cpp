@@ -83,8 +83,8 @@ std::string describe(const Mdh& m) {
   out << " -> " << access_text(m, m.output) << "\n";
   out << "  scalar: (";
   for (size_t k = 0; k < m.scalar.arg_names.size(); ++k) out << (k ? ", " : "") << m.scalar.arg_names[k];
-  out << ") -> " << m.type_name(m.result_type()) << (m.scalar.is_expression ? " = " + one_line(m.scalar.body.text) : " { ... }")
-      << "\n";
+  out << ") -> " << m.type_name(m.result_type())
+      << (m.scalar.is_expression ? " = " + one_line(m.scalar.body.text) : " { ... }") << "\n";
   if (!m.params.empty()) {
     out << "  params:\n";
     for (const auto& p : m.params) out << "    " << p.name << " : " << m.type_name(p.type) << "\n";
@@ -107,7 +107,8 @@ std::string describe(const Mdh& m) {
       out << "    " << op.name << "(" << m.type_name(op.type) << " " << op.lhs_name << ", " << m.type_name(op.type)
           << " " << op.rhs_name << ") identity " << one_line(op.identity.text) << "\n";
   }
-  if (!m.helpers.empty()) out << "  helpers: " << m.helpers.size() << " block" << (m.helpers.size() == 1 ? "" : "s") << "\n";
+  if (!m.helpers.empty())
+    out << "  helpers: " << m.helpers.size() << " block" << (m.helpers.size() == 1 ? "" : "s") << "\n";
   if (m.flops) out << "  flops: " << m.flops->to_string() << "\n";
   if (m.bytes) out << "  bytes: " << m.bytes->to_string() << "\n";
   return out.str();

@@ -142,7 +142,9 @@ SizeExpr to_size_expr(const Node& n) {
 
 // ---------------------------------------------------------------------------------------------- linearisation
 
-bool is_const(const SizeExpr& e, int64_t v) { return e.kind() == SizeExpr::Kind::Constant && e.constant_value() == v; }
+bool is_const(const SizeExpr& e, int64_t v) {
+  return e.kind() == SizeExpr::Kind::Constant && e.constant_value() == v;
+}
 bool both_const(const SizeExpr& a, const SizeExpr& b) {
   return a.kind() == SizeExpr::Kind::Constant && b.kind() == SizeExpr::Kind::Constant;
 }
@@ -230,8 +232,7 @@ class Lineariser {
         Linear lhs = run(*n.a), rhs = run(*n.b);
         // The grammar admits a window only as a summand outside parentheses, so no factor carries one.
         MDH_INTERNAL_ASSERT(!lhs.window && !rhs.window, "a window inside a product");
-        if (lhs.depends_on_dims() && rhs.depends_on_dims())
-          throw UserError(n.loc, msg::non_affine_product(text_));
+        if (lhs.depends_on_dims() && rhs.depends_on_dims()) throw UserError(n.loc, msg::non_affine_product(text_));
         const Linear& factor = lhs.depends_on_dims() ? rhs : lhs;
         out = lhs.depends_on_dims() ? lhs : rhs;
         for (auto& [d, c] : out.coefficients) c = fold_mul(c, factor.offset, n.loc);

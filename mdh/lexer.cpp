@@ -8,9 +8,15 @@
 namespace mdh {
 
 namespace {
-bool is_ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+bool is_ident_start(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+}
+bool is_ident_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
 }  // namespace
 
 std::string Token::describe() const {
@@ -187,15 +193,15 @@ UserCode Lexer::capture_expression(const std::string& what, bool stop_at_identit
   UserCode code;
   code.loc = here();
   size_t begin = cur_.pos, end = cur_.pos;
-  std::string open_brackets;           // a stack of the brackets still open
-  std::vector<SourceLoc> open_locs;   // and where each was opened
+  std::string open_brackets;         // a stack of the brackets still open
+  std::vector<SourceLoc> open_locs;  // and where each was opened
   for (;;) {
     char c = at(cur_.pos);
     if (cur_.pos >= text_.size()) break;
     bool top = open_brackets.empty();
     if (top && (c == '\n' || c == '#' || (c == '/' && at(cur_.pos + 1) == '/'))) break;
-    if (top && stop_at_identity && text_.compare(cur_.pos, 8, "identity") == 0 &&
-        !is_ident_char(at(cur_.pos + 8)) && (cur_.pos == 0 || !is_ident_char(at(cur_.pos - 1))))
+    if (top && stop_at_identity && text_.compare(cur_.pos, 8, "identity") == 0 && !is_ident_char(at(cur_.pos + 8)) &&
+        (cur_.pos == 0 || !is_ident_char(at(cur_.pos - 1))))
       break;
     if (skip_literal_or_comment()) {
       end = cur_.pos;

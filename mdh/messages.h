@@ -9,7 +9,9 @@
 
 namespace mdh::msg {
 
-inline std::string q(const std::string& s) { return "'" + s + "'"; }
+inline std::string q(const std::string& s) {
+  return "'" + s + "'";
+}
 
 // ------------------------------------------------------------------------------------------------ lexing
 
@@ -21,7 +23,9 @@ inline std::string unexpected_character(char c) {
 inline std::string bad_integer_literal(const std::string& text) {
   return "malformed integer " + q(text) + " (sizes and indices are integers)";
 }
-inline std::string integer_too_large(const std::string& text) { return "integer " + q(text) + " does not fit in 64 bits"; }
+inline std::string integer_too_large(const std::string& text) {
+  return "integer " + q(text) + " does not fit in 64 bits";
+}
 inline std::string unterminated_literal(char quote) {
   return std::string(quote == '"' ? "string" : "character") + " literal is not closed on its line";
 }
@@ -35,7 +39,9 @@ inline std::string unbalanced_bracket(char c, const std::string& what) {
 inline std::string unclosed_bracket(char c, const std::string& what) {
   return q(std::string(1, c)) + " in " + what + " is never closed";
 }
-inline std::string empty_expression(const std::string& what) { return "expected an expression for " + what; }
+inline std::string empty_expression(const std::string& what) {
+  return "expected an expression for " + what;
+}
 
 // ------------------------------------------------------------------------------------------------ syntax
 
@@ -44,10 +50,12 @@ inline std::string expected(const std::string& what, const Token& found) {
 }
 inline std::string expected_statement(const std::string& found) {
   return "expected a statement (md_hom, size, type, param, input, output, table, view, helper, scalar, operator, "
-         "combine, flops or bytes), found " + found;
+         "combine, flops or bytes), found " +
+         found;
 }
 inline std::string unknown_statement(const std::string& word) {
-  return "unknown statement " + q(word) + " (expected md_hom, size, type, param, input, output, table, view, helper, "
+  return "unknown statement " + q(word) +
+         " (expected md_hom, size, type, param, input, output, table, view, helper, "
          "scalar, operator, combine, flops or bytes)";
 }
 inline std::string junk_after_statement(const std::string& found, const std::string& statement) {
@@ -60,7 +68,9 @@ inline constexpr const char* kMissingMdHom = "missing 'md_hom NAME' statement (a
 inline std::string missing_statement(const std::string& mdh, const std::string& statement) {
   return "md_hom " + q(mdh) + " has no '" + statement + "' statement";
 }
-inline std::string expression_too_complex(const std::string& what) { return what + " is too deeply nested or too long"; }
+inline std::string expression_too_complex(const std::string& what) {
+  return what + " is too deeply nested or too long";
+}
 inline std::string buffer_without_extents(const std::string& buffer, const Token& found) {
   return "expected '[' and an extent after the element type of buffer " + q(buffer) + ", found " + found.describe() +
          " (e.g. 'float[I][J]')";
@@ -85,8 +95,12 @@ inline std::string duplicate_field(const std::string& st, const std::string& fie
 inline std::string bad_field_extent(const std::string& st, const std::string& field, const std::string& found) {
   return "array extent of field " + q(field) + " in struct " + q(st) + " must be a positive integer, found " + found;
 }
-inline std::string struct_too_large(const std::string& st) { return "struct " + q(st) + " is larger than 1 GiB"; }
-inline std::string empty_struct(const std::string& st) { return "struct " + q(st) + " has no fields"; }
+inline std::string struct_too_large(const std::string& st) {
+  return "struct " + q(st) + " is larger than 1 GiB";
+}
+inline std::string empty_struct(const std::string& st) {
+  return "struct " + q(st) + " has no fields";
+}
 
 // ------------------------------------------------------------------------------------------------ indices
 
@@ -99,7 +113,9 @@ inline std::string non_affine_division(const std::string& index, const char* op)
 inline std::string window_subtracted(const std::string& index) {
   return "a window may not be negated or subtracted in index " + q(index) + " (write 'i + LO..HI')";
 }
-inline std::string two_windows(const std::string& index) { return "index " + q(index) + " has more than one window"; }
+inline std::string two_windows(const std::string& index) {
+  return "index " + q(index) + " has more than one window";
+}
 inline std::string window_bound_not_constant(const std::string& index) {
   return "window bounds in index " + q(index) + " must not depend on a dimension (write 'i + LO..HI')";
 }
@@ -116,7 +132,8 @@ inline std::string operator_named_like_builtin(const std::string& name) {
   return "operator name " + q(name) + " is a built-in combine operator; choose another name";
 }
 inline std::string undeclared_type(const std::string& name) {
-  return "undeclared type " + q(name) + " (element types are float, double, int, uint, long, ulong, short, ushort, "
+  return "undeclared type " + q(name) +
+         " (element types are float, double, int, uint, long, ulong, short, ushort, "
          "char, uchar, or a struct declared with 'type')";
 }
 inline std::string undeclared_size(const std::string& name) {
@@ -141,14 +158,17 @@ inline std::string second_output(const std::string& name, const std::string& fir
 inline std::string no_output(const std::string& mdh) {
   return "md_hom " + q(mdh) + " declares no output buffer (add 'output NAME : TYPE[...]')";
 }
-inline std::string no_input_access(const std::string& mdh) { return "the view of " + q(mdh) + " reads no input"; }
+inline std::string no_input_access(const std::string& mdh) {
+  return "the view of " + q(mdh) + " reads no input";
+}
 inline std::string wrong_index_count(const std::string& access, const std::string& buffer, size_t given,
                                      size_t expected) {
   return "access " + q(access) + " has " + std::to_string(given) + " ind" + (given == 1 ? "ex" : "ices") + " but " +
          q(buffer) + " has " + std::to_string(expected) + " dimension" + (expected == 1 ? "" : "s");
 }
 inline std::string table_in_view(const std::string& name) {
-  return "table " + q(name) + " cannot appear in the view; scalar code reads it directly by name, e.g. " + name + "[...]";
+  return "table " + q(name) + " cannot appear in the view; scalar code reads it directly by name, e.g. " + name +
+         "[...]";
 }
 inline std::string output_read_in_view(const std::string& name) {
   return "the input view reads the output " + q(name) + "; inputs of the view must be 'input' buffers";
@@ -204,7 +224,9 @@ namespace mdh::msg {
 inline std::string malformed_size_binding(const std::string& text, const std::string& problem) {
   return "malformed size binding " + q(text) + ": " + problem + " (expected NAME=INTEGER[,NAME=INTEGER...])";
 }
-inline std::string size_bound_twice(const std::string& name) { return "size " + q(name) + " is bound twice"; }
+inline std::string size_bound_twice(const std::string& name) {
+  return "size " + q(name) + " is bound twice";
+}
 inline std::string unknown_size_binding(const std::string& name, const std::string& declared) {
   return "unknown size " + q(name) + " in --size (the spec declares " + declared + ")";
 }
@@ -216,8 +238,8 @@ inline std::string size_not_positive(const std::string& name, int64_t value) {
 }
 inline std::string buffer_extent_not_positive(const std::string& buffer, size_t dim, const std::string& extent,
                                               int64_t value) {
-  return "extent " + std::to_string(dim) + " of buffer " + q(buffer) + " (" + extent + ") is " +
-         std::to_string(value) + " for the given sizes; it must be positive";
+  return "extent " + std::to_string(dim) + " of buffer " + q(buffer) + " (" + extent + ") is " + std::to_string(value) +
+         " for the given sizes; it must be positive";
 }
 inline std::string buffer_too_large(const std::string& buffer) {
   return "buffer " + q(buffer) + " has more than 2^62 bytes for the given sizes";

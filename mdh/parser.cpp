@@ -229,8 +229,8 @@ class Parser {
     } else if (lex_.peek().is("{")) {
       f.body = lex_.capture_braced("the scalar function's body");
     } else {
-      throw UserError(lex_.peek().loc, msg::expected("'= EXPRESSION' or a '{ ... }' body for the scalar function",
-                                                     lex_.peek()));
+      throw UserError(lex_.peek().loc,
+                      msg::expected("'= EXPRESSION' or a '{ ... }' body for the scalar function", lex_.peek()));
     }
   }
 
@@ -267,8 +267,8 @@ class Parser {
     }
     const Token& identity = lex_.peek();
     if (!identity.is_word("identity"))
-      throw UserError(identity.loc, msg::expected("'identity' and the identity element of operator '" + op.name + "'",
-                                                  identity));
+      throw UserError(identity.loc,
+                      msg::expected("'identity' and the identity element of operator '" + op.name + "'", identity));
     lex_.next();
     op.identity = lex_.capture_expression("the identity of operator '" + op.name + "'", false);
     mdh_->operators.push_back(std::move(op));
@@ -347,8 +347,8 @@ class Parser {
 
   Lexer lex_;
   std::shared_ptr<Mdh> mdh_;
-  std::string statement_;                 // keyword of the statement being parsed, for diagnostics
-  std::map<std::string, SourceLoc> seen_;  // once-only statements already read
+  std::string statement_;                                     // keyword of the statement being parsed, for diagnostics
+  std::map<std::string, SourceLoc> seen_;                     // once-only statements already read
   std::vector<std::pair<std::string, SourceLoc>> type_uses_;  // struct names used as element types
   std::vector<PendingAccess> pending_inputs_;
   std::optional<PendingAccess> pending_output_;

@@ -9,7 +9,9 @@ namespace {
 // Far beyond any useful record; it keeps offset arithmetic free of overflow.
 constexpr int64_t kMaxStructBytes = int64_t{1} << 30;
 
-size_t round_up(size_t value, size_t alignment) { return (value + alignment - 1) / alignment * alignment; }
+size_t round_up(size_t value, size_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
 }  // namespace
 
 // struct_body ::= {field_decl}

@@ -157,7 +157,8 @@ void check_combine(const Mdh& m) {
       if (k < 0) throw UserError(op.loc, msg::unknown_combine_operator(op.user_name));
       const UserOperator& user = m.operators[k];
       if (!(user.type == result))
-        throw UserError(op.loc, msg::operator_type_mismatch(user.name, m.type_name(user.type), output_name, result_name));
+        throw UserError(op.loc,
+                        msg::operator_type_mismatch(user.name, m.type_name(user.type), output_name, result_name));
     } else if (op.kind != CombineOp::Kind::Concat && result.is_struct()) {
       static const char* const kSpelling[] = {"++", "+", "*", "max", "min"};
       throw UserError(op.loc, msg::builtin_on_struct(kSpelling[static_cast<int>(op.kind)], output_name, result_name));

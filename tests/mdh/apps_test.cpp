@@ -9,7 +9,9 @@
 namespace mdh {
 namespace {
 
-std::string app(const std::string& name) { return std::string(MDH_SOURCE_DIR) + "/apps/" + name; }
+std::string app(const std::string& name) {
+  return std::string(MDH_SOURCE_DIR) + "/apps/" + name;
+}
 
 struct AppCase {
   const char* file;
@@ -34,23 +36,25 @@ constexpr double kTcFlopsEab = 2.0 * 24 * 16 * 16 * 24 * 16 * 16 * 24;
 const char* const kTcSizesDab = "A=24,B=16,C=16,D=16,E=24,F=16,G=24";
 const char* const kTcSizesEab = "A=24,B=16,C=16,D=24,E=16,F=16,G=24";
 
-INSTANTIATE_TEST_SUITE_P(
-    Apps, AppTest,
-    ::testing::Values(AppCase{"dot.mdh", "K=16777216", 2.0 * 16777216}, AppCase{"gemv.mdh", "I=1000,K=2048", 2.0 * 1000 * 2048},
-                      AppCase{"gemm.mdh", "I=10,J=500,K=64", 2.0 * 10 * 500 * 64},
-                      AppCase{"gemm_nt.mdh", "I=10,J=500,K=64", 2.0 * 10 * 500 * 64},
-                      AppCase{"gaussian.mdh", "I=224,J=224", 0}, AppCase{"jacobi3d.mdh", "I=256,J=256,K=256", 13.0 * 256 * 256 * 256},
-                      AppCase{"mcc.mdh", "N=1,P=7,Q=7,K=512,C=512,R=3,S=3", 2.0 * 49 * 512 * 512 * 9},
-                      AppCase{"prl.mdh", "N=32768,M=1024", 0},
-                      AppCase{"tc/abcdef-gdab-efgc.mdh", kTcSizesDab, kTcFlopsDab},
-                      AppCase{"tc/abcdef-gdac-efgb.mdh", kTcSizesDab, kTcFlopsDab},
-                      AppCase{"tc/abcdef-gdbc-efga.mdh", kTcSizesDab, kTcFlopsDab},
-                      AppCase{"tc/abcdef-geab-dfgc.mdh", kTcSizesEab, kTcFlopsEab},
-                      AppCase{"tc/abcdef-geac-dfgb.mdh", kTcSizesEab, kTcFlopsEab},
-                      AppCase{"tc/abcdef-gebc-dfga.mdh", kTcSizesEab, kTcFlopsEab},
-                      AppCase{"tc/abcdef-gfab-degc.mdh", kTcSizesEab, kTcFlopsEab},
-                      AppCase{"tc/abcdef-gfac-degb.mdh", kTcSizesEab, kTcFlopsEab},
-                      AppCase{"tc/abcdef-gfbc-dega.mdh", kTcSizesEab, kTcFlopsEab}));
+INSTANTIATE_TEST_SUITE_P(Apps, AppTest,
+                         ::testing::Values(AppCase{"dot.mdh", "K=16777216", 2.0 * 16777216},
+                                           AppCase{"gemv.mdh", "I=1000,K=2048", 2.0 * 1000 * 2048},
+                                           AppCase{"gemm.mdh", "I=10,J=500,K=64", 2.0 * 10 * 500 * 64},
+                                           AppCase{"gemm_nt.mdh", "I=10,J=500,K=64", 2.0 * 10 * 500 * 64},
+                                           AppCase{"gaussian.mdh", "I=224,J=224", 0},
+                                           AppCase{"jacobi3d.mdh", "I=256,J=256,K=256", 13.0 * 256 * 256 * 256},
+                                           AppCase{"mcc.mdh", "N=1,P=7,Q=7,K=512,C=512,R=3,S=3",
+                                                   2.0 * 49 * 512 * 512 * 9},
+                                           AppCase{"prl.mdh", "N=32768,M=1024", 0},
+                                           AppCase{"tc/abcdef-gdab-efgc.mdh", kTcSizesDab, kTcFlopsDab},
+                                           AppCase{"tc/abcdef-gdac-efgb.mdh", kTcSizesDab, kTcFlopsDab},
+                                           AppCase{"tc/abcdef-gdbc-efga.mdh", kTcSizesDab, kTcFlopsDab},
+                                           AppCase{"tc/abcdef-geab-dfgc.mdh", kTcSizesEab, kTcFlopsEab},
+                                           AppCase{"tc/abcdef-geac-dfgb.mdh", kTcSizesEab, kTcFlopsEab},
+                                           AppCase{"tc/abcdef-gebc-dfga.mdh", kTcSizesEab, kTcFlopsEab},
+                                           AppCase{"tc/abcdef-gfab-degc.mdh", kTcSizesEab, kTcFlopsEab},
+                                           AppCase{"tc/abcdef-gfac-degb.mdh", kTcSizesEab, kTcFlopsEab},
+                                           AppCase{"tc/abcdef-gfbc-dega.mdh", kTcSizesEab, kTcFlopsEab}));
 
 TEST(Apps, EveryShippedSpecIsCovered) {
   int specs = 0;

@@ -1,7 +1,8 @@
 // Size binding: parsing of --size, exact diagnostics, bounds over the whole iteration space, injectivity.
+#include "mdh/bind.h"
+
 #include <gtest/gtest.h>
 
-#include "mdh/bind.h"
 #include "mdh/parser.h"
 
 namespace mdh {
@@ -41,12 +42,15 @@ TEST(ParseSizeBinding, MalformedText) {
   EXPECT_EQ(message("I=10x"),
             "error: malformed size binding 'I=10x': expected an integer value for 'I' (expected "
             "NAME=INTEGER[,NAME=INTEGER...])");
-  EXPECT_EQ(message("I"), "error: malformed size binding 'I': expected '=' after 'I' (expected NAME=INTEGER[,NAME=INTEGER...])");
+  EXPECT_EQ(message("I"),
+            "error: malformed size binding 'I': expected '=' after 'I' (expected NAME=INTEGER[,NAME=INTEGER...])");
   EXPECT_EQ(message("=3"),
-            "error: malformed size binding '=3': expected a size name at position 1 (expected NAME=INTEGER[,NAME=INTEGER...])");
-  EXPECT_EQ(message("I=99999999999999999999"),
-            "error: malformed size binding 'I=99999999999999999999': the value of 'I' does not fit in 64 bits (expected "
+            "error: malformed size binding '=3': expected a size name at position 1 (expected "
             "NAME=INTEGER[,NAME=INTEGER...])");
+  EXPECT_EQ(
+      message("I=99999999999999999999"),
+      "error: malformed size binding 'I=99999999999999999999': the value of 'I' does not fit in 64 bits (expected "
+      "NAME=INTEGER[,NAME=INTEGER...])");
   EXPECT_EQ(message("I=1,I=2"), "error: size 'I' is bound twice");
 }
 
@@ -102,23 +106,27 @@ TEST(Bind, OutOfBoundsNamesAccessDimensionRangeAndExtent) {
       "md_hom t\nsize I J\ninput img : float[I+2][J+4]\noutput out : float[I][J]\n"
       "view (i < I, j < J) : img[i][j + 0..4] -> out[i][j]\nscalar (w) = w(0)\ncombine (++, ++)\n";
   EXPECT_EQ(bind_error(text, "I=4,J=5"), "no error");
-  const std::string narrow = "md_hom t\nsize I J\ninput img : float[I+2][J+3]\noutput out : float[I][J]\n"
-                             "view (i < I, j < J) : img[i][j + 0..4] -> out[i][j]\nscalar (w) = w(0)\ncombine (++, ++)\n";
+  const std::string narrow =
+      "md_hom t\nsize I J\ninput img : float[I+2][J+3]\noutput out : float[I][J]\n"
+      "view (i < I, j < J) : img[i][j + 0..4] -> out[i][j]\nscalar (w) = w(0)\ncombine (++, ++)\n";
   EXPECT_EQ(bind_error(narrow, "I=4,J=5"),
             "b.mdh:5:23: error: access 'img[i][j + 0..4]' reads dimension 2 at indices 0..8 but the extent there is 8");
-  const std::string negative = "md_hom t\nsize I\ninput x : float[I]\noutput y : float[I]\n"
-                               "view (i < I) : x[i - 1] -> y[i]\nscalar (a) = a\ncombine (++)\n";
+  const std::string negative =
+      "md_hom t\nsize I\ninput x : float[I]\noutput y : float[I]\n"
+      "view (i < I) : x[i - 1] -> y[i]\nscalar (a) = a\ncombine (++)\n";
   EXPECT_EQ(bind_error(negative, "I=4"),
             "b.mdh:5:16: error: access 'x[i - 1]' reads dimension 1 at indices -1..2 but the extent there is 4");
-  const std::string write = "md_hom t\nsize I\ninput x : float[I]\noutput y : float[I]\n"
-                            "view (i < I) : x[i] -> y[I - i]\nscalar (a) = a\ncombine (++)\n";
+  const std::string write =
+      "md_hom t\nsize I\ninput x : float[I]\noutput y : float[I]\n"
+      "view (i < I) : x[i] -> y[I - i]\nscalar (a) = a\ncombine (++)\n";
   EXPECT_EQ(bind_error(write, "I=4"),
             "b.mdh:5:24: error: access 'y[I - i]' writes dimension 1 at indices 1..4 but the extent there is 4");
 }
 
 TEST(Bind, HugeCoefficientsDoNotOverflow) {
-  const std::string text = "md_hom t\nsize I H\ninput x : float[I]\noutput y : float[I]\n"
-                           "view (i < I) : x[H*H*i] -> y[i]\nscalar (a) = a\ncombine (++)\n";
+  const std::string text =
+      "md_hom t\nsize I H\ninput x : float[I]\noutput y : float[I]\n"
+      "view (i < I) : x[H*H*i] -> y[i]\nscalar (a) = a\ncombine (++)\n";
   EXPECT_EQ(bind_error(text, "I=4,H=3037000499"),
             "b.mdh:5:16: error: access 'x[H*H*i]' reads dimension 1 at indices 0..27670116092778747003 but the extent "
             "there is 4");

@@ -1,7 +1,8 @@
 // `mdh check` prints describe(): pinned for the GEMM and PRL specs, so changes to the summary are deliberate.
+#include "mdh/describe.h"
+
 #include <gtest/gtest.h>
 
-#include "mdh/describe.h"
 #include "mdh/parser.h"
 
 namespace mdh {

@@ -18,8 +18,8 @@ std::string coeff(const AffineIndex& index, const Mdh& m, const std::string& dim
 }
 
 TEST(Linearise, RowMajorFlattening) {
-  auto m = parse_spec(spec("size I J\ninput A : float[I*J]\noutput C : float[I*J]", "(i < I, j < J) : A[i*J + j] -> C[j + J*i]",
-                           "(++, ++)"),
+  auto m = parse_spec(spec("size I J\ninput A : float[I*J]\noutput C : float[I*J]",
+                           "(i < I, j < J) : A[i*J + j] -> C[j + J*i]", "(++, ++)"),
                       "t.mdh");
   const AffineIndex& in = m->inputs[0].indices[0];
   EXPECT_EQ(in.text, "i*J + j");
@@ -45,8 +45,8 @@ TEST(Linearise, ScaledSumsAndOffsets) {
 }
 
 TEST(Linearise, CancellingTermsVanishAndNegativeCoefficients) {
-  auto m = parse_spec(spec("size I\ninput A : float[I]\noutput C : float[I]", "(i < I, k < I) : A[I - 1 - i + k - k] -> C[i]",
-                           "(++, max)"),
+  auto m = parse_spec(spec("size I\ninput A : float[I]\noutput C : float[I]",
+                           "(i < I, k < I) : A[I - 1 - i + k - k] -> C[i]", "(++, max)"),
                       "t.mdh");
   const AffineIndex& in = m->inputs[0].indices[0];
   ASSERT_EQ(in.terms.size(), 1u);
@@ -55,9 +55,9 @@ TEST(Linearise, CancellingTermsVanishAndNegativeCoefficients) {
 }
 
 TEST(Linearise, WindowsWithSymbolicBounds) {
-  auto m = parse_spec(spec("size I R\ninput A : float[I + R]\noutput C : float[I]", "(i < I) : A[i + -1..(R - 1) + 1] -> C[i]",
-                           "(++)"),
-                      "t.mdh");
+  auto m = parse_spec(
+      spec("size I R\ninput A : float[I + R]\noutput C : float[I]", "(i < I) : A[i + -1..(R - 1) + 1] -> C[i]", "(++)"),
+      "t.mdh");
   const AffineIndex& in = m->inputs[0].indices[0];
   ASSERT_TRUE(in.window.has_value());
   EXPECT_EQ(in.window->lo.to_string(), "-1");
@@ -69,7 +69,8 @@ TEST(Linearise, WindowsWithSymbolicBounds) {
 
 TEST(StructLayout, NaturalAlignment) {
   auto m = parse_spec(
-      "md_hom t\nsize N\ntype s { char c; double d; short h[3]; int i, j[2];\n  uchar tail; }\ninput A : s[N]\noutput B : s[N]\n"
+      "md_hom t\nsize N\ntype s { char c; double d; short h[3]; int i, j[2];\n  uchar tail; }\ninput A : s[N]\noutput "
+      "B : s[N]\n"
       "view (i < N) : A[i] -> B[i]\nscalar (a) = a\ncombine (++)\n",
       "t.mdh");
   ASSERT_EQ(m->structs.size(), 1u);
@@ -106,7 +107,8 @@ TEST(UserCode, BracesInStringsCommentsAndCharsDoNotCount) {
 TEST(UserCode, OperatorBlockFormWithIdentityOnTheNextLine) {
   auto m = parse_spec(
       "md_hom t\nsize N\ninput A : float[N]\noutput B : float[1]\nview (i < N) : A[i] -> B[0]\nscalar (a) = a\n"
-      "operator absmax(float p, float q) {\n  return fabs(q) > fabs(p) ? q : p;\n}\n  identity 0.0f\ncombine (absmax)\n",
+      "operator absmax(float p, float q) {\n  return fabs(q) > fabs(p) ? q : p;\n}\n  identity 0.0f\ncombine "
+      "(absmax)\n",
       "t.mdh");
   ASSERT_EQ(m->operators.size(), 1u);
   EXPECT_FALSE(m->operators[0].is_expression);
@@ -116,9 +118,9 @@ TEST(UserCode, OperatorBlockFormWithIdentityOnTheNextLine) {
 }
 
 TEST(Params, ScalarAndStructTypes) {
-  auto m = parse_spec(spec("size N\nparam alpha : double\ninput A : double[N]\noutput C : double[N]", "(i < N) : A[i] -> C[i]",
-                           "(++)"),
-                      "t.mdh");
+  auto m = parse_spec(
+      spec("size N\nparam alpha : double\ninput A : double[N]\noutput C : double[N]", "(i < N) : A[i] -> C[i]", "(++)"),
+      "t.mdh");
   ASSERT_EQ(m->params.size(), 1u);
   EXPECT_EQ(m->params[0].type.scalar, ScalarType::Double);
   EXPECT_EQ(m->params[0].loc.line, 3);
@@ -136,8 +138,8 @@ TEST(SizeExpr, EvaluatesAndPrints) {
 }
 
 TEST(SizeExpr, ExtentsKeepTheirWrittenForm) {
-  auto m = parse_spec(spec("size N P R\ninput I : float[N][P+R-1]\noutput O : float[N]", "(n < N) : I[n][0] -> O[n]", "(++)"),
-                      "t.mdh");
+  auto m = parse_spec(
+      spec("size N P R\ninput I : float[N][P+R-1]\noutput O : float[N]", "(n < N) : I[n][0] -> O[n]", "(++)"), "t.mdh");
   EXPECT_EQ(m->buffers[0].extents[1].to_string(), "P + R - 1");
   EXPECT_EQ(m->buffers[0].extents[1].evaluate({{"P", 7}, {"R", 3}}), 9);
 }
