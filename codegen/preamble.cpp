@@ -21,8 +21,8 @@ void emit_user_code(std::ostringstream& out, const UserCode& code, const std::st
   int col = code.loc.col;
   // A block that opens with the rest of the `{` line blank starts at the next line, in column 1.
   size_t first_newline = text.find('\n');
-  if (first_newline != std::string_view::npos && text.substr(0, first_newline).find_first_not_of(" \t\r") ==
-                                                     std::string_view::npos) {
+  if (first_newline != std::string_view::npos &&
+      text.substr(0, first_newline).find_first_not_of(" \t\r") == std::string_view::npos) {
     text.remove_prefix(first_newline + 1);
     ++line;
     col = 1;
@@ -49,7 +49,9 @@ bool is_atomic_code(const std::string& s) {
   return true;
 }
 
-bool type_uses_double(const ElementType& t) { return !t.is_struct() && t.scalar == ScalarType::Double; }
+bool type_uses_double(const ElementType& t) {
+  return !t.is_struct() && t.scalar == ScalarType::Double;
+}
 
 /// Whether the program needs cl_khr_fp64: a double anywhere in the IR's types or in the user's code.
 bool uses_double(const Mdh& mdh) {
@@ -73,15 +75,24 @@ bool uses_double(const Mdh& mdh) {
 /// The type's smallest and largest values as OpenCL C macros (the identities of max and min).
 const char* integer_limit(ScalarType t, bool largest) {
   switch (t) {
-    case ScalarType::Char: return largest ? "CHAR_MAX" : "CHAR_MIN";
-    case ScalarType::Uchar: return largest ? "UCHAR_MAX" : "0";
-    case ScalarType::Short: return largest ? "SHRT_MAX" : "SHRT_MIN";
-    case ScalarType::Ushort: return largest ? "USHRT_MAX" : "0";
-    case ScalarType::Int: return largest ? "INT_MAX" : "INT_MIN";
-    case ScalarType::Uint: return largest ? "UINT_MAX" : "0";
-    case ScalarType::Long: return largest ? "LONG_MAX" : "LONG_MIN";
-    case ScalarType::Ulong: return largest ? "ULONG_MAX" : "0";
-    default: break;
+    case ScalarType::Char:
+      return largest ? "CHAR_MAX" : "CHAR_MIN";
+    case ScalarType::Uchar:
+      return largest ? "UCHAR_MAX" : "0";
+    case ScalarType::Short:
+      return largest ? "SHRT_MAX" : "SHRT_MIN";
+    case ScalarType::Ushort:
+      return largest ? "USHRT_MAX" : "0";
+    case ScalarType::Int:
+      return largest ? "INT_MAX" : "INT_MIN";
+    case ScalarType::Uint:
+      return largest ? "UINT_MAX" : "0";
+    case ScalarType::Long:
+      return largest ? "LONG_MAX" : "LONG_MIN";
+    case ScalarType::Ulong:
+      return largest ? "ULONG_MAX" : "0";
+    default:
+      break;
   }
   MDH_INTERNAL_ASSERT(false, "integer_limit of a floating type");
   return "";
@@ -89,11 +100,16 @@ const char* integer_limit(ScalarType t, bool largest) {
 
 const char* builtin_symbol(CombineOp::Kind k) {
   switch (k) {
-    case CombineOp::Kind::Add: return "+";
-    case CombineOp::Kind::Mul: return "*";
-    case CombineOp::Kind::Max: return "max";
-    case CombineOp::Kind::Min: return "min";
-    default: return "?";
+    case CombineOp::Kind::Add:
+      return "+";
+    case CombineOp::Kind::Mul:
+      return "*";
+    case CombineOp::Kind::Max:
+      return "max";
+    case CombineOp::Kind::Min:
+      return "min";
+    default:
+      return "?";
   }
 }
 
@@ -129,8 +145,7 @@ void emit_user_operator(std::ostringstream& out, const Mdh& mdh, const UserOpera
   std::string type = element_type_name(mdh, op.type, options);
   out << "// Combine operator " << op.name << " (spec line " << op.loc.line << "): applied as " << op.name
       << "(earlier, later).\n";
-  out << type << ' ' << op.name << '(' << type << ' ' << op.lhs_name << ", " << type << ' ' << op.rhs_name
-      << ")\n{\n";
+  out << type << ' ' << op.name << '(' << type << ' ' << op.lhs_name << ", " << type << ' ' << op.rhs_name << ")\n{\n";
   if (op.is_expression) {
     out << "  return\n";
     emit_user_code(out, op.body);
@@ -149,8 +164,7 @@ void emit_dimension_operator(std::ostringstream& out, const Mdh& mdh, int d, con
     MDH_INTERNAL_ASSERT(o >= 0, "unknown combine operator " + dim.combine.user_name);
     const UserOperator& op = mdh.operators[o];
     out << "// Dimension " << d << " (" << dim.name << ") combines with " << op.name << ".\n";
-    out << type << " mdh_combine_" << d << '(' << type << " p, " << type << " q) { return " << op.name
-        << "(p, q); }\n";
+    out << type << " mdh_combine_" << d << '(' << type << " p, " << type << " q) { return " << op.name << "(p, q); }\n";
     out << type << " mdh_identity_" << d << "(void)\n{\n  return\n";
     emit_user_code(out, op.identity);
     out << "  ;\n}\n\n";
@@ -181,7 +195,9 @@ const Buffer& buffer_of(const Mdh& mdh, int buffer) {
 
 }  // namespace
 
-bool can_promote_to_double(const Mdh& mdh) { return mdh.structs.empty(); }
+bool can_promote_to_double(const Mdh& mdh) {
+  return mdh.structs.empty();
+}
 
 std::string element_type_name(const Mdh& mdh, const ElementType& type, const PreambleOptions& options) {
   if (options.promote_float_to_double && !type.is_struct() && type.scalar == ScalarType::Float) return "double";
@@ -316,7 +332,9 @@ std::string combine_call(int dim, const std::string& lhs, const std::string& rhs
   return "mdh_combine_" + std::to_string(dim) + '(' + lhs + ", " + rhs + ')';
 }
 
-std::string identity_call(int dim) { return "mdh_identity_" + std::to_string(dim) + "()"; }
+std::string identity_call(int dim) {
+  return "mdh_identity_" + std::to_string(dim) + "()";
+}
 
 std::string number_generated_lines(const std::string& source, const std::string& file_name) {
   std::string out;

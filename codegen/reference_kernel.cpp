@@ -17,13 +17,15 @@ namespace {
 /// Words that a size macro must not redefine: OpenCL C keywords and types, and what the generated code calls.
 const std::set<std::string>& reserved_words() {
   static const std::set<std::string> kWords = {
-      "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
-      "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
-      "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "uchar",
-      "ushort", "uint", "ulong", "half", "bool", "size_t", "kernel", "global", "local", "constant", "private",
-      "__kernel", "__global", "__local", "__constant", "__private", "get_global_id", "max", "min", "fmax", "fmin",
-      "INFINITY", "NAN", "CHAR_MIN", "CHAR_MAX", "UCHAR_MAX", "SHRT_MIN", "SHRT_MAX", "USHRT_MAX", "INT_MIN",
-      "INT_MAX", "UINT_MAX", "LONG_MIN", "LONG_MAX", "ULONG_MAX", "p", "q"};
+      "auto",     "break",      "case",      "char",          "const",     "continue",  "default",  "do",
+      "double",   "else",       "enum",      "extern",        "float",     "for",       "goto",     "if",
+      "inline",   "int",        "long",      "register",      "restrict",  "return",    "short",    "signed",
+      "sizeof",   "static",     "struct",    "switch",        "typedef",   "union",     "unsigned", "void",
+      "volatile", "while",      "uchar",     "ushort",        "uint",      "ulong",     "half",     "bool",
+      "size_t",   "kernel",     "global",    "local",         "constant",  "private",   "__kernel", "__global",
+      "__local",  "__constant", "__private", "get_global_id", "max",       "min",       "fmax",     "fmin",
+      "INFINITY", "NAN",        "CHAR_MIN",  "CHAR_MAX",      "UCHAR_MAX", "SHRT_MIN",  "SHRT_MAX", "USHRT_MAX",
+      "INT_MIN",  "INT_MAX",    "UINT_MAX",  "LONG_MIN",      "LONG_MAX",  "ULONG_MAX", "p",        "q"};
   return kWords;
 }
 
@@ -80,14 +82,21 @@ class SizeCode {
   std::string operator()(const SizeExpr& e) const {
     using K = SizeExpr::Kind;
     switch (e.kind()) {
-      case K::Constant: return std::to_string(e.constant_value());
-      case K::Symbol: return macro(e.symbol_name());
-      case K::Neg: return "-" + operand((*this)(e.lhs()), e.lhs(), 3);
-      default: break;
+      case K::Constant:
+        return std::to_string(e.constant_value());
+      case K::Symbol:
+        return macro(e.symbol_name());
+      case K::Neg:
+        return "-" + operand((*this)(e.lhs()), e.lhs(), 3);
+      default:
+        break;
     }
     int p = precedence(e.kind());
-    const char* op = e.kind() == K::Add ? " + " : e.kind() == K::Sub ? " - " : e.kind() == K::Mul ? " * "
-                     : e.kind() == K::Div ? " / " : " % ";
+    const char* op = e.kind() == K::Add   ? " + "
+                     : e.kind() == K::Sub ? " - "
+                     : e.kind() == K::Mul ? " * "
+                     : e.kind() == K::Div ? " / "
+                                          : " % ";
     std::string lhs = operand((*this)(e.lhs()), e.lhs(), p);
     // a + (b - c) == a + b - c and a * (b * c) == a * b * c; every other right operand of equal rank keeps
     // its parentheses.
@@ -122,7 +131,9 @@ class SizeCode {
 
 // ------------------------------------------------------------------------------------------------ index code
 
-bool is_zero(const SizeExpr& e) { return e.kind() == SizeExpr::Kind::Constant && e.constant_value() == 0; }
+bool is_zero(const SizeExpr& e) {
+  return e.kind() == SizeExpr::Kind::Constant && e.constant_value() == 0;
+}
 
 /// `+ x` or `- n` for a constant negative x, appended to a sum.
 void append_summand(std::string& sum, const SizeExpr& e, const SizeCode& code) {
@@ -188,7 +199,8 @@ std::vector<std::string> row_strides(const Buffer& buffer, const SizeCode& code)
   std::vector<std::string> strides;
   for (size_t m = 0; m < buffer.extents.size(); ++m) {
     std::string s;
-    for (size_t l = m + 1; l < buffer.extents.size(); ++l) s += (s.empty() ? "" : " * ") + code.factor(buffer.extents[l]);
+    for (size_t l = m + 1; l < buffer.extents.size(); ++l)
+      s += (s.empty() ? "" : " * ") + code.factor(buffer.extents[l]);
     strides.push_back(s.empty() ? "1" : s);
   }
   return strides;
@@ -202,17 +214,25 @@ std::string product_code(const Mdh& mdh, const std::vector<int>& dims, const Siz
 
 std::string combine_name(const CombineOp& op) {
   switch (op.kind) {
-    case CombineOp::Kind::Concat: return "++";
-    case CombineOp::Kind::Add: return "+";
-    case CombineOp::Kind::Mul: return "*";
-    case CombineOp::Kind::Max: return "max";
-    case CombineOp::Kind::Min: return "min";
-    case CombineOp::Kind::User: return op.user_name;
+    case CombineOp::Kind::Concat:
+      return "++";
+    case CombineOp::Kind::Add:
+      return "+";
+    case CombineOp::Kind::Mul:
+      return "*";
+    case CombineOp::Kind::Max:
+      return "max";
+    case CombineOp::Kind::Min:
+      return "min";
+    case CombineOp::Kind::User:
+      return op.user_name;
   }
   return "?";
 }
 
-std::string indent(int level) { return std::string(2 * level, ' '); }
+std::string indent(int level) {
+  return std::string(2 * level, ' ');
+}
 
 // ------------------------------------------------------------------------------------------------ the kernel
 
@@ -273,7 +293,8 @@ class ReferenceKernelWriter {
     out << "//   md_hom(f, (" << combines << ")) o view (" << dims << ") : " << inputs << " -> "
         << access_text(mdh_, mdh_.output) << "\n";
     std::string sizes;
-    for (const auto& [name, value] : bound_.sizes) sizes += (sizes.empty() ? "" : ", ") + name + " = " + std::to_string(value);
+    for (const auto& [name, value] : bound_.sizes)
+      sizes += (sizes.empty() ? "" : ", ") + name + " = " + std::to_string(value);
     out << "//   sizes: " << sizes << (options_.promote_float_to_double ? "; float computed in double" : "") << "\n";
     out << "// Launch: 1-D NDRange of global size ";
     if (concat.empty()) {
@@ -329,7 +350,8 @@ class ReferenceKernelWriter {
       decls.push_back(b.kind == BufferKind::Output ? "__global " + type + "* " + b.name
                                                    : "__global const " + type + "* restrict " + b.name);
     }
-    for (const auto& p : mdh_.params) decls.push_back("const " + element_type_name(mdh_, p.type, options_) + ' ' + p.name);
+    for (const auto& p : mdh_.params)
+      decls.push_back("const " + element_type_name(mdh_, p.type, options_) + ' ' + p.name);
     std::string s;
     for (size_t k = 0; k < decls.size(); ++k) s += (k ? ",\n    " : "") + decls[k];
     return s;
@@ -358,8 +380,8 @@ class ReferenceKernelWriter {
       for (size_t k = 1; k < extents.size(); ++k) rows += "[" + std::to_string(extents[k]) + "]";
       // f indexes a table as the spec writes it (freq[f][v]), so it receives a pointer to the table's rows.
       trailing.push_back(rows.empty() ? buffer.name
-                                      : "(__global const " + element_type_name(mdh_, buffer.type, options_) +
-                                            " (*)" + rows + ")" + buffer.name);
+                                      : "(__global const " + element_type_name(mdh_, buffer.type, options_) + " (*)" +
+                                            rows + ")" + buffer.name);
     }
     if (!trailing.empty()) {
       std::string s;
@@ -402,8 +424,9 @@ class ReferenceKernelWriter {
       for (size_t m = 0; m < concat.size(); ++m) {
         std::vector<int> later(concat.begin() + m + 1, concat.end());
         std::string value = "mdh_point";
-        if (!later.empty()) value += " / " + (later.size() == 1 ? product_code(mdh_, later, code_)
-                                                                : "(" + product_code(mdh_, later, code_) + ")");
+        if (!later.empty())
+          value += " / " + (later.size() == 1 ? product_code(mdh_, later, code_)
+                                              : "(" + product_code(mdh_, later, code_) + ")");
         if (m > 0) value += " % " + code_.factor(mdh_.dims[concat[m]].extent);
         out << "  const int " << mdh_.dims[concat[m]].name << " = (int)(" << value << ");\n";
       }
@@ -424,7 +447,9 @@ class ReferenceKernelWriter {
 
 }  // namespace
 
-std::string size_macro_name(const Mdh& mdh, const std::string& size_name) { return SizeCode(mdh).macro(size_name); }
+std::string size_macro_name(const Mdh& mdh, const std::string& size_name) {
+  return SizeCode(mdh).macro(size_name);
+}
 
 LaunchPlan generate_reference_kernel(const BoundMdh& bound, const PreambleOptions& options) {
   MDH_INTERNAL_ASSERT(bound.mdh != nullptr, "bound md_hom without IR");

@@ -51,7 +51,7 @@ TEST(LineMapping, TypoInBlockScalarNamesSpecLine) {
 TEST(LineMapping, TyposInHelperOperatorAndIdentityNameTheirLines) {
   std::string spec = testing::read_source_file("apps/prl.mdh");
   spec = replace_once(spec, "constant float m_prob[14]", "constant flaot m_prob[14]");  // line 11
-  spec = replace_once(spec, "q.index < p.index", "q.idx < p.index");                       // line 23
+  spec = replace_once(spec, "q.index < p.index", "q.idx < p.index");                    // line 23
   std::string log = failing_build_log(spec, "prl.mdh", "N=4,M=4");
   expect_diagnostic(log, "prl.mdh:11:12:", "unknown type name 'flaot'");
   expect_diagnostic(log, "prl.mdh:23:89:", "no member named 'idx' in 'match'");

@@ -77,7 +77,8 @@ bool device_has_fp64() {
   return extensions.find("cl_khr_fp64") != std::string::npos;
 }
 
-void run_plan(const LaunchPlan& plan, std::map<std::string, Bytes>& buffers, const std::map<std::string, Bytes>& params) {
+void run_plan(const LaunchPlan& plan, std::map<std::string, Bytes>& buffers,
+              const std::map<std::string, Bytes>& params) {
   BuildResult built;
   Program program = create_and_build(plan.source, plan.build_options, built);
   if (!built.ok) {
@@ -91,8 +92,8 @@ void run_plan(const LaunchPlan& plan, std::map<std::string, Bytes>& buffers, con
   cl_int err = CL_SUCCESS;
   for (auto& [name, bytes] : buffers) {
     // OpenCL refuses zero-byte buffers; every spec buffer has at least one element anyway.
-    memory[name] = clCreateBuffer(device().context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes.size(),
-                                  bytes.data(), &err);
+    memory[name] =
+        clCreateBuffer(device().context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes.size(), bytes.data(), &err);
     if (err != CL_SUCCESS) {
       ADD_FAILURE() << "clCreateBuffer(" << name << ") failed: " << err;
       release();

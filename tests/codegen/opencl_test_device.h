@@ -27,7 +27,8 @@ bool device_has_fp64();
 /// Runs every kernel of `plan` once. `buffers` maps each spec buffer to its bytes: inputs are uploaded, and every
 /// buffer is read back after the run (so the output's entry receives the result). `params` holds param values.
 /// Fails the calling test (ADD_FAILURE) with the build log or the OpenCL error code when something goes wrong.
-void run_plan(const LaunchPlan& plan, std::map<std::string, Bytes>& buffers, const std::map<std::string, Bytes>& params);
+void run_plan(const LaunchPlan& plan, std::map<std::string, Bytes>& buffers,
+              const std::map<std::string, Bytes>& params);
 
 template <class T>
 Bytes to_bytes(const std::vector<T>& values) {

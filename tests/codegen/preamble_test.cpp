@@ -1,8 +1,9 @@
 // The preamble's pieces: built-in operators and identities per type, user operators, the window accessor, the
 // scalar function's parameters, table declarations and promotion to double.
+#include "codegen/preamble.h"
+
 #include <gtest/gtest.h>
 
-#include "codegen/preamble.h"
 #include "tests/codegen/codegen_test_support.h"
 #include "tests/codegen/opencl_test_device.h"
 
@@ -16,26 +17,35 @@ BoundMdh reduction_spec(const std::string& type, const std::string& combine) {
   return testing::bind_spec_text(spec, "red.mdh", "N=8");
 }
 
-bool contains(const std::string& text, const std::string& piece) { return text.find(piece) != std::string::npos; }
+bool contains(const std::string& text, const std::string& piece) {
+  return text.find(piece) != std::string::npos;
+}
 
 TEST(Preamble, BuiltinOperatorsAndIdentitiesPerType) {
   struct Case {
     std::string type, combine, body, identity;
   };
   const std::vector<Case> cases = {
-      {"float", "+", "p + q", "0"},           {"float", "*", "p * q", "1"},
-      {"float", "max", "fmax(p, q)", "-INFINITY"}, {"double", "min", "fmin(p, q)", "INFINITY"},
-      {"int", "max", "max(p, q)", "INT_MIN"},     {"int", "min", "min(p, q)", "INT_MAX"},
-      {"uint", "max", "max(p, q)", "0"},          {"uchar", "min", "min(p, q)", "UCHAR_MAX"},
-      {"char", "max", "max(p, q)", "CHAR_MIN"},   {"short", "min", "min(p, q)", "SHRT_MAX"},
-      {"ushort", "min", "min(p, q)", "USHRT_MAX"}, {"long", "max", "max(p, q)", "LONG_MIN"},
-      {"ulong", "min", "min(p, q)", "ULONG_MAX"},  {"long", "*", "p * q", "1"},
+      {"float", "+", "p + q", "0"},
+      {"float", "*", "p * q", "1"},
+      {"float", "max", "fmax(p, q)", "-INFINITY"},
+      {"double", "min", "fmin(p, q)", "INFINITY"},
+      {"int", "max", "max(p, q)", "INT_MIN"},
+      {"int", "min", "min(p, q)", "INT_MAX"},
+      {"uint", "max", "max(p, q)", "0"},
+      {"uchar", "min", "min(p, q)", "UCHAR_MAX"},
+      {"char", "max", "max(p, q)", "CHAR_MIN"},
+      {"short", "min", "min(p, q)", "SHRT_MAX"},
+      {"ushort", "min", "min(p, q)", "USHRT_MAX"},
+      {"long", "max", "max(p, q)", "LONG_MIN"},
+      {"ulong", "min", "min(p, q)", "ULONG_MAX"},
+      {"long", "*", "p * q", "1"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.type + " " + c.combine);
     std::string preamble = emit_preamble(reduction_spec(c.type, c.combine), {});
-    EXPECT_TRUE(contains(preamble, c.type + " mdh_combine_0(" + c.type + " p, " + c.type + " q) { return " +
-                                       c.body + "; }"))
+    EXPECT_TRUE(
+        contains(preamble, c.type + " mdh_combine_0(" + c.type + " p, " + c.type + " q) { return " + c.body + "; }"))
         << preamble;
     EXPECT_TRUE(contains(preamble, c.type + " mdh_identity_0(void) { return " + c.identity + "; }")) << preamble;
     EXPECT_EQ(contains(preamble, "cl_khr_fp64"), c.type == "double") << preamble;
@@ -83,9 +93,10 @@ TEST(Preamble, WindowAccessorAndScalarParameters) {
   window.address_space = "__local";
   window.strides = {"LOCAL_ROW", "1"};
   std::string f = emit_scalar_function(bound, "blur", {window}, {});
-  EXPECT_TRUE(contains(f, "float blur(__local const float* restrict w_origin, const int i, const int j)\n{\n"
-                          "#define w(mdh_o0, mdh_o1) (w_origin[(mdh_o0) * LOCAL_ROW + (mdh_o1)])\n"
-                          "#line 8 \"apps/gaussian.mdh\"\n"))
+  EXPECT_TRUE(contains(f,
+                       "float blur(__local const float* restrict w_origin, const int i, const int j)\n{\n"
+                       "#define w(mdh_o0, mdh_o1) (w_origin[(mdh_o0) * LOCAL_ROW + (mdh_o1)])\n"
+                       "#line 8 \"apps/gaussian.mdh\"\n"))
       << f;
   EXPECT_TRUE(contains(f, "  return s / 159.0f;\n" + std::string(kGeneratedLineDirective) + "\n#undef w\n}\n")) << f;
 
@@ -105,8 +116,9 @@ TEST(Preamble, ParamsAndTables) {
   EXPECT_EQ(param_and_table_decls(bound, PreambleOptions{true}),
             "const double alpha, const int shift, __global const double (*lut)[4][5], __global const int* bias");
   std::string f = emit_scalar_function(bound, "mdh_scalar", {std::nullopt}, {});
-  EXPECT_TRUE(contains(f, "float mdh_scalar(const float v, const int i, const float alpha, const int shift, "
-                          "__global const float (*lut)[4][5], __global const int* bias)"))
+  EXPECT_TRUE(contains(f,
+                       "float mdh_scalar(const float v, const int i, const float alpha, const int shift, "
+                       "__global const float (*lut)[4][5], __global const int* bias)"))
       << f;
   // The same declarations serve as kernel parameters (the tunable kernel passes tables that way).
   std::string program = emit_preamble(bound, {}) + f + "__kernel void probe(__global float* y, " +
@@ -121,9 +133,10 @@ TEST(Preamble, PromotionToDouble) {
   ASSERT_TRUE(can_promote_to_double(*gaussian.mdh));
   EXPECT_FALSE(can_promote_to_double(*testing::bind_app("apps/prl.mdh", "N=2,M=2").mdh));
   std::string preamble = emit_preamble(gaussian, PreambleOptions{true});
-  EXPECT_TRUE(contains(preamble, "#pragma OPENCL FP_CONTRACT OFF\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
-                                 "// Verifying reference: every float of the spec (user code included) computes in "
-                                 "double.\n#define float double\n"))
+  EXPECT_TRUE(contains(preamble,
+                       "#pragma OPENCL FP_CONTRACT OFF\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+                       "// Verifying reference: every float of the spec (user code included) computes in "
+                       "double.\n#define float double\n"))
       << preamble;
   EXPECT_FALSE(contains(emit_preamble(gaussian, {}), "double")) << "no fp64 without promotion or double types";
   ElementType float_type{ScalarType::Float, ""}, int_type{ScalarType::Int, ""};

@@ -47,8 +47,8 @@ TEST(ReferenceKernelGolden, Gaussian) {
 }
 
 TEST(ReferenceKernelGolden, GaussianPromotedToDouble) {
-  LaunchPlan plan = generate_reference_kernel(testing::bind_app("apps/gaussian.mdh", "I=224,J=224"),
-                                              PreambleOptions{true});
+  LaunchPlan plan =
+      generate_reference_kernel(testing::bind_app("apps/gaussian.mdh", "I=224,J=224"), PreambleOptions{true});
   expect_golden(plan.source, "gaussian_reference_double.cl");
 }
 

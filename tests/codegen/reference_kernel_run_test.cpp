@@ -46,8 +46,7 @@ TEST(ReferenceKernelRun, GemmNtAndDot) {
     const int I = 5, J = 3, K = 7;
     std::vector<float> A = small_integers(I * K, rng), B = small_integers(J * K, rng);
     std::map<std::string, Bytes> buffers = {{"A", to_bytes(A)}, {"B", to_bytes(B)}, {"C", Bytes(I * J * 4)}};
-    testing::run_plan(generate_reference_kernel(testing::bind_app("apps/gemm_nt.mdh", "I=5,J=3,K=7"), {}), buffers,
-                      {});
+    testing::run_plan(generate_reference_kernel(testing::bind_app("apps/gemm_nt.mdh", "I=5,J=3,K=7"), {}), buffers, {});
     std::vector<float> C = from_bytes<float>(buffers["C"]);
     for (int i = 0; i < I; ++i)
       for (int j = 0; j < J; ++j) {
@@ -73,7 +72,8 @@ TEST(ReferenceKernelRun, GaussianWindow) {
   std::uniform_real_distribution<float> value(0.0f, 1.0f);
   std::vector<float> img((I + 4) * W);
   for (auto& x : img) x = value(rng);
-  const float weights[5][5] = {{2, 4, 5, 4, 2}, {4, 9, 12, 9, 4}, {5, 12, 15, 12, 5}, {4, 9, 12, 9, 4}, {2, 4, 5, 4, 2}};
+  const float weights[5][5] = {
+      {2, 4, 5, 4, 2}, {4, 9, 12, 9, 4}, {5, 12, 15, 12, 5}, {4, 9, 12, 9, 4}, {2, 4, 5, 4, 2}};
   for (bool promoted : {false, true}) {
     SCOPED_TRACE(promoted ? "promoted to double" : "float");
     if (promoted && !testing::device_has_fp64()) continue;
