@@ -17,11 +17,15 @@ std::string program_build_log(cl_program program, cl_device_id device) {
   return log.c_str();
 }
 
-bool is_blank(const std::string& line) { return line.find_first_not_of(" \t\r") == std::string::npos; }
+bool is_blank(const std::string& line) {
+  return line.find_first_not_of(" \t\r") == std::string::npos;
+}
 
 // Clang's closing summary ("1 error generated.", "2 warnings and 1 error generated.") repeats what the
 // lines above already say.
+// PoCL closes its log with "Device <name> failed to build the program", which the message already says.
 bool is_summary_line(const std::string& line) {
+  if (line.rfind("Device ", 0) == 0 && line.find(" failed to build the program") != std::string::npos) return true;
   return line.size() > 11 && line.compare(line.size() - 11, 11, " generated.") == 0 &&
          (line.find("error") != std::string::npos || line.find("warning") != std::string::npos);
 }
@@ -48,21 +52,22 @@ DeviceBuffer::DeviceBuffer(Context& context, size_t bytes) : queue_(context.queu
   MDH_INTERNAL_ASSERT(bytes > 0, "device buffers must not be empty");
   if (bytes > context.device().max_alloc_bytes)
     throw UserError("a device buffer of " + std::to_string(bytes) + " bytes exceeds the maximum allocation of " +
-                    std::to_string(context.device().max_alloc_bytes) + " bytes of device '" + context.device().name + "'");
+                    std::to_string(context.device().max_alloc_bytes) + " bytes of device '" + context.device().name +
+                    "'");
   cl_int status = CL_SUCCESS;
   mem_ = ClMem(clCreateBuffer(context.context(), CL_MEM_READ_WRITE, bytes, nullptr, &status));
   check(status, "clCreateBuffer (" + std::to_string(bytes) + " bytes)");
 }
 
 void DeviceBuffer::write(const void* host, size_t bytes) {
-  MDH_INTERNAL_ASSERT(bytes == bytes_, "write of " + std::to_string(bytes) + " bytes into a buffer of " +
-                                           std::to_string(bytes_));
+  MDH_INTERNAL_ASSERT(bytes == bytes_,
+                      "write of " + std::to_string(bytes) + " bytes into a buffer of " + std::to_string(bytes_));
   check(clEnqueueWriteBuffer(queue_, mem_.get(), CL_TRUE, 0, bytes, host, 0, nullptr, nullptr), "clEnqueueWriteBuffer");
 }
 
 void DeviceBuffer::read(void* host, size_t bytes) const {
-  MDH_INTERNAL_ASSERT(bytes == bytes_, "read of " + std::to_string(bytes) + " bytes from a buffer of " +
-                                           std::to_string(bytes_));
+  MDH_INTERNAL_ASSERT(bytes == bytes_,
+                      "read of " + std::to_string(bytes) + " bytes from a buffer of " + std::to_string(bytes_));
   check(clEnqueueReadBuffer(queue_, mem_.get(), CL_TRUE, 0, bytes, host, 0, nullptr, nullptr), "clEnqueueReadBuffer");
 }
 
@@ -76,7 +81,8 @@ std::vector<unsigned char> DeviceBuffer::read() const {
 
 Context::Context(const DeviceInfo& device) : device_(device) {
   cl_int status = CL_SUCCESS;
-  cl_context_properties properties[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(device.platform), 0};
+  cl_context_properties properties[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(device.platform),
+                                        0};
   context_ = ClContext(clCreateContext(properties, 1, &device_.device, nullptr, nullptr, &status));
   check(status, "clCreateContext for device '" + device.name + "'");
   // In order, so that the kernels of a plan run one after the other; profiling for kernel times.
@@ -127,6 +133,8 @@ cl_mem Context::scratch(size_t index, size_t bytes) {
   return scratch_[index].get();
 }
 
-void Context::finish() { check(clFinish(queue_.get()), "clFinish"); }
+void Context::finish() {
+  check(clFinish(queue_.get()), "clFinish");
+}
 
 }  // namespace mdh

@@ -83,7 +83,8 @@ bool is_platform_device_selector(const std::string& s, int& platform, int& devic
   size_t colon = s.find(':');
   if (colon == std::string::npos || colon == 0 || colon + 1 == s.size()) return false;
   auto all_digits = [](const std::string& t) {
-    return t.size() <= 6 && std::all_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    return t.size() <= 6 &&
+           std::all_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
   };
   std::string p = s.substr(0, colon), d = s.substr(colon + 1);
   if (!all_digits(p) || !all_digits(d)) return false;
@@ -117,7 +118,8 @@ std::string drop_lowercase_prefix(const std::string& name) {
     start = dash + 1;
   }
   std::string rest = name.substr(start);
-  bool has_upper = std::any_of(rest.begin(), rest.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)); });
+  bool has_upper =
+      std::any_of(rest.begin(), rest.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)); });
   return has_upper ? rest : name;
 }
 
@@ -133,7 +135,9 @@ std::string human_bytes(uint64_t bytes) {
 }
 }  // namespace
 
-std::string DeviceInfo::selector() const { return std::to_string(platform_index) + ":" + std::to_string(device_index); }
+std::string DeviceInfo::selector() const {
+  return std::to_string(platform_index) + ":" + std::to_string(device_index);
+}
 
 std::string DeviceInfo::type_name() const {
   if (type & CL_DEVICE_TYPE_GPU) return "GPU";
@@ -168,8 +172,9 @@ std::vector<DeviceInfo> list_devices() {
 
 DeviceInfo select_device(const std::vector<DeviceInfo>& devices, const std::string& selector_text) {
   if (devices.empty())
-    throw UserError("no OpenCL device found: no OpenCL platform with a device is installed (on a CPU-only machine, "
-                    "install PoCL)");
+    throw UserError(
+        "no OpenCL device found: no OpenCL platform with a device is installed (on a CPU-only machine, "
+        "install PoCL)");
   const std::string selector = trim(selector_text);
   auto first_of_type = [&](cl_device_type type) -> const DeviceInfo* {
     for (const auto& d : devices)
@@ -206,12 +211,16 @@ DeviceInfo select_device(const std::vector<DeviceInfo>& devices, const std::stri
   no_device_matches(devices, selector);
 }
 
-DeviceInfo select_device(const std::string& selector) { return select_device(list_devices(), selector); }
+DeviceInfo select_device(const std::string& selector) {
+  return select_device(list_devices(), selector);
+}
 
 std::string device_slug(const DeviceInfo& device) {
   std::string platform = to_lower(device.platform_name);
-  bool pocl = platform.find("portable computing language") != std::string::npos || platform.find("pocl") != std::string::npos;
-  std::string text = pocl ? "pocl " + to_lower(device.type_name()) + " " + drop_lowercase_prefix(device.name) : device.name;
+  bool pocl =
+      platform.find("portable computing language") != std::string::npos || platform.find("pocl") != std::string::npos;
+  std::string text =
+      pocl ? "pocl " + to_lower(device.type_name()) + " " + drop_lowercase_prefix(device.name) : device.name;
   text = to_lower(text.substr(0, text.find('@')));  // "... CPU @ 3.20GHz": the clock is not part of the model
   for (const char* mark : {"(r)", "(tm)", "(c)"})
     for (size_t at; (at = text.find(mark)) != std::string::npos;) text.erase(at, std::string(mark).size());
@@ -232,7 +241,9 @@ std::string device_slug(const DeviceInfo& device) {
   for (size_t k = 0; k < words.size(); ++k) {
     const std::string& w = words[k];
     bool noise = w == "processor" || (w == "cpu" && k > 0 && !pocl) || w == "core" ||
-                 (k + 1 < words.size() && words[k + 1] == "core" && std::all_of(w.begin(), w.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }));
+                 (k + 1 < words.size() && words[k + 1] == "core" && std::all_of(w.begin(), w.end(), [](char c) {
+                    return std::isdigit(static_cast<unsigned char>(c)) != 0;
+                  }));
     if (noise) continue;
     if (!slug.empty()) slug += '-';
     slug += w;
@@ -259,11 +270,11 @@ std::string format_device_list(const std::vector<DeviceInfo>& devices) {
     out << "       max work-group size " << d.max_work_group_size << ", max work-item sizes ";
     for (size_t k = 0; k < d.max_work_item_sizes.size(); ++k) out << (k ? " x " : "") << d.max_work_item_sizes[k];
     out << '\n';
-    out << "       local memory " << human_bytes(d.local_mem_bytes) << (d.local_mem_dedicated ? " (dedicated)" : " (in global memory)")
-        << ", global memory " << human_bytes(d.global_mem_bytes) << ", max allocation " << human_bytes(d.max_alloc_bytes)
-        << '\n';
-    out << "       fp64 " << (d.fp64 ? "yes" : "no") << ", preferred float vector width " << d.preferred_float_vector_width
-        << ", slug " << device_slug(d) << '\n';
+    out << "       local memory " << human_bytes(d.local_mem_bytes)
+        << (d.local_mem_dedicated ? " (dedicated)" : " (in global memory)") << ", global memory "
+        << human_bytes(d.global_mem_bytes) << ", max allocation " << human_bytes(d.max_alloc_bytes) << '\n';
+    out << "       fp64 " << (d.fp64 ? "yes" : "no") << ", preferred float vector width "
+        << d.preferred_float_vector_width << ", slug " << device_slug(d) << '\n';
   }
   return out.str();
 }

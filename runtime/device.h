@@ -21,7 +21,7 @@ struct DeviceInfo {
   std::string platform_version;
   std::string name;
   std::string vendor;
-  std::string device_version;   // "OpenCL 3.0 PoCL ..."
+  std::string device_version;  // "OpenCL 3.0 PoCL ..."
   std::string driver_version;
   std::string opencl_c_version;  // "OpenCL C 1.2 PoCL"
   cl_device_type type = CL_DEVICE_TYPE_DEFAULT;

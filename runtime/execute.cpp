@@ -29,10 +29,13 @@ std::string sizes_text(const KernelLaunch& k) {
     for (int d = 0; d < k.work_dims; ++d) out += (d ? " x " : "") + std::to_string(s[d]);
     return out;
   };
-  return "global " + dims(k.global_size) + ", local " + (k.local_size ? dims(*k.local_size) : std::string("chosen by OpenCL"));
+  return "global " + dims(k.global_size) + ", local " +
+         (k.local_size ? dims(*k.local_size) : std::string("chosen by OpenCL"));
 }
 
-std::string kernel_text(const KernelLaunch& k) { return "kernel '" + k.kernel_name + "' (" + sizes_text(k) + ")"; }
+std::string kernel_text(const KernelLaunch& k) {
+  return "kernel '" + k.kernel_name + "' (" + sizes_text(k) + ")";
+}
 
 std::vector<PreparedLaunch> prepare_launches(Context& context, const LaunchPlan& plan,
                                              const std::map<std::string, cl_mem>& buffers,
@@ -44,8 +47,9 @@ std::vector<PreparedLaunch> prepare_launches(Context& context, const LaunchPlan&
   std::vector<PreparedLaunch> prepared(plan.kernels.size());
   for (size_t k = 0; k < plan.kernels.size(); ++k) {
     const KernelLaunch& launch = plan.kernels[k];
-    MDH_INTERNAL_ASSERT(launch.work_dims >= 1 && launch.work_dims <= 3, "kernel '" + launch.kernel_name + "' has " +
-                                                                           std::to_string(launch.work_dims) + " work dimensions");
+    MDH_INTERNAL_ASSERT(
+        launch.work_dims >= 1 && launch.work_dims <= 3,
+        "kernel '" + launch.kernel_name + "' has " + std::to_string(launch.work_dims) + " work dimensions");
     PreparedLaunch& p = prepared[k];
     p.launch = &launch;
     p.kernel = context.kernel(program, launch.kernel_name);
@@ -55,22 +59,22 @@ std::vector<PreparedLaunch> prepare_launches(Context& context, const LaunchPlan&
         case KernelArg::Kind::Buffer: {
           auto found = buffers.find(arg.name);
           MDH_INTERNAL_ASSERT(found != buffers.end(), "kernel '" + launch.kernel_name + "' takes buffer '" + arg.name +
-                                                           "', which the caller did not supply");
+                                                          "', which the caller did not supply");
           p.mems.push_back(found->second);
           p.args.push_back({sizeof(cl_mem), &p.mems.back()});
           break;
         }
         case KernelArg::Kind::Scratch:
           MDH_INTERNAL_ASSERT(arg.scratch >= 0 && static_cast<size_t>(arg.scratch) < scratch.size(),
-                              "kernel '" + launch.kernel_name + "' takes scratch buffer " + std::to_string(arg.scratch) +
-                                  " of a plan with " + std::to_string(scratch.size()));
+                              "kernel '" + launch.kernel_name + "' takes scratch buffer " +
+                                  std::to_string(arg.scratch) + " of a plan with " + std::to_string(scratch.size()));
           p.mems.push_back(scratch[arg.scratch]);
           p.args.push_back({sizeof(cl_mem), &p.mems.back()});
           break;
         case KernelArg::Kind::Param: {
           auto found = param_bytes.find(arg.name);
-          MDH_INTERNAL_ASSERT(found != param_bytes.end(), "kernel '" + launch.kernel_name + "' takes param '" + arg.name +
-                                                               "', which the caller did not supply");
+          MDH_INTERNAL_ASSERT(found != param_bytes.end(), "kernel '" + launch.kernel_name + "' takes param '" +
+                                                              arg.name + "', which the caller did not supply");
           p.args.push_back({found->second.size(), found->second.data()});
           break;
         }
@@ -137,8 +141,12 @@ double median(std::vector<double> values) {
   return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
-uint64_t PlanTiming::median_kernel_ns() const { return median_ns(kernel_ns); }
-uint64_t PlanTiming::median_wall_ns() const { return median_ns(wall_ns); }
+uint64_t PlanTiming::median_kernel_ns() const {
+  return median_ns(kernel_ns);
+}
+uint64_t PlanTiming::median_wall_ns() const {
+  return median_ns(wall_ns);
+}
 
 PlanTiming execute_plan(Context& context, const LaunchPlan& plan, const std::map<std::string, cl_mem>& buffers,
                         const std::map<std::string, std::vector<unsigned char>>& param_bytes, int warmups,

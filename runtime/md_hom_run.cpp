@@ -1,9 +1,9 @@
 #include "runtime/md_hom_run.h"
 
+#include <cstring>
+
 #include "codegen/preamble.h"
 #include "codegen/reference_kernel.h"
-
-#include <cstring>
 
 namespace mdh {
 

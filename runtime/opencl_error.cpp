@@ -20,13 +20,15 @@ constexpr OpenClErrorInfo kErrors[] = {
     {-4, "CL_MEM_OBJECT_ALLOCATION_FAILURE", "the device could not allocate memory for a buffer"},
     {-5, "CL_OUT_OF_RESOURCES", "the device ran out of resources (registers, local memory, or a kernel crashed)"},
     {-6, "CL_OUT_OF_HOST_MEMORY", "the OpenCL implementation ran out of host memory"},
-    {-7, "CL_PROFILING_INFO_NOT_AVAILABLE", "profiling information is not available (queue without profiling, or command not finished)"},
+    {-7, "CL_PROFILING_INFO_NOT_AVAILABLE",
+     "profiling information is not available (queue without profiling, or command not finished)"},
     {-8, "CL_MEM_COPY_OVERLAP", "source and destination of a copy overlap"},
     {-9, "CL_IMAGE_FORMAT_MISMATCH", "images do not share the same format"},
     {-10, "CL_IMAGE_FORMAT_NOT_SUPPORTED", "the image format is not supported by the device"},
     {-11, "CL_BUILD_PROGRAM_FAILURE", "the OpenCL C program failed to compile or link (see the build log)"},
     {-12, "CL_MAP_FAILURE", "mapping a buffer into host memory failed"},
-    {-13, "CL_MISALIGNED_SUB_BUFFER_OFFSET", "a sub-buffer offset is not aligned to the device's base address alignment"},
+    {-13, "CL_MISALIGNED_SUB_BUFFER_OFFSET",
+     "a sub-buffer offset is not aligned to the device's base address alignment"},
     {-14, "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST", "a command this one waited for has failed"},
     {-15, "CL_COMPILE_PROGRAM_FAILURE", "the OpenCL C program failed to compile (see the build log)"},
     {-16, "CL_LINKER_NOT_AVAILABLE", "the platform has no linker for this device"},
@@ -57,7 +59,9 @@ constexpr OpenClErrorInfo kErrors[] = {
     {-51, "CL_INVALID_ARG_SIZE", "the kernel argument's size does not match the parameter's type"},
     {-52, "CL_INVALID_KERNEL_ARGS", "some kernel arguments have not been set"},
     {-53, "CL_INVALID_WORK_DIMENSION", "the number of work dimensions is not 1, 2 or 3"},
-    {-54, "CL_INVALID_WORK_GROUP_SIZE", "the local size does not divide the global size, exceeds the device's or kernel's maximum work-group size, or conflicts with reqd_work_group_size"},
+    {-54, "CL_INVALID_WORK_GROUP_SIZE",
+     "the local size does not divide the global size, exceeds the device's or kernel's maximum work-group size, or "
+     "conflicts with reqd_work_group_size"},
     {-55, "CL_INVALID_WORK_ITEM_SIZE", "a local size exceeds the device's maximum work-item size in that dimension"},
     {-56, "CL_INVALID_GLOBAL_OFFSET", "the global offset is not valid"},
     {-57, "CL_INVALID_EVENT_WAIT_LIST", "the event wait list is not valid"},
@@ -99,7 +103,8 @@ const char* opencl_error_explanation(cl_int status) {
 }
 
 std::string describe_opencl_error(cl_int status) {
-  return std::string(opencl_error_name(status)) + " (" + std::to_string(status) + "): " + opencl_error_explanation(status);
+  return std::string(opencl_error_name(status)) + " (" + std::to_string(status) +
+         "): " + opencl_error_explanation(status);
 }
 
 void check(cl_int status, const char* what) {
@@ -107,6 +112,8 @@ void check(cl_int status, const char* what) {
   throw UserError(std::string("OpenCL error in ") + what + ": " + describe_opencl_error(status));
 }
 
-void check(cl_int status, const std::string& what) { check(status, what.c_str()); }
+void check(cl_int status, const std::string& what) {
+  check(status, what.c_str());
+}
 
 }  // namespace mdh

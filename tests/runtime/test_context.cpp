@@ -28,9 +28,10 @@ TEST(OpenClError, CheckThrowsUserErrorAndPassesSuccess) {
     check(CL_OUT_OF_RESOURCES, "clFinish");
     FAIL();
   } catch (const UserError& e) {
-    EXPECT_STREQ(e.what(),
-                 "OpenCL error in clFinish: CL_OUT_OF_RESOURCES (-5): the device ran out of resources (registers, local "
-                 "memory, or a kernel crashed)");
+    EXPECT_STREQ(
+        e.what(),
+        "OpenCL error in clFinish: CL_OUT_OF_RESOURCES (-5): the device ran out of resources (registers, local "
+        "memory, or a kernel crashed)");
   }
 }
 
@@ -39,6 +40,9 @@ TEST(BuildLog, TrimsBlankAndSummaryLinesOnly) {
                            "generated.\n\n"),
             "gemm.mdh:7:14: error: use of undeclared identifier 'q'\n  a * q\n      ^");
   EXPECT_EQ(trim_build_log("x.mdh:1:1: warning: w\n2 warnings and 1 error generated.\n"), "x.mdh:1:1: warning: w");
+  EXPECT_EQ(
+      trim_build_log("error: g.mdh:8:9: use of undeclared identifier 'q'\nDevice cpu failed to build the program\n"),
+      "error: g.mdh:8:9: use of undeclared identifier 'q'");
   EXPECT_EQ(trim_build_log(""), "");
 }
 
@@ -64,6 +68,7 @@ TEST_F(ContextTest, BuildErrorCarriesTheLogWithSpecLines) {
     EXPECT_NE(message.find("gemm.mdh:7:"), std::string::npos) << message;
     EXPECT_NE(message.find("undeclared_thing"), std::string::npos) << message;
     EXPECT_EQ(message.find("generated."), std::string::npos) << message;
+    EXPECT_EQ(message.find("failed to build the program"), std::string::npos) << message;
   }
 }
 

@@ -27,7 +27,9 @@ std::vector<DeviceInfo> fake_devices() {
                       CL_DEVICE_TYPE_ACCELERATOR)};
 }
 
-std::string selected(const std::string& selector) { return select_device(fake_devices(), selector).selector(); }
+std::string selected(const std::string& selector) {
+  return select_device(fake_devices(), selector).selector();
+}
 
 TEST(SelectDevice, EachSelectorForm) {
   EXPECT_EQ(selected(""), "1:0");  // the first GPU, although a CPU comes first
@@ -38,7 +40,7 @@ TEST(SelectDevice, EachSelectorForm) {
   EXPECT_EQ(selected("GPU"), "1:0");
   EXPECT_EQ(selected("cpu"), "0:0");
   EXPECT_EQ(selected("accelerator"), "2:0");
-  EXPECT_EQ(selected("h100"), "1:1");   // device name substring, case-insensitive
+  EXPECT_EQ(selected("h100"), "1:1");  // device name substring, case-insensitive
   EXPECT_EQ(selected("epyc"), "0:0");
   EXPECT_EQ(selected("portable"), "0:0");  // platform name substring
   EXPECT_EQ(selected("CUDA"), "1:0");
@@ -80,7 +82,8 @@ TEST(DeviceSlug, LowerCaseWordsJoinedByDashes) {
   EXPECT_EQ(device_slug(devices[1]), "nvidia-h200");
   EXPECT_EQ(device_slug(devices[2]), "nvidia-h100-80gb-hbm3");
   EXPECT_EQ(device_slug(devices[3]), "intel-fpga-emulation-device");
-  DeviceInfo intel = fake_device(0, 0, "Intel(R) OpenCL", "Intel(R) Core(TM) i7-8700 CPU @ 3.20GHz", CL_DEVICE_TYPE_CPU);
+  DeviceInfo intel =
+      fake_device(0, 0, "Intel(R) OpenCL", "Intel(R) Core(TM) i7-8700 CPU @ 3.20GHz", CL_DEVICE_TYPE_CPU);
   EXPECT_EQ(device_slug(intel), "intel-i7-8700");
   DeviceInfo amd = fake_device(0, 0, "Portable Computing Language", "cpu-znver3-AMD EPYC 7B13 64-Core Processor",
                                CL_DEVICE_TYPE_CPU);

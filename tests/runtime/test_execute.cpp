@@ -32,13 +32,17 @@ LaunchPlan scale_add_plan(std::optional<std::array<uint64_t, 3>> local = std::nu
   scale.kernel_name = "scale";
   scale.global_size = {kN, 1, 1};
   scale.local_size = local;
-  scale.args = {{KernelArg::Kind::Buffer, "a", -1}, {KernelArg::Kind::Scratch, "", 0},
-                {KernelArg::Kind::Param, "alpha", -1}, {KernelArg::Kind::Param, "n", -1}};
+  scale.args = {{KernelArg::Kind::Buffer, "a", -1},
+                {KernelArg::Kind::Scratch, "", 0},
+                {KernelArg::Kind::Param, "alpha", -1},
+                {KernelArg::Kind::Param, "n", -1}};
   KernelLaunch add;
   add.kernel_name = "add";
   add.global_size = {kN, 1, 1};
-  add.args = {{KernelArg::Kind::Scratch, "", 0}, {KernelArg::Kind::Buffer, "b", -1},
-              {KernelArg::Kind::Buffer, "c", -1}, {KernelArg::Kind::Param, "n", -1}};
+  add.args = {{KernelArg::Kind::Scratch, "", 0},
+              {KernelArg::Kind::Buffer, "b", -1},
+              {KernelArg::Kind::Buffer, "c", -1},
+              {KernelArg::Kind::Param, "n", -1}};
   plan.kernels = {scale, add};
   return plan;
 }
@@ -99,17 +103,19 @@ TEST_F(ExecuteTest, LocalSizeThatDoesNotDivideTheGlobalSizeIsAUserError) {
     execute_plan(*context_, scale_add_plan(std::array<uint64_t, 3>{7, 1, 1}), buffers, params, 0, 1);
     FAIL() << "expected a UserError";
   } catch (const UserError& e) {
-    EXPECT_STREQ(e.what(),
-                 "OpenCL error in launching kernel 'scale' (global 1000, local 7): CL_INVALID_WORK_GROUP_SIZE (-54): the "
-                 "local size does not divide the global size, exceeds the device's or kernel's maximum work-group size, "
-                 "or conflicts with reqd_work_group_size");
+    EXPECT_STREQ(
+        e.what(),
+        "OpenCL error in launching kernel 'scale' (global 1000, local 7): CL_INVALID_WORK_GROUP_SIZE (-54): the "
+        "local size does not divide the global size, exceeds the device's or kernel's maximum work-group size, "
+        "or conflicts with reqd_work_group_size");
   }
 }
 
 TEST_F(ExecuteTest, MissingBufferOrParamIsAnInternalError) {
   DeviceBuffer d = context_->create_buffer(kN * sizeof(float));
   std::map<std::string, std::vector<unsigned char>> params{{"alpha", bytes_of(1.0f)}, {"n", bytes_of<cl_int>(kN)}};
-  EXPECT_THROW(execute_plan(*context_, scale_add_plan(), {{"a", d.get()}, {"b", d.get()}}, params, 0, 1), InternalError);
+  EXPECT_THROW(execute_plan(*context_, scale_add_plan(), {{"a", d.get()}, {"b", d.get()}}, params, 0, 1),
+               InternalError);
   EXPECT_THROW(execute_plan(*context_, scale_add_plan(), {{"a", d.get()}, {"b", d.get()}, {"c", d.get()}},
                             {{"alpha", bytes_of(1.0f)}}, 0, 1),
                InternalError);

@@ -1,0 +1,211 @@
+#include "runtime/verify_result.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "mdh/error.h"
+
+namespace mdh {
+
+namespace {
+// One scalar inside an element: the whole element for a scalar buffer, one field (entry) for a struct.
+struct Component {
+  std::string suffix;  // "", ".weight", ".field[3]"
+  ScalarType type = ScalarType::Float;
+  size_t offset = 0;
+};
+
+// "[k]", built by appending: GCC 12 warns falsely (-Wrestrict) about "[" + std::to_string(k).
+std::string bracketed(int64_t k) {
+  return std::string("[").append(std::to_string(k)).append("]");
+}
+
+std::vector<Component> components_of(const HostBuffer& buffer, const Mdh& mdh) {
+  if (!buffer.type.is_struct()) return {{"", buffer.type.scalar, 0}};
+  int s = mdh.find_struct(buffer.type.struct_name);
+  MDH_INTERNAL_ASSERT(s >= 0, "unknown struct " + buffer.type.struct_name);
+  std::vector<Component> out;
+  for (const StructField& field : mdh.structs[s].fields) {
+    int64_t entries = 1;
+    for (int64_t e : field.array_extents) entries *= e;
+    for (int64_t k = 0; k < entries; ++k) {
+      std::string suffix = "." + field.name;
+      // Row-major indices of entry k within the field's array extents.
+      int64_t rest = k;
+      std::string index;
+      for (size_t d = field.array_extents.size(); d-- > 0;) {
+        index = bracketed(rest % field.array_extents[d]) + index;
+        rest /= field.array_extents[d];
+      }
+      out.push_back({suffix + index, field.type, field.offset + static_cast<size_t>(k) * size_of(field.type)});
+    }
+  }
+  return out;
+}
+
+template <class T>
+T load(const unsigned char* at) {
+  T v;
+  std::memcpy(&v, at, sizeof(T));
+  return v;
+}
+
+double load_floating(ScalarType type, const unsigned char* at) {
+  return type == ScalarType::Float ? static_cast<double>(load<float>(at)) : load<double>(at);
+}
+
+// Integers as long double: exact for every 64-bit value's comparison against another of the same type, and
+// good enough for the error figures.
+long double load_integer(ScalarType type, const unsigned char* at) {
+  switch (type) {
+    case ScalarType::Int:
+      return load<int32_t>(at);
+    case ScalarType::Uint:
+      return load<uint32_t>(at);
+    case ScalarType::Long:
+      return load<int64_t>(at);
+    case ScalarType::Ulong:
+      return load<uint64_t>(at);
+    case ScalarType::Short:
+      return load<int16_t>(at);
+    case ScalarType::Ushort:
+      return load<uint16_t>(at);
+    case ScalarType::Char:
+      return load<int8_t>(at);
+    case ScalarType::Uchar:
+      return load<uint8_t>(at);
+    default:
+      MDH_INTERNAL_ASSERT(false, "not an integer type");
+      return 0;
+  }
+}
+
+std::string print_floating(double v, ScalarType type) {
+  char text[40];
+  std::snprintf(text, sizeof text, type == ScalarType::Float ? "%.9g" : "%.17g", v);
+  return text;
+}
+
+std::string print_short(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", v);
+  return text;
+}
+
+std::string position_of(int64_t element, const std::vector<int64_t>& extents) {
+  std::string out;
+  for (size_t d = extents.size(); d-- > 0;) {
+    out = bracketed(element % extents[d]) + out;
+    element /= extents[d];
+  }
+  return out;
+}
+}  // namespace
+
+double machine_epsilon(ScalarType type) {
+  if (type == ScalarType::Float) return 0x1p-23;
+  if (type == ScalarType::Double) return 0x1p-52;
+  return 0.0;
+}
+
+double result_tolerance(ScalarType type, int64_t reduction_size) {
+  return 16.0 * machine_epsilon(type) * std::sqrt(static_cast<double>(std::max<int64_t>(reduction_size, 64)));
+}
+
+VerifyReport verify_result(const HostBuffer& output, const HostBuffer& reference, const Mdh& mdh,
+                           int64_t reduction_size, size_t max_reported) {
+  MDH_INTERNAL_ASSERT(output.extents == reference.extents, "output and reference extents differ for " + output.name);
+  const bool widened = !output.type.is_struct() && output.type.scalar == ScalarType::Float &&
+                       reference.type == ElementType{ScalarType::Double, ""};
+  MDH_INTERNAL_ASSERT(output.type == reference.type || widened, "reference type does not fit output " + output.name);
+  const std::vector<Component> out_parts = components_of(output, mdh);
+  const std::vector<Component> ref_parts = widened ? std::vector<Component>{{"", ScalarType::Double, 0}} : out_parts;
+  const int64_t count = output.element_count();
+  MDH_INTERNAL_ASSERT(output.bytes.size() == static_cast<size_t>(count) * output.element_size &&
+                          reference.bytes.size() == static_cast<size_t>(count) * reference.element_size,
+                      "buffer size mismatch for " + output.name);
+
+  VerifyReport report;
+  for (size_t c = 0; c < out_parts.size(); ++c) {
+    const Component& part = out_parts[c];
+    const Component& ref_part = ref_parts[c];
+    const bool floating = is_floating(part.type);
+    const double tol = result_tolerance(part.type, reduction_size);
+    if (floating && report.tolerance == 0.0) report.tolerance = tol;
+
+    // M for this component: the largest finite |ref|.
+    double magnitude = 0.0;
+    if (floating)
+      for (int64_t e = 0; e < count; ++e) {
+        double r = std::fabs(
+            load_floating(ref_part.type, reference.bytes.data() + e * reference.element_size + ref_part.offset));
+        if (std::isfinite(r)) magnitude = std::max(magnitude, r);
+      }
+    report.magnitude = std::max(report.magnitude, magnitude);
+
+    for (int64_t e = 0; e < count; ++e) {
+      const unsigned char* x_at = output.bytes.data() + e * output.element_size + part.offset;
+      const unsigned char* r_at = reference.bytes.data() + e * reference.element_size + ref_part.offset;
+      ++report.compared;
+      bool ok = false;
+      double abs_error = 0.0, ref_abs = 0.0;
+      std::string x_text, r_text;
+      if (floating) {
+        double x = load_floating(part.type, x_at), r = load_floating(ref_part.type, r_at);
+        if (std::isnan(x) || std::isnan(r)) {
+          ok = std::isnan(x) && std::isnan(r);
+        } else if (x == r) {
+          ok = true;  // also equal infinities
+        } else if (std::isinf(x) || std::isinf(r)) {
+          ok = false;  // the bound below would be inf <= inf
+        } else {
+          abs_error = std::fabs(x - r);
+          ref_abs = std::fabs(r);
+          ok = abs_error <= tol * (ref_abs + magnitude / 1024.0);
+        }
+        if (!ok) x_text = print_floating(x, part.type), r_text = print_floating(r, ref_part.type);
+      } else {
+        long double x = load_integer(part.type, x_at), r = load_integer(part.type, r_at);
+        ok = x == r;
+        abs_error = static_cast<double>(x > r ? x - r : r - x);
+        ref_abs = static_cast<double>(r < 0 ? -r : r);
+        if (!ok) {
+          char xs[32], rs[32];
+          std::snprintf(xs, sizeof xs, "%.0Lf", x);
+          std::snprintf(rs, sizeof rs, "%.0Lf", r);
+          x_text = xs, r_text = rs;
+        }
+      }
+      if (std::isfinite(abs_error)) {
+        report.max_abs_error = std::max(report.max_abs_error, abs_error);
+        if (ref_abs > 0.0) report.max_rel_error = std::max(report.max_rel_error, abs_error / ref_abs);
+      }
+      if (!ok) {
+        ++report.mismatches;
+        if (report.first_mismatches.size() < max_reported)
+          report.first_mismatches.push_back({e, position_of(e, output.extents) + part.suffix, x_text, r_text});
+      }
+    }
+  }
+  report.passed = report.mismatches == 0;
+  return report;
+}
+
+std::string VerifyReport::summary() const {
+  std::string out = std::string(passed ? "PASS" : "FAIL") + ": max abs error " + print_short(max_abs_error) +
+                    ", max rel error " + print_short(max_rel_error) + "; " + std::to_string(mismatches) + " of " +
+                    std::to_string(compared) + " values outside the tolerance (";
+  if (tolerance > 0.0)
+    out += "|x - ref| <= " + print_short(tolerance) + " * (|ref| + M/1024), M = " + print_short(magnitude) + ")";
+  else
+    out += "integers compared exactly)";
+  for (const ResultMismatch& m : first_mismatches)
+    out += "\n  " + m.position + " = " + m.value + ", reference " + m.reference;
+  if (mismatches > static_cast<int64_t>(first_mismatches.size()))
+    out += "\n  ... and " + std::to_string(mismatches - static_cast<int64_t>(first_mismatches.size())) + " more";
+  return out;
+}
+
+}  // namespace mdh

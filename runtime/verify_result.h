@@ -1,0 +1,55 @@
+// Checking a computed output against a reference output (`mdh run --verify`, the tuner's candidate check).
+//
+// Tolerance. Integer values must match exactly. A floating value x of type T passes against its reference ref iff
+//     |x - ref| <= tol * (|ref| + M / 1024),   tol = 16 * eps(T) * sqrt(max(R, 64)),
+// where eps(float) = 2^-23, eps(double) = 2^-52, R is the md_hom's reduction size (BoundMdh::reduction_size(),
+// the number of values combined into one output element) and M is max |ref| over the output (per field, for
+// structs). Why: a sum of R terms in a different order differs by about eps * sqrt(R) * (sum of |terms|) for
+// random rounding, and the M / 1024 term absorbs cancellation, where |ref| is far below the size of the terms.
+// The floor of 64 covers the rounding inside the scalar function itself. NaN matches only NaN; infinities
+// match only themselves. Struct outputs are compared field by field (array fields entry by entry).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runtime/host_buffer.h"
+
+namespace mdh {
+
+/// 2^-23 for float, 2^-52 for double, 0 for integer types (compared exactly).
+double machine_epsilon(ScalarType type);
+/// tol = 16 * eps(type) * sqrt(max(reduction_size, 64)); 0 for integer types.
+double result_tolerance(ScalarType type, int64_t reduction_size);
+
+/// One value outside the tolerance.
+struct ResultMismatch {
+  int64_t element = 0;    // row-major index into the output
+  std::string position;   // "[3][7]", with ".weight" or ".field[2]" for struct fields
+  std::string value;      // as computed
+  std::string reference;  // as the reference has it
+};
+
+struct VerifyReport {
+  bool passed = true;
+  int64_t compared = 0;    // values compared: elements x scalar components per element
+  int64_t mismatches = 0;  // values outside the tolerance
+  double max_abs_error = 0.0;
+  double max_rel_error = 0.0;  // over values whose reference is not 0
+  double tolerance = 0.0;      // tol of the output's (first) floating type; 0 when everything is compared exactly
+  double magnitude = 0.0;      // M, the largest |ref| (over all fields, for structs)
+  std::vector<ResultMismatch> first_mismatches;
+
+  /// "PASS: max abs error ..., max rel error ...; 0 of 4096 values outside the tolerance (...)" and, on failure,
+  /// the first mismatches one per line.
+  std::string summary() const;
+};
+
+/// Compares `output` with `reference`, which has the same extents and either the same type or, for a float
+/// output, double. `mdh` supplies struct layouts; `reduction_size` is R above. Reports at most `max_reported`
+/// mismatches in detail (all are counted).
+VerifyReport verify_result(const HostBuffer& output, const HostBuffer& reference, const Mdh& mdh,
+                           int64_t reduction_size, size_t max_reported = 8);
+
+}  // namespace mdh

@@ -1,0 +1,147 @@
+// verify_result: the documented tolerance, just inside and just outside, integers, NaN, structs, the report.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "mdh/parser.h"
+#include "runtime/verify_result.h"
+
+namespace mdh {
+namespace {
+
+template <class T>
+HostBuffer buffer_from(const std::vector<T>& values, ScalarType type, std::vector<int64_t> extents = {}) {
+  HostBuffer b;
+  b.name = "out";
+  b.type = ElementType{type, ""};
+  b.element_size = sizeof(T);
+  b.extents = extents.empty() ? std::vector<int64_t>{static_cast<int64_t>(values.size())} : extents;
+  b.bytes.resize(values.size() * sizeof(T));
+  std::memcpy(b.bytes.data(), values.data(), b.bytes.size());
+  return b;
+}
+
+const Mdh kNoStructs;
+
+TEST(Tolerance, DocumentedFormula) {
+  EXPECT_EQ(machine_epsilon(ScalarType::Float), std::ldexp(1.0, -23));
+  EXPECT_EQ(machine_epsilon(ScalarType::Double), std::ldexp(1.0, -52));
+  EXPECT_EQ(machine_epsilon(ScalarType::Int), 0.0);
+  EXPECT_EQ(result_tolerance(ScalarType::Float, 1), std::ldexp(1.0, -16));  // 16 * 2^-23 * sqrt(64)
+  EXPECT_EQ(result_tolerance(ScalarType::Float, 64), std::ldexp(1.0, -16));
+  EXPECT_EQ(result_tolerance(ScalarType::Float, 1024), std::ldexp(1.0, -14));  // 16 * 2^-23 * 32
+  EXPECT_EQ(result_tolerance(ScalarType::Double, 4096), std::ldexp(1.0, -42));
+}
+
+TEST(VerifyResult, FloatAgainstDoubleJustInsideAndJustOutside) {
+  // R = 1: tol = 2^-16; ref = 1 everywhere, so M = 1 and the bound is 2^-16 * (1 + 2^-10).
+  HostBuffer ref = buffer_from<double>({1.0, 1.0}, ScalarType::Double);
+  float inside = 1.0f + std::ldexp(1.0f, -16);                           // error exactly 2^-16
+  float outside = 1.0f + std::ldexp(1.0f, -16) + std::ldexp(1.0f, -23);  // 2^-16 + 2^-23 > 2^-16 + 2^-26
+  VerifyReport pass = verify_result(buffer_from<float>({inside, 1.0f}, ScalarType::Float), ref, kNoStructs, 1);
+  EXPECT_TRUE(pass.passed);
+  EXPECT_EQ(pass.mismatches, 0);
+  EXPECT_EQ(pass.max_abs_error, std::ldexp(1.0, -16));
+  EXPECT_EQ(pass.tolerance, std::ldexp(1.0, -16));
+  VerifyReport fail = verify_result(buffer_from<float>({1.0f, outside}, ScalarType::Float), ref, kNoStructs, 1);
+  EXPECT_FALSE(fail.passed);
+  EXPECT_EQ(fail.mismatches, 1);
+  ASSERT_EQ(fail.first_mismatches.size(), 1u);
+  EXPECT_EQ(fail.first_mismatches[0].element, 1);
+  EXPECT_EQ(fail.first_mismatches[0].position, "[1]");
+}
+
+TEST(VerifyResult, DoubleBoundScalesWithTheLargestReference) {
+  // R = 4096: tol = 2^-42 for double. M = 1024, so an element whose reference is 0 may be off by tol * 1 = 2^-42.
+  HostBuffer ref = buffer_from<double>({0.0, 1024.0}, ScalarType::Double);
+  const double tol = std::ldexp(1.0, -42);
+  EXPECT_TRUE(verify_result(buffer_from<double>({tol, 1024.0}, ScalarType::Double), ref, kNoStructs, 4096).passed);
+  EXPECT_FALSE(
+      verify_result(buffer_from<double>({std::nextafter(tol, 1.0), 1024.0}, ScalarType::Double), ref, kNoStructs, 4096)
+          .passed);
+  // At 1024 the bound is tol * 1025 = 1025 * 2^-42; ulp(1024) = 2^-42.
+  EXPECT_TRUE(
+      verify_result(buffer_from<double>({0.0, 1024.0 + 1025 * tol}, ScalarType::Double), ref, kNoStructs, 4096).passed);
+  EXPECT_FALSE(
+      verify_result(buffer_from<double>({0.0, 1024.0 + 1026 * tol}, ScalarType::Double), ref, kNoStructs, 4096).passed);
+}
+
+TEST(VerifyResult, IntegersAreExact) {
+  HostBuffer ref = buffer_from<int32_t>({5, -7, 1000000}, ScalarType::Int);
+  EXPECT_TRUE(verify_result(ref, ref, kNoStructs, 1 << 20).passed);
+  VerifyReport r = verify_result(buffer_from<int32_t>({5, -7, 1000001}, ScalarType::Int), ref, kNoStructs, 1 << 20);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.max_abs_error, 1.0);
+  EXPECT_EQ(r.max_rel_error, 1e-6);
+  EXPECT_EQ(r.tolerance, 0.0);
+  EXPECT_EQ(
+      r.summary(),
+      "FAIL: max abs error 1, max rel error 1e-06; 1 of 3 values outside the tolerance (integers compared exactly)\n"
+      "  [2] = 1000001, reference 1000000");
+  HostBuffer big = buffer_from<uint64_t>({UINT64_MAX}, ScalarType::Ulong);
+  EXPECT_FALSE(verify_result(buffer_from<uint64_t>({UINT64_MAX - 1}, ScalarType::Ulong), big, kNoStructs, 1).passed);
+}
+
+TEST(VerifyResult, NanAndInfinity) {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  HostBuffer ref = buffer_from<float>({nan, inf, 1.0f}, ScalarType::Float);
+  EXPECT_TRUE(verify_result(buffer_from<float>({nan, inf, 1.0f}, ScalarType::Float), ref, kNoStructs, 1).passed);
+  EXPECT_EQ(verify_result(buffer_from<float>({1.0f, inf, 1.0f}, ScalarType::Float), ref, kNoStructs, 1).mismatches, 1);
+  EXPECT_EQ(verify_result(buffer_from<float>({nan, -inf, nan}, ScalarType::Float), ref, kNoStructs, 1).mismatches, 2);
+}
+
+TEST(VerifyResult, StructsFieldByField) {
+  auto mdh = parse_spec(R"(md_hom best
+size   N M
+type   match { float weight; int index; }
+input  x : float[M]
+output best : match[N]
+view   (i < N, j < M) : x[j] -> best[i]
+scalar (v) { match m; m.weight = v; m.index = j; return m; }
+operator best_of(match p, match q) = (q.weight > p.weight) ? q : p identity (match){-INFINITY, -1}
+combine (++, best_of)
+)",
+                        "best.mdh");
+  struct Match {
+    float weight;
+    int32_t index;
+  };
+  auto buffer = [](std::vector<Match> v) {
+    HostBuffer b;
+    b.name = "best";
+    b.type = ElementType{ScalarType::Float, "match"};
+    b.element_size = 8;
+    b.extents = {2, 2};
+    b.bytes.resize(32);
+    std::memcpy(b.bytes.data(), v.data(), 32);
+    return b;
+  };
+  HostBuffer ref = buffer({{1.0f, 3}, {2.0f, 4}, {0.5f, 5}, {4.0f, 6}});
+  EXPECT_TRUE(verify_result(buffer({{1.0f + 1e-6f, 3}, {2.0f, 4}, {0.5f, 5}, {4.0f, 6}}), ref, *mdh, 100).passed);
+  VerifyReport r = verify_result(buffer({{1.0f, 3}, {2.0f, 4}, {0.5f, 9}, {4.5f, 6}}), ref, *mdh, 100);
+  EXPECT_EQ(r.compared, 8);
+  EXPECT_EQ(r.mismatches, 2);
+  ASSERT_EQ(r.first_mismatches.size(), 2u);
+  EXPECT_EQ(r.first_mismatches[0].position, "[1][1].weight");
+  EXPECT_EQ(r.first_mismatches[0].value, "4.5");
+  EXPECT_EQ(r.first_mismatches[1].position, "[1][0].index");
+  EXPECT_EQ(r.magnitude, 4.0);  // M of the weight field; integer fields need none
+}
+
+TEST(VerifyResult, ReportsOnlyTheFirstFewButCountsAll) {
+  std::vector<float> ref(100, 1.0f), out(100, 2.0f);
+  VerifyReport r = verify_result(buffer_from<float>(out, ScalarType::Float, {10, 10}),
+                                 buffer_from<float>(ref, ScalarType::Float, {10, 10}), kNoStructs, 1, 3);
+  EXPECT_EQ(r.mismatches, 100);
+  ASSERT_EQ(r.first_mismatches.size(), 3u);
+  EXPECT_EQ(r.first_mismatches[2].position, "[0][2]");
+  EXPECT_EQ(r.summary(),
+            "FAIL: max abs error 1, max rel error 1; 100 of 100 values outside the tolerance (|x - ref| <= 1.53e-05 * "
+            "(|ref| + M/1024), M = 1)\n"
+            "  [0][0] = 2, reference 1\n  [0][1] = 2, reference 1\n  [0][2] = 2, reference 1\n  ... and 97 more");
+}
+
+}  // namespace
+}  // namespace mdh
