@@ -59,7 +59,8 @@ struct SizeSymbol {
   SourceLoc loc;
 };
 
-/// `param NAME : TYPE` — a run-time scalar argument, visible in scalar and operator code.
+/// `param NAME : TYPE` — a run-time scalar argument, visible in the scalar function f (not in operators, which
+/// combine results and take exactly their two operands).
 struct Param {
   std::string name;
   ElementType type;

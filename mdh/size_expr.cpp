@@ -173,9 +173,10 @@ std::string SizeExpr::to_string() const {
   int p = precedence(kind());
   std::string l = lhs().to_string(), r = rhs().to_string();
   if (precedence(lhs().kind()) < p) l = "(" + l + ")";
-  // Left-associative: a right operand of equal precedence needs parentheses unless the operator is + or *.
-  bool assoc = kind() == Kind::Add || kind() == Kind::Mul;
-  if (precedence(rhs().kind()) < p || (precedence(rhs().kind()) == p && !assoc)) r = "(" + r + ")";
+  // Left-associative: a right operand of equal precedence needs parentheses, except under + (a + (b - c) is
+  // a + b - c) and for a product under * (a*(b/c) is not a*b/c).
+  bool regroups = kind() == Kind::Add || (kind() == Kind::Mul && rhs().kind() == Kind::Mul);
+  if (precedence(rhs().kind()) < p || (precedence(rhs().kind()) == p && !regroups)) r = "(" + r + ")";
   return l + op + r;
 }
 
