@@ -68,6 +68,16 @@ TEST(Bind, GemmNumbers) {
   EXPECT_EQ(b.output.indices[1].coefficient, (std::vector<int64_t>{0, 1, 0}));
 }
 
+TEST(Bind, UnqualifiedCallsResolveToMdhBind) {
+  // shared_ptr and map live in std, so argument-dependent lookup also offers std::bind; these must still compile
+  // to mdh::bind for const and mutable IRs, lvalue and temporary bindings.
+  std::shared_ptr<const Mdh> constant = parse_spec(kGemm, "b.mdh");
+  SizeBinding sizes = parse_size_binding("I=2,J=3,K=4");
+  BoundMdh a = bind(constant, sizes);
+  BoundMdh b = bind(parse_spec(kGemm, "b.mdh"), parse_size_binding("I=2,J=3,K=4"));
+  EXPECT_EQ(a.dim_extents, b.dim_extents);
+}
+
 TEST(Bind, WindowsBind) {
   auto m = parse_spec_file(std::string(MDH_SOURCE_DIR) + "/apps/gaussian.mdh");
   BoundMdh b = bind(m, parse_size_binding("I=7,J=5"));
