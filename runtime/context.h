@@ -22,6 +22,14 @@ class DeviceBuffer {
  public:
   DeviceBuffer() = default;
   DeviceBuffer(Context& context, size_t bytes);
+  DeviceBuffer(DeviceBuffer&& other) noexcept
+      : queue_(other.queue_), mem_(std::move(other.mem_)), bytes_(std::exchange(other.bytes_, 0)) {}
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+    queue_ = other.queue_;
+    mem_ = std::move(other.mem_);
+    bytes_ = std::exchange(other.bytes_, 0);
+    return *this;
+  }
 
   cl_mem get() const { return mem_.get(); }
   size_t bytes() const { return bytes_; }

@@ -97,6 +97,10 @@ TEST_F(ContextTest, BufferRoundTrip) {
   buffer.write(data);
   EXPECT_EQ(buffer.read(), data);
   EXPECT_THROW(buffer.write(data.data(), 10), InternalError);
+  DeviceBuffer moved = std::move(buffer);
+  EXPECT_EQ(moved.read(), data);
+  EXPECT_EQ(buffer.get(), nullptr);  // NOLINT(bugprone-use-after-move): the moved-from state is what we check
+  EXPECT_EQ(buffer.bytes(), 0u);
 }
 
 TEST_F(ContextTest, BufferLargerThanTheMaximumAllocationIsAUserError) {
