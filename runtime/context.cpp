@@ -1,5 +1,7 @@
 #include "runtime/context.h"
 
+#include <regex>
+
 #include <algorithm>
 #include <sstream>
 
@@ -36,7 +38,12 @@ std::string trim_build_log(const std::string& log) {
   std::istringstream in(log);
   for (std::string line; std::getline(in, line);) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (!is_summary_line(line)) lines.push_back(line);
+    if (is_summary_line(line)) continue;
+    // Clang-based compilers (PoCL) print "error: FILE:LINE:COL: message" for code under a #line directive;
+    // put it in the usual "FILE:LINE:COL: error: message" order so spec positions read like every other diagnostic.
+    static const std::regex kMisplacedSeverity(R"(^(error|warning|note): ([^ :][^:]*:[0-9]+:[0-9]+): (.*)$)");
+    line = std::regex_replace(line, kMisplacedSeverity, "$2: $1: $3");
+    lines.push_back(line);
   }
   size_t begin = 0, end = lines.size();
   while (begin < end && is_blank(lines[begin])) ++begin;

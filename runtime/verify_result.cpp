@@ -36,7 +36,7 @@ std::vector<Component> components_of(const HostBuffer& buffer, const Mdh& mdh) {
       int64_t rest = k;
       std::string index;
       for (size_t d = field.array_extents.size(); d-- > 0;) {
-        index = bracketed(rest % field.array_extents[d]) + index;
+        index.insert(0, bracketed(rest % field.array_extents[d]));
         rest /= field.array_extents[d];
       }
       out.push_back({suffix + index, field.type, field.offset + static_cast<size_t>(k) * size_of(field.type)});
@@ -97,7 +97,7 @@ std::string print_short(double v) {
 std::string position_of(int64_t element, const std::vector<int64_t>& extents) {
   std::string out;
   for (size_t d = extents.size(); d-- > 0;) {
-    out = bracketed(element % extents[d]) + out;
+    out.insert(0, bracketed(element % extents[d]));
     element /= extents[d];
   }
   return out;
@@ -163,7 +163,7 @@ VerifyReport verify_result(const HostBuffer& output, const HostBuffer& reference
         } else {
           abs_error = std::fabs(x - r);
           ref_abs = std::fabs(r);
-          ok = abs_error <= tol * (ref_abs + magnitude / 1024.0);
+          ok = abs_error <= tol * (ref_abs + magnitude);
         }
         if (!ok) x_text = print_floating(x, part.type), r_text = print_floating(r, ref_part.type);
       } else {
@@ -198,7 +198,7 @@ std::string VerifyReport::summary() const {
                     ", max rel error " + print_short(max_rel_error) + "; " + std::to_string(mismatches) + " of " +
                     std::to_string(compared) + " values outside the tolerance (";
   if (tolerance > 0.0)
-    out += "|x - ref| <= " + print_short(tolerance) + " * (|ref| + M/1024), M = " + print_short(magnitude) + ")";
+    out += "|x - ref| <= " + print_short(tolerance) + " * (|ref| + M), M = " + print_short(magnitude) + ")";
   else
     out += "integers compared exactly)";
   for (const ResultMismatch& m : first_mismatches)

@@ -133,6 +133,17 @@ TEST(Cli, ParamsAndNpyFilesRoundTrip) {
   fs::remove_all(dir);
 }
 
+TEST(Cli, ErrorsInUserCodePointAtSpecLines) {
+  fs::path dir = temp_dir();
+  std::ofstream(dir / "typo.mdh") << "md_hom typo\nsize N\ninput x : float[N]\noutput y : float[N]\n"
+                                     "view (i < N) : x[i] -> y[i]\nscalar (a) = a * bb\ncombine (++)\n";
+  Result r = mdh_cli("run " + (dir / "typo.mdh").string() + " --size N=4");
+  EXPECT_EQ(r.status, 2) << r.output;
+  // f's body starts at line 6, column 14; `bb` is at column 18.
+  EXPECT_NE(r.output.find("typo.mdh:6:18: error: use of undeclared identifier 'bb'"), std::string::npos) << r.output;
+  fs::remove_all(dir);
+}
+
 TEST(Cli, GeneratedKernelStandsAlone) {
   fs::path dir = temp_dir();
   const std::string cl = (dir / "gaussian.cl").string(), launch = (dir / "gaussian.json").string();

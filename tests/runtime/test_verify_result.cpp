@@ -36,14 +36,14 @@ TEST(Tolerance, DocumentedFormula) {
 }
 
 TEST(VerifyResult, FloatAgainstDoubleJustInsideAndJustOutside) {
-  // R = 1: tol = 2^-16; ref = 1 everywhere, so M = 1 and the bound is 2^-16 * (1 + 2^-10).
+  // R = 1: tol = 2^-16; ref = 1 everywhere, so M = 1 and the bound is 2^-16 * (1 + 1) = 2^-15.
   HostBuffer ref = buffer_from<double>({1.0, 1.0}, ScalarType::Double);
-  float inside = 1.0f + std::ldexp(1.0f, -16);                           // error exactly 2^-16
-  float outside = 1.0f + std::ldexp(1.0f, -16) + std::ldexp(1.0f, -23);  // 2^-16 + 2^-23 > 2^-16 + 2^-26
+  float inside = 1.0f + std::ldexp(1.0f, -15);                           // error exactly 2^-15
+  float outside = 1.0f + std::ldexp(1.0f, -15) + std::ldexp(1.0f, -23);  // 2^-15 + 2^-23 > 2^-15
   VerifyReport pass = verify_result(buffer_from<float>({inside, 1.0f}, ScalarType::Float), ref, kNoStructs, 1);
   EXPECT_TRUE(pass.passed);
   EXPECT_EQ(pass.mismatches, 0);
-  EXPECT_EQ(pass.max_abs_error, std::ldexp(1.0, -16));
+  EXPECT_EQ(pass.max_abs_error, std::ldexp(1.0, -15));
   EXPECT_EQ(pass.tolerance, std::ldexp(1.0, -16));
   VerifyReport fail = verify_result(buffer_from<float>({1.0f, outside}, ScalarType::Float), ref, kNoStructs, 1);
   EXPECT_FALSE(fail.passed);
@@ -54,18 +54,18 @@ TEST(VerifyResult, FloatAgainstDoubleJustInsideAndJustOutside) {
 }
 
 TEST(VerifyResult, DoubleBoundScalesWithTheLargestReference) {
-  // R = 4096: tol = 2^-42 for double. M = 1024, so an element whose reference is 0 may be off by tol * 1 = 2^-42.
+  // R = 4096: tol = 2^-42 for double. M = 1024, so an element whose reference is 0 may be off by tol * M = 2^-32.
   HostBuffer ref = buffer_from<double>({0.0, 1024.0}, ScalarType::Double);
   const double tol = std::ldexp(1.0, -42);
-  EXPECT_TRUE(verify_result(buffer_from<double>({tol, 1024.0}, ScalarType::Double), ref, kNoStructs, 4096).passed);
-  EXPECT_FALSE(
-      verify_result(buffer_from<double>({std::nextafter(tol, 1.0), 1024.0}, ScalarType::Double), ref, kNoStructs, 4096)
-          .passed);
-  // At 1024 the bound is tol * 1025 = 1025 * 2^-42; ulp(1024) = 2^-42.
+  EXPECT_TRUE(verify_result(buffer_from<double>({1024 * tol, 1024.0}, ScalarType::Double), ref, kNoStructs, 4096).passed);
+  EXPECT_FALSE(verify_result(buffer_from<double>({std::nextafter(1024 * tol, 1.0), 1024.0}, ScalarType::Double), ref,
+                             kNoStructs, 4096)
+                   .passed);
+  // At 1024 the bound is tol * (1024 + M) = 2048 * 2^-42; ulp(1024) = 2^-42.
   EXPECT_TRUE(
-      verify_result(buffer_from<double>({0.0, 1024.0 + 1025 * tol}, ScalarType::Double), ref, kNoStructs, 4096).passed);
+      verify_result(buffer_from<double>({0.0, 1024.0 + 2048 * tol}, ScalarType::Double), ref, kNoStructs, 4096).passed);
   EXPECT_FALSE(
-      verify_result(buffer_from<double>({0.0, 1024.0 + 1026 * tol}, ScalarType::Double), ref, kNoStructs, 4096).passed);
+      verify_result(buffer_from<double>({0.0, 1024.0 + 2049 * tol}, ScalarType::Double), ref, kNoStructs, 4096).passed);
 }
 
 TEST(VerifyResult, IntegersAreExact) {
@@ -139,7 +139,7 @@ TEST(VerifyResult, ReportsOnlyTheFirstFewButCountsAll) {
   EXPECT_EQ(r.first_mismatches[2].position, "[0][2]");
   EXPECT_EQ(r.summary(),
             "FAIL: max abs error 1, max rel error 1; 100 of 100 values outside the tolerance (|x - ref| <= 1.53e-05 * "
-            "(|ref| + M/1024), M = 1)\n"
+            "(|ref| + M), M = 1)\n"
             "  [0][0] = 2, reference 1\n  [0][1] = 2, reference 1\n  [0][2] = 2, reference 1\n  ... and 97 more");
 }
 
