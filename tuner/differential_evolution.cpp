@@ -1,5 +1,6 @@
 // DE/rand/1/bin (Storn & Price) in the parameters' [0, 1] coordinates; a trial vector is evaluated at the closest
-// valid configuration, and replaces its target when it is at least as good.
+// valid configuration, and replaces its target when it is at least as good. A population that stops improving
+// (converged onto configurations evaluated already) is reseeded around its best member.
 #include <algorithm>
 #include <deque>
 
@@ -19,6 +20,8 @@ class DifferentialEvolution final : public SearchTechnique {
     pending_.clear();
     next_target_ = 0;
     initial_pending_ = 0;
+    generation_ = 0;
+    reports_without_improvement_ = 0;
   }
   Point next() override {
     Pending pending;
@@ -50,22 +53,35 @@ class DifferentialEvolution final : public SearchTechnique {
       pending.target = target;
       pending.point = space_->closest(pending.vector);
     }
+    pending.generation = generation_;
     pending_.push_back(pending);
     return pending.point;
   }
   void report(Cost cost) override {
     Pending pending = std::move(pending_.front());
     pending_.pop_front();
-    if (pending.filler) return;
+    if (pending.filler || pending.generation != generation_) return;
     if (pending.initial) {
       --initial_pending_;
       population_.push_back(std::move(pending.vector));
       costs_.push_back(cost_value(cost));
       return;
     }
+    const double best = *std::min_element(costs_.begin(), costs_.end());
     if (cost_value(cost) <= costs_[pending.target] && cost) {
       population_[pending.target] = std::move(pending.vector);
       costs_[pending.target] = *cost;
+    }
+    if (cost_value(cost) < best) {
+      reports_without_improvement_ = 0;
+    } else if (++reports_without_improvement_ >= kStagnation) {
+      size_t keep = static_cast<size_t>(std::min_element(costs_.begin(), costs_.end()) - costs_.begin());
+      population_ = {population_[keep]};
+      costs_ = {costs_[keep]};
+      next_target_ = 0;
+      initial_pending_ = 0;
+      reports_without_improvement_ = 0;
+      ++generation_;
     }
   }
 
@@ -74,10 +90,12 @@ class DifferentialEvolution final : public SearchTechnique {
     Point point;
     std::vector<double> vector;
     size_t target = 0;
+    uint64_t generation = 0;
     bool initial = false;
     bool filler = false;
   };
   static constexpr size_t kPopulation = 12;
+  static constexpr int kStagnation = 80;
   static constexpr double kWeight = 0.7;
   static constexpr double kCrossover = 0.5;
   const SearchSpace* space_ = nullptr;
@@ -87,6 +105,8 @@ class DifferentialEvolution final : public SearchTechnique {
   std::deque<Pending> pending_;
   size_t initial_pending_ = 0;
   size_t next_target_ = 0;
+  uint64_t generation_ = 0;
+  int reports_without_improvement_ = 0;
 };
 
 }  // namespace

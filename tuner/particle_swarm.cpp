@@ -1,5 +1,6 @@
 // Particle swarm optimisation (Kennedy & Eberhart) with inertia, in the parameters' [0, 1] coordinates; a particle's
-// position is evaluated at the closest valid configuration.
+// position is evaluated at the closest valid configuration. A swarm that stops improving (it has collapsed onto
+// configurations evaluated already) starts over at random positions.
 #include <algorithm>
 #include <deque>
 
@@ -19,6 +20,8 @@ class ParticleSwarm final : public SearchTechnique {
     swarm_best_cost_ = cost_value(std::nullopt);
     pending_.clear();
     next_particle_ = 0;
+    generation_ = 0;
+    reports_without_improvement_ = 0;
   }
   Point next() override {
     Point point;
@@ -30,7 +33,7 @@ class ParticleSwarm final : public SearchTechnique {
       for (double& v : particle.velocity) v = rng_->uniform(-kInitialSpeed, kInitialSpeed);
       particle.best = particle.position;
       particles_.push_back(std::move(particle));
-      pending_.push_back(particles_.size() - 1);
+      pending_.push_back({generation_, particles_.size() - 1});
       return point;
     }
     const size_t i = next_particle_;
@@ -44,12 +47,14 @@ class ParticleSwarm final : public SearchTechnique {
       particle.velocity[d] = std::clamp(particle.velocity[d], -kMaximumSpeed, kMaximumSpeed);
       particle.position[d] = std::clamp(particle.position[d] + particle.velocity[d], 0.0, 1.0);
     }
-    pending_.push_back(i);
+    pending_.push_back({generation_, i});
     return space_->closest(particle.position);
   }
   void report(Cost cost) override {
-    Particle& particle = particles_[pending_.front()];
+    auto [generation, index] = pending_.front();
     pending_.pop_front();
+    if (generation != generation_) return;
+    Particle& particle = particles_[index];
     const double value = cost_value(cost);
     if (value < particle.best_cost) {
       particle.best_cost = value;
@@ -58,6 +63,14 @@ class ParticleSwarm final : public SearchTechnique {
     if (value < swarm_best_cost_) {
       swarm_best_cost_ = value;
       swarm_best_ = particle.position;
+      reports_without_improvement_ = 0;
+    } else if (++reports_without_improvement_ >= kStagnation) {
+      particles_.clear();
+      swarm_best_.clear();
+      swarm_best_cost_ = cost_value(std::nullopt);
+      reports_without_improvement_ = 0;
+      next_particle_ = 0;
+      ++generation_;
     }
   }
 
@@ -67,6 +80,7 @@ class ParticleSwarm final : public SearchTechnique {
     double best_cost = cost_value(std::nullopt);
   };
   static constexpr size_t kParticles = 10;
+  static constexpr int kStagnation = 60;
   static constexpr double kInertia = 0.7;
   static constexpr double kCognitive = 1.4;
   static constexpr double kSocial = 1.4;
@@ -77,8 +91,10 @@ class ParticleSwarm final : public SearchTechnique {
   std::vector<Particle> particles_;
   std::vector<double> swarm_best_;
   double swarm_best_cost_ = 0;
-  std::deque<size_t> pending_;
+  std::deque<std::pair<uint64_t, size_t>> pending_;  // (swarm generation, particle)
   size_t next_particle_ = 0;
+  uint64_t generation_ = 0;
+  int reports_without_improvement_ = 0;
 };
 
 }  // namespace

@@ -55,18 +55,15 @@ class TuningLoop {
     technique_.initialize(space_, options_.seed);
     if (options_.prepare) prepare_pool_ = std::make_unique<ThreadPool>(options_.prepare_threads);
     check_stop();
-    for (;;) {
+    while (!stopping_) {
       ask();
-      if (report_finished()) continue;
-      if (stopping_) {
-        // Finish what runs for the front of the window; later results could not be reported in order anyway.
-        if (window_tickets_.empty() || !window_tickets_.front().submitted) break;
-      }
-      if (window_tickets_.empty()) continue;
+      if (report_front()) continue;
       dispatch();
       if (window_tickets_.front().done) continue;
       wait();
     }
+    // Evaluations still running could not be reported in order before the ones not yet started; drop them all
+    // (a resumed run asks for them again).
     if (in_flight_ > 0) evaluator_.abandon();
     // Drain prepare tasks before the pool (and the configurations they reference) go away.
     for (Ticket& t : window_tickets_)
@@ -144,30 +141,28 @@ class TuningLoop {
     }
   }
 
-  // 2. Report finished configurations in ask order; true if any was reported.
-  bool report_finished() {
-    bool reported = false;
-    while (!window_tickets_.empty() && window_tickets_.front().done) {
-      Ticket ticket = std::move(window_tickets_.front());
-      window_tickets_.pop_front();
-      reported = true;
-      if (ticket.repeat) {
-        technique_.report(cost_of(cache_.at(ticket.point)));
-        if (++repeated_in_a_row_ >= options_.max_repeated_proposals && !stopping_) {
-          stopping_ = true;
-          stop_reason_ = "the technique proposed only evaluated configurations " +
-                         std::to_string(repeated_in_a_row_) + " times in a row";
-        }
-        continue;
+  // 2. Report the oldest configuration if it has finished. One at a time, each followed by refilling the window:
+  // that keeps the interleaving of asks and reports independent of when evaluations finish.
+  bool report_front() {
+    if (window_tickets_.empty() || !window_tickets_.front().done) return false;
+    Ticket ticket = std::move(window_tickets_.front());
+    window_tickets_.pop_front();
+    if (ticket.repeat) {
+      technique_.report(cost_of(cache_.at(ticket.point)));
+      if (++repeated_in_a_row_ >= options_.max_repeated_proposals && !stopping_) {
+        stopping_ = true;
+        stop_reason_ = "the technique proposed only evaluated configurations " + std::to_string(repeated_in_a_row_) +
+                       " times in a row";
       }
-      repeated_in_a_row_ = 0;
-      unreported_.erase(ticket.point);
-      cache_.emplace(ticket.point, ticket.result);
-      technique_.report(cost_of(ticket.result));
-      record(ticket);
-      check_stop();
+      return true;
     }
-    return reported;
+    repeated_in_a_row_ = 0;
+    unreported_.erase(ticket.point);
+    cache_.emplace(ticket.point, ticket.result);
+    technique_.report(cost_of(ticket.result));
+    record(ticket);
+    check_stop();
+    return true;
   }
 
   void record(const Ticket& ticket) {

@@ -1,0 +1,174 @@
+// Journal round trip, torn and corrupt lines, resume in-process and after kill -9 of a real tuning process.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "mdh/error.h"
+#include "tests/tuner/synthetic.h"
+#include "tuner/tuner.h"
+
+namespace mdh::tuner {
+namespace {
+
+std::string temp_path(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / ("mdh_tuner_" + std::to_string(::getpid()) + "_" + name)).string();
+}
+
+std::vector<nlohmann::json> configurations_of(const JournalContents& contents) {
+  std::vector<nlohmann::json> result;
+  for (const EvaluationRecord& r : contents.records) result.push_back(r.configuration);
+  return result;
+}
+
+TEST(Journal, RoundTripsRecordsAndIgnoresATornLastLine) {
+  const std::string path = temp_path("roundtrip.jsonl");
+  {
+    JournalWriter writer(path, JournalHeader{"random", 7, 2, "1364", {{"spec", "gemm"}}}, false);
+    writer.append({1, {{"X", 1}}, EvaluationResult::ok(2.5), 100.0, 101.0, 1.0});
+    writer.append({2, {{"X", 2}}, EvaluationResult::failed(EvaluationStatus::timeout, "no answer"), 101.0, 111.0, 11.0});
+  }
+  {
+    std::ofstream torn(path, std::ios::app);
+    torn << R"({"evaluation":3,"config":{"X":)";
+  }
+  JournalContents contents = read_journal(path);
+  EXPECT_EQ(contents.header.technique, "random");
+  EXPECT_EQ(contents.header.seed, 7u);
+  EXPECT_EQ(contents.header.window, 2u);
+  EXPECT_EQ(contents.header.metadata["spec"], "gemm");
+  ASSERT_EQ(contents.records.size(), 2u);
+  EXPECT_TRUE(contents.torn_tail);
+  EXPECT_EQ(contents.records[0].result.cost, 2.5);
+  EXPECT_EQ(contents.records[1].result.status, EvaluationStatus::timeout);
+  EXPECT_EQ(contents.records[1].result.reason, "no answer");
+  EXPECT_EQ(contents.records[1].elapsed_seconds, 11.0);
+  // Appending after the valid prefix drops the torn tail.
+  {
+    JournalWriter writer(path, contents.valid_bytes, false);
+    writer.append({3, {{"X", 3}}, EvaluationResult::ok(1.0), 111.0, 112.0, 12.0});
+  }
+  JournalContents again = read_journal(path);
+  EXPECT_FALSE(again.torn_tail);
+  ASSERT_EQ(again.records.size(), 3u);
+  EXPECT_EQ(again.records[2].configuration["X"], 3);
+  std::remove(path.c_str());
+}
+
+TEST(Journal, RejectsACorruptLineInTheMiddle) {
+  const std::string path = temp_path("corrupt.jsonl");
+  {
+    JournalWriter writer(path, JournalHeader{"random", 1, 1, "10", {}}, false);
+    writer.append({1, {{"X", 1}}, EvaluationResult::ok(2.5), 0, 0, 0});
+  }
+  {
+    std::ofstream out(path, std::ios::app);
+    out << "garbage\n" << R"({"x":1})" << "\n";
+  }
+  try {
+    read_journal(path);
+    FAIL();
+  } catch (const UserError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("journal '" + path + "' line 3 is corrupt: ", 0), 0u) << e.what();
+  }
+  std::remove(path.c_str());
+}
+
+TuningResult run_bowl(const std::string& journal, uint64_t budget, bool resume, testing::BowlCostFunction& cost,
+                      const std::string& technique_name = "auc_bandit") {
+  SearchSpace space(testing::bowl_parameters());
+  auto technique = make_technique(technique_name);
+  TunerOptions options;
+  options.seed = 3;
+  options.journal_path = journal;
+  options.resume = resume;
+  options.sync_journal = false;
+  return tune(space, *technique, evaluations(budget), cost, options);
+}
+
+TEST(Journal, ResumeContinuesTheSameSequenceWithoutReevaluating) {
+  const std::string reference_path = temp_path("reference.jsonl");
+  const std::string resumed_path = temp_path("resumed.jsonl");
+  testing::BowlCostFunction reference_cost;
+  TuningResult reference = run_bowl(reference_path, 90, false, reference_cost);
+  testing::BowlCostFunction first_cost, second_cost;
+  run_bowl(resumed_path, 40, false, first_cost);
+  TuningResult resumed = run_bowl(resumed_path, 90, true, second_cost);
+  EXPECT_EQ(first_cost.evaluated.size(), 40u);
+  EXPECT_EQ(second_cost.evaluated.size(), 50u);
+  EXPECT_EQ(resumed.replayed, 40u);
+  EXPECT_EQ(resumed.status.evaluations, 90u);
+  EXPECT_EQ(resumed.best_cost, reference.best_cost);
+  EXPECT_EQ(configurations_of(read_journal(resumed_path)), configurations_of(read_journal(reference_path)));
+  // A journal of another technique or seed is refused with the reason.
+  testing::BowlCostFunction unused;
+  try {
+    run_bowl(resumed_path, 100, true, unused, "random");
+    FAIL();
+  } catch (const UserError& e) {
+    EXPECT_EQ(std::string(e.what()), "cannot resume journal '" + resumed_path +
+                                         "': it was recorded with technique auc_bandit, this run uses random");
+  }
+  std::remove(reference_path.c_str());
+  std::remove(resumed_path.c_str());
+}
+
+size_t count_lines(const std::string& path) {
+  std::ifstream in(path);
+  size_t lines = 0;
+  for (std::string line; std::getline(in, line);) ++lines;
+  return lines;
+}
+
+TEST(Journal, ResumesAfterKill9OfARealTuningProcess) {
+  const std::string killed_path = temp_path("killed.jsonl");
+  const std::string reference_path = temp_path("kill_reference.jsonl");
+  std::remove(killed_path.c_str());
+  pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::execl(MDH_JOURNAL_CHILD, MDH_JOURNAL_CHILD, killed_path.c_str(), "300", "3", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  // Let it record a few dozen evaluations (5 ms each), then kill it without warning.
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (count_lines(killed_path) < 30 && std::chrono::steady_clock::now() < give_up)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  ::kill(child, SIGKILL);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "the child finished before it was killed";
+  const size_t recorded = read_journal(killed_path).records.size();
+  ASSERT_GE(recorded, 29u);
+  ASSERT_LT(recorded, 300u);
+
+  // Resume in-process with the child's settings (its technique, seed and budget).
+  testing::BowlCostFunction resumed_cost;
+  SearchSpace space(testing::bowl_parameters());
+  auto technique = make_technique("auc_bandit");
+  TunerOptions options;
+  options.seed = 3;
+  options.journal_path = killed_path;
+  options.resume = true;
+  TuningResult resumed = tune(space, *technique, evaluations(300), resumed_cost, options);
+  EXPECT_EQ(resumed.replayed, recorded);
+  EXPECT_EQ(resumed_cost.evaluated.size(), 300u - recorded);
+
+  testing::BowlCostFunction reference_cost;
+  TuningResult reference = run_bowl(reference_path, 300, false, reference_cost);
+  JournalContents killed = read_journal(killed_path);
+  EXPECT_FALSE(killed.torn_tail);
+  EXPECT_EQ(configurations_of(killed), configurations_of(read_journal(reference_path)));
+  EXPECT_EQ(resumed.best_cost, reference.best_cost);
+  std::remove(killed_path.c_str());
+  std::remove(reference_path.c_str());
+}
+
+}  // namespace
+}  // namespace mdh::tuner

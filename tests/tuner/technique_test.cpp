@@ -1,0 +1,192 @@
+// Every technique finds the optimum of a small synthetic landscape, tolerates failing configurations and is
+// reproducible from its seed; the loop's ordered reports make parallel evaluation deterministic too.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <deque>
+#include <mutex>
+#include <set>
+
+#include "mdh/error.h"
+#include "tests/tuner/synthetic.h"
+#include "tuner/tuner.h"
+
+namespace mdh::tuner {
+namespace {
+
+using testing::BowlCostFunction;
+
+class TechniqueTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  SearchSpace space_{testing::bowl_parameters()};
+};
+
+// Budget 250 of 2,704 configurations (9%): the optimum should be found for most seeds by the guided
+// techniques; pure random search only gets close.
+TEST_P(TechniqueTest, FindsTheOptimumOfABowl) {
+  ASSERT_EQ(space_.size().to_decimal(), "2704");
+  const bool guided = GetParam() != "random";
+  const uint64_t budget = GetParam() == "exhaustive" ? 2704 : 250;
+  int found = 0;
+  std::vector<double> best;
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    auto technique = make_technique(GetParam());
+    BowlCostFunction cost;
+    TunerOptions options;
+    options.seed = seed;
+    TuningResult result = tune(space_, *technique, evaluations(budget), cost, options);
+    ASSERT_TRUE(result.best_cost);
+    EXPECT_LE(result.status.evaluations, budget);
+    best.push_back(*result.best_cost);
+    if (*result.best_cost == testing::bowl_cost(7, 5, 9, 1)) ++found;
+  }
+  std::sort(best.begin(), best.end());
+  if (guided) {
+    EXPECT_GE(found, 3) << GetParam();
+  } else {
+    EXPECT_LT(best[2], 1.2) << GetParam();
+  }
+}
+
+TEST_P(TechniqueTest, HandlesFailingConfigurations) {
+  auto technique = make_technique(GetParam());
+  BowlCostFunction cost(/*with_failures=*/true);
+  TunerOptions options;
+  options.seed = 11;
+  TuningResult result = tune(space_, *technique, evaluations(300), cost, options);
+  ASSERT_TRUE(result.best_cost);
+  if (GetParam() != "exhaustive") {  // exhaustive only sees small X in 300
+    EXPECT_LT(*result.best_cost, 1.3);
+  }
+  EXPECT_LT(result.status.valid_evaluations, result.status.evaluations);
+}
+
+TEST_P(TechniqueTest, SurvivesOnlyFailures) {
+  struct AlwaysFails : CostFunction {
+    EvaluationResult evaluate(const Configuration&) override {
+      return EvaluationResult::failed(EvaluationStatus::launch_error, "no");
+    }
+  } cost;
+  auto technique = make_technique(GetParam());
+  TuningResult result = tune(space_, *technique, evaluations(120), cost, {});
+  EXPECT_FALSE(result.best_cost);
+  EXPECT_EQ(result.status.evaluations, 120u);
+}
+
+TEST_P(TechniqueTest, IsReproducibleFromItsSeed) {
+  auto sequence = [&](uint64_t seed) {
+    auto technique = make_technique(GetParam());
+    BowlCostFunction cost(true);
+    TunerOptions options;
+    options.seed = seed;
+    tune(space_, *technique, evaluations(150), cost, options);
+    std::vector<std::vector<int64_t>> values;
+    for (const Configuration& c : cost.evaluated) values.push_back(c.values());
+    return values;
+  };
+  auto first = sequence(5);
+  EXPECT_EQ(first.size(), 150u);
+  EXPECT_EQ(sequence(5), first);
+  if (GetParam() != "exhaustive") {
+    EXPECT_NE(sequence(6), first);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllTechniques, TechniqueTest, ::testing::ValuesIn(technique_names()));
+
+// An evaluator with three slots that finishes evaluations in a scrambled order.
+class ScramblingEvaluator : public Evaluator {
+ public:
+  explicit ScramblingEvaluator(uint64_t scramble_seed) : rng_(scramble_seed) {}
+  size_t capacity() const override { return 3; }
+  void submit(uint64_t ticket, const Configuration& c) override {
+    running_.emplace_back(ticket, EvaluationResult::ok(testing::bowl_cost(c)));
+  }
+  std::pair<uint64_t, EvaluationResult> wait() override {
+    size_t pick = rng_.below(running_.size());
+    auto done = running_[pick];
+    running_.erase(running_.begin() + static_cast<std::ptrdiff_t>(pick));
+    return done;
+  }
+  void abandon() override { running_.clear(); }
+
+ private:
+  Rng rng_;
+  std::deque<std::pair<uint64_t, EvaluationResult>> running_;
+};
+
+TEST(TuningLoop, ParallelEvaluationOrderDoesNotChangeTheSequence) {
+  SearchSpace space(testing::bowl_parameters());
+  auto run = [&](uint64_t scramble) {
+    auto technique = make_technique("auc_bandit");
+    ScramblingEvaluator evaluator(scramble);
+    std::vector<nlohmann::json> order;
+    TunerOptions options;
+    options.seed = 9;
+    options.on_evaluation = [&](const TuningStatus&, const EvaluationRecord& r, bool) { order.push_back(r.configuration); };
+    TuningResult result = tune(space, *technique, evaluations(100), evaluator, options);
+    EXPECT_EQ(result.status.evaluations, 100u);
+    return order;
+  };
+  EXPECT_EQ(run(1), run(2));
+}
+
+TEST(TuningLoop, PreparesAheadAndRecordsPrepareFailures) {
+  SearchSpace space(testing::bowl_parameters());
+  auto technique = make_technique("random");
+  BowlCostFunction cost;
+  std::mutex mutex;
+  std::set<std::vector<int64_t>> prepared;
+  TunerOptions options;
+  options.lookahead = 3;
+  options.prepare_threads = 2;
+  options.prepare = [&](const Configuration& c) {
+    if (c["X"] == 2) throw std::runtime_error("synthetic compile error");
+    std::lock_guard<std::mutex> lock(mutex);
+    prepared.insert(c.values());
+  };
+  std::vector<EvaluationRecord> records;
+  options.on_evaluation = [&](const TuningStatus&, const EvaluationRecord& r, bool) { records.push_back(r); };
+  tune(space, *technique, evaluations(80), cost, options);
+  ASSERT_EQ(records.size(), 80u);
+  for (const Configuration& c : cost.evaluated) EXPECT_EQ(prepared.count(c.values()), 1u);
+  size_t failures = 0;
+  for (const EvaluationRecord& r : records)
+    if (r.configuration["X"] == 2) {
+      ++failures;
+      EXPECT_EQ(r.result.status, EvaluationStatus::error);
+      EXPECT_EQ(r.result.reason, "prepare failed: synthetic compile error");
+    }
+  EXPECT_GT(failures, 0u);
+  EXPECT_EQ(cost.evaluated.size(), 80u - failures);
+}
+
+TEST(TuningLoop, StopsWhenTheSpaceIsExhausted) {
+  std::vector<Parameter> p;
+  p.push_back(Parameter::integer("A", Range::interval(1, 5)));
+  SearchSpace space(std::move(p));
+  struct Constant : CostFunction {
+    EvaluationResult evaluate(const Configuration& c) override { return EvaluationResult::ok(static_cast<double>(c["A"])); }
+  } cost;
+  for (const std::string& name : technique_names()) {
+    auto technique = make_technique(name);
+    TuningResult result = tune(space, *technique, evaluations(1000), cost, {});
+    EXPECT_EQ(result.status.evaluations, 5u) << name;
+    EXPECT_EQ(result.stop_reason, "every configuration of the space has been evaluated") << name;
+    EXPECT_EQ(result.best_cost, 1.0) << name;
+  }
+}
+
+TEST(Techniques, UnknownNameIsAUserError) {
+  try {
+    make_technique("hill_climbing");
+    FAIL();
+  } catch (const UserError& e) {
+    EXPECT_STREQ(e.what(),
+                 "unknown search technique 'hill_climbing' (known: auc_bandit, exhaustive, random, annealing, "
+                 "differential_evolution, pattern_search, particle_swarm)");
+  }
+}
+
+}  // namespace
+}  // namespace mdh::tuner

@@ -1,0 +1,30 @@
+// A worker process for the worker-pool tests: answers the bowl cost, hangs for X == --hang-x, aborts for
+// X == --crash-x, and reports its pid in the reason so tests can see evaluations spread over workers.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
+#include <thread>
+
+#include "tests/tuner/synthetic.h"
+#include "tuner/worker_pool.h"
+
+int main(int argc, char** argv) {
+  int64_t hang_x = -1, crash_x = -1;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string flag = argv[i];
+    if (flag == "--hang-x") hang_x = std::stoll(argv[i + 1]);
+    if (flag == "--crash-x") crash_x = std::stoll(argv[i + 1]);
+  }
+  return mdh::tuner::serve_worker_requests([&](const nlohmann::json& config) {
+    int64_t x = config.at("X").get<int64_t>();
+    if (x == hang_x)
+      for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+    if (x == crash_x) std::abort();
+    double cost = mdh::tuner::testing::bowl_cost(x, config.at("Y").get<int64_t>(), config.at("Z").get<int64_t>(),
+                                                 config.at("FLAG").get<bool>() ? 1 : 0);
+    mdh::tuner::EvaluationResult result = mdh::tuner::EvaluationResult::ok(cost);
+    result.reason = "pid " + std::to_string(::getpid());
+    return result;
+  });
+}

@@ -1,0 +1,100 @@
+// Worker processes: results over the JSON-lines protocol, a hanging worker timed out and restarted, a crashing one
+// recorded with its signal, evaluations spread over several workers.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <set>
+
+#include "mdh/error.h"
+#include "tests/tuner/synthetic.h"
+#include "tuner/tuner.h"
+#include "tuner/worker_pool.h"
+
+namespace mdh::tuner {
+namespace {
+
+WorkerPoolOptions test_workers(size_t count, std::vector<std::string> extra = {}) {
+  WorkerPoolOptions options;
+  for (size_t i = 0; i < count; ++i) {
+    std::vector<std::string> command{MDH_TEST_WORKER};
+    command.insert(command.end(), extra.begin(), extra.end());
+    options.commands.push_back(command);
+  }
+  options.timeout_floor_seconds = 0.3;
+  options.initial_timeout_seconds = 0.5;
+  return options;
+}
+
+TEST(WorkerPool, EvaluatesOverTheProtocol) {
+  SearchSpace space(testing::bowl_parameters());
+  WorkerPool pool(test_workers(1));
+  Configuration c = space.configuration(space.point_of(BigUnsigned(100)));
+  pool.submit(42, c);
+  auto [ticket, result] = pool.wait();
+  EXPECT_EQ(ticket, 42u);
+  EXPECT_EQ(result.status, EvaluationStatus::ok);
+  EXPECT_DOUBLE_EQ(result.cost, testing::bowl_cost(c));
+}
+
+TEST(WorkerPool, TimesOutAHangingWorkerAndTuningContinues) {
+  SearchSpace space(testing::bowl_parameters());
+  WorkerPool pool(test_workers(1, {"--hang-x", "3", "--crash-x", "5"}));
+  auto technique = make_technique("random");
+  std::vector<EvaluationRecord> records;
+  TunerOptions options;
+  options.seed = 2;
+  options.on_evaluation = [&](const TuningStatus&, const EvaluationRecord& r, bool) { records.push_back(r); };
+  const auto start = std::chrono::steady_clock::now();
+  TuningResult result = tune(space, *technique, evaluations(30), pool, options);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(records.size(), 30u);
+  size_t timeouts = 0, crashes = 0, ok = 0;
+  for (const EvaluationRecord& r : records) {
+    int64_t x = r.configuration["X"];
+    if (x == 3) {
+      ++timeouts;
+      EXPECT_EQ(r.result.status, EvaluationStatus::timeout);
+      EXPECT_EQ(r.result.reason, "no answer within 0.3 s; worker killed and restarted");
+    } else if (x == 5) {
+      ++crashes;
+      EXPECT_EQ(r.result.status, EvaluationStatus::error);
+      EXPECT_EQ(r.result.reason.rfind("worker killed by signal 6 (Aborted)", 0), 0u) << r.result.reason;
+    } else {
+      ++ok;
+      EXPECT_EQ(r.result.status, EvaluationStatus::ok);
+    }
+  }
+  EXPECT_GT(timeouts, 0u);
+  EXPECT_GT(crashes, 0u);
+  EXPECT_EQ(result.status.valid_evaluations, ok);
+  // Each failure restarts its worker for the next evaluation (none follows the last one).
+  EXPECT_GE(pool.starts(), timeouts + crashes);
+  EXPECT_LE(pool.starts(), 1 + timeouts + crashes);
+  EXPECT_LT(seconds, 1.0 + 0.5 * static_cast<double>(timeouts));
+}
+
+TEST(WorkerPool, SpreadsEvaluationsOverWorkers) {
+  SearchSpace space(testing::bowl_parameters());
+  WorkerPool pool(test_workers(3));
+  auto technique = make_technique("auc_bandit");
+  std::set<std::string> workers;
+  TunerOptions options;
+  options.on_evaluation = [&](const TuningStatus&, const EvaluationRecord& r, bool) { workers.insert(r.result.reason); };
+  TuningResult result = tune(space, *technique, evaluations(60), pool, options);
+  EXPECT_EQ(result.status.valid_evaluations, 60u);
+  EXPECT_EQ(workers.size(), 3u);
+}
+
+TEST(WorkerPool, ReportsACommandThatCannotStart) {
+  WorkerPoolOptions options;
+  options.commands = {{"/nonexistent/mdh-worker", "--device", "0"}};
+  try {
+    WorkerPool pool(options);
+    FAIL();
+  } catch (const UserError& e) {
+    EXPECT_STREQ(e.what(), "cannot start worker '/nonexistent/mdh-worker --device 0': No such file or directory");
+  }
+}
+
+}  // namespace
+}  // namespace mdh::tuner

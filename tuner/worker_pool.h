@@ -1,0 +1,85 @@
+// Evaluation in worker processes that the tuner can kill: OpenCL cannot cancel a running kernel or build, so a
+// configuration that hangs or crashes takes only its worker down. Each worker is a command line (one per device),
+// started with fork/exec on a socket pair as its stdin/stdout, speaking JSON lines:
+//   request  {"id": 7, "config": {"MWG": 32, ...}}
+//   reply    {"id": 7, "status": "ok", "cost": 0.00123, "reason": ""}
+// A worker that misses its deadline is killed (SIGKILL) and its evaluation recorded as timeout; one that exits,
+// crashes or breaks the protocol is recorded as error with the reason (exit status or signal, stderr tail). The
+// worker is restarted for the next evaluation and tuning goes on.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tuner/evaluation.h"
+
+namespace mdh::tuner {
+
+struct WorkerPoolOptions {
+  /// One argv per worker; evaluations are spread over all of them.
+  std::vector<std::vector<std::string>> commands;
+  /// The per-evaluation deadline is max(timeout_floor_seconds, timeout_factor * fastest successful evaluation's
+  /// wall time); until the first success it is initial_timeout_seconds. The floor must cover a worker's start-up.
+  double timeout_floor_seconds = 10;
+  double timeout_factor = 10;
+  double initial_timeout_seconds = 120;
+};
+
+class WorkerPool final : public Evaluator {
+ public:
+  /// Starts the workers; throws mdh::UserError when a command cannot be executed.
+  explicit WorkerPool(WorkerPoolOptions options);
+  ~WorkerPool() override;
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  size_t capacity() const override { return workers_.size(); }
+  void submit(uint64_t ticket, const Configuration& configuration) override;
+  std::pair<uint64_t, EvaluationResult> wait() override;
+  void abandon() override;
+
+  /// The deadline the next evaluation gets, in seconds.
+  double current_timeout() const;
+  /// How many times workers were (re)started, initial starts included.
+  uint64_t starts() const { return starts_; }
+
+ private:
+  struct Worker {
+    std::vector<std::string> command;
+    pid_t pid = -1;
+    int socket = -1;        // the worker's stdin and stdout
+    int error_pipe = -1;    // the worker's stderr
+    std::string pending_output;
+    std::string stderr_tail;
+    std::optional<uint64_t> ticket;  // busy with this evaluation
+    double started = 0;              // monotonic seconds
+    double deadline = 0;
+  };
+
+  void start(Worker& worker);
+  /// Kills (if still running) and reaps the worker; returns how it ended, for the reason text.
+  std::string stop(Worker& worker, bool kill_first);
+  void complete(Worker& worker, EvaluationResult result);
+  void read_output(Worker& worker);
+  void read_stderr(Worker& worker);
+
+  WorkerPoolOptions options_;
+  std::vector<Worker> workers_;
+  std::deque<std::pair<uint64_t, EvaluationResult>> finished_;
+  std::optional<double> fastest_success_;
+  uint64_t starts_ = 0;
+};
+
+/// The worker side of the protocol: reads requests from stdin until EOF and answers each with `evaluate`'s result
+/// on stdout (exceptions become status error). Returns the process exit status.
+int serve_worker_requests(const std::function<EvaluationResult(const nlohmann::json& config)>& evaluate);
+
+}  // namespace mdh::tuner
