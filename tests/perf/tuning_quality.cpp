@@ -1,0 +1,222 @@
+// Benchmark: how close each technique gets to the known optimum of a landscape after 50, 100, 200 and 500
+// evaluations (median over 20 seeds of best cost / optimum). Landscapes: synthetic shapes with optima found by
+// enumeration, an analytic GEMM model on the CLBlast Xgemm space (M = 32), and recorded measurements of real spaces
+// (tests/data/recorded_space_*.jsonl, or files given on the command line) replayed without a device.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "tuner/recorded_space.h"
+#include "tuner/search_space.h"
+#include "tuner/tuner.h"
+
+namespace tuner = mdh::tuner;
+using tuner::Parameter;
+using tuner::Range;
+using Reads = std::span<const int64_t>;
+using Values = std::vector<int64_t>;
+
+namespace {
+
+constexpr uint64_t kSeeds = 20;
+constexpr uint64_t kCheckpoints[] = {50, 100, 200, 500};
+
+// Deterministic noise in [0, 1) from a configuration (SplitMix64 over its values).
+double noise(const Values& v, uint64_t salt) {
+  uint64_t h = salt;
+  for (int64_t x : v) h = tuner::derive_seed(h, static_cast<uint64_t>(x));
+  return static_cast<double>(h >> 11) * 0x1.0p-53;
+}
+
+// A(1..32) B(1..32) C <= A+B (1..32) D power of two with A*D <= 512, E flag.
+std::vector<Parameter> grid_space() {
+  std::vector<Parameter> p;
+  p.push_back(Parameter::integer("A", Range::interval(1, 32)));
+  p.push_back(Parameter::integer("B", Range::interval(1, 32)));
+  p.push_back(Parameter::integer("C", Range::interval(1, 32)).constrain({"A", "B"}, [](int64_t c, Reads r) { return c <= r[0] + r[1]; }));
+  p.push_back(Parameter::integer("D", Range::powers_of_two(1, 64)).constrain({"A"}, [](int64_t d, Reads r) { return r[0] * d <= 512; }));
+  p.push_back(Parameter::boolean("E"));
+  return p;
+}
+
+double grid_bowl(const Values& v) {
+  double a = (v[0] - 23) / 32.0, b = (v[1] - 9) / 32.0, c = (v[2] - 17) / 32.0, d = (std::log2(v[3]) - 4) / 6.0;
+  return 1.0 + 4 * a * a + 2 * b * b + 3 * c * c + 2 * d * d + (v[4] ? 0.0 : 0.2);
+}
+
+// Rosenbrock's banana valley over (A, B), scaled to [-2, 2].
+double grid_valley(const Values& v) {
+  double x = (v[0] - 1) / 31.0 * 4 - 2, y = (v[1] - 1) / 31.0 * 4 - 2;
+  return 1.0 + (1 - x) * (1 - x) + 10 * (y - x * x) * (y - x * x) + 0.01 * std::abs(v[2] - 10) + (v[4] ? 0 : 0.05) +
+         0.02 * std::abs(std::log2(v[3]) - 2);
+}
+
+double grid_rugged(const Values& v) { return grid_bowl(v) * (1 + 0.5 * noise(v, 1)); }
+
+// A simple GEMM performance model on Xgemm's parameters (M = 32): work per thread, occupancy, vector widths,
+// local-memory reuse and register pressure; lower is faster.
+double xgemm_model(const Values& v) {
+  const double MWG = v[0], NWG = v[1], KWG = v[2], MDIMC = v[3], NDIMC = v[4], VWM = v[8], VWN = v[9];
+  const double threads = MDIMC * NDIMC;
+  const double accumulators = (MWG / MDIMC) * (NWG / NDIMC);
+  const double workgroups = (32 / MWG) * (32 / NWG);
+  double occupancy = std::min(1.0, workgroups * threads / 256.0) * std::min(1.0, threads / 32.0);
+  double registers = accumulators <= 32 ? 1.0 : 32.0 / accumulators;
+  double reuse = std::sqrt(accumulators) / (1 + std::sqrt(accumulators));
+  double vectors = 0.6 + 0.2 * std::log2(VWM) / 3 + 0.2 * std::log2(VWN) / 3;
+  double local = (v[12] ? 1.1 : 1.0) * (v[13] ? 1.1 : 1.0) * (KWG >= 8 ? 1.0 : 0.8);
+  double strides = v[10] == v[11] ? 1.0 : 0.97;
+  return 1.0 / (occupancy * registers * reuse * vectors * local * strides + 1e-9) * (1 + 0.05 * noise(v, 2));
+}
+
+std::vector<Parameter> xgemm_space(int64_t M) {
+  std::vector<Parameter> p;
+  auto divides = [M](int64_t v) { return M % v == 0; };
+  p.push_back(Parameter::integer("MWG", Range::interval(1, M)).constrain(divides));
+  p.push_back(Parameter::integer("NWG", Range::interval(1, M)).constrain(divides));
+  p.push_back(Parameter::integer("KWG", Range::interval(1, M)).constrain(divides));
+  p.push_back(Parameter::integer("MDIMC", Range::interval(1, M)).constrain({"MWG"}, [](int64_t v, Reads r) { return r[0] % v == 0; }));
+  p.push_back(Parameter::integer("NDIMC", Range::interval(1, M)).constrain({"NWG", "MDIMC"}, [](int64_t v, Reads r) {
+    return r[0] % v == 0 && r[1] * v <= 1024;
+  }));
+  auto dima = [](int64_t v, Reads r) {
+    int64_t threads = r[1] * r[2];
+    return r[0] % v == 0 && threads % v == 0 && r[3] % (threads / v) == 0;
+  };
+  p.push_back(Parameter::integer("MDIMA", Range::interval(1, M)).constrain({"MWG", "MDIMC", "NDIMC", "KWG"}, dima));
+  p.push_back(Parameter::integer("NDIMB", Range::interval(1, M)).constrain({"NWG", "MDIMC", "NDIMC", "KWG"}, dima));
+  p.push_back(Parameter::integer("KWI", Range::interval(1, M)).constrain({"KWG"}, [](int64_t v, Reads r) { return r[0] % v == 0; }));
+  auto vw = [](int64_t v, Reads r) { return (r[0] / r[1]) % v == 0 && (r[0] / r[2]) % v == 0; };
+  p.push_back(Parameter::integer("VWM", Range::set({1, 2, 4, 8})).constrain({"MWG", "MDIMC", "MDIMA"}, vw));
+  p.push_back(Parameter::integer("VWN", Range::set({1, 2, 4, 8})).constrain({"NWG", "NDIMC", "NDIMB"}, vw));
+  p.push_back(Parameter::boolean("STRM"));
+  p.push_back(Parameter::boolean("STRN"));
+  p.push_back(Parameter::boolean("SA"));
+  p.push_back(Parameter::boolean("SB").constrain({"SA", "KWG", "MWG", "VWM", "NWG", "VWN"}, [](int64_t sb, Reads r) {
+    return (r[0] * r[1] * r[2] / r[3] + sb * r[1] * r[4] / r[5]) * 4 <= 49152;
+  }));
+  return p;
+}
+
+struct Landscape {
+  std::string name;
+  std::shared_ptr<tuner::SearchSpace> space;
+  std::function<tuner::EvaluationResult(const tuner::Configuration&)> evaluate;
+  double optimum = 0;
+};
+
+class FunctionCost final : public tuner::CostFunction {
+ public:
+  explicit FunctionCost(const Landscape& landscape) : landscape_(landscape) {}
+  tuner::EvaluationResult evaluate(const tuner::Configuration& c) override { return landscape_.evaluate(c); }
+
+ private:
+  const Landscape& landscape_;
+};
+
+// The optimum by enumerating every configuration.
+double enumerate_optimum(const Landscape& landscape) {
+  double best = INFINITY;
+  const tuner::SearchSpace& space = *landscape.space;
+  const uint64_t size = space.size().to_uint64();
+  for (uint64_t i = 0; i < size; ++i) {
+    tuner::EvaluationResult r = landscape.evaluate(space.configuration(space.point_of(tuner::BigUnsigned(i))));
+    if (r.status == tuner::EvaluationStatus::ok) best = std::min(best, r.cost);
+  }
+  return best;
+}
+
+Landscape synthetic(std::string name, std::shared_ptr<tuner::SearchSpace> space, double (*cost)(const Values&),
+                    double failure_share = 0) {
+  Landscape landscape{std::move(name), std::move(space), nullptr, 0};
+  landscape.evaluate = [cost, failure_share](const tuner::Configuration& c) {
+    // Failures are spread by hash; the best tenth of configurations never fails, so the optimum stays valid.
+    double value = cost(c.values());
+    if (failure_share > 0 && noise(c.values(), 3) < failure_share && value > 1.1)
+      return tuner::EvaluationResult::failed(tuner::EvaluationStatus::build_error, "synthetic");
+    return tuner::EvaluationResult::ok(value);
+  };
+  landscape.optimum = enumerate_optimum(landscape);
+  return landscape;
+}
+
+void report(const Landscape& landscape) {
+  std::printf("\n%s: %s configurations, optimum %.6g\n", landscape.name.c_str(),
+              landscape.space->size().to_grouped_decimal().c_str(), landscape.optimum);
+  std::printf("  %-24s %8s %8s %8s %8s   %s\n", "technique", "@50", "@100", "@200", "@500", "seeds at optimum @500");
+  for (const std::string& name : tuner::technique_names()) {
+    std::vector<std::vector<double>> ratios(std::size(kCheckpoints));
+    int at_optimum = 0;
+    for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
+      auto technique = tuner::make_technique(name);
+      FunctionCost cost(landscape);
+      tuner::TunerOptions options;
+      options.seed = seed;
+      double best = INFINITY;
+      std::vector<double> best_at(std::size(kCheckpoints), INFINITY);
+      options.on_evaluation = [&](const tuner::TuningStatus& status, const tuner::EvaluationRecord& record, bool) {
+        if (record.result.status == tuner::EvaluationStatus::ok) best = std::min(best, record.result.cost);
+        for (size_t k = 0; k < std::size(kCheckpoints); ++k)
+          if (status.evaluations <= kCheckpoints[k]) best_at[k] = best;
+      };
+      tuner::tune(*landscape.space, *technique, tuner::evaluations(kCheckpoints[std::size(kCheckpoints) - 1]), cost, options);
+      for (size_t k = 0; k < std::size(kCheckpoints); ++k) {
+        // A run that ended early (space exhausted) keeps its final best for later checkpoints.
+        if (k > 0 && std::isinf(best_at[k])) best_at[k] = best_at[k - 1];
+        ratios[k].push_back(best_at[k] / landscape.optimum);
+      }
+      if (best_at.back() <= landscape.optimum) ++at_optimum;
+    }
+    std::printf("  %-24s", name.c_str());
+    for (auto& r : ratios) {
+      std::nth_element(r.begin(), r.begin() + static_cast<std::ptrdiff_t>(r.size() / 2), r.end());
+      // Median of an even count: the mean of the two middle values.
+      double upper = r[r.size() / 2];
+      double lower = *std::max_element(r.begin(), r.begin() + static_cast<std::ptrdiff_t>(r.size() / 2));
+      std::printf(" %8.4f", (lower + upper) / 2);
+    }
+    std::printf("   %d/%llu\n", at_optimum, static_cast<unsigned long long>(kSeeds));
+    std::fflush(stdout);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> recordings;
+  for (int i = 1; i < argc; ++i) recordings.push_back(argv[i]);
+  if (recordings.empty() && std::filesystem::is_directory(MDH_TEST_DATA_DIR))
+    for (const auto& entry : std::filesystem::directory_iterator(MDH_TEST_DATA_DIR)) {
+      std::string file = entry.path().filename().string();
+      if (file.rfind("recorded_space_", 0) == 0 && entry.path().extension() == ".jsonl") recordings.push_back(entry.path().string());
+    }
+  std::sort(recordings.begin(), recordings.end());
+
+  std::printf("median over %llu seeds of (best cost found / optimum) after N evaluations; 1.0000 = optimum\n",
+              static_cast<unsigned long long>(kSeeds));
+  auto grid = std::make_shared<tuner::SearchSpace>(grid_space());
+  report(synthetic("grid: bowl", grid, grid_bowl));
+  report(synthetic("grid: Rosenbrock valley", grid, grid_valley));
+  report(synthetic("grid: rugged (bowl x noise)", grid, grid_rugged));
+  report(synthetic("grid: bowl with 40% failing configurations", grid, grid_bowl, 0.4));
+  report(synthetic("xgemm M=32: analytic GEMM model", std::make_shared<tuner::SearchSpace>(xgemm_space(32)), xgemm_model));
+  for (const std::string& path : recordings) {
+    auto recorded = std::make_shared<tuner::RecordedSpace>(tuner::load_recorded_space(path));
+    Landscape landscape{"recorded " + std::filesystem::path(path).filename().string(),
+                        std::make_shared<tuner::SearchSpace>(recorded->parameters), nullptr, 0};
+    landscape.evaluate = [recorded](const tuner::Configuration& c) { return tuner::RecordedCostFunction(*recorded).evaluate(c); };
+    if (!recorded->best) {
+      std::printf("\n%s: every configuration failed, skipped\n", landscape.name.c_str());
+      continue;
+    }
+    landscape.optimum = *recorded->best;
+    report(landscape);
+  }
+  if (recordings.empty()) std::printf("\n(no recorded spaces in %s)\n", MDH_TEST_DATA_DIR);
+  return 0;
+}
