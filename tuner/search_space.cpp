@@ -81,9 +81,10 @@ SearchSpace::SearchSpace(std::vector<Parameter> parameters, unsigned threads) {
     }
   }
 
-  // 3. Generate the trees, groups in parallel; a lone big group gets all threads for its first level.
+  // 3. Generate the trees, groups in parallel. Every group may also split its first level over all threads: one
+  // big group beside tiny ones (Xgemm's STRM, STRN) is the common case, and the tiny ones finish at once.
   trees_.resize(group_members_.size());
-  const unsigned per_group = std::max(1u, threads / static_cast<unsigned>(group_members_.size()));
+  const unsigned per_group = threads;
   std::atomic<size_t> next_group{0};
   auto work = [&] {
     for (size_t g = next_group++; g < trees_.size(); g = next_group++)
