@@ -1,0 +1,209 @@
+#include "peers/peer_common.h"
+
+#include <boost/program_options.hpp>
+
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+
+#include "mdh/parser.h"
+#include "runtime/device.h"
+#include "runtime/prl_data.h"
+#include "runtime/verify_result.h"
+
+namespace po = boost::program_options;
+
+namespace mdh::peers {
+
+namespace {
+
+nlohmann::json stats_json(const TimeStats& s) {
+  return {{"median", s.median_ns}, {"min", s.min_ns},           {"max", s.max_ns},
+          {"stddev", s.stddev_ns}, {"ci_low", s.ci_low_ns}, {"ci_high", s.ci_high_ns}};
+}
+
+/// "fp32" for float outputs (the GEMMbench name), else the spec's type name.
+std::string data_type_name(const Mdh& mdh) {
+  const ElementType& t = mdh.result_type();
+  if (!t.is_struct() && t.scalar == ScalarType::Float) return "fp32";
+  if (!t.is_struct() && t.scalar == ScalarType::Double) return "fp64";
+  return mdh.type_name(t);
+}
+
+}  // namespace
+
+double now_ns() {
+  return static_cast<double>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+          .count());
+}
+
+bool parse_peer_options(int argc, const char* const* argv, const std::string& program,
+                        const std::vector<ExtraOption>& extra, PeerOptions& options) {
+  po::options_description desc(program + " options");
+  desc.add_options()                                                                                         //
+      ("help", "print this help")                                                                            //
+      ("routine", po::value<std::string>(), "the computation: gemm, gemm_nt, gemv, dot, ... (see peers/README.md)")  //
+      ("spec", po::value<std::string>(), "the spec file whose inputs and reference are used, e.g. apps/gemm.mdh")  //
+      ("size", po::value<std::string>(), "size bindings, e.g. I=1024,J=1024,K=1024")                       //
+      ("seed", po::value<uint64_t>()->default_value(1), "seed of the inputs (as mdh run --seed)")            //
+      ("device", po::value<std::string>()->default_value(""), "OpenCL device of the reference: P:D, gpu, cpu or a name")  //
+      ("json", po::value<std::string>(), "also write the JSON record to FILE")                              //
+      ("label", po::value<std::string>()->default_value(""), "a label for the record, e.g. RW or PC")       //
+      ("warmups", po::value<int>()->default_value(MeasurementOptions{}.warmups), "untimed calls first")     //
+      ("min-runs", po::value<int>()->default_value(MeasurementOptions{}.min_runs), "fewest timed calls")    //
+      ("max-runs", po::value<int>()->default_value(MeasurementOptions{}.max_runs),
+       "most timed calls (the CI target of 2% may stop earlier)");
+  for (const ExtraOption& e : extra) desc.add_options()(e.name.c_str(), po::value<std::string>(), e.help.c_str());
+  po::variables_map vm;
+  try {
+    po::store(po::parse_command_line(argc, argv, desc), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw UserError(program + ": " + e.what());
+  }
+  if (vm.count("help")) {
+    std::cout << "usage: " << program << " --routine NAME --spec apps/X.mdh --size I=..,J=.. [options]\n" << desc;
+    return false;
+  }
+  for (const char* required : {"routine", "spec", "size"})
+    if (!vm.count(required)) throw UserError(program + ": --" + std::string(required) + " is required");
+  options.routine = vm["routine"].as<std::string>();
+  options.spec = vm["spec"].as<std::string>();
+  options.sizes = vm["size"].as<std::string>();
+  options.seed = vm["seed"].as<uint64_t>();
+  options.device = vm["device"].as<std::string>();
+  if (vm.count("json")) options.json_path = vm["json"].as<std::string>();
+  options.label = vm["label"].as<std::string>();
+  options.measurement.warmups = vm["warmups"].as<int>();
+  options.measurement.min_runs = vm["min-runs"].as<int>();
+  options.measurement.max_runs = vm["max-runs"].as<int>();
+  for (const ExtraOption& e : extra)
+    if (vm.count(e.name)) options.extra[e.name] = vm[e.name].as<std::string>();
+  return true;
+}
+
+PeerCase::PeerCase(PeerOptions options) : options_(std::move(options)) {
+  BoundMdh bound = bind(std::shared_ptr<const Mdh>(parse_spec_file(options_.spec)), parse_size_binding(options_.sizes));
+  if (!bound.mdh->params.empty())
+    throw UserError("peers take specs without params; " + options_.spec + " declares '" + bound.mdh->params[0].name +
+                    "'");
+  context_ = std::make_unique<Context>(select_device(options_.device));
+  std::map<std::string, HostBuffer> inputs;
+  // PRL's inputs come from the synthetic record generator, as `mdh run --prl-data` makes them.
+  if (options_.routine == "prl" || bound.mdh->name == "prl") {
+    PrlData data = make_prl_data(bound, options_.seed);
+    for (HostBuffer* b : {&data.a, &data.b, &data.freq}) inputs.emplace(b->name, std::move(*b));
+  }
+  run_ = std::make_unique<MdHomRun>(*context_, std::move(bound), std::move(inputs),
+                                    std::map<std::string, std::string>{}, options_.seed);
+}
+
+int64_t PeerCase::size(const std::string& name) const {
+  auto it = bound().sizes.find(name);
+  if (it == bound().sizes.end()) throw UserError(options_.spec + " has no size '" + name + "'");
+  return it->second;
+}
+
+HostBuffer PeerCase::make_output() const { return make_host_buffer(bound(), bound().output.buffer); }
+
+void PeerCase::require_md_hom(const std::string& md_hom_name) const {
+  if (mdh().name != md_hom_name)
+    throw UserError("routine '" + options_.routine + "' expects the md_hom '" + md_hom_name + "', but " +
+                    options_.spec + " declares '" + mdh().name + "'");
+}
+
+HostBuffer float_output(const PeerCase& peer_case, const std::vector<float>& values) {
+  HostBuffer out = peer_case.make_output();
+  if (out.type.is_struct() || out.type.scalar != ScalarType::Float)
+    throw UserError("the output of " + peer_case.mdh().name + " is not float");
+  if (static_cast<int64_t>(values.size()) != out.element_count())
+    throw UserError("the peer produced " + std::to_string(values.size()) + " values for an output of " +
+                    std::to_string(out.element_count()));
+  std::memcpy(out.bytes.data(), values.data(), values.size() * sizeof(float));
+  return out;
+}
+
+std::vector<float> float_values(const HostBuffer& buffer) {
+  if (buffer.type.is_struct() || buffer.type.scalar != ScalarType::Float)
+    throw UserError("buffer " + buffer.name + " is not float");
+  std::vector<float> values(static_cast<size_t>(buffer.element_count()));
+  std::memcpy(values.data(), buffer.bytes.data(), values.size() * sizeof(float));
+  return values;
+}
+
+nlohmann::json run_and_record(PeerCase& peer_case, PeerSetup& setup) {
+  MDH_INTERNAL_ASSERT(setup.run_once && setup.read_output, "a peer set up without a run or an output");
+  const PeerOptions& options = peer_case.options();
+  const BoundMdh& bound = peer_case.bound();
+
+  // Correctness first: one call, checked against mdh's reference; then the timed calls.
+  setup.run_once();
+  HostBuffer output = setup.read_output();
+  const HostBuffer& reference = peer_case.reference_output();
+  VerifyReport report = verify_result(output, reference, peer_case.mdh(), bound.reduction_size());
+  Measurement m = measure(setup.run_once, options.measurement);
+
+  nlohmann::json sizes = nlohmann::json::object();
+  for (const auto& [name, value] : bound.sizes) sizes[name] = value;
+  nlohmann::json record = {
+      {"peer", setup.peer},
+      {"routine", options.routine},
+      {"label", options.label},
+      {"spec", options.spec},
+      {"sizes", sizes},
+      {"seed", options.seed},
+      {"device", setup.device_name},
+      {"reference_device", peer_case.context().device().name},
+      {"library_version", setup.library_version},
+      {"data_type", data_type_name(peer_case.mdh())},
+      {"layouts", setup.layouts},
+      {"time_includes", {{"device", setup.device_time_includes}, {"call", setup.call_time_includes}}},
+      {"device_time_ns", stats_json(m.device)},
+      {"call_time_ns", stats_json(m.call)},
+      {"runs", m.runs},
+      {"warmups", m.warmups},
+      {"ci_met", m.ci_met},
+      {"ci_target", {{"confidence", options.measurement.confidence}, {"relative", options.measurement.ci_relative}}},
+      {"validation",
+       {{"passed", report.passed},
+        {"max_abs_error", report.max_abs_error},
+        {"max_rel_error", report.max_rel_error},
+        {"tolerance", report.tolerance},
+        {"mismatches", report.mismatches},
+        {"compared", report.compared},
+        {"reference_precision", peer_case.reference_in_double() ? "double" : "spec types"}}},
+      {"notes", setup.notes},
+  };
+  if (setup.late_notes) record["notes"].update(setup.late_notes());
+  if (bound.flops) record["flops"] = *bound.flops;
+  if (!report.passed) record["validation"]["summary"] = report.summary();
+
+  std::cout << record.dump(2) << std::endl;
+  if (!options.json_path.empty()) {
+    std::ofstream file(options.json_path);
+    if (!file) throw UserError("cannot write " + options.json_path);
+    file << record.dump(2) << '\n';
+    if (!file) throw UserError("cannot write " + options.json_path);
+  }
+  if (!report.passed) std::cerr << setup.peer << ": validation FAILED: " << report.summary() << '\n';
+  return record;
+}
+
+int peer_main(int argc, const char* const* argv, const std::string& program, const std::vector<ExtraOption>& extra,
+              const std::function<PeerSetup(PeerCase&)>& prepare) {
+  try {
+    PeerOptions options;
+    if (!parse_peer_options(argc, argv, program, extra, options)) return 0;
+    PeerCase peer_case(std::move(options));
+    PeerSetup setup = prepare(peer_case);
+    nlohmann::json record = run_and_record(peer_case, setup);
+    return record["validation"]["passed"].get<bool>() ? 0 : 1;
+  } catch (const UserError& e) {
+    std::cerr << program << ": error: " << e.what() << '\n';
+    return 2;
+  }
+}
+
+}  // namespace mdh::peers

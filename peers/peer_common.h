@@ -1,0 +1,104 @@
+// The harness every peer program shares: the command line, the inputs exactly as mdh creates them, the check
+// against mdh's reference output, the one measurement method (runtime/measurement.h) and the JSON record.
+// A peer only says how to run its library on the prepared inputs (a PeerSetup).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "mdh/bind.h"
+#include "runtime/context.h"
+#include "runtime/host_buffer.h"
+#include "runtime/md_hom_run.h"
+#include "runtime/measurement.h"
+
+namespace mdh::peers {
+
+/// An option of one peer beyond the common ones (e.g. CLBlast's --tuned DIR); always takes a value.
+struct ExtraOption {
+  std::string name;
+  std::string help;
+};
+
+struct PeerOptions {
+  std::string routine;  // --routine: which computation, e.g. gemm, gemm_nt, gemv, dot, prl
+  std::string spec;     // --spec apps/X.mdh
+  std::string sizes;    // --size I=..,J=..
+  uint64_t seed = 1;    // --seed, as `mdh run --seed`
+  std::string device;   // --device: the OpenCL device of the reference (and of OpenCL peers)
+  std::string json_path;  // --json FILE: also write the record there
+  std::string label;      // --label RW / PC / ...
+  MeasurementOptions measurement;  // --warmups, --min-runs, --max-runs
+  std::map<std::string, std::string> extra;  // values of the peer's ExtraOptions that were given
+};
+
+/// Parses the command line; returns false after printing --help. Throws UserError for a bad or missing option.
+bool parse_peer_options(int argc, const char* const* argv, const std::string& program,
+                        const std::vector<ExtraOption>& extra, PeerOptions& options);
+
+/// Everything a peer needs to set itself up: the bound spec, the OpenCL device of the reference, and the inputs.
+class PeerCase {
+ public:
+  explicit PeerCase(PeerOptions options);
+
+  const PeerOptions& options() const { return options_; }
+  const BoundMdh& bound() const { return run_->bound(); }
+  const Mdh& mdh() const { return *run_->bound().mdh; }
+  Context& context() { return *context_; }
+  /// Input or table `name` as mdh fills it (fill_random with the seed; PRL: make_prl_data).
+  const HostBuffer& input(const std::string& name) const { return run_->input(name); }
+  /// The extent of size symbol `name` (UserError if the spec has no such size).
+  int64_t size(const std::string& name) const;
+  /// An output buffer of the spec's shape, zero-filled, for the peer to fill.
+  HostBuffer make_output() const;
+  /// mdh's reference output (double precision where possible), computed on first use.
+  const HostBuffer& reference_output() { return run_->reference_output(); }
+  bool reference_in_double() { return run_->reference_in_double(); }
+
+  /// UserError unless the spec's md_hom is named `md_hom_name` (guards against a routine/spec mix-up).
+  void require_md_hom(const std::string& md_hom_name) const;
+
+ private:
+  PeerOptions options_;
+  std::unique_ptr<Context> context_;
+  std::unique_ptr<MdHomRun> run_;
+};
+
+/// What a peer provides for one routine.
+struct PeerSetup {
+  std::string peer;            // "openblas", "clblast-tuned", ...
+  std::string library_version;  // "OpenBLAS 0.3.21 ..."
+  std::string device_name;      // where the peer computes
+  std::string layouts;          // storage of every operand, in the library's terms
+  std::string device_time_includes;
+  std::string call_time_includes;
+  nlohmann::json notes = nlohmann::json::object();  // peer-specific facts (algorithm chosen, parameters, ...)
+  std::function<nlohmann::json()> late_notes;  // optional: facts known only after the runs, merged into notes
+  std::function<RunTimes()> run_once;       // one whole call, timed
+  std::function<HostBuffer()> read_output;  // the output the last call produced, shaped as the spec's output
+};
+
+/// Validates (one call, compared with the reference), measures, prints the JSON record on stdout and writes it to
+/// --json. Returns the record.
+nlohmann::json run_and_record(PeerCase& peer_case, PeerSetup& setup);
+
+/// The whole program: parse, prepare the case, let `prepare` set up the peer, run_and_record.
+/// Exit codes: 0 validated, 1 validation failed (the record says so), 2 user error (message on stderr).
+int peer_main(int argc, const char* const* argv, const std::string& program, const std::vector<ExtraOption>& extra,
+              const std::function<PeerSetup(PeerCase&)>& prepare);
+
+/// Host wall clock in nanoseconds (steady clock).
+double now_ns();
+
+/// Copies `values` into an output HostBuffer of float elements (UserError if the counts differ).
+HostBuffer float_output(const PeerCase& peer_case, const std::vector<float>& values);
+/// The float elements of a float HostBuffer.
+std::vector<float> float_values(const HostBuffer& buffer);
+
+}  // namespace mdh::peers

@@ -1,0 +1,152 @@
+// The peer programs end to end at small sizes: each runs on mdh's inputs, validates against mdh's reference on the
+// default OpenCL device (PoCL here) and writes its JSON record.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "runtime/device.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct PeerRun {
+  int exit_code = -1;
+  std::string stderr_text;
+  nlohmann::json record;
+};
+
+fs::path scratch_dir() {
+  fs::path dir = fs::temp_directory_path() / ("mdh_peers_test_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+/// Runs `program` with `arguments` (and a small run limit), returns its exit code, stderr and JSON record.
+PeerRun run_peer(const std::string& program, const std::string& arguments) {
+  const fs::path dir = scratch_dir();
+  const fs::path json = dir / (program + ".json"), err = dir / (program + ".err");
+  fs::remove(json);
+  const std::string command = std::string(MDH_PEER_DIR) + "/" + program + " " + arguments +
+                              " --warmups 1 --max-runs 6 --json " + json.string() + " > /dev/null 2> " + err.string();
+  const int status = std::system(command.c_str());
+  PeerRun run;
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream err_in(err);
+  run.stderr_text.assign(std::istreambuf_iterator<char>(err_in), std::istreambuf_iterator<char>());
+  if (fs::exists(json)) std::ifstream(json) >> run.record;
+  return run;
+}
+
+std::string spec(const std::string& name) { return std::string(" --spec ") + MDH_SOURCE_DIR + "/apps/" + name; }
+
+void expect_validated_record(const PeerRun& run, const std::string& peer, const std::string& routine) {
+  ASSERT_EQ(run.exit_code, 0) << run.stderr_text;
+  const nlohmann::json& r = run.record;
+  EXPECT_EQ(r.at("peer"), peer);
+  EXPECT_EQ(r.at("routine"), routine);
+  EXPECT_EQ(r.at("label"), "test");
+  EXPECT_TRUE(r.at("validation").at("passed").get<bool>());
+  EXPECT_GE(r.at("validation").at("max_abs_error").get<double>(), 0.0);
+  EXPECT_GE(r.at("runs").get<int>(), 5);
+  EXPECT_LE(r.at("runs").get<int>(), 6);
+  for (const char* time : {"device_time_ns", "call_time_ns"}) {
+    const nlohmann::json& t = r.at(time);
+    EXPECT_GT(t.at("median").get<double>(), 0.0) << time;
+    EXPECT_LE(t.at("min").get<double>(), t.at("median").get<double>()) << time;
+    EXPECT_LE(t.at("median").get<double>(), t.at("max").get<double>()) << time;
+  }
+  EXPECT_FALSE(r.at("time_includes").at("device").get<std::string>().empty());
+  EXPECT_FALSE(r.at("library_version").get<std::string>().empty());
+  EXPECT_FALSE(r.at("layouts").get<std::string>().empty());
+}
+
+struct BlasCase {
+  std::string routine, spec_file, sizes;
+};
+const BlasCase kBlasCases[] = {{"gemm", "gemm.mdh", "I=37,J=29,K=41"},
+                               {"gemm_nt", "gemm_nt.mdh", "I=37,J=29,K=41"},
+                               {"gemv", "gemv.mdh", "I=53,K=71"},
+                               {"dot", "dot.mdh", "K=1000"}};
+
+void run_blas_cases(const std::string& program, const std::string& peer) {
+  for (const BlasCase& c : kBlasCases) {
+    SCOPED_TRACE(program + " " + c.routine);
+    PeerRun run = run_peer(program, "--routine " + c.routine + spec(c.spec_file) + " --size " + c.sizes +
+                                        " --label test --seed 3");
+    expect_validated_record(run, peer, c.routine);
+    EXPECT_EQ(run.record.at("data_type"), "fp32");
+    EXPECT_EQ(run.record.at("seed"), 3);
+  }
+}
+
+TEST(Peers, OpenBlasValidatesGemmGemvDot) { run_blas_cases("peer_openblas", "openblas"); }
+
+TEST(Peers, EigenValidatesGemmGemvDot) { run_blas_cases("peer_eigen", "eigen"); }
+
+TEST(Peers, ClblastValidatesGemmGemvDotAndCountsEveryKernel) {
+  for (const BlasCase& c : kBlasCases) {
+    SCOPED_TRACE(c.routine);
+    PeerRun run = run_peer("peer_clblast", "--routine " + c.routine + spec(c.spec_file) + " --size " + c.sizes +
+                                               " --label test");
+    expect_validated_record(run, "clblast", c.routine);
+    EXPECT_GE(run.record.at("notes").at("kernels_per_call").get<int>(), 1);
+  }
+}
+
+TEST(Peers, ClblastAppliesTunerResults) {
+  // A tuner output in CLBlast's format for this device: Xdot with work-group sizes other than the shipped ones.
+  const std::string device = mdh::select_device("").name;
+  const fs::path dir = scratch_dir() / "tuned";
+  fs::create_directories(dir);
+  for (const auto& [family, kernel, parameter] :
+       {std::tuple{"xdot_1", "Xdot", "WGS1"}, std::tuple{"xdot_2", "XdotEpilogue", "WGS2"}}) {
+    nlohmann::json file = {{"kernel_family", family}, {"precision", "32"}, {"device", device},
+                           {"results", {{{"kernel", kernel}, {"time", 1.0}, {"parameters", {{"PRECISION", 32}, {parameter, 32}}}},
+                                        {{"kernel", kernel}, {"time", 2.0}, {"parameters", {{"PRECISION", 32}, {parameter, 64}}}}}}};
+    std::ofstream(dir / (std::string("clblast_") + family + "_32.json")) << file.dump();
+  }
+  PeerRun run = run_peer("peer_clblast", "--routine dot" + spec("dot.mdh") + " --size K=5000 --label test --tuned " +
+                                             dir.string());
+  expect_validated_record(run, "clblast-tuned", "dot");
+  EXPECT_EQ(run.record.at("notes").at("tuned_parameters").at("Xdot").at("WGS1"), 32);
+  EXPECT_EQ(run.record.at("notes").at("tuned_parameters").at("Xdot").at("WGS2"), 32);
+
+  // Results from another device are refused.
+  nlohmann::json other = {{"kernel_family", "xdot_1"}, {"device", "some other device"}, {"results", nlohmann::json::array()}};
+  std::ofstream(dir / "clblast_xdot_1_32.json") << other.dump();
+  PeerRun refused = run_peer("peer_clblast", "--routine dot" + spec("dot.mdh") + " --size K=5000 --tuned " + dir.string());
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.stderr_text.find("tuned on 'some other device', but the peer runs on '" + device + "'"),
+            std::string::npos)
+      << refused.stderr_text;
+}
+
+TEST(Peers, PrlValidatesAgainstTheReference) {
+  PeerRun run = run_peer("peer_prl", "--routine prl" + spec("prl.mdh") + " --size N=64,M=300 --label test");
+  expect_validated_record(run, "cpp-threads", "prl");
+  EXPECT_GE(run.record.at("notes").at("threads").get<int>(), 1);
+}
+
+TEST(Peers, RoutineAndSpecMustAgree) {
+  PeerRun run = run_peer("peer_openblas", "--routine gemm" + spec("gemv.mdh") + " --size I=4,K=4");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.stderr_text.find("peer_openblas: error: routine 'gemm' expects the md_hom 'gemm', but "),
+            std::string::npos)
+      << run.stderr_text;
+  PeerRun unknown = run_peer("peer_eigen", "--routine fft" + spec("gemv.mdh") + " --size I=4,K=4");
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.stderr_text.find("peer_eigen has no routine 'fft' (it offers gemm, gemm_nt, gemv, dot)"),
+            std::string::npos)
+      << unknown.stderr_text;
+}
+
+}  // namespace
