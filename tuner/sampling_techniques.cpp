@@ -1,5 +1,9 @@
-// The two techniques that ignore costs: exhaustive enumeration and uniform random sampling.
+// The two techniques that ignore costs: exhaustive enumeration and uniform random sampling (both of valid
+// configurations only).
+#include <cstdint>
 #include <set>
+
+#include "mdh/error.h"
 
 #include "tuner/techniques.h"
 
@@ -12,21 +16,32 @@ class Exhaustive final : public SearchTechnique {
   void initialize(const SearchSpace& space, uint64_t) override {
     space_ = &space;
     current_.assign(space.group_count(), 0);
+    cycle_ = space.size().fits_uint64() ? space.size().to_uint64() : UINT64_MAX;
   }
   Point next() override {
-    Point result = current_;
-    // Mixed-radix increment, last group fastest (index order).
-    for (size_t g = current_.size(); g-- > 0;) {
-      if (++current_[g] < space_->group(g).leaf_count()) break;
-      current_[g] = 0;
+    // Candidates in index order, skipping those that violate a global constraint. A whole cycle without a valid
+    // one means there is none: sample() then throws the diagnosis.
+    for (uint64_t skipped = 0;; ++skipped) {
+      if (skipped == cycle_) {
+        Rng rng(0);
+        space_->sample(rng);
+        MDH_INTERNAL_ASSERT(false, "a valid configuration that exhaustive enumeration skipped");
+      }
+      Point result = current_;
+      // Mixed-radix increment, last group fastest (index order).
+      for (size_t g = current_.size(); g-- > 0;) {
+        if (++current_[g] < space_->group(g).leaf_count()) break;
+        current_[g] = 0;
+      }
+      if (!space_->has_global_constraints() || space_->is_valid(result)) return result;
     }
-    return result;
   }
   void report(Cost) override {}
 
  private:
   const SearchSpace* space_ = nullptr;
   Point current_;
+  uint64_t cycle_ = 0;
 };
 
 class RandomSearch final : public SearchTechnique {

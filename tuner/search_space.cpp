@@ -1,16 +1,66 @@
-// Group detection (union-find over declared reads), parallel tree generation, and the mixed-radix product.
+// Group detection (union-find over declared reads), parallel tree generation, the mixed-radix product, and the
+// per-configuration checks of global constraints.
 #include "tuner/search_space.h"
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
+#include <cmath>
+#include <cstring>
 #include <map>
 #include <numeric>
+#include <set>
 #include <thread>
 
 #include "mdh/error.h"
 
 namespace mdh::tuner {
 namespace {
+
+// Each thread keeps one set of check buffers, so checks allocate nothing once warm. A predicate that calls back
+// into a space finds them in use and gets fresh ones.
+struct ScratchSlot {
+  CheckScratch scratch;
+  bool busy = false;
+};
+thread_local ScratchSlot t_scratch_slot;
+
+class ScratchLease {
+ public:
+  explicit ScratchLease(size_t parameter_count) {
+    if (!t_scratch_slot.busy) {
+      t_scratch_slot.busy = true;
+      scratch_ = &t_scratch_slot.scratch;
+    }
+    if (scratch_->values.size() < parameter_count) scratch_->values.resize(parameter_count);
+  }
+  ~ScratchLease() {
+    if (scratch_ == &t_scratch_slot.scratch) t_scratch_slot.busy = false;
+  }
+  ScratchLease(const ScratchLease&) = delete;
+  ScratchLease& operator=(const ScratchLease&) = delete;
+  CheckScratch& operator*() { return *scratch_; }
+
+ private:
+  CheckScratch own_;
+  CheckScratch* scratch_ = &own_;
+};
+
+// Nearest-first search for a valid point around an invalid closest candidate: at most this many rounds of
+// one-parameter changes, expanding the nearest candidates of each round, checking at most this many in all.
+constexpr int kNearestRounds = 4;
+constexpr size_t kNearestBeam = 8;
+constexpr size_t kNearestChecks = 20'000;
+// Candidates drawn to find which constraints fail when sampling finds nothing valid.
+constexpr uint64_t kDiagnosisCandidates = 10'000;
+
+// Mixes 64 bits into a seed (SplitMix64 finaliser).
+uint64_t derive_seed_from_bits(uint64_t seed, uint64_t bits) {
+  uint64_t z = seed ^ (bits + 0x9e3779b97f4a7c15ull + (seed << 6) + (seed >> 2));
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
 
 class UnionFind {
  public:
@@ -31,7 +81,11 @@ class UnionFind {
 
 }  // namespace
 
-SearchSpace::SearchSpace(std::vector<Parameter> parameters, unsigned threads) {
+SearchSpace::SearchSpace(std::vector<Parameter> parameters, unsigned threads)
+    : SearchSpace(std::move(parameters), {}, threads) {}
+
+SearchSpace::SearchSpace(std::vector<Parameter> parameters, std::vector<GlobalConstraint> global_constraints,
+                         unsigned threads) {
   if (parameters.empty()) throw UserError("a search space needs at least one parameter");
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   parameters_ = std::make_shared<const std::vector<Parameter>>(std::move(parameters));
@@ -99,6 +153,21 @@ SearchSpace::SearchSpace(std::vector<Parameter> parameters, unsigned threads) {
   size_ = BigUnsigned(1);
   for (const GroupTree& tree : trees_) size_ *= BigUnsigned(tree.leaf_count());
   if (size_.is_zero()) throw UserError("the search space has no valid configuration: the constraints exclude all");
+
+  // 4. Global constraints only index the groups; small spaces are counted (and checked for emptiness) at once.
+  std::vector<size_t> group_of_parameter(params.size());
+  for (size_t g = 0; g < group_members_.size(); ++g)
+    for (size_t i : group_members_[g]) group_of_parameter[i] = g;
+  globals_ = GlobalConstraintSet(std::move(global_constraints), params, group_of_parameter, trees_.size());
+  if (globals_.empty()) {
+    known_valid_size_ = size_;
+  } else if (size_ <= BigUnsigned(kEagerCountLimit)) {
+    known_valid_size_ = exact_valid_size(BigUnsigned(kEagerCountLimit));
+    if (known_valid_size_->is_zero()) {
+      Rng unused(0);
+      throw no_valid_configuration(unused, /*exhaustive=*/true);
+    }
+  }
 }
 
 BigUnsigned SearchSpace::index_of(const Point& point) const {
@@ -147,6 +216,7 @@ std::optional<Point> SearchSpace::point_of(const Configuration& configuration) c
     if (!leaf) return std::nullopt;
     point[g] = *leaf;
   }
+  if (violated_global_constraint(configuration)) return std::nullopt;
   return point;
 }
 
@@ -165,27 +235,195 @@ Configuration SearchSpace::configuration_from_json(const nlohmann::json& json) c
     }
   }
   Configuration configuration(parameters_, std::move(values));
+  if (auto violated = violated_global_constraint(configuration))
+    throw UserError("configuration " + json.dump() + " violates the constraint '" + *violated + "'");
   if (!point_of(configuration)) throw UserError("configuration " + json.dump() + " violates the space's constraints");
   return configuration;
 }
 
-Point SearchSpace::sample(Rng& rng) const {
-  // Independent uniform leaves per tree are uniform over the product.
-  Point point(trees_.size());
-  for (size_t g = 0; g < trees_.size(); ++g) point[g] = rng.below(trees_[g].leaf_count());
-  return point;
+void SearchSpace::decode_group(const Point& point, size_t g, CheckScratch& scratch) const {
+  const std::vector<size_t>& members = group_members_[g];
+  scratch.path.resize(members.size());
+  trees_[g].path_of_leaf(point[g], scratch.path);
+  for (size_t k = 0; k < members.size(); ++k)
+    scratch.values[members[k]] = (*parameters_)[members[k]].range().values()[scratch.path[k]];
 }
 
-std::vector<Point> SearchSpace::neighbours(const Point& point) const {
-  std::vector<Point> result;
+bool SearchSpace::is_valid(const Point& point, CheckScratch& scratch) const {
+  if (globals_.empty()) return true;
+  for (size_t g : globals_.read_groups()) decode_group(point, g, scratch);
+  return globals_.first_failure(scratch.values, scratch.reads) == GlobalConstraintSet::npos;
+}
+
+bool SearchSpace::is_valid(const Point& point) const {
+  MDH_INTERNAL_ASSERT(point.size() == trees_.size(), "one leaf per group");
+  ScratchLease scratch(parameters_->size());
+  return is_valid(point, *scratch);
+}
+
+std::optional<std::string> SearchSpace::violated_global_constraint(const Configuration& configuration) const {
+  std::vector<int64_t> reads;
+  size_t failed = globals_.first_failure(configuration.values(), reads);
+  if (failed == GlobalConstraintSet::npos) return std::nullopt;
+  return globals_.description(failed);
+}
+
+ValidSizeEstimate SearchSpace::estimate_valid_size(uint64_t samples, uint64_t seed) const {
+  ValidSizeEstimate estimate;
+  const double candidates = size_.to_double();
+  if (globals_.empty() || samples == 0) {
+    estimate.valid = estimate.low = estimate.high = candidates;
+    estimate.exact = globals_.empty();
+    return estimate;
+  }
+  ScratchLease scratch(parameters_->size());
+  Rng rng(seed);
+  Point point(trees_.size());
+  for (uint64_t s = 0; s < samples; ++s) {
+    for (size_t g = 0; g < trees_.size(); ++g) point[g] = rng.below(trees_[g].leaf_count());
+    if (is_valid(point, *scratch)) ++estimate.valid_samples;
+  }
+  estimate.samples = samples;
+  // Wilson score interval for the valid fraction at 95%: unlike the normal approximation it stays inside [0, 1]
+  // and is informative when no or every sample is valid.
+  const double n = static_cast<double>(samples), p = static_cast<double>(estimate.valid_samples) / n, z = 1.96;
+  const double denominator = 1 + z * z / n;
+  const double centre = (p + z * z / (2 * n)) / denominator;
+  const double half_width = z * std::sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator;
+  estimate.valid = candidates * p;
+  estimate.low = candidates * std::max(0.0, centre - half_width);
+  estimate.high = candidates * std::min(1.0, centre + half_width);
+  return estimate;
+}
+
+std::optional<BigUnsigned> SearchSpace::exact_valid_size(const BigUnsigned& limit) const {
+  if (globals_.empty()) return size_;
+  if (limit < size_) return std::nullopt;
+  ScratchLease lease(parameters_->size());
+  CheckScratch& scratch = *lease;
+  // Mixed-radix enumeration, last group fastest; a group is decoded again only when its leaf changed.
+  const std::vector<size_t>& read_groups = globals_.read_groups();
+  Point point(trees_.size(), 0);
+  for (size_t g : read_groups) decode_group(point, g, scratch);
+  uint64_t valid = 0;
+  for (;;) {
+    if (globals_.first_failure(scratch.values, scratch.reads) == GlobalConstraintSet::npos) ++valid;
+    size_t g = trees_.size();
+    while (g-- > 0) {
+      if (++point[g] < trees_[g].leaf_count()) break;
+      point[g] = 0;
+    }
+    if (g == static_cast<size_t>(-1)) break;
+    for (size_t r : read_groups)
+      if (r >= g) decode_group(point, r, scratch);
+  }
+  return BigUnsigned(valid);
+}
+
+UserError SearchSpace::no_valid_configuration(Rng& rng, bool exhaustive) const {
+  ScratchLease lease(parameters_->size());
+  CheckScratch& scratch = *lease;
+  std::vector<uint64_t> failures(globals_.size(), 0);
+  uint64_t candidates = 0;
+  auto count = [&](const Point& point) {
+    for (size_t g : globals_.read_groups()) decode_group(point, g, scratch);
+    for (size_t c = 0; c < globals_.size(); ++c)
+      if (!globals_.holds(c, scratch.values, scratch.reads)) ++failures[c];
+    ++candidates;
+  };
+  Point point(trees_.size(), 0);
+  if (exhaustive) {
+    for (BigUnsigned index; index < size_; index += BigUnsigned(1)) count(point_of(index));
+  } else {
+    for (uint64_t s = 0; s < kDiagnosisCandidates; ++s) {
+      for (size_t g = 0; g < trees_.size(); ++g) point[g] = rng.below(trees_[g].leaf_count());
+      count(point);
+    }
+  }
+  // The constraints that fail for at least half as many candidates as the most failing one, most failing first.
+  std::vector<size_t> order(globals_.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return failures[a] > failures[b]; });
+  std::string listed;
+  for (size_t c : order) {
+    if (failures[c] == 0 || 2 * failures[c] < failures[order.front()]) break;
+    const int percent = static_cast<int>(std::floor(100.0 * static_cast<double>(failures[c]) / static_cast<double>(candidates)));
+    listed += (listed.empty() ? "" : "; ") + globals_.description(c) + " (fails for " + std::to_string(percent) +
+              "% of " + BigUnsigned(candidates).to_grouped_decimal() + " candidates)";
+  }
+  return UserError(std::string("the search space has ") + (exhaustive ? "no" : "(almost) no") +
+                   " configuration satisfying: " + listed);
+}
+
+Point SearchSpace::sample(Rng& rng) const {
+  // Independent uniform leaves per tree are uniform over the product; rejecting the invalid ones keeps the
+  // accepted points uniform over the valid configurations.
+  Point point(trees_.size());
+  if (globals_.empty()) {
+    for (size_t g = 0; g < trees_.size(); ++g) point[g] = rng.below(trees_[g].leaf_count());
+    return point;
+  }
+  ScratchLease scratch(parameters_->size());
+  for (uint64_t attempt = 0; attempt < kMaxSampleAttempts; ++attempt) {
+    for (size_t g = 0; g < trees_.size(); ++g) point[g] = rng.below(trees_[g].leaf_count());
+    if (is_valid(point, *scratch)) return point;
+  }
+  throw no_valid_configuration(rng, /*exhaustive=*/false);
+}
+
+void SearchSpace::candidate_neighbours(const Point& point, std::vector<Point>& out) const {
   std::vector<std::pair<size_t, uint64_t>> in_group;
   for (size_t g = 0; g < trees_.size(); ++g) {
     in_group.clear();
     trees_[g].neighbours(point[g], in_group);
     for (const auto& [position, leaf] : in_group) {
-      result.push_back(point);
-      result.back()[g] = leaf;
+      out.push_back(point);
+      out.back()[g] = leaf;
     }
+  }
+}
+
+std::vector<Point> SearchSpace::neighbours(const Point& point) const {
+  std::vector<Point> result;
+  if (globals_.empty()) {
+    candidate_neighbours(point, result);
+    return result;
+  }
+  // A neighbour changes one group: only the constraints reading that group can change their verdict, so the
+  // others are checked once at `point`.
+  ScratchLease lease(parameters_->size());
+  CheckScratch& scratch = *lease;
+  for (size_t g : globals_.read_groups()) decode_group(point, g, scratch);
+  std::vector<char> holds_at_point(globals_.size());
+  size_t failing_at_point = 0;
+  for (size_t c = 0; c < globals_.size(); ++c) {
+    holds_at_point[c] = globals_.holds(c, scratch.values, scratch.reads);
+    failing_at_point += holds_at_point[c] ? 0 : 1;
+  }
+  std::vector<std::pair<size_t, uint64_t>> in_group;
+  Point neighbour = point;
+  for (size_t g = 0; g < trees_.size(); ++g) {
+    const std::vector<size_t>& reading = globals_.constraints_reading(g);
+    size_t failing_elsewhere = failing_at_point;
+    for (size_t c : reading) failing_elsewhere -= holds_at_point[c] ? 0 : 1;
+    if (failing_elsewhere > 0) continue;
+    in_group.clear();
+    trees_[g].neighbours(point[g], in_group);
+    for (const auto& [position, leaf] : in_group) {
+      neighbour[g] = leaf;
+      bool valid = true;
+      if (!reading.empty()) {
+        decode_group(neighbour, g, scratch);
+        for (size_t c : reading)
+          if (!globals_.holds(c, scratch.values, scratch.reads)) {
+            valid = false;
+            break;
+          }
+      }
+      if (valid) result.push_back(neighbour);
+    }
+    neighbour[g] = point[g];
+    if (!reading.empty()) decode_group(point, g, scratch);
   }
   return result;
 }
@@ -201,6 +439,46 @@ std::vector<double> SearchSpace::coordinates(const Point& point) const {
   return result;
 }
 
+double SearchSpace::squared_distance(const Point& point, std::span<const double> coordinates,
+                                     CheckScratch& scratch) const {
+  double distance = 0;
+  for (size_t g = 0; g < trees_.size(); ++g) {
+    scratch.path.resize(group_members_[g].size());
+    trees_[g].path_of_leaf(point[g], scratch.path);
+    for (size_t k = 0; k < scratch.path.size(); ++k) {
+      const double d = trees_[g].coordinate(k, scratch.path[k]) - coordinates[group_members_[g][k]];
+      distance += d * d;
+    }
+  }
+  return distance;
+}
+
+std::optional<Point> SearchSpace::nearest_valid_around(const Point& start, std::span<const double> coordinates) const {
+  ScratchLease lease(parameters_->size());
+  CheckScratch& scratch = *lease;
+  std::set<Point> seen{start};
+  std::vector<Point> beam{start}, around;
+  std::vector<std::pair<double, Point>> ranked;
+  size_t checks = 0;
+  for (int round = 0; round < kNearestRounds && checks < kNearestChecks; ++round) {
+    around.clear();
+    for (const Point& p : beam) candidate_neighbours(p, around);
+    ranked.clear();
+    for (Point& p : around)
+      if (seen.insert(p).second) ranked.emplace_back(squared_distance(p, coordinates, scratch), std::move(p));
+    // Nearest first; equal distances by point, so the result does not depend on the expansion order.
+    std::sort(ranked.begin(), ranked.end());
+    for (const auto& [distance, p] : ranked) {
+      if (checks++ >= kNearestChecks) break;
+      if (is_valid(p, scratch)) return p;
+    }
+    beam.clear();
+    for (size_t k = 0; k < ranked.size() && k < kNearestBeam; ++k) beam.push_back(ranked[k].second);
+    if (beam.empty()) break;
+  }
+  return std::nullopt;
+}
+
 Point SearchSpace::closest(std::span<const double> coordinates) const {
   MDH_INTERNAL_ASSERT(coordinates.size() == parameters_->size(), "one coordinate per parameter");
   Point point(trees_.size());
@@ -210,7 +488,13 @@ Point SearchSpace::closest(std::span<const double> coordinates) const {
     for (size_t i : group_members_[g]) in_group.push_back(coordinates[i]);
     point[g] = trees_[g].closest(in_group);
   }
-  return point;
+  if (globals_.empty() || is_valid(point)) return point;
+  if (auto nearest = nearest_valid_around(point, coordinates)) return *nearest;
+  // Nothing valid nearby: a random restart, seeded from the coordinates so the answer stays deterministic.
+  uint64_t seed = 0x6a09e667f3bcc909ull;
+  for (double c : coordinates) seed = derive_seed_from_bits(seed, std::bit_cast<uint64_t>(c));
+  Rng rng(seed);
+  return sample(rng);
 }
 
 size_t SearchSpace::memory_bytes() const {

@@ -27,6 +27,9 @@ Cost cost_of(const EvaluationResult& result) {
   return result.cost;
 }
 
+// Uniform candidates drawn to estimate the valid share of a space too large to count.
+constexpr uint64_t kSizeSamples = 4096;
+
 // A configuration between its ask and its report.
 struct Ticket {
   uint64_t id = 0;
@@ -47,7 +50,10 @@ class TuningLoop {
              const TunerOptions& options)
       : space_(space), technique_(technique), abort_(abort), evaluator_(evaluator), options_(options),
         window_(evaluator.capacity() + options.lookahead), start_(std::chrono::steady_clock::now()) {
-    result_.status.space_size = space.size().to_double();
+    // Fractions of the space are fractions of its valid configurations (estimated when there are too many
+    // candidates to count them).
+    result_.status.space_size = space.known_valid_size() ? space.known_valid_size()->to_double()
+                                                         : space.estimate_valid_size(kSizeSamples, 0).valid;
   }
 
   TuningResult run() {
@@ -194,7 +200,7 @@ class TuningLoop {
     if (abort_.stop(result_.status)) {
       stopping_ = true;
       stop_reason_ = "abort condition " + abort_.describe() + " met";
-    } else if (BigUnsigned(cache_.size()) == space_.size()) {
+    } else if (space_.known_valid_size() && BigUnsigned(cache_.size()) == *space_.known_valid_size()) {
       stopping_ = true;
       stop_reason_ = "every configuration of the space has been evaluated";
     } else if (options_.interrupt != nullptr && options_.interrupt->load()) {
