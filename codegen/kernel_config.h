@@ -1,0 +1,79 @@
+// One configuration of the tunable kernel (PACT'19 §V, Table I) for one md_hom and size binding: the values the
+// tuner sets. A typed struct, read from and written to JSON (`--config cfg.json`). Whether a configuration is
+// valid for a device is decided by the tuning space (codegen/tuning_space.h), the single source of the constraints.
+//
+// Adding a parameter family (vector width, unrolling, local-buffer padding, ...) means: one field here, one row in
+// the family tables of kernel_config.cpp (JSON), one parameter in tuning_space.cpp, one change in the emitter.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "codegen/device_limits.h"
+#include "mdh/bind.h"
+
+namespace mdh {
+
+/// The three layers of the kernel: work-groups over local tiles (G), work-items over private tiles (L), one
+/// work-item's private tile element by element (P).
+enum class Layer { Global = 0, Local = 1, Private = 2 };
+inline constexpr int kLayerCount = 3;
+const char* layer_name(Layer layer);  // "G", "L", "P"
+
+/// A memory region: where an input tile is cached (None = read through from the user's buffer) or where partial
+/// results live.
+enum class Memory { None, Private, Local, Global };
+const char* memory_name(Memory memory);  // "none", "private", "local", "global"
+
+struct KernelConfig {
+  // Per dimension of the md_hom, in dimension order.
+  std::vector<int64_t> num_wg;             // NUM_WG: work-groups
+  std::vector<int64_t> num_wi;             // NUM_WI: work-items per work-group
+  std::vector<int64_t> local_tile_size;    // LT_SIZE
+  std::vector<int64_t> private_tile_size;  // PT_SIZE
+
+  // MEM_INP[layer][input access]: where the input tile of that layer is cached (see codegen/README.md).
+  std::array<std::vector<Memory>, kLayerCount> input_memory;
+  // MEM_RES[layer]: where the partial results of that layer live.
+  std::array<Memory, kLayerCount> result_memory{Memory::Global, Memory::Private, Memory::Private};
+  // ORDER_OCL[G] and ORDER_OCL[L]: the OpenCL dimension (0..2) that each md_hom dimension's work-group id and
+  // work-item id are taken from; md_hom dimensions sharing an OpenCL dimension split its id, the later dimension
+  // varying fastest.
+  std::array<std::vector<int>, 2> ocl_dim;
+  // BUF_ORDER[layer][input access]: the order of the buffer's dimensions in the cached copy, outermost first
+  // (identity = the buffer's own row-major layout; {1, 0} stores a 2-D tile transposed).
+  std::array<std::vector<std::vector<int>>, kLayerCount> cache_dim_order;
+  // LOOP_ORDER[layer]: the order in which that layer iterates the dimensions, outermost first.
+  std::array<std::vector<int>, kLayerCount> loop_order;
+  // CMB_RES: when the partial results of different work-items of a work-group are combined: after each private
+  // tile (P), after each local tile (L), or once after the work-group's last local tile (G).
+  Layer combine_layer = Layer::Private;
+
+  bool operator==(const KernelConfig&) const = default;
+};
+
+/// The name under which an input access appears in configs: its buffer's name, or `buffer@argument` where a
+/// buffer is read by several accesses.
+std::string input_access_name(const Mdh& mdh, int access);
+
+/// Checks the shape of a config against the md_hom: one value per dimension / input access / layer, positive
+/// sizes, OpenCL dimensions in 0..2, permutations that are permutations. Throws UserError("config: ...").
+/// Whether the values fit together and the device is the tuning space's business (check_config there).
+void check_config_shape(const BoundMdh& bound, const KernelConfig& config);
+
+/// JSON form: {"NUM_WG": {"i": 4, ...}, ..., "MEM_INP": {"L": {"A": "local", ...}, ...}, "MEM_RES": {"P": ...},
+/// "ORDER_OCL": {"G": {"i": 0, ...}, "L": {...}}, "BUF_ORDER": {"L": {"A": [1, 0]}, ...},
+/// "LOOP_ORDER": {"G": ["i", "j", "k"], ...}, "CMB_RES": "P"}. Every family and key must be present.
+nlohmann::json config_to_json(const Mdh& mdh, const KernelConfig& config);
+/// Throws UserError("config: ...") naming the family and key for anything missing, unknown or malformed.
+KernelConfig config_from_json(const BoundMdh& bound, const nlohmann::json& json);
+
+/// A valid, sensible configuration for the device: the `++` dimensions spread over work-groups and up to 16x16
+/// work-items, each work-item owning a few elements; reductions inside one work-item; no caching.
+KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits);
+
+}  // namespace mdh

@@ -1,0 +1,92 @@
+// Tile counts, shares, cached tile extents, NDRange and local memory of one tunable kernel configuration.
+#include "codegen/tunable_geometry.h"
+
+#include <algorithm>
+
+#include "views/footprint.h"
+
+namespace mdh {
+
+namespace {
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+}  // namespace
+
+int64_t CachedTile::elements() const {
+  int64_t n = 1;
+  for (int64_t e : extents) n *= e;
+  return n;
+}
+
+TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c) {
+  const Mdh& mdh = *bound.mdh;
+  const int dims = static_cast<int>(mdh.dims.size());
+  TunableGeometry g;
+  g.concat_dims = mdh.concat_dims();
+  g.reduction_dims = mdh.reduction_dims();
+  g.result_bytes = mdh.size_of(mdh.result_type());
+  for (int d = 0; d < dims; ++d) {
+    const int64_t n = bound.dim_extents[d];
+    g.local_tiles.push_back(ceil_div(n, c.local_tile_size[d]));
+    g.tiles_per_wg.push_back(ceil_div(g.local_tiles[d], c.num_wg[d]));
+    g.private_steps.push_back(ceil_div(c.local_tile_size[d], c.num_wi[d] * c.private_tile_size[d]));
+    g.work_group_size *= c.num_wi[d];
+    g.work_groups *= c.num_wg[d];
+    const bool concat = mdh.dims[d].combine.is_concat();
+    if (concat) {
+      g.result_slots *= g.private_steps[d] * c.private_tile_size[d];
+      g.concat_work_items *= c.num_wi[d];
+      g.output_points *= n;
+    } else {
+      g.reduction_work_items *= c.num_wi[d];
+      g.reduction_work_groups *= c.num_wg[d];
+    }
+    g.num_groups[c.ocl_dim[0][d]] *= c.num_wg[d];
+    g.local_size[c.ocl_dim[1][d]] *= c.num_wi[d];
+    g.work_dims = std::max({g.work_dims, c.ocl_dim[0][d] + 1, c.ocl_dim[1][d] + 1});
+  }
+
+  // Cached tiles: the footprint of a full tile (local: LT_SIZE, private: PT_SIZE per dimension) through the view.
+  for (Layer layer : {Layer::Local, Layer::Private}) {
+    const int li = static_cast<int>(layer);
+    std::vector<IndexRange> box;
+    for (int d = 0; d < dims; ++d)
+      box.push_back({0, (layer == Layer::Local ? c.local_tile_size[d] : c.private_tile_size[d]) - 1});
+    for (size_t a = 0; a < mdh.inputs.size(); ++a) {
+      const Memory m = c.input_memory[li][a];
+      if (m == Memory::None) continue;
+      CachedTile t;
+      t.layer = layer;
+      t.access = static_cast<int>(a);
+      t.memory = m;
+      for (const auto& r : access_footprint(bound.inputs[a], box)) t.extents.push_back(r.extent());
+      t.dim_order = c.cache_dim_order[li][a];
+      if (layer == Layer::Private && m == Memory::Local) t.copies = g.work_group_size;
+      const uint64_t bytes = static_cast<uint64_t>(t.elements() * t.copies) *
+                             mdh.size_of(mdh.buffers[mdh.inputs[a].buffer].type);
+      (m == Memory::Local ? g.local_memory_bytes : g.private_memory_bytes) += bytes;
+      g.cached_tiles.push_back(t);
+    }
+  }
+  // Partial results in local memory: every work-item's slots (MEM_RES[P]), the leaders' slots (MEM_RES[L]).
+  const int p = static_cast<int>(Layer::Private), l = static_cast<int>(Layer::Local);
+  const uint64_t slot_bytes = static_cast<uint64_t>(g.result_slots) * g.result_bytes;
+  switch (c.result_memory[p]) {
+    case Memory::Private: g.private_memory_bytes += slot_bytes; break;
+    case Memory::Local: g.local_memory_bytes += slot_bytes * g.work_group_size; break;
+    case Memory::Global: g.global_private_results_bytes = slot_bytes * g.work_group_size * g.work_groups; break;
+    case Memory::None: break;
+  }
+  if (g.combines_work_items()) {
+    switch (c.result_memory[l]) {
+      case Memory::Private: g.private_memory_bytes += slot_bytes; break;
+      case Memory::Local: g.local_memory_bytes += slot_bytes * g.concat_work_items; break;
+      case Memory::Global: g.global_local_results_bytes = slot_bytes * g.concat_work_items * g.work_groups; break;
+      case Memory::None: break;
+    }
+  }
+  if (g.combines_work_groups())
+    g.partial_results_bytes = static_cast<uint64_t>(g.reduction_work_groups * g.output_points) * g.result_bytes;
+  return g;
+}
+
+}  // namespace mdh

@@ -1,0 +1,60 @@
+// The numbers a configuration implies for the tunable kernel: tile counts, work-item shares, cached tile extents,
+// OpenCL NDRange, local memory and scratch use. Computed in one place so that the tuning space (local memory
+// constraint) and the emitter (array sizes, launch) can never disagree.
+//
+// Decomposition of dimension d with extent N (see codegen/README.md, "Tunable kernel"):
+//   local tiles:  N is cut into ceil(N / LT_SIZE) tiles of LT_SIZE consecutive indices (the last may be short);
+//                 work-group g takes the contiguous block of tiles [g*T, min((g+1)*T, tiles)), T = ceil(tiles/NUM_WG).
+//   private tiles: a local tile is processed in steps of NUM_WI*PT_SIZE indices; in step s work-item w owns the
+//                 PT_SIZE consecutive indices from s*NUM_WI*PT_SIZE + w*PT_SIZE (clipped to the tile).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "codegen/kernel_config.h"
+
+namespace mdh {
+
+/// One input tile cached by the kernel.
+struct CachedTile {
+  Layer layer = Layer::Local;  // Local: per local tile, shared by the work-group; Private: per private tile
+  int access = 0;              // input access index
+  Memory memory = Memory::Local;
+  std::vector<int64_t> extents;  // per buffer dimension (buffer order): the footprint of a full tile, halo included
+  std::vector<int> dim_order;    // BUF_ORDER: buffer dimensions, outermost first, in the cached copy
+  int64_t elements() const;      // of one copy
+  int64_t copies = 1;            // work-items holding a copy in this memory (private tiles cached in local memory)
+};
+
+struct TunableGeometry {
+  std::vector<int> concat_dims, reduction_dims;
+  std::vector<int64_t> local_tiles;     // per dimension: ceil(N / LT_SIZE)
+  std::vector<int64_t> tiles_per_wg;    // per dimension: ceil(local_tiles / NUM_WG)
+  std::vector<int64_t> private_steps;   // per dimension: ceil(LT_SIZE / (NUM_WI * PT_SIZE))
+  int64_t result_slots = 1;             // per work-item: product over `++` dims of private_steps * PT_SIZE
+  int64_t work_group_size = 1;          // product of NUM_WI
+  int64_t concat_work_items = 1;        // product of NUM_WI over `++` dimensions
+  int64_t reduction_work_items = 1;     // product of NUM_WI over reduction dimensions (W_R)
+  int64_t reduction_work_groups = 1;    // product of NUM_WG over reduction dimensions (G_R)
+  int64_t work_groups = 1;              // product of NUM_WG
+  int64_t output_points = 1;            // product of the `++` extents
+  std::array<uint64_t, 3> num_groups{1, 1, 1};  // per OpenCL dimension
+  std::array<uint64_t, 3> local_size{1, 1, 1};  // per OpenCL dimension
+  int work_dims = 1;
+  std::vector<CachedTile> cached_tiles;
+  uint64_t local_memory_bytes = 0;    // every __local array of the kernel, exactly
+  uint64_t private_memory_bytes = 0;  // every private array of one work-item
+  uint64_t partial_results_bytes = 0;        // scratch: G_R partial results per output point (0: not needed)
+  uint64_t global_private_results_bytes = 0;  // scratch for MEM_RES[P] = global (0: not used)
+  uint64_t global_local_results_bytes = 0;    // scratch for MEM_RES[L] = global (0: not used)
+  size_t result_bytes = 0;          // sizeof the result type
+  bool combines_work_items() const { return reduction_work_items > 1; }
+  bool combines_work_groups() const { return reduction_work_groups > 1; }
+};
+
+/// Assumes a config of the right shape (check_config_shape).
+TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& config);
+
+}  // namespace mdh

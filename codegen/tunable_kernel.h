@@ -1,0 +1,22 @@
+// The tunable kernel (PACT'19 §V, Listing 1): bound md_hom + configuration -> one parameterized OpenCL kernel
+// (plus, when a reduction dimension is split over several work-groups, a second kernel that combines their
+// partial results in index order). Work-groups iterate over local tiles, work-items over private tiles, each
+// work-item computes its private tile element by element. See codegen/README.md, "Tunable kernel".
+#pragma once
+
+#include "codegen/device_limits.h"
+#include "codegen/kernel_config.h"
+#include "codegen/launch_plan.h"
+#include "codegen/preamble.h"
+
+namespace mdh {
+
+/// Kernels `<mdh name>_tunable` and, when NUM_WG of a reduction dimension exceeds 1, `<mdh name>_combine_wg`.
+/// Arguments of the first: the input buffers in declaration order, the output buffer (or the partial-results
+/// scratch buffer), scratch buffers for partial results in global memory, then params and tables. Tuning values
+/// are `#ifndef`-guarded macros, so the source compiles by itself. Throws UserError when the config is invalid for
+/// the device (check_config) or the md_hom is outside what the kernel supports (make_tuning_space).
+LaunchPlan generate_tunable_kernel(const BoundMdh& bound, const KernelConfig& config, const DeviceLimits& limits,
+                                   const PreambleOptions& options = {});
+
+}  // namespace mdh

@@ -1,0 +1,29 @@
+// Property tests of the tunable kernel: md_homs (every app plus extra ones written for these tests) at tiny sizes,
+// random valid configurations drawn uniformly from the tuning space, each compared against the reference kernel.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mdh::testing {
+
+struct PropertyCase {
+  std::string name;      // test name
+  std::string file;      // spec path below the source tree, or a made-up name for `text`
+  std::string text;      // the spec text (empty: read `file`)
+  std::vector<std::string> sizes;  // size bindings, tiny, with primes
+};
+
+/// Every spec of apps/ and the extra test md_homs (1-D max, min-plus, 4-D contraction, strided view,
+/// non-commutative 2x2 matrix product).
+std::vector<PropertyCase> property_cases();
+
+/// Draws `configurations` configurations per case (spread over its sizes) from seed `seed` (overridden by the
+/// environment variable MDH_TUNABLE_SEED), runs each and the reference on seeded inputs, and reports every
+/// mismatch with the seed, the configuration's index and its JSON (ADD_FAILURE). `extra_build_options` go to
+/// the tunable kernel's build (the reference is built as generated).
+void run_property_case(const PropertyCase& c, int configurations, uint64_t seed,
+                       const std::string& extra_build_options = "");
+
+}  // namespace mdh::testing

@@ -1,0 +1,265 @@
+#include "tests/codegen/tunable_test_support.h"
+
+#include <CL/cl.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+
+#include "codegen/reference_kernel.h"
+
+namespace mdh::testing {
+
+namespace {
+
+// PoCL 3.1's default work-group method ("loopvec") miscompiles some barrier-heavy configurations of the tunable
+// kernel (the "loops" method runs the same source correctly); see codegen/README.md. Set before any OpenCL call;
+// an explicit setting in the environment wins.
+const bool kPoclWorkGroupMethodSet = setenv("POCL_WORK_GROUP_METHOD", "loops", 0) == 0;
+
+struct Device {
+  cl_device_id device = nullptr;
+  cl_context context = nullptr;
+  cl_command_queue queue = nullptr;
+  Device() {
+    cl_platform_id platform = nullptr;
+    cl_uint count = 0;
+    if (clGetPlatformIDs(1, &platform, &count) != CL_SUCCESS || count == 0)
+      throw std::runtime_error("no OpenCL platform (install PoCL)");
+    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, &count) != CL_SUCCESS || count == 0)
+      throw std::runtime_error("no OpenCL device");
+    cl_int err = CL_SUCCESS;
+    context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+    if (err != CL_SUCCESS) throw std::runtime_error("clCreateContext failed: " + std::to_string(err));
+    queue = clCreateCommandQueue(context, device, 0, &err);
+    if (err != CL_SUCCESS) throw std::runtime_error("clCreateCommandQueue failed: " + std::to_string(err));
+  }
+};
+
+Device& device() {
+  static Device d;
+  return d;
+}
+
+std::string build_log(cl_program program) {
+  size_t size = 0;
+  clGetProgramBuildInfo(program, device().device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+  std::string log(size, '\0');
+  clGetProgramBuildInfo(program, device().device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
+  return log;
+}
+
+void fill_scalar(ScalarType t, unsigned char* at, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> real(0.05, 0.95);
+  std::uniform_int_distribution<int> integer(-8, 8), natural(0, 15);
+  switch (t) {
+    case ScalarType::Float: { float v = static_cast<float>(real(rng)); std::memcpy(at, &v, 4); return; }
+    case ScalarType::Double: { double v = real(rng); std::memcpy(at, &v, 8); return; }
+    case ScalarType::Int: { int32_t v = integer(rng); std::memcpy(at, &v, 4); return; }
+    case ScalarType::Uint: { uint32_t v = natural(rng); std::memcpy(at, &v, 4); return; }
+    case ScalarType::Long: { int64_t v = integer(rng); std::memcpy(at, &v, 8); return; }
+    case ScalarType::Ulong: { uint64_t v = natural(rng); std::memcpy(at, &v, 8); return; }
+    case ScalarType::Short: { int16_t v = static_cast<int16_t>(integer(rng)); std::memcpy(at, &v, 2); return; }
+    case ScalarType::Ushort: { uint16_t v = static_cast<uint16_t>(natural(rng)); std::memcpy(at, &v, 2); return; }
+    case ScalarType::Char: { int8_t v = static_cast<int8_t>(integer(rng)); std::memcpy(at, &v, 1); return; }
+    case ScalarType::Uchar: { uint8_t v = static_cast<uint8_t>(natural(rng)); std::memcpy(at, &v, 1); return; }
+  }
+}
+
+size_t scalar_count(const StructField& f) {
+  size_t n = 1;
+  for (int64_t e : f.array_extents) n *= static_cast<size_t>(e);
+  return n;
+}
+
+// Compares one scalar; appends to `why` and returns false on a mismatch.
+bool same_scalar(ScalarType t, const unsigned char* e, const unsigned char* a, double scale, std::string& why) {
+  auto close = [&](double x, double y) {
+    if (std::isnan(x) || std::isnan(y)) return std::isnan(x) && std::isnan(y);
+    if (std::isinf(x) || std::isinf(y)) return x == y;
+    return std::fabs(x - y) <= 1e-4 * std::max(std::fabs(x), std::fabs(y)) + 1e-5 * scale;
+  };
+  double x = 0, y = 0;
+  bool floating = false;
+  switch (t) {
+    case ScalarType::Float: { float p, q; std::memcpy(&p, e, 4); std::memcpy(&q, a, 4); x = p; y = q; floating = true; break; }
+    case ScalarType::Double: { std::memcpy(&x, e, 8); std::memcpy(&y, a, 8); floating = true; break; }
+    default: {
+      const size_t n = size_of(t);
+      if (std::memcmp(e, a, n) == 0) return true;
+      int64_t p = 0, q = 0;
+      std::memcpy(&p, e, n);
+      std::memcpy(&q, a, n);
+      why = "expected " + std::to_string(p) + ", got " + std::to_string(q);
+      return false;
+    }
+  }
+  if (floating && close(x, y)) return true;
+  std::ostringstream s;
+  s.precision(9);
+  s << "expected " << x << ", got " << y;
+  why = s.str();
+  return false;
+}
+
+double largest_magnitude(ScalarType t, const unsigned char* data, size_t count, size_t stride) {
+  double m = 0;
+  for (size_t k = 0; k < count; ++k) {
+    double v = 0;
+    if (t == ScalarType::Float) {
+      float f;
+      std::memcpy(&f, data + k * stride, 4);
+      v = f;
+    } else if (t == ScalarType::Double) {
+      std::memcpy(&v, data + k * stride, 8);
+    }
+    if (std::isfinite(v)) m = std::max(m, std::fabs(v));
+  }
+  return m;
+}
+
+}  // namespace
+
+DeviceLimits first_device_limits() {
+  DeviceLimits limits;
+  size_t wg = 0, items[3] = {0, 0, 0};
+  cl_ulong local = 0, alloc = 0;
+  cl_uint units = 0;
+  clGetDeviceInfo(device().device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof wg, &wg, nullptr);
+  clGetDeviceInfo(device().device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof items, items, nullptr);
+  clGetDeviceInfo(device().device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, nullptr);
+  clGetDeviceInfo(device().device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof alloc, &alloc, nullptr);
+  clGetDeviceInfo(device().device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, nullptr);
+  limits.max_work_group_size = wg;
+  limits.max_work_item_sizes = {items[0], items[1], items[2]};
+  limits.local_mem_bytes = local;
+  limits.max_alloc_bytes = alloc;
+  limits.compute_units = units;
+  return limits;
+}
+
+std::map<std::string, Bytes> seeded_buffers(const BoundMdh& bound, uint64_t seed) {
+  const Mdh& mdh = *bound.mdh;
+  std::mt19937_64 rng(seed);
+  std::map<std::string, Bytes> buffers;
+  for (size_t b = 0; b < mdh.buffers.size(); ++b) {
+    const Buffer& buffer = mdh.buffers[b];
+    const size_t element = mdh.size_of(buffer.type);
+    const size_t count = static_cast<size_t>(bound.element_count(static_cast<int>(b)));
+    Bytes bytes(element * count, 0);
+    if (buffer.kind != BufferKind::Output) {
+      for (size_t k = 0; k < count; ++k) {
+        unsigned char* at = bytes.data() + k * element;
+        if (!buffer.type.is_struct()) {
+          fill_scalar(buffer.type.scalar, at, rng);
+          continue;
+        }
+        const StructType& s = mdh.structs.at(mdh.find_struct(buffer.type.struct_name));
+        for (const auto& f : s.fields)
+          for (size_t n = 0; n < scalar_count(f); ++n) fill_scalar(f.type, at + f.offset + n * size_of(f.type), rng);
+      }
+    }
+    buffers[buffer.name] = std::move(bytes);
+  }
+  return buffers;
+}
+
+RunResult run_plan_with_scratch(const BoundMdh& bound, const LaunchPlan& plan,
+                                const std::map<std::string, Bytes>& buffers, const std::string& extra_build_options) {
+  RunResult result;
+  (void)kPoclWorkGroupMethodSet;
+  const std::string options = plan.build_options + (extra_build_options.empty() ? "" : " " + extra_build_options);
+  const char* text = plan.source.c_str();
+  size_t length = plan.source.size();
+  cl_int err = CL_SUCCESS;
+  cl_program program = clCreateProgramWithSource(device().context, 1, &text, &length, &err);
+  if (clBuildProgram(program, 1, &device().device, options.c_str(), nullptr, nullptr) != CL_SUCCESS) {
+    result.error = "build failed:\n" + build_log(program);
+    clReleaseProgram(program);
+    return result;
+  }
+  std::map<std::string, cl_mem> memory;
+  std::vector<cl_mem> scratch;
+  for (const auto& [name, bytes] : buffers)
+    memory[name] = clCreateBuffer(device().context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes.size(),
+                                  const_cast<unsigned char*>(bytes.data()), &err);
+  for (const auto& s : plan.scratch)
+    scratch.push_back(clCreateBuffer(device().context, CL_MEM_READ_WRITE, std::max<uint64_t>(s.bytes, 1), nullptr, &err));
+  for (const auto& launch : plan.kernels) {
+    cl_kernel kernel = clCreateKernel(program, launch.kernel_name.c_str(), &err);
+    if (err != CL_SUCCESS) {
+      result.error = "clCreateKernel(" + launch.kernel_name + ") failed: " + std::to_string(err);
+      break;
+    }
+    for (size_t a = 0; a < launch.args.size() && err == CL_SUCCESS; ++a) {
+      const KernelArg& arg = launch.args[a];
+      if (arg.kind == KernelArg::Kind::Buffer)
+        err = clSetKernelArg(kernel, a, sizeof(cl_mem), &memory.at(arg.name));
+      else if (arg.kind == KernelArg::Kind::Scratch)
+        err = clSetKernelArg(kernel, a, sizeof(cl_mem), &scratch.at(arg.scratch));
+      else
+        err = CL_INVALID_ARG_VALUE;  // the test md_homs have no params
+      if (err != CL_SUCCESS) result.error = "clSetKernelArg " + std::to_string(a) + ": " + std::to_string(err);
+    }
+    if (err == CL_SUCCESS) {
+      size_t global[3] = {launch.global_size[0], launch.global_size[1], launch.global_size[2]};
+      size_t local[3] = {1, 1, 1};
+      if (launch.local_size)
+        for (int d = 0; d < 3; ++d) local[d] = (*launch.local_size)[d];
+      err = clEnqueueNDRangeKernel(device().queue, kernel, launch.work_dims, nullptr, global,
+                                   launch.local_size ? local : nullptr, 0, nullptr, nullptr);
+      if (err != CL_SUCCESS) result.error = "clEnqueueNDRangeKernel(" + launch.kernel_name + "): " + std::to_string(err);
+    }
+    clReleaseKernel(kernel);
+    if (!result.error.empty()) break;
+  }
+  if (result.error.empty()) {
+    const std::string& out = bound.mdh->buffers[bound.mdh->output_buffer()].name;
+    result.output.resize(buffers.at(out).size());
+    err = clEnqueueReadBuffer(device().queue, memory.at(out), CL_TRUE, 0, result.output.size(), result.output.data(), 0,
+                              nullptr, nullptr);
+    if (err != CL_SUCCESS) result.error = "clEnqueueReadBuffer: " + std::to_string(err);
+  }
+  clFinish(device().queue);
+  for (auto& [name, mem] : memory) clReleaseMemObject(mem);
+  for (cl_mem m : scratch) clReleaseMemObject(m);
+  clReleaseProgram(program);
+  return result;
+}
+
+Bytes reference_output(const BoundMdh& bound, const std::map<std::string, Bytes>& buffers) {
+  RunResult r = run_plan_with_scratch(bound, generate_reference_kernel(bound, PreambleOptions{}), buffers);
+  if (!r.error.empty()) throw std::runtime_error("reference kernel: " + r.error);
+  return r.output;
+}
+
+std::optional<std::string> compare_outputs(const BoundMdh& bound, const Bytes& expected, const Bytes& actual) {
+  const Mdh& mdh = *bound.mdh;
+  if (expected.size() != actual.size()) return std::string("output sizes differ");
+  const ElementType& type = mdh.result_type();
+  const size_t element = mdh.size_of(type);
+  const size_t count = expected.size() / element;
+  std::vector<std::pair<ScalarType, size_t>> scalars;  // (type, byte offset) within one element
+  if (!type.is_struct()) {
+    scalars.push_back({type.scalar, 0});
+  } else {
+    const StructType& s = mdh.structs.at(mdh.find_struct(type.struct_name));
+    for (const auto& f : s.fields)
+      for (size_t n = 0; n < scalar_count(f); ++n) scalars.push_back({f.type, f.offset + n * size_of(f.type)});
+  }
+  for (const auto& [t, offset] : scalars) {
+    const double scale = largest_magnitude(t, expected.data() + offset, count, element);
+    for (size_t k = 0; k < count; ++k) {
+      std::string why;
+      if (!same_scalar(t, expected.data() + k * element + offset, actual.data() + k * element + offset, scale, why))
+        return "output element " + std::to_string(k) + (scalars.size() > 1 ? " (byte " + std::to_string(offset) + ")" : "") +
+               ": " + why;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace mdh::testing

@@ -1,0 +1,44 @@
+// Test support for the tunable kernel: seeded inputs per element type, a small OpenCL host that runs a LaunchPlan
+// with scratch buffers on the first device (PoCL here), the reference result of an md_hom, and an element-wise
+// comparison. Independent of runtime/, so codegen is tested on its own.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "codegen/device_limits.h"
+#include "codegen/launch_plan.h"
+#include "mdh/bind.h"
+
+namespace mdh::testing {
+
+using Bytes = std::vector<unsigned char>;
+
+/// The limits of the first device (as the runtime will fill them).
+DeviceLimits first_device_limits();
+
+/// Every input and table buffer filled from `seed` (floats in [0.05, 0.95], integers in [-8, 8] or [0, 15] for
+/// unsigned types; struct fields by their scalar type), and the output buffer zeroed.
+std::map<std::string, Bytes> seeded_buffers(const BoundMdh& bound, uint64_t seed);
+
+/// Runs every kernel of `plan` once on copies of `buffers` and returns the output buffer's bytes, or the error
+/// (build log, OpenCL error code) as text. `extra_build_options` are appended to the plan's (the CI property tests
+/// pass -cl-opt-disable: same semantics, a third of PoCL's compile time).
+struct RunResult {
+  Bytes output;
+  std::string error;  // empty on success
+};
+RunResult run_plan_with_scratch(const BoundMdh& bound, const LaunchPlan& plan, const std::map<std::string, Bytes>& buffers,
+                                const std::string& extra_build_options = "");
+
+/// The output of the reference kernel on `buffers` (cached per md_hom, sizes and seed by the caller).
+Bytes reference_output(const BoundMdh& bound, const std::map<std::string, Bytes>& buffers);
+
+/// Nullopt when `actual` matches `expected` element by element (integers exactly, floating values within a relative
+/// tolerance of 1e-4 plus an absolute 1e-5 times the largest magnitude); otherwise the first mismatch, described.
+std::optional<std::string> compare_outputs(const BoundMdh& bound, const Bytes& expected, const Bytes& actual);
+
+}  // namespace mdh::testing
