@@ -323,12 +323,17 @@ std::optional<BigUnsigned> SearchSpace::exact_valid_size(const BigUnsigned& limi
 UserError SearchSpace::no_valid_configuration(Rng& rng, bool exhaustive) const {
   ScratchLease lease(parameters_->size());
   CheckScratch& scratch = *lease;
-  std::vector<uint64_t> failures(globals_.size(), 0);
+  const size_t constraint_count = globals_.size();
+  std::vector<uint64_t> failures(constraint_count, 0);
+  std::vector<char> fails;  // per candidate and constraint
   uint64_t candidates = 0;
   auto count = [&](const Point& point) {
     for (size_t g : globals_.read_groups()) decode_group(point, g, scratch);
-    for (size_t c = 0; c < globals_.size(); ++c)
-      if (!globals_.holds(c, scratch.values, scratch.reads)) ++failures[c];
+    for (size_t c = 0; c < constraint_count; ++c) {
+      const bool failed = !globals_.holds(c, scratch.values, scratch.reads);
+      fails.push_back(failed ? 1 : 0);
+      failures[c] += failed ? 1 : 0;
+    }
     ++candidates;
   };
   Point point(trees_.size(), 0);
@@ -340,15 +345,24 @@ UserError SearchSpace::no_valid_configuration(Rng& rng, bool exhaustive) const {
       count(point);
     }
   }
-  // The constraints that fail for at least half as many candidates as the most failing one, most failing first.
-  std::vector<size_t> order(globals_.size());
-  std::iota(order.begin(), order.end(), size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return failures[a] > failures[b]; });
+  // Name the constraints that explain the failures (greedy cover): the one failing for the most candidates, then
+  // the one failing for most of the candidates it leaves, and so on, at most three.
+  std::vector<char> covered(candidates, 0);
   std::string listed;
-  for (size_t c : order) {
-    if (failures[c] == 0 || 2 * failures[c] < failures[order.front()]) break;
-    const int percent = static_cast<int>(std::floor(100.0 * static_cast<double>(failures[c]) / static_cast<double>(candidates)));
-    listed += (listed.empty() ? "" : "; ") + globals_.description(c) + " (fails for " + std::to_string(percent) +
+  for (int named = 0; named < 3; ++named) {
+    size_t best = GlobalConstraintSet::npos;
+    uint64_t best_count = 0;
+    for (size_t c = 0; c < constraint_count; ++c) {
+      uint64_t uncovered = 0;
+      for (uint64_t k = 0; k < candidates; ++k) uncovered += !covered[k] && fails[k * constraint_count + c] ? 1 : 0;
+      if (uncovered > best_count) best = c, best_count = uncovered;
+    }
+    if (best == GlobalConstraintSet::npos) break;
+    for (uint64_t k = 0; k < candidates; ++k)
+      if (fails[k * constraint_count + best]) covered[k] = 1;
+    const int percent = static_cast<int>(std::floor(100.0 * static_cast<double>(failures[best]) /
+                                                    static_cast<double>(candidates)));
+    listed += (listed.empty() ? "" : "; ") + globals_.description(best) + " (fails for " + std::to_string(percent) +
               "% of " + BigUnsigned(candidates).to_grouped_decimal() + " candidates)";
   }
   return UserError(std::string("the search space has ") + (exhaustive ? "no" : "(almost) no") +
