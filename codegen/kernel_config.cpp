@@ -29,7 +29,7 @@ constexpr const char* kOtherFamilies[] = {"MEM_INP", "MEM_RES", "ORDER_OCL", "BU
 constexpr Layer kLayers[] = {Layer::Global, Layer::Local, Layer::Private};
 constexpr Layer kOclLayers[] = {Layer::Global, Layer::Local};
 
-[[noreturn]] void config_error(const std::string& message) { throw UserError("config: " + message); }
+[[noreturn]] void config_error(const std::string& message) { throw UserError(SourceLoc{}, "config: " + message); }
 
 std::vector<std::string> dim_names(const Mdh& mdh) {
   std::vector<std::string> names;

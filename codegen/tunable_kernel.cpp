@@ -710,7 +710,7 @@ LaunchPlan generate_tunable_kernel(const BoundMdh& bound, const KernelConfig& co
   check_config(bound, config, limits);
   for (size_t buffer = 0; buffer < bound.mdh->buffers.size(); ++buffer)
     if (bound.element_count(static_cast<int>(buffer)) > std::numeric_limits<int32_t>::max())
-      throw UserError("buffer '" + bound.mdh->buffers[buffer].name +
+      throw UserError(SourceLoc{}, "buffer '" + bound.mdh->buffers[buffer].name +
                       "' has more elements than the tunable kernel's 32-bit indices address");
   return TunableEmitter(bound, config, options).emit();
 }

@@ -143,11 +143,11 @@ int TuningSpace::find(const std::string& name) const {
 
 void TuningSpace::restrict_to(const std::string& name, const std::vector<int64_t>& values) {
   const int k = find(name);
-  if (k < 0) throw UserError("tuning space: no parameter '" + name + "'");
+  if (k < 0) throw UserError(SourceLoc{}, "tuning space: no parameter '" + name + "'");
   TuningParameter& p = parameters[k];
   std::vector<std::string> labels;
   for (int64_t v : values) {
-    if (!p.contains(v)) throw UserError("tuning space: " + std::to_string(v) + " is not a value of " + name);
+    if (!p.contains(v)) throw UserError(SourceLoc{}, "tuning space: " + std::to_string(v) + " is not a value of " + name);
     labels.push_back(p.value_name(v));
   }
   p.is_interval = false;
@@ -196,7 +196,7 @@ TuningSpace make_tuning_space(const BoundMdh& bound, const DeviceLimits& limits)
                             mdh.dims[r].name + "' differs");
   }
   for (int64_t e : bound.dim_extents)
-    if (e > kMaxOpenClIndex) throw UserError("a dimension extent exceeds the tunable kernel's 32-bit indices");
+    if (e > kMaxOpenClIndex) throw UserError(SourceLoc{}, "a dimension extent exceeds the tunable kernel's 32-bit indices");
 
   SpaceBuilder b;
   std::vector<std::string> dim_names;
@@ -490,18 +490,18 @@ void check_config(const BoundMdh& bound, const KernelConfig& c, const DeviceLimi
   const int g = static_cast<int>(Layer::Global);
   for (size_t a = 0; a < mdh.inputs.size(); ++a) {
     if (c.input_memory[g][a] != Memory::None)
-      throw UserError("config: MEM_INP.G." + input_access_name(mdh, static_cast<int>(a)) +
+      throw UserError(SourceLoc{}, "config: MEM_INP.G." + input_access_name(mdh, static_cast<int>(a)) +
                       ": the global layer reads inputs through (only \"none\" is supported)");
     for (size_t k = 0; k < c.cache_dim_order[g][a].size(); ++k)
       if (c.cache_dim_order[g][a][k] != static_cast<int>(k))
-        throw UserError("config: BUF_ORDER.G." + input_access_name(mdh, static_cast<int>(a)) +
+        throw UserError(SourceLoc{}, "config: BUF_ORDER.G." + input_access_name(mdh, static_cast<int>(a)) +
                         ": the global layer caches nothing, so its order must be the identity");
   }
   if (c.result_memory[g] != Memory::Global)
-    throw UserError("config: MEM_RES.G: the results of the global layer are in global memory (only \"global\")");
+    throw UserError(SourceLoc{}, "config: MEM_RES.G: the results of the global layer are in global memory (only \"global\")");
   const TuningSpace space = make_tuning_space(bound, limits);
   if (auto why = first_violation(space, assignment_from_config(bound, space, c)))
-    throw UserError("config: " + *why);
+    throw UserError(SourceLoc{}, "config: " + *why);
 }
 
 // ------------------------------------------------------------------------------------------- counting, sampling
@@ -637,7 +637,7 @@ Assignment random_valid_assignment(const TuningSpace& space, std::mt19937_64& rn
     if (!ok) break;
     if (coupling_holds(space, g, a)) return a;
   }
-  throw UserError("tuning space: found no valid configuration (is the space empty?)");
+  throw UserError(SourceLoc{}, "tuning space: found no valid configuration (is the space empty?)");
 }
 
 SpaceSize count_valid_configurations(const TuningSpace& space, int64_t enumeration_budget, int samples,
