@@ -1,6 +1,10 @@
-// Targeted tests of the tunable kernel: one family at a time, against the reference kernel on PoCL.
+// Targeted tests of the tunable kernel, one parameter family at a time, against the reference kernel on PoCL:
+// caching on/off per layer and input, every result region and CMB_RES, every loop order and OpenCL mapping of a
+// 3-D md_hom, reductions over several work-groups for every combine operator, and golden generated code.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "codegen/kernel_config.h"
@@ -14,21 +18,248 @@ namespace {
 
 using testing::bind_app;
 
-// Runs `config` and the reference on seeded inputs; empty string when they agree.
-std::string check(const BoundMdh& bound, const KernelConfig& config) {
+const char* const kFast = "-cl-opt-disable";
+
+// Runs `config` and the reference on seeded inputs; empty when they agree, else what went wrong.
+std::string mismatch(const BoundMdh& bound, const KernelConfig& config) {
+  const DeviceLimits limits = testing::first_device_limits();
   const auto buffers = testing::seeded_buffers(bound, 7);
   const auto expected = testing::reference_output(bound, buffers);
-  const LaunchPlan plan = generate_tunable_kernel(bound, config, testing::first_device_limits());
-  const auto run = testing::run_plan_with_scratch(bound, plan, buffers);
-  if (!run.error.empty()) return run.error + "\n" + plan.source;
-  if (auto why = testing::compare_outputs(bound, expected, run.output))
-    return *why + "\nconfig: " + config_to_json(*bound.mdh, config).dump() + "\n" + plan.source;
+  LaunchPlan plan;
+  try {
+    plan = generate_tunable_kernel(bound, config, limits);
+  } catch (const std::exception& e) {
+    return std::string("generation failed: ") + e.what();
+  }
+  const auto run = testing::run_plan_with_scratch(bound, plan, buffers, kFast);
+  const std::string where = "\nconfig: " + config_to_json(*bound.mdh, config).dump();
+  if (!run.error.empty()) return run.error + where;
+  if (auto why = testing::compare_outputs(bound, expected, run.output)) return *why + where;
   return "";
 }
 
-TEST(TunableKernel, DefaultConfigGemm) {
-  const BoundMdh bound = bind_app("apps/gemm.mdh", "I=13,J=7,K=5");
-  EXPECT_EQ(check(bound, default_config(bound, testing::first_device_limits())), "");
+// A gemm config in which every layer has work: several work-groups and work-items per dimension, remainders
+// everywhere (5 = 2+2+1 local tiles, 7 = 3+3+1, private tiles of 2 in local tiles of 3).
+KernelConfig busy_gemm_config(const BoundMdh& bound) {
+  KernelConfig c = default_config(bound, testing::first_device_limits());
+  c.local_tile_size = {2, 3, 2};
+  c.private_tile_size = {1, 2, 1};
+  c.num_wi = {2, 2, 2};
+  c.num_wg = {2, 2, 2};
+  c.result_memory[static_cast<int>(Layer::Private)] = Memory::Local;
+  c.result_memory[static_cast<int>(Layer::Local)] = Memory::Private;
+  c.combine_layer = Layer::Private;
+  return c;
+}
+
+TEST(TunableKernel, DefaultConfigOfEveryShape) {
+  for (const auto& [app, sizes] : std::vector<std::pair<const char*, const char*>>{
+           {"apps/gemm.mdh", "I=13,J=7,K=5"}, {"apps/dot.mdh", "K=37"}, {"apps/gaussian.mdh", "I=9,J=20"},
+           {"apps/prl.mdh", "N=6,M=9"}, {"apps/mcc.mdh", "N=1,P=3,Q=3,K=4,C=3,R=2,S=2"}}) {
+    const BoundMdh bound = bind_app(app, sizes);
+    EXPECT_EQ(mismatch(bound, default_config(bound, testing::first_device_limits())), "") << app;
+  }
+}
+
+TEST(TunableKernel, InputCachingPerLayerAndBuffer) {
+  const BoundMdh bound = bind_app("apps/gemm.mdh", "I=5,J=7,K=3");
+  const int l = static_cast<int>(Layer::Local), p = static_cast<int>(Layer::Private);
+  for (Memory a_local : {Memory::None, Memory::Local})
+    for (Memory b_local : {Memory::None, Memory::Local})
+      for (Memory a_private : {Memory::None, Memory::Private, Memory::Local})
+        for (Memory b_private : {Memory::None, Memory::Private, Memory::Local}) {
+          KernelConfig c = busy_gemm_config(bound);
+          c.input_memory[l] = {a_local, b_local};
+          c.input_memory[p] = {a_private, b_private};
+          // Cached copies transposed where cached: BUF_ORDER is exercised along with the caches.
+          if (a_local != Memory::None) c.cache_dim_order[l][0] = {1, 0};
+          if (b_private != Memory::None) c.cache_dim_order[p][1] = {1, 0};
+          EXPECT_EQ(mismatch(bound, c), "");
+        }
+}
+
+TEST(TunableKernel, WindowCachingIncludesTheHalo) {
+  const BoundMdh bound = bind_app("apps/gaussian.mdh", "I=7,J=11");
+  const int l = static_cast<int>(Layer::Local), p = static_cast<int>(Layer::Private);
+  for (Memory local : {Memory::None, Memory::Local})
+    for (Memory priv : {Memory::None, Memory::Private, Memory::Local})
+      for (bool transposed : {false, true}) {
+        KernelConfig c = default_config(bound, testing::first_device_limits());
+        c.local_tile_size = {3, 4};
+        c.private_tile_size = {2, 1};
+        c.num_wi = {2, 3};
+        c.num_wg = {2, 2};
+        c.input_memory[l] = {local};
+        c.input_memory[p] = {priv};
+        if (transposed && local != Memory::None) c.cache_dim_order[l][0] = {1, 0};
+        if (transposed && priv != Memory::None) c.cache_dim_order[p][0] = {1, 0};
+        EXPECT_EQ(mismatch(bound, c), "");
+      }
+}
+
+TEST(TunableKernel, EveryResultRegionAndCombineLayer) {
+  const BoundMdh bound = bind_app("apps/gemm.mdh", "I=5,J=7,K=3");
+  for (Memory private_results : {Memory::Local, Memory::Global})
+    for (Memory local_results : {Memory::Private, Memory::Local, Memory::Global})
+      for (Layer combine : {Layer::Private, Layer::Local, Layer::Global}) {
+        KernelConfig c = busy_gemm_config(bound);
+        c.result_memory[static_cast<int>(Layer::Private)] = private_results;
+        c.result_memory[static_cast<int>(Layer::Local)] = local_results;
+        c.combine_layer = combine;
+        EXPECT_EQ(mismatch(bound, c), "");
+      }
+  // Without work-items sharing a reduction, results may stay private.
+  KernelConfig c = busy_gemm_config(bound);
+  c.num_wi[2] = 1;
+  c.result_memory[static_cast<int>(Layer::Private)] = Memory::Private;
+  EXPECT_EQ(mismatch(bound, c), "");
+}
+
+TEST(TunableKernel, EveryLoopOrderAndOpenClMapping) {
+  const BoundMdh bound = bind_app("apps/gemm.mdh", "I=5,J=7,K=3");
+  const std::vector<std::vector<int>> permutations = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+  for (const auto& order : permutations) {
+    KernelConfig c = busy_gemm_config(bound);
+    c.loop_order[static_cast<int>(Layer::Local)] = order;
+    c.loop_order[static_cast<int>(Layer::Private)] = order;
+    if (order[2] == 2) c.loop_order[static_cast<int>(Layer::Global)] = order;  // `++` dimensions first
+    c.ocl_dim[0] = order;  // a permutation of the OpenCL dimensions for the work-group ids
+    c.ocl_dim[1] = {order[2], order[0], order[1]};
+    EXPECT_EQ(mismatch(bound, c), "");
+  }
+  // Several md_hom dimensions sharing one OpenCL dimension, for both ids.
+  for (const std::vector<int>& shared : std::vector<std::vector<int>>{{0, 0, 0}, {1, 1, 0}, {2, 0, 2}}) {
+    KernelConfig c = busy_gemm_config(bound);
+    c.ocl_dim[0] = shared;
+    c.ocl_dim[1] = shared;
+    EXPECT_EQ(mismatch(bound, c), "");
+  }
+}
+
+TEST(TunableKernel, SevenDimensionsShareThreeOpenClDimensions) {
+  const BoundMdh bound = bind_app("apps/mcc.mdh", "N=2,P=3,Q=2,K=3,C=3,R=2,S=2");
+  KernelConfig c = default_config(bound, testing::first_device_limits());
+  c.num_wg = {2, 2, 1, 2, 2, 1, 1};
+  c.num_wi = {1, 2, 2, 1, 1, 2, 1};
+  c.local_tile_size = {1, 2, 2, 2, 2, 2, 2};
+  c.private_tile_size = {1, 1, 1, 1, 2, 1, 2};
+  c.ocl_dim[0] = {0, 1, 2, 0, 1, 2, 0};
+  c.ocl_dim[1] = {2, 1, 0, 2, 1, 0, 2};
+  c.result_memory[static_cast<int>(Layer::Private)] = Memory::Local;
+  EXPECT_EQ(mismatch(bound, c), "");
+}
+
+// A reduction over the rows of x with operator `op` on element type `type`.
+BoundMdh row_reduction(const std::string& type, const std::string& op, const std::string& sizes) {
+  const std::string text = "md_hom red\nsize N K\ninput x : " + type + "[N][K]\noutput r : " + type +
+                           "[N]\nview (i < N, k < K) : x[i][k] -> r[i]\nscalar (a) = a\ncombine (++, " + op + ")\n";
+  return testing::bind_spec_text(text, "red.mdh", sizes);
+}
+
+TEST(TunableKernel, ReductionOverSeveralWorkGroupsForEveryOperator) {
+  std::vector<BoundMdh> cases;
+  for (const char* type : {"float", "int"})
+    for (const char* op : {"+", "*", "max", "min"}) cases.push_back(row_reduction(type, op, "N=3,K=7"));
+  cases.push_back(bind_app("apps/prl.mdh", "N=4,M=13"));  // best_of: a user operator on a struct
+  for (const BoundMdh& bound : cases) {
+    for (int64_t wg : {2, 3, 4}) {
+      KernelConfig c = default_config(bound, testing::first_device_limits());
+      c.local_tile_size = {2, 2};
+      c.private_tile_size = {1, 1};
+      c.num_wi = {1, 2};
+      c.num_wg = {2, wg};
+      c.result_memory[static_cast<int>(Layer::Private)] = Memory::Local;
+      EXPECT_EQ(mismatch(bound, c), "") << bound.mdh->dims[1].combine.user_name << " with " << wg << " work-groups";
+    }
+  }
+}
+
+TEST(TunableKernel, NonCommutativeOperatorKeepsIndexOrder) {
+  // Rows of 2x2 matrices multiplied in index order: any reordering changes the product.
+  const std::string text =
+      "md_hom chain\nsize N M\ntype mat2 { float a; float b; float c; float d; }\ninput X : mat2[N][M]\n"
+      "output Y : mat2[N]\noperator matmul(mat2 p, mat2 q) = (mat2){p.a*q.a + p.b*q.c, p.a*q.b + p.b*q.d, "
+      "p.c*q.a + p.d*q.c, p.c*q.b + p.d*q.d} identity (mat2){1.0f, 0.0f, 0.0f, 1.0f}\n"
+      "view (i < N, j < M) : X[i][j] -> Y[i]\nscalar (x) = x\ncombine (++, matmul)\n";
+  const BoundMdh bound = testing::bind_spec_text(text, "chain.mdh", "N=2,M=13");
+  for (Layer combine : {Layer::Private, Layer::Local}) {
+    KernelConfig c = default_config(bound, testing::first_device_limits());
+    c.local_tile_size = {1, 6};
+    c.private_tile_size = {1, 2};
+    c.num_wi = {1, 3};
+    c.num_wg = {2, 2};
+    c.result_memory[static_cast<int>(Layer::Private)] = Memory::Global;
+    c.combine_layer = combine;  // L is allowed here: one private step per local tile (3 * 2 >= 6)
+    EXPECT_EQ(mismatch(bound, c), "");
+  }
+  // Per work-item partials across several steps would be out of order: the space refuses them.
+  KernelConfig c = default_config(bound, testing::first_device_limits());
+  c.local_tile_size = {1, 8};
+  c.private_tile_size = {1, 2};
+  c.num_wi = {1, 2};
+  c.result_memory[static_cast<int>(Layer::Private)] = Memory::Local;
+  c.combine_layer = Layer::Global;
+  EXPECT_THROW(check_config(bound, c, testing::first_device_limits()), UserError);
+}
+
+TEST(TunableKernel, SeveralReductionOperatorsAreRefused) {
+  const std::string text =
+      "md_hom mixed\nsize N K\ninput x : float[N][K]\noutput r : float[1]\n"
+      "view (i < N, k < K) : x[i][k] -> r[0]\nscalar (a) = a\ncombine (max, +)\n";
+  const BoundMdh bound = testing::bind_spec_text(text, "mixed.mdh", "N=3,K=4");
+  try {
+    make_tuning_space(bound, testing::first_device_limits());
+    FAIL() << "accepted (max, +)";
+  } catch (const UserError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "mixed.mdh:7:15: error: the tunable kernel combines several reduction dimensions only when they share "
+              "one built-in operator (+, *, max or min); dimension 'k' differs");
+  }
+}
+
+// ------------------------------------------------------------------ golden code
+
+void expect_golden(const std::string& actual, const std::string& golden_name) {
+  const std::string relative = "tests/codegen/golden/" + golden_name;
+  const char* update = std::getenv("MDH_UPDATE_GOLDEN");
+  if (update && std::string(update) == "1") {
+    std::ofstream(std::string(MDH_SOURCE_DIR) + "/" + relative, std::ios::binary) << actual;
+    return;
+  }
+  EXPECT_EQ(actual, testing::read_source_file(relative))
+      << "generated code differs from " << relative << " (MDH_UPDATE_GOLDEN=1 rewrites it after an intended change)";
+}
+
+TEST(TunableKernelGolden, GemmWithCachesAndWorkItemReduction) {
+  const BoundMdh bound = bind_app("apps/gemm.mdh", "I=64,J=48,K=32");
+  KernelConfig c = default_config(bound, DeviceLimits{});
+  c.num_wg = {4, 3, 2};
+  c.num_wi = {4, 4, 2};
+  c.local_tile_size = {16, 16, 8};
+  c.private_tile_size = {4, 4, 2};
+  c.input_memory[static_cast<int>(Layer::Local)] = {Memory::Local, Memory::Local};
+  c.input_memory[static_cast<int>(Layer::Private)] = {Memory::None, Memory::Private};
+  c.cache_dim_order[static_cast<int>(Layer::Local)][0] = {1, 0};
+  c.result_memory[static_cast<int>(Layer::Private)] = Memory::Local;
+  c.combine_layer = Layer::Local;
+  const LaunchPlan plan = generate_tunable_kernel(bound, c, DeviceLimits{});
+  expect_golden(plan.source, "gemm_tunable.cl");
+  EXPECT_EQ(launch_to_json(plan).dump(),
+            R"({"build_options":"-cl-std=CL1.2","kernels":[{"args":[{"kind":"buffer","name":"A"},{"kind":"buffer","name":"B"},{"kind":"scratch","scratch":0}],"global_size":[12,16,4],"local_size":[4,4,2],"name":"gemm_tunable","work_dims":3},{"args":[{"kind":"scratch","scratch":0},{"kind":"buffer","name":"C"}],"global_size":[3072],"local_size":null,"name":"gemm_combine_wg","work_dims":1}],"scratch":[{"bytes":24576,"purpose":"partial results of the work-groups along the reduction dimensions"}]})");
+}
+
+TEST(TunableKernelGolden, GaussianWithHaloCache) {
+  const BoundMdh bound = bind_app("apps/gaussian.mdh", "I=224,J=224");
+  KernelConfig c = default_config(bound, DeviceLimits{});
+  c.num_wg = {14, 7};
+  c.num_wi = {8, 16};
+  c.local_tile_size = {16, 32};
+  c.private_tile_size = {2, 2};
+  c.input_memory[static_cast<int>(Layer::Local)] = {Memory::Local};
+  const LaunchPlan plan = generate_tunable_kernel(bound, c, DeviceLimits{});
+  expect_golden(plan.source, "gaussian_tunable.cl");
+  EXPECT_EQ(plan.kernels.size(), 1u);
+  EXPECT_EQ(plan.kernels[0].global_size, (std::array<uint64_t, 3>{112, 112, 1}));
 }
 
 }  // namespace

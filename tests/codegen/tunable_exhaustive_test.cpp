@@ -1,0 +1,52 @@
+// Exhaustive tests: every valid configuration of a tiny space against the reference kernel on PoCL.
+// CI: GEMM 5x7x3 with the `++` dimensions fixed (LT 2/3, PT 1/2, NUM_WI 2/2, NUM_WG 2/2), identity orders and
+// no caching, and every valid value of the reduction dimension's LT_SIZE, PT_SIZE, NUM_WI, NUM_WG together with
+// every MEM_RES and CMB_RES (120 configurations). The soak label runs larger exhaustive spaces
+// (tunable_soak_test.cpp).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "codegen/kernel_config.h"
+#include "codegen/tunable_kernel.h"
+#include "codegen/tuning_space.h"
+#include "tests/codegen/codegen_test_support.h"
+#include "tests/codegen/tunable_test_support.h"
+
+namespace mdh {
+namespace {
+
+TEST(TunableExhaustive, Gemm5x7x3ReductionDimensionWithEveryResultRegion) {
+  const BoundMdh bound = testing::bind_app("apps/gemm.mdh", "I=5,J=7,K=3");
+  const DeviceLimits limits = testing::first_device_limits();
+  TuningSpace space = make_tuning_space(bound, limits);
+  const std::vector<std::pair<std::string, int64_t>> fixed = {
+      {"LT_SIZE_i", 2},     {"PT_SIZE_i", 1},     {"NUM_WI_i", 2},      {"NUM_WG_i", 2},      {"LT_SIZE_j", 3},
+      {"PT_SIZE_j", 2},     {"NUM_WI_j", 2},      {"NUM_WG_j", 2},      {"ORDER_OCL_G_i", 1}, {"ORDER_OCL_G_j", 0},
+      {"ORDER_OCL_G_k", 2}, {"ORDER_OCL_L_i", 1}, {"ORDER_OCL_L_j", 0}, {"ORDER_OCL_L_k", 2}, {"LOOP_ORDER_G", 0},
+      {"LOOP_ORDER_L", 0},  {"LOOP_ORDER_P", 0},  {"MEM_INP_L_A", 0},   {"MEM_INP_L_B", 0},   {"MEM_INP_P_A", 0},
+      {"MEM_INP_P_B", 0}};
+  for (const auto& [name, value] : fixed) space.restrict_to(name, {value});
+  const auto buffers = testing::seeded_buffers(bound, 3);
+  const auto expected = testing::reference_output(bound, buffers);
+  int visited = 0;
+  for_each_valid_assignment(space, [&](const Assignment& a) {
+    ++visited;
+    const KernelConfig c = config_from_assignment(bound, space, a);
+    const auto run = testing::run_plan_with_scratch(bound, generate_tunable_kernel(bound, c, limits), buffers,
+                                                    "-cl-opt-disable");
+    const std::string where = "config " + config_to_json(*bound.mdh, c).dump();
+    if (!run.error.empty()) {
+      ADD_FAILURE() << where << "\n" << run.error;
+      return;
+    }
+    if (auto why = testing::compare_outputs(bound, expected, run.output)) ADD_FAILURE() << where << "\n" << *why;
+  });
+  EXPECT_EQ(visited, 120);
+  const SpaceSize size = count_valid_configurations(space);
+  EXPECT_TRUE(size.exact);
+  EXPECT_EQ(size.count, 120);
+}
+
+}  // namespace
+}  // namespace mdh

@@ -1,0 +1,60 @@
+// Soak runs of the tunable kernel (CTest label `soak`, not in CI): 1000 random valid configurations per md_hom,
+// built as generated (optimised), and an exhaustive tiny GEMM over every family but the orders.
+// Skipped unless MDH_SOAK=1 while they share the CI executable (see NOTES for the separate executable).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+
+#include "codegen/kernel_config.h"
+#include "codegen/tunable_kernel.h"
+#include "codegen/tuning_space.h"
+#include "tests/codegen/codegen_test_support.h"
+#include "tests/codegen/tunable_property_support.h"
+#include "tests/codegen/tunable_test_support.h"
+
+namespace mdh::testing {
+namespace {
+
+bool soak_enabled() {
+  const char* s = std::getenv("MDH_SOAK");
+  return s && std::string(s) == "1";
+}
+
+class TunableSoak : public ::testing::TestWithParam<PropertyCase> {};
+
+TEST_P(TunableSoak, ThousandRandomValidConfigurations) {
+  if (!soak_enabled()) GTEST_SKIP() << "set MDH_SOAK=1 to run";
+  run_property_case(GetParam(), 1000, 77001);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllMdHoms, TunableSoak, ::testing::ValuesIn(property_cases()),
+                         [](const ::testing::TestParamInfo<PropertyCase>& info) { return info.param.name; });
+
+TEST(TunableSoakExhaustive, Gemm2x3x2EveryFamilyButOrders) {
+  if (!soak_enabled()) GTEST_SKIP() << "set MDH_SOAK=1 to run";
+  const BoundMdh bound = bind_app("apps/gemm.mdh", "I=2,J=3,K=2");
+  const DeviceLimits limits = first_device_limits();
+  TuningSpace space = make_tuning_space(bound, limits);
+  for (const auto& [name, value] : std::vector<std::pair<std::string, int64_t>>{
+           {"ORDER_OCL_G_i", 1}, {"ORDER_OCL_G_j", 0}, {"ORDER_OCL_G_k", 2}, {"ORDER_OCL_L_i", 1},
+           {"ORDER_OCL_L_j", 0}, {"ORDER_OCL_L_k", 2}, {"LOOP_ORDER_G", 0}, {"LOOP_ORDER_L", 0}, {"LOOP_ORDER_P", 0}})
+    space.restrict_to(name, {value});
+  const auto buffers = seeded_buffers(bound, 5);
+  const auto expected = reference_output(bound, buffers);
+  int visited = 0;
+  for_each_valid_assignment(space, [&](const Assignment& a) {
+    ++visited;
+    const KernelConfig c = config_from_assignment(bound, space, a);
+    const auto run = run_plan_with_scratch(bound, generate_tunable_kernel(bound, c, limits), buffers);
+    const std::string where = "config " + config_to_json(*bound.mdh, c).dump();
+    if (!run.error.empty())
+      ADD_FAILURE() << where << "\n" << run.error;
+    else if (auto why = compare_outputs(bound, expected, run.output))
+      ADD_FAILURE() << where << "\n" << *why;
+  });
+  std::cout << "exhaustive: " << visited << " configurations\n";
+}
+
+}  // namespace
+}  // namespace mdh::testing
