@@ -81,8 +81,11 @@ class Builder {
     if (it == memo.end()) {
       std::vector<uint32_t> valid;
       const auto& values = parameters_[position].parameter->range().values();
-      for (uint32_t ri = 0; ri < values.size(); ++ri)
-        if (admits(position, values[ri])) valid.push_back(ri);
+      for (uint32_t ri = 0; ri < values.size(); ++ri) {
+        const Verdict verdict = admits(position, values[ri]);
+        if (verdict == Verdict::admitted) valid.push_back(ri);
+        if (verdict == Verdict::rejected_with_all_later) break;
+      }
       it = memo.emplace(key, std::move(valid)).first;
     }
     last_key_[position] = key;
@@ -114,15 +117,21 @@ class Builder {
   }
 
  private:
-  bool admits(size_t position, int64_t value) {
+  enum class Verdict { admitted, rejected, rejected_with_all_later };
+  Verdict admits(size_t position, int64_t value) {
     const GroupParameter& gp = parameters_[position];
     const auto& constraints = gp.parameter->constraints();
-    for (size_t c = 0; c < constraints.size(); ++c) {
-      read_buffer_.clear();
-      for (size_t r : gp.constraint_reads[c]) read_buffer_.push_back(path_[r]);
-      if (!constraints[c].predicate(value, read_buffer_)) return false;
+    // Prefix constraints first: when one fails, it settles every later value too.
+    for (bool prefix : {true, false}) {
+      for (size_t c = 0; c < constraints.size(); ++c) {
+        if (constraints[c].holds_for_a_prefix != prefix) continue;
+        read_buffer_.clear();
+        for (size_t r : gp.constraint_reads[c]) read_buffer_.push_back(path_[r]);
+        if (!constraints[c].predicate(value, read_buffer_))
+          return prefix ? Verdict::rejected_with_all_later : Verdict::rejected;
+      }
     }
-    return true;
+    return Verdict::admitted;
   }
 
   void descend(size_t level, std::span<const uint32_t> candidates) {
@@ -161,7 +170,9 @@ class Builder {
     const auto& values = parameters_[position].parameter->range().values();
     for (uint32_t ri = 0; ri < values.size(); ++ri) {
       path_[position] = values[ri];
-      if (!admits(position, values[ri])) continue;
+      const Verdict verdict = admits(position, values[ri]);
+      if (verdict == Verdict::rejected_with_all_later) break;
+      if (verdict == Verdict::rejected) continue;
       uint64_t bit = bit_prefix * tail_radix_[t] + ri;
       if (t + 1 == tail_radix_.size())
         mask |= uint64_t{1} << bit;

@@ -98,6 +98,12 @@ Parameter& Parameter::constrain(std::vector<std::string> reads, ConstraintPredic
   return *this;
 }
 
+Parameter& Parameter::constrain_prefix(std::vector<std::string> reads, ConstraintPredicate predicate) {
+  constrain(std::move(reads), std::move(predicate));
+  constraints_.back().holds_for_a_prefix = true;
+  return *this;
+}
+
 Parameter& Parameter::constrain(std::function<bool(int64_t value)> predicate) {
   return constrain({}, [predicate = std::move(predicate)](int64_t value, std::span<const int64_t>) {
     return predicate(value);

@@ -44,6 +44,10 @@ using ConstraintPredicate = std::function<bool(int64_t value, std::span<const in
 struct Constraint {
   std::vector<std::string> reads;
   ConstraintPredicate predicate;
+  /// Declared by the author: for any reads, the values satisfying it are a prefix of the range (e.g. `v <= f(reads)`
+  /// over an ascending range). Tree generation then stops at the first failing value instead of testing the rest,
+  /// which makes generation follow the number of valid values, not reads x range size.
+  bool holds_for_a_prefix = false;
 };
 
 class Parameter {
@@ -58,6 +62,9 @@ class Parameter {
   Parameter& constrain(std::vector<std::string> reads, ConstraintPredicate predicate);
   /// A constraint over the value alone.
   Parameter& constrain(std::function<bool(int64_t value)> predicate);
+  /// A constraint whose satisfying values are, for any reads, a prefix of the range (see Constraint). A wrong
+  /// declaration silently drops valid values.
+  Parameter& constrain_prefix(std::vector<std::string> reads, ConstraintPredicate predicate);
 
   const std::string& name() const { return name_; }
   ValueKind kind() const { return kind_; }

@@ -1,6 +1,10 @@
-// Benchmark: exact size, generation time and peak memory of search spaces that ATF users know.
+// Benchmark: size, generation time and peak memory of search spaces that ATF users know, and of mdh's own.
 // Each case runs in a forked child so that its peak resident memory (wait4's ru_maxrss) is its own.
-//   space_generation                 all cases (Xgemm for M = 32, 64, 128, 1024; mdh GEMM stand-in; 7-D contraction)
+// Columns: candidates = the trees' product (exact); valid = exact, or estimated from 20,000 uniform candidates with
+// a 95% interval when global constraints leave too many candidates to count; groups = trees + global constraints;
+// est. s = time of that estimate; sample us = mean time of one uniform valid sample (rejection included).
+//   space_generation                 all cases (Xgemm for M = 32, 64, 128, 1024; mdh GEMM 1024^3 and a 7-D
+//                                    tensor contraction as the tuner gets them from codegen; a synthetic 7-D space)
 //   space_generation xgemm 256 ...   Xgemm only, for the given M
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -14,6 +18,12 @@
 #include <vector>
 
 #include "tuner/search_space.h"
+#ifdef MDH_SPACE_GENERATION_WITH_MDH
+#include "codegen/tuning_space.h"
+#include "mdh/bind.h"
+#include "mdh/parser.h"
+#include "runtime/mdh_tuning.h"
+#endif
 
 namespace tuner = mdh::tuner;
 using tuner::Parameter;
@@ -71,32 +81,6 @@ std::vector<Parameter> xgemm_space(int64_t M, bool one_group) {
   return p;
 }
 
-// Stand-in for the mdh GEMM space at I = J = K = 1024 until the tunable kernel defines it: per dimension the number
-// of work-groups, a local tile dividing the work-group's share and a private tile dividing the local tile; the
-// work-items of all three dimensions share one work-group (<= 1024), and local-memory caching flags per input.
-std::vector<Parameter> mdh_gemm_space(int64_t extent) {
-  std::vector<Parameter> p;
-  const char* dims[] = {"I", "J", "K"};
-  for (const char* d : dims) {
-    std::string D = d;
-    p.push_back(Parameter::integer("NUM_WI_" + D, Range::powers_of_two(1, 1024)));
-  }
-  p[1].constrain({"NUM_WI_I"}, [](int64_t v, Reads r) { return r[0] * v <= 1024; });
-  p[2].constrain({"NUM_WI_I", "NUM_WI_J"}, [](int64_t v, Reads r) { return r[0] * r[1] * v <= 1024; });
-  for (const char* d : dims) {
-    std::string D = d;
-    p.push_back(Parameter::integer("NUM_WG_" + D, Range::powers_of_two(1, extent)));
-    p.push_back(Parameter::integer("LOCAL_TILE_" + D, Range::interval(1, extent))
-                    .constrain({"NUM_WG_" + D}, [extent](int64_t v, Reads r) { return (extent / r[0]) % v == 0; }));
-    p.push_back(Parameter::integer("PRIVATE_TILE_" + D, Range::interval(1, extent))
-                    .constrain({"LOCAL_TILE_" + D}, [](int64_t v, Reads r) { return r[0] % v == 0; }));
-  }
-  p.push_back(Parameter::boolean("CACHE_A_LOCAL"));
-  p.push_back(Parameter::boolean("CACHE_B_LOCAL"));
-  p.push_back(Parameter::boolean("CACHE_C_PRIVATE"));
-  return p;
-}
-
 // A 7-D tensor contraction (extents not powers of two) with divisibility-free constraints: per dimension the
 // number of work-groups, a local tile no larger than a work-group's share and a private tile no larger than the
 // local tile; work-items per dimension bounded by the extent, all of them together at most 1024.
@@ -130,41 +114,76 @@ std::vector<Parameter> contraction_space() {
   return p;
 }
 
-void run_case(const std::string& label, const std::function<std::vector<Parameter>()>& declare) {
+// What one case reports; a child process measures it so that its peak resident memory is its own.
+struct CaseResult {
+  char candidates[64] = "";
+  char valid[160] = "";  // exact count, or estimate [95% interval]
+  size_t groups = 0, global_constraints = 0;
+  double seconds = 0, tree_mb = 0, estimate_seconds = 0, sample_us = 0;
+};
+
+void run_case(const std::string& label, const std::function<tuner::SearchSpace()>& generate) {
   std::fflush(stdout);
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) return;
   pid_t child = fork();
   if (child == 0) {
     close(pipe_fds[0]);
+    CaseResult r;
     auto start = std::chrono::steady_clock::now();
-    tuner::SearchSpace space(declare());
-    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    char line[512];
-    int n = std::snprintf(line, sizeof line, "%s\t%zu\t%.3f\t%.1f", space.size().to_grouped_decimal().c_str(),
-                          space.group_count(), seconds, space.memory_bytes() / 1e6);
-    if (write(pipe_fds[1], line, static_cast<size_t>(n)) != n) _exit(1);
+    tuner::SearchSpace space = generate();
+    auto since = [](auto t) { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count(); };
+    r.seconds = since(start);
+    r.groups = space.group_count();
+    r.global_constraints = space.global_constraints().size();
+    r.tree_mb = static_cast<double>(space.memory_bytes()) / 1e6;
+    std::snprintf(r.candidates, sizeof r.candidates, "%s", space.size().to_grouped_decimal().c_str());
+    if (space.known_valid_size()) {
+      std::snprintf(r.valid, sizeof r.valid, "%s", space.known_valid_size()->to_grouped_decimal().c_str());
+    } else {
+      start = std::chrono::steady_clock::now();
+      tuner::ValidSizeEstimate e = space.estimate_valid_size(20000, 1);
+      r.estimate_seconds = since(start);
+      std::snprintf(r.valid, sizeof r.valid, "~%.3g [%.3g, %.3g]", e.valid, e.low, e.high);
+    }
+    // Uniform valid samples as techniques draw them (rejection of invalid candidates included).
+    tuner::Rng rng(1);
+    start = std::chrono::steady_clock::now();
+    const int samples = 200;
+    for (int k = 0; k < samples; ++k) space.sample(rng);
+    r.sample_us = since(start) / samples * 1e6;
+    if (write(pipe_fds[1], &r, sizeof r) != static_cast<ssize_t>(sizeof r)) _exit(1);
     _exit(0);
   }
   close(pipe_fds[1]);
-  std::string result;
-  char buffer[512];
-  for (ssize_t n; (n = read(pipe_fds[0], buffer, sizeof buffer)) > 0;) result.append(buffer, static_cast<size_t>(n));
+  CaseResult r;
+  const ssize_t got = read(pipe_fds[0], &r, sizeof r);
   close(pipe_fds[0]);
   int status = 0;
   struct rusage usage {};
   wait4(child, &status, 0, &usage);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || result.empty()) {
-    std::printf("%-34s failed (status %d)\n", label.c_str(), status);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || got != static_cast<ssize_t>(sizeof r)) {
+    std::printf("%-30s failed (status %d)\n", label.c_str(), status);
     return;
   }
-  char size[128];
-  size_t groups = 0;
-  double seconds = 0, tree_mb = 0;
-  std::sscanf(result.c_str(), "%127[^\t]\t%zu\t%lf\t%lf", size, &groups, &seconds, &tree_mb);
-  std::printf("%-34s %24s %7zu %9.3f %10.1f %10.1f\n", label.c_str(), size, groups, seconds, tree_mb,
-              usage.ru_maxrss / 1024.0);
+  std::printf("%-30s %22s %32s %4zu+%-2zu %8.3f %8.1f %8.1f %8.3f %9.1f\n", label.c_str(), r.candidates, r.valid,
+              r.groups, r.global_constraints, r.seconds, r.tree_mb, usage.ru_maxrss / 1024.0, r.estimate_seconds,
+              r.sample_us);
 }
+
+#ifdef MDH_SPACE_GENERATION_WITH_MDH
+// The real mdh tuning space (codegen/tuning_space.h) of a spec at the given sizes, for the device limits of
+// ISSUE4.md, as the tuner sees it (runtime/mdh_tuning.h: cross-group constraints become global constraints).
+tuner::SearchSpace mdh_space(const std::string& spec, const std::string& sizes) {
+  mdh::BoundMdh bound = mdh::bind(mdh::parse_spec_file(std::string(MDH_SOURCE_DIR) + "/" + spec),
+                                  mdh::parse_size_binding(sizes));
+  mdh::DeviceLimits limits;
+  limits.max_work_group_size = 1024;
+  limits.max_work_item_sizes = {1024, 1024, 64};
+  limits.local_mem_bytes = 49152;
+  return mdh::make_search_space(mdh::make_tuning_space(bound, limits));
+}
+#endif
 
 }  // namespace
 
@@ -175,13 +194,19 @@ int main(int argc, char** argv) {
     sizes.clear();
     for (int i = 2; i < argc; ++i) sizes.push_back(std::stoll(argv[i]));
   }
-  std::printf("%-34s %24s %7s %9s %10s %10s\n", "space", "configurations", "groups", "seconds", "tree MB", "peak MB");
+  std::printf("%-30s %22s %32s %7s %8s %8s %8s %8s %9s\n", "space", "candidates", "valid configurations",
+              "groups", "seconds", "tree MB", "peak MB", "est. s", "sample us");
   for (int64_t M : sizes) {
-    run_case("xgemm M=" + std::to_string(M), [M] { return xgemm_space(M, false); });
-    run_case("xgemm M=" + std::to_string(M) + " (one group)", [M] { return xgemm_space(M, true); });
+    run_case("xgemm M=" + std::to_string(M), [M] { return tuner::SearchSpace(xgemm_space(M, false)); });
+    run_case("xgemm M=" + std::to_string(M) + " (one group)", [M] { return tuner::SearchSpace(xgemm_space(M, true)); });
   }
   if (xgemm_only) return 0;
-  run_case("mdh gemm stand-in 1024^3", [] { return mdh_gemm_space(1024); });
-  run_case("7-D contraction", [] { return contraction_space(); });
+#ifdef MDH_SPACE_GENERATION_WITH_MDH
+  run_case("mdh gemm 1024^3", [] { return mdh_space("apps/gemm.mdh", "I=1024,J=1024,K=1024"); });
+  run_case("mdh tc abcdef-gdab-efgc", [] {
+    return mdh_space("apps/tc/abcdef-gdab-efgc.mdh", "A=24,B=16,C=16,D=16,E=24,F=16,G=24");
+  });
+#endif
+  run_case("7-D contraction (synthetic)", [] { return tuner::SearchSpace(contraction_space()); });
   return 0;
 }

@@ -48,7 +48,7 @@ inline std::vector<Parameter> random_parameters_unbounded(Rng& rng) {
           });
           break;
         case 1:
-          p.constrain(reads, [](int64_t v, Reads r) { return v <= r[0] + 1; });
+          p.constrain_prefix(reads, [](int64_t v, Reads r) { return v <= r[0] + 1; });  // ascending ranges
           break;
         default:
           p.constrain(reads, [modulus](int64_t v, Reads r) { return (v * r.back()) % modulus != 1; });
