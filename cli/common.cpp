@@ -3,7 +3,12 @@
 #include <fstream>
 #include <iostream>
 
+#include <nlohmann/json.hpp>
+
+#include "codegen/tuning_space.h"
 #include "mdh/parser.h"
+#include "runtime/npy.h"
+#include "runtime/prl_data.h"
 
 namespace mdh::cli {
 
@@ -29,6 +34,78 @@ bool parse_options(const std::string& command, const std::string& synopsis, cons
 BoundMdh load_and_bind(const std::string& spec_path, const std::string& size_text) {
   std::shared_ptr<const Mdh> mdh = parse_spec_file(spec_path);
   return bind(mdh, parse_size_binding(size_text));
+}
+
+std::pair<std::string, std::string> split_assignment(const std::string& text, const std::string& option) {
+  auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+    throw UserError("--" + option + " '" + text + "': expected NAME=VALUE");
+  return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+void add_data_options(po::options_description& options) {
+  options.add_options()                                                                                    //
+      ("param", po::value<std::vector<std::string>>()->composing(), "a param value, NAME=VALUE (repeatable)")  //
+      ("input", po::value<std::vector<std::string>>()->composing(),
+       "read input NAME from FILE (.npy for numeric types, raw .bin for structs): NAME=FILE (repeatable)")  //
+      ("prl-data", "inputs a, b and freq from the seeded synthetic record generator (for apps/prl.mdh)")     //
+      ("seed", po::value<uint64_t>()->default_value(1), "seed of the inputs not given with --input");
+}
+
+RunData load_run_data(const po::variables_map& vm, const BoundMdh& bound) {
+  const Mdh& mdh = *bound.mdh;
+  RunData data;
+  data.seed = vm["seed"].as<uint64_t>();
+  if (vm.count("param"))
+    for (const auto& text : vm["param"].as<std::vector<std::string>>()) {
+      auto [name, value] = split_assignment(text, "param");
+      data.params[name] = value;
+    }
+  if (vm.count("input"))
+    for (const auto& text : vm["input"].as<std::vector<std::string>>()) {
+      auto [name, path] = split_assignment(text, "input");
+      int b = mdh.find_buffer(name);
+      if (b < 0) throw UserError("--input " + text + ": the spec declares no buffer '" + name + "'");
+      if (mdh.buffers[b].kind == BufferKind::Output) throw UserError("--input " + text + ": '" + name + "' is the output");
+      HostBuffer buffer = make_host_buffer(bound, b);
+      read_buffer_file(path, buffer, "input " + name);
+      data.inputs.emplace(name, std::move(buffer));
+    }
+  if (vm.count("prl-data")) {
+    PrlData prl = make_prl_data(bound, data.seed);
+    for (HostBuffer* b : {&prl.a, &prl.b, &prl.freq})
+      if (!data.inputs.count(b->name)) data.inputs.emplace(b->name, std::move(*b));
+  }
+  return data;
+}
+
+std::vector<std::string> data_option_words(const po::variables_map& vm) {
+  std::vector<std::string> words{"--seed", std::to_string(vm["seed"].as<uint64_t>())};
+  for (const char* option : {"param", "input"})
+    if (vm.count(option))
+      for (const auto& text : vm[option].as<std::vector<std::string>>()) words.insert(words.end(), {std::string("--") + option, text});
+  if (vm.count("prl-data")) words.push_back("--prl-data");
+  return words;
+}
+
+KernelConfig load_config(const std::string& path, const BoundMdh& bound, const DeviceLimits& limits) {
+  std::ifstream in(path);
+  if (!in) throw UserError(path + ": error: cannot read the configuration file");
+  nlohmann::json json;
+  try {
+    json = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw UserError(path + ": error: not valid JSON: " + e.what());
+  }
+  if (json.is_object() && json.contains("config")) json = json["config"];
+  KernelConfig config;
+  try {
+    config = config_from_json(bound, json);
+    check_config(bound, config, limits);
+  } catch (const UserError& e) {
+    throw UserError(path + ": " + e.what());
+  }
+  return config;
 }
 
 void write_text(const std::string& path, const std::string& text) {

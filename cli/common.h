@@ -8,6 +8,11 @@
 
 #include "cli/subcommands.h"
 #include "mdh/bind.h"
+#include "codegen/device_limits.h"
+#include "codegen/kernel_config.h"
+#include "runtime/host_buffer.h"
+
+#include <map>
 
 namespace mdh::cli {
 
@@ -20,6 +25,26 @@ bool parse_options(const std::string& command, const std::string& synopsis, cons
 
 /// Parses the spec file and binds `--size` (which may be empty for a spec without size symbols).
 BoundMdh load_and_bind(const std::string& spec_path, const std::string& size_text);
+
+/// The options that say what data an md_hom runs on: --param, --input, --prl-data, --seed.
+void add_data_options(po::options_description& options);
+
+struct RunData {
+  std::map<std::string, HostBuffer> inputs;     // from --input files and --prl-data; the rest is seeded random
+  std::map<std::string, std::string> params;    // --param NAME=VALUE
+  uint64_t seed = 1;
+};
+/// Reads the data options (files are checked against the bound buffer declarations).
+RunData load_run_data(const po::variables_map& vm, const BoundMdh& bound);
+/// The same options as command-line words, to hand them on to a worker process.
+std::vector<std::string> data_option_words(const po::variables_map& vm);
+
+/// Splits "NAME=VALUE"; UserError naming the option otherwise.
+std::pair<std::string, std::string> split_assignment(const std::string& text, const std::string& option);
+
+/// Reads a tunable-kernel configuration: either a config object (codegen/kernel_config.h) or an `mdh tune` result
+/// holding one under "config"; checked against the md_hom and the device (UserError naming what is wrong).
+KernelConfig load_config(const std::string& path, const BoundMdh& bound, const DeviceLimits& limits);
 
 /// Writes text to a file, or to stdout when path is "-" or empty; UserError when the file cannot be written.
 void write_text(const std::string& path, const std::string& text);

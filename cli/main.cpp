@@ -19,11 +19,14 @@ constexpr Subcommand kSubcommands[] = {
     {"check", mdh::cli::check_command, "parse and verify a spec; print its dimensions, operators, buffers, views"},
     {"generate", mdh::cli::generate_command, "print the generated OpenCL C and its launch description"},
     {"run", mdh::cli::run_command, "run an md_hom on given or random inputs; time it; verify it"},
+    {"space", mdh::cli::space_command, "print the tuning parameters, their constraints and the space's size"},
+    {"tune", mdh::cli::tune_command, "auto-tune the kernel for a device and size binding"},
+    {"tune-worker", mdh::cli::tune_worker_command, "(internal) the evaluation process that mdh tune starts"},
 };
 
 void print_usage(std::ostream& out) {
   out << "usage: mdh <command> [options]   (mdh <command> --help for its options)\n\ncommands:\n";
-  for (const auto& s : kSubcommands) out << "  " << s.name << std::string(10 - std::strlen(s.name), ' ') << s.summary << '\n';
+  for (const auto& s : kSubcommands) out << "  " << s.name << std::string(13 - std::strlen(s.name), ' ') << s.summary << '\n';
 }
 
 }  // namespace

@@ -13,5 +13,8 @@ int devices_command(const Args& args);
 int check_command(const Args& args);
 int generate_command(const Args& args);
 int run_command(const Args& args);
+int tune_command(const Args& args);
+int tune_worker_command(const Args& args);
+int space_command(const Args& args);
 
 }  // namespace mdh::cli

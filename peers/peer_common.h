@@ -60,6 +60,8 @@ class PeerCase {
   /// mdh's reference output (double precision where possible), computed on first use.
   const HostBuffer& reference_output() { return run_->reference_output(); }
   bool reference_in_double() { return run_->reference_in_double(); }
+  /// The md_hom with its device buffers (for mdh's own kernels, measured like every peer).
+  MdHomRun& md_hom_run() { return *run_; }
 
   /// UserError unless the spec's md_hom is named `md_hom_name` (guards against a routine/spec mix-up).
   void require_md_hom(const std::string& md_hom_name) const;

@@ -101,9 +101,25 @@ cl_program Context::program(const std::string& source, const std::string& option
   auto key = std::make_pair(source, options);
   if (auto found = programs_.find(key); found != programs_.end()) return found->second.get();
 
+  cl_int status = CL_SUCCESS;
+  if (binary_cache_) {
+    if (auto binary = binary_cache_->load(device_, source, options)) {
+      const unsigned char* data = binary->data();
+      size_t size = binary->size();
+      cl_int binary_status = CL_SUCCESS;
+      ClProgram cached(clCreateProgramWithBinary(context_.get(), 1, &device_.device, &size, &data, &binary_status, &status));
+      if (status == CL_SUCCESS && binary_status == CL_SUCCESS &&
+          clBuildProgram(cached.get(), 1, &device_.device, options.c_str(), nullptr, nullptr) == CL_SUCCESS) {
+        ++binary_cache_hits_;
+        cl_program handle = cached.get();
+        programs_.emplace(std::move(key), std::move(cached));
+        return handle;
+      }
+      // A binary the driver no longer accepts: build from source as if it were not there.
+    }
+  }
   const char* text = source.c_str();
   size_t length = source.size();
-  cl_int status = CL_SUCCESS;
   ClProgram program(clCreateProgramWithSource(context_.get(), 1, &text, &length, &status));
   check(status, "clCreateProgramWithSource");
   status = clBuildProgram(program.get(), 1, &device_.device, options.c_str(), nullptr, nullptr);
@@ -114,6 +130,15 @@ cl_program Context::program(const std::string& source, const std::string& option
     throw UserError(message + (log.empty() ? std::string(" (empty build log)") : ":\n" + log));
   }
   check(status, "clBuildProgram");
+  if (binary_cache_) {
+    size_t size = 0;
+    if (clGetProgramInfo(program.get(), CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr) == CL_SUCCESS && size > 0) {
+      std::vector<unsigned char> binary(size);
+      unsigned char* data = binary.data();
+      if (clGetProgramInfo(program.get(), CL_PROGRAM_BINARIES, sizeof data, &data, nullptr) == CL_SUCCESS)
+        binary_cache_->store(device_, source, options, binary);
+    }
+  }
   cl_program handle = program.get();
   programs_.emplace(std::move(key), std::move(program));
   return handle;

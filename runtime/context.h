@@ -10,6 +10,9 @@
 #include <utility>
 #include <vector>
 
+#include <memory>
+
+#include "runtime/binary_cache.h"
 #include "runtime/device.h"
 #include "runtime/opencl_handle.h"
 
@@ -76,6 +79,11 @@ class Context {
 
   size_t cached_program_count() const { return programs_.size(); }
 
+  /// Built programs are also looked up in and stored to this folder (see runtime/binary_cache.h).
+  void use_binary_cache(std::shared_ptr<const BinaryCache> cache) { binary_cache_ = std::move(cache); }
+  /// How many programs were loaded from the binary cache instead of compiled.
+  size_t binary_cache_hits() const { return binary_cache_hits_; }
+
  private:
   DeviceInfo device_;
   ClContext context_;
@@ -85,6 +93,8 @@ class Context {
   std::map<std::pair<std::string, std::string>, ClProgram> programs_;
   std::map<std::pair<cl_program, std::string>, ClKernel> kernels_;
   std::vector<DeviceBuffer> scratch_;
+  std::shared_ptr<const BinaryCache> binary_cache_;
+  size_t binary_cache_hits_ = 0;
 };
 
 /// The build log with the noise trimmed: surrounding blank lines and compiler summary lines such as

@@ -24,6 +24,7 @@ class MdHomRun {
            const std::map<std::string, std::string>& params, uint64_t seed);
 
   const BoundMdh& bound() const { return bound_; }
+  Context& context() { return context_; }
   const HostBuffer& input(const std::string& name) const { return inputs_.at(name); }
 
   /// Runs `plan` warmups + repetitions times on the device buffers. Before the first run the output buffer is

@@ -1,0 +1,73 @@
+// mdh space SPEC --size ...: the tunable kernel's tuning space for a device: parameters with their ranges, the
+// constraints between them, and how many configurations satisfy them all.
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "cli/common.h"
+#include "codegen/tuning_space.h"
+#include "runtime/mdh_tuning.h"
+
+namespace mdh::cli {
+
+int space_command(const Args& args) {
+  po::options_description options("mdh space options");
+  options.add_options()                                                                                 //
+      ("size", po::value<std::string>()->default_value(""), "size bindings, e.g. I=1024,J=1024,K=1024")  //
+      ("device", po::value<std::string>()->default_value(""), "device whose limits bound the space")       //
+      ("quiet,q", "print only the size");
+  po::variables_map vm;
+  if (!parse_options("space", "SPEC --size I=..,J=.. [--device D]", args, options, vm)) return 0;
+  BoundMdh bound = load_and_bind(vm["spec"].as<std::string>(), vm["size"].as<std::string>());
+  DeviceInfo device = select_device(vm["device"].as<std::string>());
+  const TuningSpace space = make_tuning_space(bound, device_limits(device));
+  if (!vm.count("quiet")) {
+    std::cout << "tuning space of " << bound.mdh->name << " (" << vm["size"].as<std::string>() << ") on "
+              << device.name << " [" << device.selector() << "]\n\nparameters (" << space.parameters.size() << "):\n";
+    for (const TuningParameter& p : space.parameters) {
+      std::cout << "  " << p.name << " in ";
+      if (p.is_interval) {
+        std::cout << '[' << p.interval_lo << ", " << p.interval_hi << ']';
+      } else {
+        std::cout << '{';
+        for (size_t k = 0; k < p.values.size(); ++k) {
+          if (k == 12 && p.values.size() > 14) {
+            std::cout << ", ... (" << p.values.size() << " values)";
+            break;
+          }
+          std::cout << (k ? ", " : "") << p.value_name(p.values[k]);
+        }
+        std::cout << '}';
+      }
+      std::cout << '\n';
+    }
+    std::cout << "\nconstraints (" << space.constraints.size() << "):\n";
+    for (const TuningConstraint& c : space.constraints) std::cout << "  " << c.description << '\n';
+    std::cout << '\n';
+  }
+  std::cout.flush();
+  // The tuner's own space generation counts exactly (chain of trees, one per independent group).
+  const auto start = std::chrono::steady_clock::now();
+  tuner::SearchSpace search_space = make_search_space(space);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::cout << "space generated in " << seconds << " s (" << search_space.group_count() << " independent groups, "
+            << search_space.memory_bytes() / 1024 << " KiB of trees, " << search_space.global_constraints().size()
+            << " constraints checked per configuration)\n";
+  if (!search_space.has_global_constraints()) {
+    std::cout << "valid configurations: " << search_space.size().to_grouped_decimal() << " (exact)\n";
+  } else if (search_space.known_valid_size()) {
+    std::cout << "valid configurations: " << search_space.known_valid_size()->to_grouped_decimal() << " (exact, of "
+              << search_space.size().to_grouped_decimal() << " candidates)\n";
+  } else {
+    // Counting would enumerate the candidates; estimate the valid share from uniform samples instead.
+    tuner::ValidSizeEstimate estimate = search_space.estimate_valid_size(20000, 1);
+    char line[160];
+    std::snprintf(line, sizeof line, "valid configurations: about %.3g (95%% interval %.3g to %.3g; %llu of %llu ",
+                  estimate.valid, estimate.low, estimate.high, static_cast<unsigned long long>(estimate.valid_samples),
+                  static_cast<unsigned long long>(estimate.samples));
+    std::cout << line << "uniform samples of the " << search_space.size().to_grouped_decimal() << " candidates valid)\n";
+  }
+  return 0;
+}
+
+}  // namespace mdh::cli

@@ -1,0 +1,63 @@
+// peer_mdh: mdh's own tunable kernel measured exactly like every peer (same inputs, same check, same method,
+// same JSON record), so that benchmark tables compare like with like. --config takes an `mdh tune` result.
+#include "codegen/tunable_kernel.h"
+#include "peers/peer_common.h"
+#include "runtime/mdh_tuning.h"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+namespace mdh::peers {
+namespace {
+
+KernelConfig read_config(const std::string& path, const BoundMdh& bound, const DeviceLimits& limits) {
+  std::ifstream in(path);
+  if (!in) throw UserError(path + ": error: cannot read the configuration file");
+  nlohmann::json json;
+  try {
+    json = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw UserError(path + ": error: not valid JSON: " + e.what());
+  }
+  if (json.is_object() && json.contains("config")) json = json["config"];
+  KernelConfig config = config_from_json(bound, json);
+  check_config(bound, config, limits);
+  return config;
+}
+
+PeerSetup prepare_mdh(PeerCase& pc) {
+  const DeviceInfo& device = pc.context().device();
+  const DeviceLimits limits = device_limits(device);
+  auto config_path = pc.options().extra.find("config");
+  const bool tuned = config_path != pc.options().extra.end();
+  KernelConfig config = tuned ? read_config(config_path->second, pc.bound(), limits) : default_config(pc.bound(), limits);
+  auto plan = std::make_shared<LaunchPlan>(generate_tunable_kernel(pc.bound(), config, limits));
+
+  PeerSetup setup;
+  setup.peer = tuned ? "mdh" : "mdh-default";
+  setup.library_version = "mdh tunable kernel (OpenCL C), " + device.platform_name + " " + device.driver_version;
+  setup.device_name = device.name;
+  setup.layouts = "as the spec's views declare them (row-major buffers)";
+  setup.device_time_includes = "sum of the profiling-event times of every kernel of the configuration (" +
+                               std::to_string(plan->kernels.size()) + " per call)";
+  setup.call_time_includes = "host wall time from the first enqueue until the last kernel has finished";
+  setup.notes["config"] = tuned ? config_path->second : "default";
+  setup.notes["kernels_per_call"] = plan->kernels.size();
+  setup.notes["config_values"] = config_to_json(pc.mdh(), config);
+  MdHomRun& run = pc.md_hom_run();
+  setup.run_once = [&run, plan] {
+    PlanTiming t = run.run(*plan, 0, 1);
+    return RunTimes{static_cast<double>(t.kernel_ns.at(0)), static_cast<double>(t.wall_ns.at(0))};
+  };
+  setup.read_output = [&run] { return run.read_output(); };
+  return setup;
+}
+
+}  // namespace
+}  // namespace mdh::peers
+
+int main(int argc, char** argv) {
+  return mdh::peers::peer_main(argc, argv, "peer_mdh",
+                               {{"config", "tunable-kernel configuration: an `mdh tune` result or a config JSON"}},
+                               mdh::peers::prepare_mdh);
+}
