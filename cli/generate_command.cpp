@@ -4,6 +4,9 @@
 #include "cli/common.h"
 #include "codegen/preamble.h"
 #include "codegen/reference_kernel.h"
+#include "codegen/tunable_kernel.h"
+#include "runtime/device.h"
+#include "runtime/mdh_tuning.h"
 
 namespace mdh::cli {
 
@@ -13,9 +16,12 @@ int generate_command(const Args& args) {
       ("size", po::value<std::string>()->default_value(""), "size bindings, e.g. I=1024,J=1024,K=1024")  //
       ("output,o", po::value<std::string>()->default_value("-"), "write the OpenCL C here (default: stdout)")  //
       ("launch", po::value<std::string>(), "write the launch description (kernels, NDRanges, arguments) as JSON")  //
-      ("double", "the verifying reference: compute in double wherever the spec says float");
+      ("config", po::value<std::string>(), "tunable-kernel configuration (default: the device's default config)")  //
+      ("device", po::value<std::string>()->default_value(""), "device whose limits the configuration must respect")  //
+      ("reference", "the reference kernel (one work-item per output point) instead of the tunable kernel")  //
+      ("double", "with --reference: the verifying reference, in double wherever the spec says float");
   po::variables_map vm;
-  if (!parse_options("generate", "SPEC --size I=..,J=.. [-o FILE] [--launch FILE]", args, options, vm)) return 0;
+  if (!parse_options("generate", "SPEC --size I=..,J=.. [--config FILE | --reference] [-o FILE] [--launch FILE]", args, options, vm)) return 0;
   BoundMdh bound = load_and_bind(vm["spec"].as<std::string>(), vm["size"].as<std::string>());
   PreambleOptions preamble;
   if (vm.count("double")) {
@@ -23,7 +29,18 @@ int generate_command(const Args& args) {
       throw UserError("--double: " + bound.mdh->name + " uses struct types, whose layout would change in double");
     preamble.promote_float_to_double = true;
   }
-  LaunchPlan plan = generate_reference_kernel(bound, preamble);
+  if (vm.count("double") && !vm.count("reference")) throw UserError("--double goes with --reference");
+  if (vm.count("config") && vm.count("reference")) throw UserError("--config and --reference exclude each other");
+  LaunchPlan plan;
+  if (vm.count("reference")) {
+    plan = generate_reference_kernel(bound, preamble);
+  } else {
+    // Only the device's limits are read (no context is created), so this works for any listed device.
+    const DeviceLimits limits = device_limits(select_device(vm["device"].as<std::string>()));
+    KernelConfig config = vm.count("config") ? load_config(vm["config"].as<std::string>(), bound, limits)
+                                             : default_config(bound, limits);
+    plan = generate_tunable_kernel(bound, config, limits);
+  }
   write_text(vm["output"].as<std::string>(), plan.source);
   if (vm.count("launch")) write_text(vm["launch"].as<std::string>(), launch_to_json(plan).dump(2) + "\n");
   return 0;
