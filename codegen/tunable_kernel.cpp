@@ -284,6 +284,12 @@ class TunableEmitter {
 
   // ------------------------------------------------------------------ results
   bool has_reduction() const { return !g_.reduction_dims.empty(); }
+  bool has_barriers() const {
+    if (g_.combines_work_items()) return true;
+    for (const CachedTile& t : g_.cached_tiles)
+      if (t.layer == Layer::Local) return true;
+    return false;
+  }
   std::string combine(const std::string& lhs, const std::string& rhs) const {
     return combine_call(g_.reduction_dims.front(), lhs, rhs);
   }
@@ -388,24 +394,32 @@ class TunableEmitter {
     if (accesses.empty()) return;
     line("// Cache the local tile's inputs (all work-items copy; the barriers keep the previous tile until all are done).");
     line("barrier(CLK_LOCAL_MEM_FENCE);");
+    std::vector<std::string> nonempty;
+    for (size_t d = 0; d < m_.dims.size(); ++d)
+      nonempty.push_back("tile_end_" + dim(static_cast<int>(d)) + " > tile_begin_" + dim(static_cast<int>(d)));
+    line("const int tile_nonempty = " + join(nonempty, " && ") + ";");
     for (int a : accesses) {
-      emit_box(Layer::Local, a, "tile_begin_", "tile_end_");
+      emit_box(Layer::Local, a, "tile_begin_", "tile_end_", "tile_nonempty");
       const size_t rank = b_.inputs[a].indices.size();
       std::vector<std::string> exts;
       for (size_t k = 0; k < rank; ++k) exts.push_back(cache_var(Layer::Local, a, "ext", static_cast<int>(k)));
-      open("for (int c = wi_lin; c < " + (exts.empty() ? std::string("1") : join(exts, "*")) + "; c += WG_SIZE)");
-      line("int rest = c;");
-      std::vector<std::string> relative(rank);
+      // Over the full tile's box (constant trip count), skipping what lies outside the clipped tile.
+      open("for (int c = wi_lin; c < " + cache_macro(Layer::Local, a, "SIZE") + "; c += WG_SIZE)");
+      std::vector<std::string> relative(rank), guard;
       for (int k = static_cast<int>(rank) - 1; k >= 0; --k) {
         relative[k] = "b_" + str(k);
-        if (k > 0) {
-          line("const int b_" + str(k) + " = rest % " + exts[k] + ";");
-          line("rest /= " + exts[k] + ";");
-        } else {
-          line("const int b_0 = rest;");
-        }
+        std::vector<std::string> inner_extents;
+        for (size_t later = k + 1; later < rank; ++later)
+          inner_extents.push_back(cache_macro(Layer::Local, a, "EXTENT_" + str(later)));
+        const std::string divisor = join(inner_extents, "*");
+        std::string value = divisor.empty() ? "c" : "c / (" + divisor + ")";
+        if (k > 0) value = "(" + value + ") % " + cache_macro(Layer::Local, a, "EXTENT_" + str(k));
+        line("const int b_" + str(k) + " = " + value + ";");
+        guard.insert(guard.begin(), "b_" + str(k) + " < " + exts[k]);
       }
+      if (!guard.empty()) open("if (" + join(guard, " && ") + ")");
       emit_copy_body(Layer::Local, a, relative);
+      if (!guard.empty()) close();
       close();
     }
     line("barrier(CLK_LOCAL_MEM_FENCE);");
@@ -426,10 +440,15 @@ class TunableEmitter {
       std::vector<std::string> relative;
       for (size_t k = 0; k < rank; ++k) {
         const std::string v = "b_" + str(k);
-        open("for (int " + v + " = 0; " + v + " < " + cache_var(Layer::Private, a, "ext", static_cast<int>(k)) + "; ++" + v + ")");
+        open("for (int " + v + " = 0; " + v + " < " + cache_macro(Layer::Private, a, "EXTENT_" + str(k)) + "; ++" + v + ")");
         relative.push_back(v);
       }
+      std::vector<std::string> guard;
+      for (size_t k = 0; k < rank; ++k)
+        guard.push_back("b_" + str(k) + " < " + cache_var(Layer::Private, a, "ext", static_cast<int>(k)));
+      if (!guard.empty()) open("if (" + join(guard, " && ") + ")");
       emit_copy_body(Layer::Private, a, relative);
+      if (!guard.empty()) close();
       close_loops(rank);
     }
   }
@@ -478,11 +497,14 @@ class TunableEmitter {
     }
   }
 
+  // A constant trip count (the work-group's block of TILES_PER_WG tiles) rather than bounds that depend on the
+  // group id: PoCL 3.1's optimised builds miscompile barrier-carrying loops with group-dependent bounds (wild
+  // indices, endless loops). Tiles past the end are empty (tile_end <= tile_begin): every guard below skips them.
   void open_tile_loop(int d) {
     const std::string n = dim(d);
-    open("for (int lt_" + n + " = wg_" + n + "*" + macro("TILES_PER_WG", d) + "; lt_" + n + " < min((wg_" + n + " + 1)*" +
-         macro("TILES_PER_WG", d) + ", " + macro("LOCAL_TILES", d) + "); ++lt_" + n + ")");
-    line("const int tile_begin_" + n + " = lt_" + n + "*" + macro("LT_SIZE", d) + ";");
+    open("for (int t_" + n + " = 0; t_" + n + " < " + macro("TILES_PER_WG", d) + "; ++t_" + n + ")");
+    line("const int tile_begin_" + n + " = (wg_" + n + "*" + macro("TILES_PER_WG", d) + " + t_" + n + ")*" +
+         macro("LT_SIZE", d) + ";");
     line("const int tile_end_" + n + " = min(tile_begin_" + n + " + " + macro("LT_SIZE", d) + ", " + macro("EXTENT", d) + ");");
   }
 
@@ -601,17 +623,26 @@ class TunableEmitter {
     emit_private_tile_loads();
 
     // 5. Private layer: element by element.
+    // Loops of constant trip count with a guard (rather than work-item dependent bounds): unrollable, and
+    // PoCL's vectorising work-group method (loopvec) compiles them correctly.
     line("// Private layer: f on every element of the private tile.");
     for (int d : c_.loop_order[2])
-      open("for (int " + dim(d) + " = pt_begin_" + dim(d) + "; " + dim(d) + " < pt_end_" + dim(d) + "; ++" + dim(d) + ")");
+      open("for (int e_" + dim(d) + " = 0; e_" + dim(d) + " < " + macro("PT_SIZE", d) + "; ++e_" + dim(d) + ")");
+    std::vector<std::string> in_tile;
+    for (size_t d = 0; d < m_.dims.size(); ++d) {
+      const std::string n = dim(static_cast<int>(d));
+      line("const int " + n + " = pt_begin_" + n + " + e_" + n + ";");
+      in_tile.push_back(n + " < pt_end_" + n);
+    }
+    open("if (" + join(in_tile, " && ") + ")");
     std::vector<std::string> per_dim;
-    for (int d : g_.concat_dims)
-      per_dim.push_back("ps_" + dim(d) + "*" + macro("PT_SIZE", d) + " + (" + dim(d) + " - pt_begin_" + dim(d) + ")");
+    for (int d : g_.concat_dims) per_dim.push_back("ps_" + dim(d) + "*" + macro("PT_SIZE", d) + " + e_" + dim(d));
     line("const int slot = " + slot_of(per_dim) + ";");
     if (has_reduction())
       line(res_p("slot") + " = " + combine(res_p("slot"), f_call()) + ";");
     else
       line(res_p("slot") + " = " + f_call() + ";");
+    close();
     close_loops(m_.dims.size());
     if (g_.combines_work_items() && c_.combine_layer == Layer::Private) emit_work_item_combine(true);
     close_loops(m_.dims.size());  // private steps
@@ -641,6 +672,9 @@ class TunableEmitter {
       line(buffer_name(out_buffer) + "[" + output_offset() + "] = " + value + ";");
     if (!inside.empty()) close();
     close_loops(slots.size());
+    // Not needed by OpenCL's rules, but PoCL 3.1's optimised builds crash (wild private-array index in the region
+    // after the last barrier) on some kernels whose `++` tile loops contain barriers and end without one.
+    if (has_barriers()) line("barrier(CLK_LOCAL_MEM_FENCE);");
     close_loops(concat_order.size());
     --indent_;
     line("}");

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <random>
 
@@ -125,6 +126,9 @@ void run_property_case(const PropertyCase& c, int configurations, uint64_t seed,
       const std::string where = c.name + " sizes " + c.sizes[s] + ", seed " + std::to_string(seed) +
                                 " (MDH_TUNABLE_SEED), configuration #" + std::to_string(drawn) +
                                 ":\n  config " + config_to_json(*bound.mdh, config).dump();
+      // A crash of the device compiler or of a kernel leaves no failure message: MDH_TUNABLE_VERBOSE=1 names each
+      // configuration before it runs.
+      if (std::getenv("MDH_TUNABLE_VERBOSE")) std::cerr << where << std::endl;
       LaunchPlan plan;
       try {
         plan = generate_tunable_kernel(bound, config, limits);

@@ -97,24 +97,25 @@ void gaussian_tunable(__global const float* restrict img, __global float* restri
   // Partial results: res_p per work-item (MEM_RES P), res_l per leading work-item (MEM_RES L).
   float res_p[RESULT_SLOTS];
   __local float cache_l_img[CACHE_L_img_SIZE];
-  for (int lt_i = wg_i*TILES_PER_WG_i; lt_i < min((wg_i + 1)*TILES_PER_WG_i, LOCAL_TILES_i); ++lt_i) {
-    const int tile_begin_i = lt_i*LT_SIZE_i;
+  for (int t_i = 0; t_i < TILES_PER_WG_i; ++t_i) {
+    const int tile_begin_i = (wg_i*TILES_PER_WG_i + t_i)*LT_SIZE_i;
     const int tile_end_i = min(tile_begin_i + LT_SIZE_i, EXTENT_i);
-    for (int lt_j = wg_j*TILES_PER_WG_j; lt_j < min((wg_j + 1)*TILES_PER_WG_j, LOCAL_TILES_j); ++lt_j) {
-      const int tile_begin_j = lt_j*LT_SIZE_j;
+    for (int t_j = 0; t_j < TILES_PER_WG_j; ++t_j) {
+      const int tile_begin_j = (wg_j*TILES_PER_WG_j + t_j)*LT_SIZE_j;
       const int tile_end_j = min(tile_begin_j + LT_SIZE_j, EXTENT_j);
       // Cache the local tile's inputs (all work-items copy; the barriers keep the previous tile until all are done).
       barrier(CLK_LOCAL_MEM_FENCE);
+      const int tile_nonempty = tile_end_i > tile_begin_i && tile_end_j > tile_begin_j;
       const int cl_img_lo_0 = 0 + 1*tile_begin_i;
-      const int cl_img_ext_0 = 5 + 1*((tile_end_i - 1) - tile_begin_i);
+      const int cl_img_ext_0 = tile_nonempty ? 5 + 1*((tile_end_i - 1) - tile_begin_i) : 0;
       const int cl_img_lo_1 = 0 + 1*tile_begin_j;
-      const int cl_img_ext_1 = 5 + 1*((tile_end_j - 1) - tile_begin_j);
-      for (int c = wi_lin; c < cl_img_ext_0*cl_img_ext_1; c += WG_SIZE) {
-        int rest = c;
-        const int b_1 = rest % cl_img_ext_1;
-        rest /= cl_img_ext_1;
-        const int b_0 = rest;
-        cache_l_img[(b_0)*CACHE_L_img_STRIDE_0 + (b_1)*CACHE_L_img_STRIDE_1] = img[(cl_img_lo_0 + b_0)*228 + (cl_img_lo_1 + b_1)];
+      const int cl_img_ext_1 = tile_nonempty ? 5 + 1*((tile_end_j - 1) - tile_begin_j) : 0;
+      for (int c = wi_lin; c < CACHE_L_img_SIZE; c += WG_SIZE) {
+        const int b_1 = (c) % CACHE_L_img_EXTENT_1;
+        const int b_0 = c / (CACHE_L_img_EXTENT_1);
+        if (b_0 < cl_img_ext_0 && b_1 < cl_img_ext_1) {
+          cache_l_img[(b_0)*CACHE_L_img_STRIDE_0 + (b_1)*CACHE_L_img_STRIDE_1] = img[(cl_img_lo_0 + b_0)*228 + (cl_img_lo_1 + b_1)];
+        }
       }
       barrier(CLK_LOCAL_MEM_FENCE);
       // Local layer: this work-item's private tiles of the local tile.
@@ -125,10 +126,14 @@ void gaussian_tunable(__global const float* restrict img, __global float* restri
           const int pt_begin_j = tile_begin_j + ps_j*STEP_j + wi_j*PT_SIZE_j;
           const int pt_end_j = min(pt_begin_j + PT_SIZE_j, tile_end_j);
           // Private layer: f on every element of the private tile.
-          for (int i = pt_begin_i; i < pt_end_i; ++i) {
-            for (int j = pt_begin_j; j < pt_end_j; ++j) {
-              const int slot = (ps_i*PT_SIZE_i + (i - pt_begin_i))*SLOTS_j + ps_j*PT_SIZE_j + (j - pt_begin_j);
-              res_p[slot] = mdh_f(&cache_l_img[(((i) - cl_img_lo_0))*CACHE_L_img_STRIDE_0 + (((j) - cl_img_lo_1))*CACHE_L_img_STRIDE_1], i, j);
+          for (int e_i = 0; e_i < PT_SIZE_i; ++e_i) {
+            for (int e_j = 0; e_j < PT_SIZE_j; ++e_j) {
+              const int i = pt_begin_i + e_i;
+              const int j = pt_begin_j + e_j;
+              if (i < pt_end_i && j < pt_end_j) {
+                const int slot = (ps_i*PT_SIZE_i + e_i)*SLOTS_j + ps_j*PT_SIZE_j + e_j;
+                res_p[slot] = mdh_f(&cache_l_img[(((i) - cl_img_lo_0))*CACHE_L_img_STRIDE_0 + (((j) - cl_img_lo_1))*CACHE_L_img_STRIDE_1], i, j);
+              }
             }
           }
         }
@@ -143,6 +148,7 @@ void gaussian_tunable(__global const float* restrict img, __global float* restri
           }
         }
       }
+      barrier(CLK_LOCAL_MEM_FENCE);
     }
   }
 }

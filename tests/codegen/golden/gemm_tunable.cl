@@ -132,43 +132,44 @@ void gemm_tunable(__global const float* restrict A, __global const float* restri
   __local float cache_l_A[CACHE_L_A_SIZE];
   __local float cache_l_B[CACHE_L_B_SIZE];
   float cache_p_B[CACHE_P_B_SIZE];
-  for (int lt_i = wg_i*TILES_PER_WG_i; lt_i < min((wg_i + 1)*TILES_PER_WG_i, LOCAL_TILES_i); ++lt_i) {
-    const int tile_begin_i = lt_i*LT_SIZE_i;
+  for (int t_i = 0; t_i < TILES_PER_WG_i; ++t_i) {
+    const int tile_begin_i = (wg_i*TILES_PER_WG_i + t_i)*LT_SIZE_i;
     const int tile_end_i = min(tile_begin_i + LT_SIZE_i, EXTENT_i);
-    for (int lt_j = wg_j*TILES_PER_WG_j; lt_j < min((wg_j + 1)*TILES_PER_WG_j, LOCAL_TILES_j); ++lt_j) {
-      const int tile_begin_j = lt_j*LT_SIZE_j;
+    for (int t_j = 0; t_j < TILES_PER_WG_j; ++t_j) {
+      const int tile_begin_j = (wg_j*TILES_PER_WG_j + t_j)*LT_SIZE_j;
       const int tile_end_j = min(tile_begin_j + LT_SIZE_j, EXTENT_j);
       // Start the partial results of this local tile of the `++` dimensions.
       for (int slot = 0; slot < RESULT_SLOTS; ++slot) {
         res_p[(slot)*WG_SIZE + wi_lin] = mdh_identity_2();
         if (wi_r_lin == 0) res_l[slot] = mdh_identity_2();
       }
-      for (int lt_k = wg_k*TILES_PER_WG_k; lt_k < min((wg_k + 1)*TILES_PER_WG_k, LOCAL_TILES_k); ++lt_k) {
-        const int tile_begin_k = lt_k*LT_SIZE_k;
+      for (int t_k = 0; t_k < TILES_PER_WG_k; ++t_k) {
+        const int tile_begin_k = (wg_k*TILES_PER_WG_k + t_k)*LT_SIZE_k;
         const int tile_end_k = min(tile_begin_k + LT_SIZE_k, EXTENT_k);
         // Cache the local tile's inputs (all work-items copy; the barriers keep the previous tile until all are done).
         barrier(CLK_LOCAL_MEM_FENCE);
+        const int tile_nonempty = tile_end_i > tile_begin_i && tile_end_j > tile_begin_j && tile_end_k > tile_begin_k;
         const int cl_A_lo_0 = 0 + 1*tile_begin_i;
-        const int cl_A_ext_0 = 1 + 1*((tile_end_i - 1) - tile_begin_i);
+        const int cl_A_ext_0 = tile_nonempty ? 1 + 1*((tile_end_i - 1) - tile_begin_i) : 0;
         const int cl_A_lo_1 = 0 + 1*tile_begin_k;
-        const int cl_A_ext_1 = 1 + 1*((tile_end_k - 1) - tile_begin_k);
-        for (int c = wi_lin; c < cl_A_ext_0*cl_A_ext_1; c += WG_SIZE) {
-          int rest = c;
-          const int b_1 = rest % cl_A_ext_1;
-          rest /= cl_A_ext_1;
-          const int b_0 = rest;
-          cache_l_A[(b_0)*CACHE_L_A_STRIDE_0 + (b_1)*CACHE_L_A_STRIDE_1] = A[(cl_A_lo_0 + b_0)*32 + (cl_A_lo_1 + b_1)];
+        const int cl_A_ext_1 = tile_nonempty ? 1 + 1*((tile_end_k - 1) - tile_begin_k) : 0;
+        for (int c = wi_lin; c < CACHE_L_A_SIZE; c += WG_SIZE) {
+          const int b_1 = (c) % CACHE_L_A_EXTENT_1;
+          const int b_0 = c / (CACHE_L_A_EXTENT_1);
+          if (b_0 < cl_A_ext_0 && b_1 < cl_A_ext_1) {
+            cache_l_A[(b_0)*CACHE_L_A_STRIDE_0 + (b_1)*CACHE_L_A_STRIDE_1] = A[(cl_A_lo_0 + b_0)*32 + (cl_A_lo_1 + b_1)];
+          }
         }
         const int cl_B_lo_0 = 0 + 1*tile_begin_k;
-        const int cl_B_ext_0 = 1 + 1*((tile_end_k - 1) - tile_begin_k);
+        const int cl_B_ext_0 = tile_nonempty ? 1 + 1*((tile_end_k - 1) - tile_begin_k) : 0;
         const int cl_B_lo_1 = 0 + 1*tile_begin_j;
-        const int cl_B_ext_1 = 1 + 1*((tile_end_j - 1) - tile_begin_j);
-        for (int c = wi_lin; c < cl_B_ext_0*cl_B_ext_1; c += WG_SIZE) {
-          int rest = c;
-          const int b_1 = rest % cl_B_ext_1;
-          rest /= cl_B_ext_1;
-          const int b_0 = rest;
-          cache_l_B[(b_0)*CACHE_L_B_STRIDE_0 + (b_1)*CACHE_L_B_STRIDE_1] = B[(cl_B_lo_0 + b_0)*48 + (cl_B_lo_1 + b_1)];
+        const int cl_B_ext_1 = tile_nonempty ? 1 + 1*((tile_end_j - 1) - tile_begin_j) : 0;
+        for (int c = wi_lin; c < CACHE_L_B_SIZE; c += WG_SIZE) {
+          const int b_1 = (c) % CACHE_L_B_EXTENT_1;
+          const int b_0 = c / (CACHE_L_B_EXTENT_1);
+          if (b_0 < cl_B_ext_0 && b_1 < cl_B_ext_1) {
+            cache_l_B[(b_0)*CACHE_L_B_STRIDE_0 + (b_1)*CACHE_L_B_STRIDE_1] = B[(cl_B_lo_0 + b_0)*48 + (cl_B_lo_1 + b_1)];
+          }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         // Local layer: this work-item's private tiles of the local tile.
@@ -187,17 +188,24 @@ void gemm_tunable(__global const float* restrict A, __global const float* restri
               const int cp_B_ext_0 = pt_nonempty ? 1 + 1*((pt_end_k - 1) - pt_begin_k) : 0;
               const int cp_B_lo_1 = 0 + 1*pt_begin_j;
               const int cp_B_ext_1 = pt_nonempty ? 1 + 1*((pt_end_j - 1) - pt_begin_j) : 0;
-              for (int b_0 = 0; b_0 < cp_B_ext_0; ++b_0) {
-                for (int b_1 = 0; b_1 < cp_B_ext_1; ++b_1) {
-                  cache_p_B[(b_0)*CACHE_P_B_STRIDE_0 + (b_1)*CACHE_P_B_STRIDE_1] = cache_l_B[((cp_B_lo_0 + b_0 - cl_B_lo_0))*CACHE_L_B_STRIDE_0 + ((cp_B_lo_1 + b_1 - cl_B_lo_1))*CACHE_L_B_STRIDE_1];
+              for (int b_0 = 0; b_0 < CACHE_P_B_EXTENT_0; ++b_0) {
+                for (int b_1 = 0; b_1 < CACHE_P_B_EXTENT_1; ++b_1) {
+                  if (b_0 < cp_B_ext_0 && b_1 < cp_B_ext_1) {
+                    cache_p_B[(b_0)*CACHE_P_B_STRIDE_0 + (b_1)*CACHE_P_B_STRIDE_1] = cache_l_B[((cp_B_lo_0 + b_0 - cl_B_lo_0))*CACHE_L_B_STRIDE_0 + ((cp_B_lo_1 + b_1 - cl_B_lo_1))*CACHE_L_B_STRIDE_1];
+                  }
                 }
               }
               // Private layer: f on every element of the private tile.
-              for (int i = pt_begin_i; i < pt_end_i; ++i) {
-                for (int j = pt_begin_j; j < pt_end_j; ++j) {
-                  for (int k = pt_begin_k; k < pt_end_k; ++k) {
-                    const int slot = (ps_i*PT_SIZE_i + (i - pt_begin_i))*SLOTS_j + ps_j*PT_SIZE_j + (j - pt_begin_j);
-                    res_p[(slot)*WG_SIZE + wi_lin] = mdh_combine_2(res_p[(slot)*WG_SIZE + wi_lin], mdh_f(cache_l_A[(((i) - cl_A_lo_0))*CACHE_L_A_STRIDE_0 + (((k) - cl_A_lo_1))*CACHE_L_A_STRIDE_1], cache_p_B[(((k) - cp_B_lo_0))*CACHE_P_B_STRIDE_0 + (((j) - cp_B_lo_1))*CACHE_P_B_STRIDE_1], i, j, k));
+              for (int e_i = 0; e_i < PT_SIZE_i; ++e_i) {
+                for (int e_j = 0; e_j < PT_SIZE_j; ++e_j) {
+                  for (int e_k = 0; e_k < PT_SIZE_k; ++e_k) {
+                    const int i = pt_begin_i + e_i;
+                    const int j = pt_begin_j + e_j;
+                    const int k = pt_begin_k + e_k;
+                    if (i < pt_end_i && j < pt_end_j && k < pt_end_k) {
+                      const int slot = (ps_i*PT_SIZE_i + e_i)*SLOTS_j + ps_j*PT_SIZE_j + e_j;
+                      res_p[(slot)*WG_SIZE + wi_lin] = mdh_combine_2(res_p[(slot)*WG_SIZE + wi_lin], mdh_f(cache_l_A[(((i) - cl_A_lo_0))*CACHE_L_A_STRIDE_0 + (((k) - cl_A_lo_1))*CACHE_L_A_STRIDE_1], cache_p_B[(((k) - cp_B_lo_0))*CACHE_P_B_STRIDE_0 + (((j) - cp_B_lo_1))*CACHE_P_B_STRIDE_1], i, j, k));
+                    }
                   }
                 }
               }
@@ -229,6 +237,7 @@ void gemm_tunable(__global const float* restrict A, __global const float* restri
           }
         }
       }
+      barrier(CLK_LOCAL_MEM_FENCE);
     }
   }
 }
