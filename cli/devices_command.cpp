@@ -8,8 +8,19 @@ namespace mdh::cli {
 
 int devices_command(const Args& args) {
   po::options_description options("mdh devices options");
+  options.add_options()("slug", po::value<std::string>(),
+                        "print only the results-folder name of the device this selector picks (\"\" = default)");
+  options.add_options()("selector", po::value<std::string>(), "print only the P:D of the device this selector picks");
   po::variables_map vm;
   if (!parse_options("devices", "", args, options, vm, "")) return 0;
+  if (vm.count("slug")) {
+    std::cout << device_slug(select_device(vm["slug"].as<std::string>())) << '\n';
+    return 0;
+  }
+  if (vm.count("selector")) {
+    std::cout << select_device(vm["selector"].as<std::string>()).selector() << '\n';
+    return 0;
+  }
   auto devices = list_devices();
   if (devices.empty()) throw UserError("no OpenCL device found (is an ICD such as pocl-opencl-icd installed?)");
   std::cout << format_device_list(devices);

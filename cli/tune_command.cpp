@@ -1,5 +1,6 @@
 // mdh tune SPEC --size ...: auto-tune the tunable kernel for one device and size binding (issue: the auto-tuner).
 // mdh tune-worker: the evaluation process the tuner starts (and kills, if a kernel hangs); not for people.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -224,6 +225,11 @@ int tune_command(const Args& args) {
     } else {
       tuner::WorkerPoolOptions pool_options;
       pool_options.timeout_floor_seconds = vm["timeout-floor"].as<double>();
+      // Until a first success sets the pace, one evaluation may not take more than the whole time budget.
+      if (vm.count("budget"))
+        pool_options.initial_timeout_seconds =
+            std::max(pool_options.timeout_floor_seconds,
+                     std::min(pool_options.initial_timeout_seconds, parse_budget(vm["budget"].as<std::string>())));
       const std::string self = self_executable();
       for (const auto& selector : selectors) {
         std::vector<std::string> command{self, "tune-worker", spec_path, "--size", sizes, "--device",
