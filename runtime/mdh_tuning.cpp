@@ -3,6 +3,9 @@
 #include "codegen/tunable_kernel.h"
 #include "runtime/verify_result.h"
 
+#include <map>
+#include <set>
+
 namespace mdh {
 
 DeviceLimits device_limits(const DeviceInfo& device) {
@@ -15,15 +18,59 @@ DeviceLimits device_limits(const DeviceInfo& device) {
   return limits;
 }
 
+namespace {
+
+// Sizes the tuner tries in a large interval: powers of two and three times powers of two (the tile shapes that map
+// well onto SIMD lanes, warps and cache lines), and the interval's ends.
+std::set<int64_t> smooth_sizes(int64_t lo, int64_t hi) {
+  std::set<int64_t> out{lo, hi};
+  for (int64_t p = 1; p <= hi; p *= 2) {
+    if (p >= lo) out.insert(p);
+    if (3 * p >= lo && 3 * p <= hi) out.insert(3 * p);
+  }
+  return out;
+}
+
+std::vector<int64_t> ascending(const std::set<int64_t>& values) { return {values.begin(), values.end()}; }
+
+}  // namespace
+
+std::vector<std::vector<int64_t>> search_values(const TuningSpace& space) {
+  std::vector<std::vector<int64_t>> values(space.parameters.size());
+  // Per dimension (the suffix after the family name), the LT and PT candidates, for the derived NUM_WI/NUM_WG ones.
+  std::map<std::string, std::vector<int64_t>> lt_values, pt_values;
+  auto dimension_of = [](const TuningParameter& p) { return p.name.substr(p.family.size() + 1); };
+  for (size_t k = 0; k < space.parameters.size(); ++k) {
+    const TuningParameter& p = space.parameters[k];
+    if (!p.is_interval) {
+      values[k] = p.values;
+    } else if (p.range_size() <= kFullIntervalLimit) {
+      for (int64_t v = p.interval_lo; v <= p.interval_hi; ++v) values[k].push_back(v);
+    } else {
+      std::set<int64_t> candidates = smooth_sizes(p.interval_lo, p.interval_hi);
+      // The sizes that make one pass cover a dimension exactly: NUM_WG = ceil(extent / LT), NUM_WI = ceil(LT / PT).
+      if (p.family == "NUM_WG" && lt_values.count(dimension_of(p)))
+        for (int64_t lt : lt_values[dimension_of(p)])
+          if (int64_t v = (p.interval_hi + lt - 1) / lt; v >= p.interval_lo && v <= p.interval_hi) candidates.insert(v);
+      if (p.family == "NUM_WI" && lt_values.count(dimension_of(p)))
+        for (int64_t lt : lt_values[dimension_of(p)])
+          for (int64_t pt : pt_values[dimension_of(p)])
+            if (int64_t v = (lt + pt - 1) / pt; v >= p.interval_lo && v <= p.interval_hi) candidates.insert(v);
+      values[k] = ascending(candidates);
+    }
+    if (p.family == "LT_SIZE") lt_values[dimension_of(p)] = values[k];
+    if (p.family == "PT_SIZE") pt_values[dimension_of(p)] = values[k];
+  }
+  return values;
+}
+
 tuner::SearchSpace make_search_space(const TuningSpace& space, unsigned threads) {
   const size_t n = space.parameters.size();
+  const std::vector<std::vector<int64_t>> candidates = search_values(space);
   std::vector<tuner::Parameter> parameters;
   parameters.reserve(n);
-  for (const TuningParameter& p : space.parameters) {
-    tuner::Range range = p.is_interval ? tuner::Range::interval(p.interval_lo, p.interval_hi)
-                                       : tuner::Range::set(p.values);
-    parameters.push_back(tuner::Parameter::integer(p.name, std::move(range)));
-  }
+  for (size_t k = 0; k < n; ++k)
+    parameters.push_back(tuner::Parameter::integer(space.parameters[k].name, tuner::Range::set(candidates[k])));
   // The codegen predicates read a whole assignment; fill exactly the parameters the constraint declares (the
   // others 0). Tree generation calls them from several threads, hence one buffer per thread, reused (assign
   // within its capacity does not allocate).

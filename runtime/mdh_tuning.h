@@ -19,8 +19,19 @@ namespace mdh {
 /// The limits of a device that bound the tunable kernel's configurations.
 DeviceLimits device_limits(const DeviceInfo& device);
 
+/// Intervals up to this many values are searched whole; larger ones through search_values' candidates.
+inline constexpr int64_t kFullIntervalLimit = 64;
+
+/// The values the tuner tries per parameter. Every value of the space is a valid choice (the kernel needs no
+/// divisibility), but an interval of 2^24 tile sizes is neither searchable nor useful: a large interval is searched
+/// through its powers of two, three times powers of two, its ends, and for NUM_WG / NUM_WI the values that make one
+/// pass cover the dimension exactly (ceil(extent / LT), ceil(LT / PT)). Configurations outside these stay valid for
+/// `mdh run --config`.
+std::vector<std::vector<int64_t>> search_values(const TuningSpace& space);
+
 /// The tuning space as the generic tuner's space: one tuner parameter per TuningParameter (same names and order,
-/// integer values), each TuningConstraint attached to the last parameter it reads.
+/// the values of search_values), each constraint within one parameter group attached to the last parameter it
+/// reads, the others checked per configuration (tuner::GlobalConstraint).
 tuner::SearchSpace make_search_space(const TuningSpace& space, unsigned threads = 0);
 
 /// A tuner configuration of make_search_space(space) as the kernel's typed configuration.
