@@ -15,10 +15,6 @@ namespace mdh::testing {
 
 namespace {
 
-// PoCL 3.1's default work-group method ("loopvec") miscompiles some barrier-heavy configurations of the tunable
-// kernel (the "loops" method runs the same source correctly); see codegen/README.md. Set before any OpenCL call;
-// an explicit setting in the environment wins.
-const bool kPoclWorkGroupMethodSet = setenv("POCL_WORK_GROUP_METHOD", "loops", 0) == 0;
 
 struct Device {
   cl_device_id device = nullptr;
@@ -170,7 +166,6 @@ std::map<std::string, Bytes> seeded_buffers(const BoundMdh& bound, uint64_t seed
 RunResult run_plan_with_scratch(const BoundMdh& bound, const LaunchPlan& plan,
                                 const std::map<std::string, Bytes>& buffers, const std::string& extra_build_options) {
   RunResult result;
-  (void)kPoclWorkGroupMethodSet;
   const std::string options = plan.build_options + (extra_build_options.empty() ? "" : " " + extra_build_options);
   const char* text = plan.source.c_str();
   size_t length = plan.source.size();
