@@ -276,6 +276,11 @@ KernelConfig config_from_json(const BoundMdh& bound, const nlohmann::json& j) {
   return c;
 }
 
+namespace {
+constexpr int64_t kLongReduction = 65536;  // longer reduction dimensions are split over work-groups by default
+constexpr int64_t kReductionChunk = 4096;  // elements per work-group of such a split
+}  // namespace
+
 KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
   const Mdh& mdh = *bound.mdh;
   const int dims = static_cast<int>(mdh.dims.size());
@@ -309,7 +314,17 @@ KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
     c.ocl_dim[0][d] = ocl;
     c.ocl_dim[1][d] = ocl;
   }
-  for (int d : mdh.reduction_dims()) c.private_tile_size[d] = std::min<int64_t>(4, bound.dim_extents[d]);
+  for (int d : mdh.reduction_dims()) {
+    c.private_tile_size[d] = std::min<int64_t>(4, bound.dim_extents[d]);
+    // A long reduction is split over work-groups (one work-item each; a second kernel combines the partial
+    // results in order): one work-item folding 2^24 floats in a row loses most of its precision, and all of the
+    // device's parallelism when there is a single output point (DOT).
+    const int64_t extent = bound.dim_extents[d];
+    if (extent > kLongReduction) {
+      c.num_wg[d] = std::min<int64_t>(1024, (extent + kReductionChunk - 1) / kReductionChunk);
+      c.local_tile_size[d] = (extent + c.num_wg[d] - 1) / c.num_wg[d];
+    }
+  }
 
   for (int l = 0; l < kLayerCount; ++l) {
     c.input_memory[l].assign(mdh.inputs.size(), Memory::None);

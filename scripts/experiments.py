@@ -132,6 +132,8 @@ def tune(options):
                 command += ["--budget", "%gs" % max(1.0, parse_seconds(budget["duration"]) * options.budget_scale)]
             if case.get("data") == "prl":
                 command.append("--prl-data")
+            if options.in_process:
+                command.append("--in-process")
             if os.path.exists(journal):
                 command.append("--resume")  # an interrupted run: continue it, evaluating nothing twice
             if run(command) != 0:
@@ -375,6 +377,8 @@ def main():
     parser.add_argument("--experiments", default=os.path.join(ROOT, "experiments.json"))
     parser.add_argument("--only", action="append", default=[], help="ROUTINE or ROUTINE:LABEL (repeatable)")
     parser.add_argument("--budget-scale", type=float, default=1.0, help="tune: multiply every tuning budget by this")
+    parser.add_argument("--in-process", action="store_true",
+                        help="tune: evaluate in the tuning process (no worker processes; see tuner/README.md)")
     parser.add_argument("--skip-peer-tuning", action="store_true", help="tune: do not run CLBlast's own tuners")
     parser.add_argument("--portability", action="store_true",
                         help="benchmark: also run every other device's tuned configuration on this device")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/tune.sh [--device D] [--experiments FILE] [--only ROUTINE[:LABEL]]... [--budget-scale F] [--skip-peer-tuning]
+# scripts/tune.sh [--device D] [--experiments FILE] [--only ROUTINE[:LABEL]]... [--budget-scale F] [--skip-peer-tuning] [--in-process]
 # See scripts/experiments.py for what it writes under results/<device-slug>/.
 set -euo pipefail
 exec python3 "$(dirname "$0")/experiments.py" tune "$@"

@@ -105,6 +105,36 @@ TEST(Cli, RunVerifiesAtPrimeSizes) {
   EXPECT_NE(r.output.find("verify (reference in double): PASS"), std::string::npos) << r.output;
 }
 
+// Every app at its real-world size from shared/workloads.md, run with the tunable kernel's default configuration
+// and checked against the double-precision reference (PRL: against the reference kernel in float, as records are
+// structs). Each takes seconds on PoCL.
+TEST(Cli, EveryAppVerifiesAtItsRealWorldSize) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"apps/dot.mdh", "K=16777216"},
+      {"apps/gemv.mdh", "I=1000,K=2048"},
+      {"apps/gemm.mdh", "I=10,J=500,K=64"},
+      {"apps/gemm_nt.mdh", "I=10,J=500,K=64"},
+      {"apps/gaussian.mdh", "I=224,J=224"},
+      {"apps/jacobi3d.mdh", "I=256,J=256,K=256"},
+      {"apps/mcc.mdh", "N=1,P=7,Q=7,K=512,C=512,R=3,S=3"},
+      {"apps/prl.mdh", "N=32768,M=1024 --prl-data"},
+      {"apps/tc/abcdef-gdab-efgc.mdh", "A=24,B=16,C=16,D=16,E=24,F=16,G=24"},
+      {"apps/tc/abcdef-gdac-efgb.mdh", "A=24,B=16,C=16,D=16,E=24,F=16,G=24"},
+      {"apps/tc/abcdef-gdbc-efga.mdh", "A=24,B=16,C=16,D=16,E=24,F=16,G=24"},
+      {"apps/tc/abcdef-geab-dfgc.mdh", "A=24,B=16,C=16,D=24,E=16,F=16,G=24"},
+      {"apps/tc/abcdef-geac-dfgb.mdh", "A=24,B=16,C=16,D=24,E=16,F=16,G=24"},
+      {"apps/tc/abcdef-gebc-dfga.mdh", "A=24,B=16,C=16,D=24,E=16,F=16,G=24"},
+      {"apps/tc/abcdef-gfab-degc.mdh", "A=24,B=16,C=16,D=24,E=16,F=16,G=24"},
+      {"apps/tc/abcdef-gfac-degb.mdh", "A=24,B=16,C=16,D=24,E=16,F=16,G=24"},
+      {"apps/tc/abcdef-gfbc-dega.mdh", "A=24,B=16,C=16,D=24,E=16,F=16,G=24"},
+  };
+  for (const auto& [spec, sizes] : cases) {
+    Result r = mdh_cli("run " + spec + " --size " + sizes + " --repeat 1 --warmup 0 --verify");
+    EXPECT_EQ(r.status, 0) << spec << '\n' << r.output;
+    EXPECT_NE(r.output.find(": PASS: "), std::string::npos) << spec << '\n' << r.output;
+  }
+}
+
 TEST(Cli, RunPrlWithGeneratedRecords) {
   Result r = mdh_cli("run apps/prl.mdh --size N=17,M=31 --prl-data --repeat 1 --verify");
   EXPECT_EQ(r.status, 0) << r.output;
