@@ -239,6 +239,9 @@ def benchmark(options):
             rows.append(flat_record(slug, case, peer, record, status))
             print("  %-14s %s" % (peer, status if code else "%.4f ms" % (float(stats_median(record)) / 1e6)),
                   flush=True)
+    # Rows of cases not run this time (another --only) stay as they were.
+    ran = {(r["routine"], r["label"]) for r in rows}
+    rows = [r for r in read_rows(folder) if (r["routine"], r["label"]) not in ran] + rows
     with open(os.path.join(folder, "benchmark.csv"), "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=CSV_FIELDS, extrasaction="ignore")
         writer.writeheader()
