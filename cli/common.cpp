@@ -1,6 +1,7 @@
 #include "cli/common.h"
 
 #include <fstream>
+#include <sstream>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
@@ -106,6 +107,33 @@ KernelConfig load_config(const std::string& path, const BoundMdh& bound, const D
     throw UserError(path + ": " + e.what());
   }
   return config;
+}
+
+TuningSpace restricted_tuning_space(const po::variables_map& vm, const BoundMdh& bound, const DeviceLimits& limits) {
+  TuningSpace space = make_tuning_space(bound, limits);
+  if (vm.count("restrict"))
+    for (const auto& text : vm["restrict"].as<std::vector<std::string>>()) {
+      auto [name, list] = split_assignment(text, "restrict");
+      std::vector<int64_t> values;
+      std::stringstream in(list);
+      for (std::string item; std::getline(in, item, ',');) {
+        // A value by its label as `mdh space` prints it ("local", "P", "i,j,k"), else by number.
+        const int p = space.find(name);
+        if (p < 0) throw UserError("--restrict " + text + ": the tuning space has no parameter '" + name + "'");
+        const TuningParameter& parameter = space.parameters[p];
+        bool found = false;
+        for (size_t k = 0; k < parameter.value_names.size() && !found; ++k)
+          if (parameter.value_names[k] == item) values.push_back(parameter.values[k]), found = true;
+        if (found) continue;
+        try {
+          values.push_back(std::stoll(item));
+        } catch (const std::exception&) {
+          throw UserError("--restrict " + text + ": '" + item + "' is neither a value name nor an integer");
+        }
+      }
+      space.restrict_to(name, values);
+    }
+  return space;
 }
 
 void write_text(const std::string& path, const std::string& text) {

@@ -10,6 +10,7 @@
 #include "mdh/bind.h"
 #include "codegen/device_limits.h"
 #include "codegen/kernel_config.h"
+#include "codegen/tuning_space.h"
 #include "runtime/host_buffer.h"
 
 #include <map>
@@ -45,6 +46,9 @@ std::pair<std::string, std::string> split_assignment(const std::string& text, co
 /// Reads a tunable-kernel configuration: either a config object (codegen/kernel_config.h) or an `mdh tune` result
 /// holding one under "config"; checked against the md_hom and the device (UserError naming what is wrong).
 KernelConfig load_config(const std::string& path, const BoundMdh& bound, const DeviceLimits& limits);
+
+/// The tuning space of the md_hom on the device, narrowed by --restrict NAME=V1,V2,... options (if any).
+TuningSpace restricted_tuning_space(const po::variables_map& vm, const BoundMdh& bound, const DeviceLimits& limits);
 
 /// Writes text to a file, or to stdout when path is "-" or empty; UserError when the file cannot be written.
 void write_text(const std::string& path, const std::string& text);

@@ -15,12 +15,13 @@ int space_command(const Args& args) {
   options.add_options()                                                                                 //
       ("size", po::value<std::string>()->default_value(""), "size bindings, e.g. I=1024,J=1024,K=1024")  //
       ("device", po::value<std::string>()->default_value(""), "device whose limits bound the space")       //
+      ("restrict", po::value<std::vector<std::string>>()->composing(), "narrow a parameter: NAME=V1,V2,... (repeatable)")  //
       ("quiet,q", "print only the size");
   po::variables_map vm;
   if (!parse_options("space", "SPEC --size I=..,J=.. [--device D]", args, options, vm)) return 0;
   BoundMdh bound = load_and_bind(vm["spec"].as<std::string>(), vm["size"].as<std::string>());
   DeviceInfo device = select_device(vm["device"].as<std::string>());
-  const TuningSpace space = make_tuning_space(bound, device_limits(device));
+  const TuningSpace space = restricted_tuning_space(vm, bound, device_limits(device));
   if (!vm.count("quiet")) {
     std::cout << "tuning space of " << bound.mdh->name << " (" << vm["size"].as<std::string>() << ") on "
               << device.name << " [" << device.selector() << "]\n\nparameters (" << space.parameters.size() << "):\n";

@@ -34,7 +34,9 @@ void add_evaluation_options(po::options_description& options) {
       ("size", po::value<std::string>()->default_value(""), "size bindings, e.g. I=1024,J=1024,K=1024")  //
       ("warmup", po::value<int>()->default_value(1), "untimed runs before the timed ones, per configuration")  //
       ("repeat", po::value<int>()->default_value(3), "timed runs per configuration (the cost is their median)")  //
-      ("binary-cache", po::value<std::string>(), "folder of compiled kernels shared by the compile threads and workers");
+      ("binary-cache", po::value<std::string>(), "folder of compiled kernels shared by the compile threads and workers")  //
+      ("restrict", po::value<std::vector<std::string>>()->composing(),
+       "search only these values of a parameter: NAME=V1,V2,... (repeatable; see mdh space for the names)");
   add_data_options(options);
 }
 
@@ -95,7 +97,7 @@ int tune_worker_command(const Args& args) {
   BoundMdh bound = load_and_bind(vm["spec"].as<std::string>(), vm["size"].as<std::string>());
   DeviceInfo device = select_device(vm["device"].as<std::string>());
   const DeviceLimits limits = device_limits(device);
-  auto space = std::make_shared<const TuningSpace>(make_tuning_space(bound, limits));
+  auto space = std::make_shared<const TuningSpace>(restricted_tuning_space(vm, bound, limits));
   RunData data = load_run_data(vm, bound);
   Context context(device);
   if (vm.count("binary-cache")) context.use_binary_cache(std::make_shared<BinaryCache>(vm["binary-cache"].as<std::string>()));
@@ -142,7 +144,7 @@ int tune_command(const Args& args) {
       throw UserError("--device: tuning over several devices needs identical ones; '" + d.name + "' differs from '" +
                       devices[0].name + "'");
   const DeviceLimits limits = device_limits(devices[0]);
-  auto space = std::make_shared<const TuningSpace>(make_tuning_space(bound, limits));
+  auto space = std::make_shared<const TuningSpace>(restricted_tuning_space(vm, bound, limits));
   RunData data = load_run_data(vm, bound);  // reads --input files now, so a bad one fails before tuning starts
 
   // Abort condition: the options given, combined with ||; 200 evaluations when none is given.
@@ -237,6 +239,8 @@ int tune_command(const Args& args) {
                                          "--warmup", std::to_string(vm["warmup"].as<int>()), "--repeat",
                                          std::to_string(vm["repeat"].as<int>()), "--binary-cache", cache_folder};
         for (auto& w : data_option_words(vm)) command.push_back(w);
+        if (vm.count("restrict"))
+          for (const auto& r : vm["restrict"].as<std::vector<std::string>>()) command.insert(command.end(), {"--restrict", r});
         pool_options.commands.push_back(command);
       }
       pool = std::make_unique<tuner::WorkerPool>(pool_options);

@@ -1,35 +1,17 @@
 #!/usr/bin/env bash
-# The main job: every shipped workload on the default device (first GPU, else PoCL on the CPU), run and verified
-# against the double-precision reference, with a summary table. Usage: scripts/main.sh [--device SEL]
+# The main job: one small case per workload (experiments.quick.json) on the default device — tuned with about a
+# minute of budget each, benchmarked against the peers built here with one measurement method, and printed as
+# tables (results/<device>/tables.md, plots beside it). Usage: scripts/main.sh [--device D] [--budget-scale F]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mdh=build/bin/mdh
-device=(); [[ ${1:-} == --device ]] && device=(--device "$2")
-
-# workload spec, sizes (small enough for a 2-core CPU), extra options
-cases=(
-  "apps/dot.mdh|K=1048576|"
-  "apps/gemv.mdh|I=1000,K=2048|"
-  "apps/gemm.mdh|I=10,J=500,K=64|"
-  "apps/gemm.mdh|I=256,J=256,K=256|"
-  "apps/gemm_nt.mdh|I=256,J=256,K=256|"
-  "apps/gaussian.mdh|I=224,J=224|"
-  "apps/jacobi3d.mdh|I=64,J=64,K=64|"
-  "apps/mcc.mdh|N=1,P=7,Q=7,K=64,C=64,R=3,S=3|"
-  "apps/prl.mdh|N=1024,M=1024|--prl-data"
-  "apps/tc/abcdef-gdab-efgc.mdh|A=12,B=8,C=8,D=8,E=12,F=8,G=12|"
-)
-
-$mdh devices | head -3
-printf '\n%-28s %-34s %14s %12s  %s\n' workload sizes "median kernel" rate verify
-status=0
-for c in "${cases[@]}"; do
-  IFS='|' read -r spec sizes extra <<<"$c"
-  out=$($mdh run "$spec" --size "$sizes" --repeat 5 --verify ${extra:+$extra} "${device[@]}" 2>&1) || status=1
-  time=$(sed -n 's/^kernel time: median \([0-9.]* ms\).*/\1/p' <<<"$out")
-  rate=$(grep -oE '[0-9.]+ (GFLOP/s|GB/s)' <<<"$out" | head -1 || true)
-  verdict=$(grep -oE '(PASS|FAIL)' <<<"$out" | head -1 || echo "ERROR")
-  printf '%-28s %-34s %14s %12s  %s\n' "$(basename "$spec" .mdh)" "$sizes" "${time:--}" "${rate:--}" "$verdict"
-  [[ $verdict == PASS ]] || { status=1; echo "$out" | sed 's/^/    /'; }
+device=(); scale=()
+while (($#)); do
+  case $1 in
+    --device) device=(--device "$2"); shift 2 ;;
+    --budget-scale) scale=(--budget-scale "$2"); shift 2 ;;
+    *) echo "usage: scripts/main.sh [--device D] [--budget-scale F]" >&2; exit 2 ;;
+  esac
 done
-exit $status
+bash scripts/tune.sh "${device[@]}" --experiments experiments.quick.json "${scale[@]}" --skip-peer-tuning
+bash scripts/benchmark.sh "${device[@]}" --experiments experiments.quick.json
+bash scripts/print_results.sh "${device[@]}"

@@ -86,6 +86,11 @@ void WorkerPool::start(Worker& worker) {
     ::dup2(sockets[1], STDIN_FILENO);
     ::dup2(sockets[1], STDOUT_FILENO);
     ::dup2(error_pipe[1], STDERR_FILENO);
+    // Nothing else of the tuner's may reach the worker: GPU drivers keep device files open without close-on-exec,
+    // and a worker that inherits them did not see the NVIDIA OpenCL platform (seen on an H100). exec_status[1]
+    // closes itself on exec; it must stay open until then.
+    for (int fd = 3; fd < 1024; ++fd)
+      if (fd != exec_status[1]) ::close(fd);
     ::execvp(argv[0], argv.data());
     int error = errno;
     ssize_t ignored = ::write(exec_status[1], &error, sizeof error);
