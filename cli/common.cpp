@@ -89,26 +89,6 @@ std::vector<std::string> data_option_words(const po::variables_map& vm) {
   return words;
 }
 
-KernelConfig load_config(const std::string& path, const BoundMdh& bound, const DeviceLimits& limits) {
-  std::ifstream in(path);
-  if (!in) throw UserError(path + ": error: cannot read the configuration file");
-  nlohmann::json json;
-  try {
-    json = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw UserError(path + ": error: not valid JSON: " + e.what());
-  }
-  if (json.is_object() && json.contains("config")) json = json["config"];
-  KernelConfig config;
-  try {
-    config = config_from_json(bound, json);
-    check_config(bound, config, limits);
-  } catch (const UserError& e) {
-    throw UserError(path + ": " + e.what());
-  }
-  return config;
-}
-
 TuningSpace restricted_tuning_space(const po::variables_map& vm, const BoundMdh& bound, const DeviceLimits& limits) {
   TuningSpace space = make_tuning_space(bound, limits);
   if (vm.count("restrict"))

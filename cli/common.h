@@ -12,6 +12,7 @@
 #include "codegen/kernel_config.h"
 #include "codegen/tuning_space.h"
 #include "runtime/host_buffer.h"
+#include "runtime/mdh_tuning.h"
 
 #include <map>
 
@@ -43,9 +44,6 @@ std::vector<std::string> data_option_words(const po::variables_map& vm);
 /// Splits "NAME=VALUE"; UserError naming the option otherwise.
 std::pair<std::string, std::string> split_assignment(const std::string& text, const std::string& option);
 
-/// Reads a tunable-kernel configuration: either a config object (codegen/kernel_config.h) or an `mdh tune` result
-/// holding one under "config"; checked against the md_hom and the device (UserError naming what is wrong).
-KernelConfig load_config(const std::string& path, const BoundMdh& bound, const DeviceLimits& limits);
 
 /// The tuning space of the md_hom on the device, narrowed by --restrict NAME=V1,V2,... options (if any).
 TuningSpace restricted_tuning_space(const po::variables_map& vm, const BoundMdh& bound, const DeviceLimits& limits);

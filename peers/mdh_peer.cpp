@@ -4,33 +4,17 @@
 #include "peers/peer_common.h"
 #include "runtime/mdh_tuning.h"
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 namespace mdh::peers {
 namespace {
-
-KernelConfig read_config(const std::string& path, const BoundMdh& bound, const DeviceLimits& limits) {
-  std::ifstream in(path);
-  if (!in) throw UserError(path + ": error: cannot read the configuration file");
-  nlohmann::json json;
-  try {
-    json = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw UserError(path + ": error: not valid JSON: " + e.what());
-  }
-  if (json.is_object() && json.contains("config")) json = json["config"];
-  KernelConfig config = config_from_json(bound, json);
-  check_config(bound, config, limits);
-  return config;
-}
 
 PeerSetup prepare_mdh(PeerCase& pc) {
   const DeviceInfo& device = pc.context().device();
   const DeviceLimits limits = device_limits(device);
   auto config_path = pc.options().extra.find("config");
   const bool tuned = config_path != pc.options().extra.end();
-  KernelConfig config = tuned ? read_config(config_path->second, pc.bound(), limits) : default_config(pc.bound(), limits);
+  KernelConfig config = tuned ? load_config(config_path->second, pc.bound(), limits) : default_config(pc.bound(), limits);
   auto plan = std::make_shared<LaunchPlan>(generate_tunable_kernel(pc.bound(), config, limits));
 
   PeerSetup setup;

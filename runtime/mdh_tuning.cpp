@@ -3,10 +3,32 @@
 #include "codegen/tunable_kernel.h"
 #include "runtime/verify_result.h"
 
+#include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
 namespace mdh {
+
+KernelConfig load_config(const std::string& path, const BoundMdh& bound, const DeviceLimits& limits) {
+  std::ifstream in(path);
+  if (!in) throw UserError(path + ": error: cannot read the configuration file");
+  nlohmann::json json;
+  try {
+    json = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw UserError(path + ": error: not valid JSON: " + e.what());
+  }
+  if (json.is_object() && json.contains("config")) json = json["config"];
+  KernelConfig config;
+  try {
+    config = config_from_json(bound, json);
+    check_config(bound, config, limits);
+  } catch (const UserError& e) {
+    throw UserError(path + ": " + e.what());
+  }
+  return config;
+}
 
 DeviceLimits device_limits(const DeviceInfo& device) {
   DeviceLimits limits;

@@ -16,6 +16,10 @@
 
 namespace mdh {
 
+/// Reads a tunable-kernel configuration: either a config object (codegen/kernel_config.h) or an `mdh tune` result
+/// holding one under "config"; checked against the md_hom and the device (UserError naming the file and the problem).
+KernelConfig load_config(const std::string& path, const BoundMdh& bound, const DeviceLimits& limits);
+
 /// The limits of a device that bound the tunable kernel's configurations.
 DeviceLimits device_limits(const DeviceInfo& device);
 
