@@ -86,9 +86,9 @@ void WorkerPool::start(Worker& worker) {
     ::dup2(sockets[1], STDIN_FILENO);
     ::dup2(sockets[1], STDOUT_FILENO);
     ::dup2(error_pipe[1], STDERR_FILENO);
-    // Nothing else of the tuner's may reach the worker: GPU drivers keep device files open without close-on-exec,
-    // and a worker that inherits them did not see the NVIDIA OpenCL platform (seen on an H100). exec_status[1]
-    // closes itself on exec; it must stay open until then.
+    // Nothing else of the tuner's reaches the worker (GPU drivers keep device files open without close-on-exec).
+    // exec_status[1] closes itself on exec; it must stay open until then. This did NOT cure the open problem that
+    // workers started here on the H100 machine list no NVIDIA platform (see tuner/README.md).
     for (int fd = 3; fd < 1024; ++fd)
       if (fd != exec_status[1]) ::close(fd);
     ::execvp(argv[0], argv.data());
