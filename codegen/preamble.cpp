@@ -98,20 +98,6 @@ const char* integer_limit(ScalarType t, bool largest) {
   return "";
 }
 
-const char* builtin_symbol(CombineOp::Kind k) {
-  switch (k) {
-    case CombineOp::Kind::Add:
-      return "+";
-    case CombineOp::Kind::Mul:
-      return "*";
-    case CombineOp::Kind::Max:
-      return "max";
-    case CombineOp::Kind::Min:
-      return "min";
-    default:
-      return "?";
-  }
-}
 
 /// The body statement and identity expression of a built-in reduction operator on a scalar type.
 /// Floating max/min use fmax/fmin: a NaN operand is ignored (the other operand is the result), so a NaN never
@@ -172,12 +158,12 @@ void emit_dimension_operator(std::ostringstream& out, const Mdh& mdh, int d, con
   }
   const ElementType& result = mdh.result_type();
   if (result.is_struct())
-    throw UserError(dim.combine.loc, std::string("combine operator '") + builtin_symbol(dim.combine.kind) +
+    throw UserError(dim.combine.loc, std::string("combine operator '") + dim.combine.spelling() +
                                          "' of dimension '" + dim.name + "' cannot combine the struct type '" +
                                          result.struct_name + "'; declare an operator for it");
   std::string body, identity;
   builtin_operator(dim.combine.kind, result.scalar, body, identity);
-  out << "// Dimension " << d << " (" << dim.name << ") combines with " << builtin_symbol(dim.combine.kind) << ".\n";
+  out << "// Dimension " << d << " (" << dim.name << ") combines with " << dim.combine.spelling() << ".\n";
   out << type << " mdh_combine_" << d << '(' << type << " p, " << type << " q) { return " << body << "; }\n";
   out << type << " mdh_identity_" << d << "(void) { return " << identity << "; }\n\n";
 }

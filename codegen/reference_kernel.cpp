@@ -212,23 +212,6 @@ std::string product_code(const Mdh& mdh, const std::vector<int>& dims, const Siz
   return s.empty() ? "1" : s;
 }
 
-std::string combine_name(const CombineOp& op) {
-  switch (op.kind) {
-    case CombineOp::Kind::Concat:
-      return "++";
-    case CombineOp::Kind::Add:
-      return "+";
-    case CombineOp::Kind::Mul:
-      return "*";
-    case CombineOp::Kind::Max:
-      return "max";
-    case CombineOp::Kind::Min:
-      return "min";
-    case CombineOp::Kind::User:
-      return op.user_name;
-  }
-  return "?";
-}
 
 std::string indent(int level) {
   return std::string(2 * level, ' ');
@@ -284,7 +267,7 @@ class ReferenceKernelWriter {
     std::vector<int> concat = mdh_.concat_dims(), reduction = mdh_.reduction_dims();
     std::string combines, dims, inputs;
     for (const auto& d : mdh_.dims) {
-      combines += (combines.empty() ? "" : ", ") + combine_name(d.combine);
+      combines += (combines.empty() ? "" : ", ") + d.combine.spelling();
       dims += (dims.empty() ? "" : ", ") + d.name + " < " + d.extent.to_string();
     }
     for (const auto& a : mdh_.inputs) inputs += (inputs.empty() ? "" : ", ") + access_text(mdh_, a);
@@ -404,7 +387,7 @@ class ReferenceKernelWriter {
     const Dimension& dim = mdh_.dims[d];
     std::string acc = "mdh_acc_" + dim.name;
     std::string inner = r + 1 == reduction.size() ? "mdh_value" : "mdh_acc_" + mdh_.dims[reduction[r + 1]].name;
-    out << indent(level) << "// Combine over " << dim.name << " with " << combine_name(dim.combine)
+    out << indent(level) << "// Combine over " << dim.name << " with " << dim.combine.spelling()
         << ", in index order.\n";
     out << indent(level) << result_type() << ' ' << acc << " = " << identity_call(d) << ";\n";
     out << indent(level) << "for (int " << dim.name << " = 0; " << dim.name << " < " << code_(dim.extent) << "; ++"

@@ -6,23 +6,6 @@ namespace mdh {
 
 namespace {
 
-std::string combine_name(const CombineOp& op) {
-  switch (op.kind) {
-    case CombineOp::Kind::Concat:
-      return "++";
-    case CombineOp::Kind::Add:
-      return "+";
-    case CombineOp::Kind::Mul:
-      return "*";
-    case CombineOp::Kind::Max:
-      return "max";
-    case CombineOp::Kind::Min:
-      return "min";
-    case CombineOp::Kind::User:
-      return op.user_name;
-  }
-  return "?";
-}
 
 const char* buffer_kind(BufferKind k) {
   switch (k) {
@@ -70,7 +53,7 @@ std::string describe(const Mdh& m) {
   for (const auto& s : m.sizes) out << " " << s.name;
   out << "\n  dimensions:\n";
   for (const auto& d : m.dims)
-    out << "    " << d.name << " < " << d.extent.to_string() << "  combine " << combine_name(d.combine)
+    out << "    " << d.name << " < " << d.extent.to_string() << "  combine " << d.combine.spelling()
         << (d.combine.is_concat() ? "" : "  (reduction)") << "\n";
   out << "  buffers:\n";
   for (const auto& b : m.buffers) {

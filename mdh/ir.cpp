@@ -45,6 +45,18 @@ std::optional<ScalarType> parse_scalar_type(const std::string& name) {
   return std::nullopt;
 }
 
+std::string CombineOp::spelling() const {
+  switch (kind) {
+    case Kind::Concat: return "++";
+    case Kind::Add: return "+";
+    case Kind::Mul: return "*";
+    case Kind::Max: return "max";
+    case Kind::Min: return "min";
+    case Kind::User: return user_name;
+  }
+  return "?";
+}
+
 int Mdh::find_buffer(const std::string& n) const { return find_by_name(buffers, n); }
 int Mdh::find_dim(const std::string& n) const { return find_by_name(dims, n); }
 int Mdh::find_struct(const std::string& n) const { return find_by_name(structs, n); }

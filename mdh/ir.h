@@ -85,6 +85,8 @@ struct CombineOp {
   std::string user_name;  // Kind::User: the declared operator's name
   SourceLoc loc;
   bool is_concat() const { return kind == Kind::Concat; }
+  /// As written in `combine (...)`: "++", "+", "*", "max", "min" or the operator's name.
+  std::string spelling() const;
   bool operator==(const CombineOp& o) const { return kind == o.kind && user_name == o.user_name; }
 };
 
