@@ -3,6 +3,7 @@
 
 #include "cli/common.h"
 #include "runtime/device.h"
+#include "runtime/icd_diagnostics.h"
 
 namespace mdh::cli {
 
@@ -11,6 +12,7 @@ int devices_command(const Args& args) {
   options.add_options()("slug", po::value<std::string>(),
                         "print only the results-folder name of the device this selector picks (\"\" = default)");
   options.add_options()("selector", po::value<std::string>(), "print only the P:D of the device this selector picks");
+  options.add_options()("icd", "print which OpenCL drivers (ICD files) the loader reads and whether each one loads");
   po::variables_map vm;
   if (!parse_options("devices", "", args, options, vm, "")) return 0;
   if (vm.count("slug")) {
@@ -19,6 +21,10 @@ int devices_command(const Args& args) {
   }
   if (vm.count("selector")) {
     std::cout << select_device(vm["selector"].as<std::string>()).selector() << '\n';
+    return 0;
+  }
+  if (vm.count("icd")) {
+    std::cout << describe_icd_loading();
     return 0;
   }
   auto devices = list_devices();

@@ -15,6 +15,7 @@
 #include "cli/common.h"
 #include "codegen/tunable_kernel.h"
 #include "runtime/binary_cache.h"
+#include "runtime/icd_diagnostics.h"
 #include "runtime/mdh_tuning.h"
 #include "tuner/abort.h"
 #include "tuner/technique.h"
@@ -95,7 +96,13 @@ int tune_worker_command(const Args& args) {
   po::variables_map vm;
   if (!parse_options("tune-worker", "SPEC --size ... (started by mdh tune)", args, options, vm)) return 0;
   BoundMdh bound = load_and_bind(vm["spec"].as<std::string>(), vm["size"].as<std::string>());
-  DeviceInfo device = select_device(vm["device"].as<std::string>());
+  DeviceInfo device;
+  try {
+    device = select_device(vm["device"].as<std::string>());
+  } catch (const UserError& e) {
+    // The parent saw this device a moment ago: say what differs in this process (it lands in the journal's reason).
+    throw UserError(std::string(e.what()) + "\nin the worker process:\n" + describe_icd_loading());
+  }
   const DeviceLimits limits = device_limits(device);
   auto space = std::make_shared<const TuningSpace>(restricted_tuning_space(vm, bound, limits));
   RunData data = load_run_data(vm, bound);

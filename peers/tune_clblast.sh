@@ -47,10 +47,12 @@ log="$outdir/tuning.log"
 failures=0
 # tune NAME ARGS...: one CLBlast tuner, run inside OUTDIR (the tuners write their JSON to the working directory).
 tune() {
-  local tuner=/usr/bin/clblast_tuner_$1
+  # From PATH first (a device bundle carries them in its bin/), then where Debian's clblast-utils puts them.
+  local tuner
+  tuner=$(command -v "clblast_tuner_$1" || echo "/usr/bin/clblast_tuner_$1")
   shift
   if [[ ! -x $tuner ]]; then
-    echo "tune_clblast.sh: $tuner not found (install clblast-utils)" >&2
+    echo "tune_clblast.sh: clblast_tuner_${tuner##*clblast_tuner_} not found on PATH or in /usr/bin (install clblast-utils)" >&2
     exit 2
   fi
   echo "== $(basename "$tuner") -platform $platform -device $device_index $*" | tee -a "$log"

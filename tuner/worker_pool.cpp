@@ -23,6 +23,15 @@ namespace {
 
 constexpr size_t kStderrTailBytes = 2000;
 
+std::vector<std::string> copy_environment() {
+  std::vector<std::string> copy;
+  for (char** entry = environ; entry && *entry; ++entry) copy.emplace_back(*entry);
+  return copy;
+}
+
+// Static initialisation runs before main() and before any OpenCL library is loaded or called.
+const std::vector<std::string> g_start_environment = copy_environment();
+
 double monotonic_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
@@ -41,6 +50,8 @@ std::string describe_exit(int status) {
 }
 
 }  // namespace
+
+const std::vector<std::string>& start_environment() { return g_start_environment; }
 
 WorkerPool::WorkerPool(WorkerPoolOptions options) : options_(std::move(options)) {
   if (options_.commands.empty()) throw UserError("a worker pool needs at least one worker command");
@@ -80,6 +91,10 @@ void WorkerPool::start(Worker& worker) {
   std::vector<char*> argv;
   for (std::string& word : worker.command) argv.push_back(word.data());
   argv.push_back(nullptr);
+  std::vector<std::string> environment = start_environment();
+  std::vector<char*> envp;
+  for (std::string& entry : environment) envp.push_back(entry.data());
+  envp.push_back(nullptr);
   pid_t pid = ::fork();
   if (pid < 0) throw UserError(std::string("cannot fork a worker: ") + std::strerror(errno));
   if (pid == 0) {
@@ -87,11 +102,19 @@ void WorkerPool::start(Worker& worker) {
     ::dup2(sockets[1], STDOUT_FILENO);
     ::dup2(error_pipe[1], STDERR_FILENO);
     // Nothing else of the tuner's reaches the worker (GPU drivers keep device files open without close-on-exec).
-    // exec_status[1] closes itself on exec; it must stay open until then. This did NOT cure the open problem that
-    // workers started here on the H100 machine list no NVIDIA platform (see tuner/README.md).
+    // exec_status[1] closes itself on exec; it must stay open until then.
     for (int fd = 3; fd < 1024; ++fd)
       if (fd != exec_status[1]) ::close(fd);
-    ::execvp(argv[0], argv.data());
+    // A worker starts like a process from the shell: default signal dispositions, nothing blocked. Ignored signals
+    // (SIGCHLD, SIGPIPE) and the calling thread's mask survive exec otherwise; sigaction and sigprocmask are
+    // async-signal-safe.
+    struct sigaction default_action {};
+    default_action.sa_handler = SIG_DFL;
+    for (int sig = 1; sig < NSIG; ++sig) ::sigaction(sig, &default_action, nullptr);
+    sigset_t nothing;
+    ::sigemptyset(&nothing);
+    ::sigprocmask(SIG_SETMASK, &nothing, nullptr);
+    ::execvpe(argv[0], argv.data(), envp.data());
     int error = errno;
     ssize_t ignored = ::write(exec_status[1], &error, sizeof error);
     (void)ignored;

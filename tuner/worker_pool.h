@@ -23,6 +23,12 @@
 
 namespace mdh::tuner {
 
+/// The environment as this process started ("NAME=value" strings), copied before main(). Workers get this copy
+/// rather than the live one, because an OpenCL ICD loader may edit the live one in place: ocl-icd splits
+/// OCL_ICD_FILENAMES with strtok, so after the first OpenCL call "libpocl.so.2:libnvidia-opencl.so.1" reads
+/// "libpocl.so.2" and a worker would see PoCL only (found on the GPU machine, 2026-11-22).
+const std::vector<std::string>& start_environment();
+
 struct WorkerPoolOptions {
   /// One argv per worker; evaluations are spread over all of them.
   std::vector<std::vector<std::string>> commands;

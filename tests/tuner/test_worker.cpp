@@ -1,5 +1,6 @@
 // A worker process for the worker-pool tests: answers the bowl cost, hangs for X == --hang-x, aborts for
-// X == --crash-x, and reports its pid in the reason so tests can see evaluations spread over workers.
+// X == --crash-x, and reports its pid in the reason so tests can see evaluations spread over workers (or, with
+// --report-env NAME, the value of that environment variable as the worker sees it).
 #include <unistd.h>
 
 #include <cstdlib>
@@ -11,10 +12,12 @@
 
 int main(int argc, char** argv) {
   int64_t hang_x = -1, crash_x = -1;
+  std::string report_env;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string flag = argv[i];
     if (flag == "--hang-x") hang_x = std::stoll(argv[i + 1]);
     if (flag == "--crash-x") crash_x = std::stoll(argv[i + 1]);
+    if (flag == "--report-env") report_env = argv[i + 1];
   }
   return mdh::tuner::serve_worker_requests([&](const nlohmann::json& config) {
     int64_t x = config.at("X").get<int64_t>();
@@ -25,6 +28,10 @@ int main(int argc, char** argv) {
                                                  config.at("FLAG").get<bool>() ? 1 : 0);
     mdh::tuner::EvaluationResult result = mdh::tuner::EvaluationResult::ok(cost);
     result.reason = "pid " + std::to_string(::getpid());
+    if (!report_env.empty()) {
+      const char* value = std::getenv(report_env.c_str());
+      result.reason = value ? value : "(unset)";
+    }
     return result;
   });
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <set>
 
 #include "mdh/error.h"
@@ -83,6 +84,23 @@ TEST(WorkerPool, SpreadsEvaluationsOverWorkers) {
   TuningResult result = tune(space, *technique, evaluations(60), pool, options);
   EXPECT_EQ(result.status.valid_evaluations, 60u);
   EXPECT_EQ(workers.size(), 3u);
+}
+
+// ocl-icd tokenises OCL_ICD_FILENAMES in place with strtok on its first call; workers started afterwards must still
+// get the value the tuner started with. CTest starts this binary with MDH_WORKER_ENV_PROBE=first:second.
+TEST(WorkerPool, WorkersGetTheEnvironmentTheTunerStartedWith) {
+  char* live = std::getenv("MDH_WORKER_ENV_PROBE");
+  ASSERT_NE(live, nullptr) << "run through ctest, which sets MDH_WORKER_ENV_PROBE=first:second";
+  ASSERT_STREQ(live, "first:second");
+  live[5] = '\0';  // what strtok(getenv(...), ":") leaves behind
+  ASSERT_STREQ(std::getenv("MDH_WORKER_ENV_PROBE"), "first");
+  SearchSpace space(testing::bowl_parameters());
+  WorkerPool pool(test_workers(1, {"--report-env", "MDH_WORKER_ENV_PROBE"}));
+  pool.submit(1, space.configuration(space.point_of(BigUnsigned(3))));
+  auto [ticket, result] = pool.wait();
+  live[5] = ':';
+  EXPECT_EQ(result.status, EvaluationStatus::ok);
+  EXPECT_EQ(result.reason, "first:second");
 }
 
 TEST(WorkerPool, ReportsACommandThatCannotStart) {
