@@ -105,9 +105,16 @@ def parse_seconds(text):
     return float(text[:-1]) * scale if scale else float(text)
 
 
-def run(command, log=None):
+TIMED_OUT = -1000  # run()'s status for a program stopped by its time limit
+
+
+def run(command, log=None, timeout=None):
     print("+ " + " ".join(command), flush=True)
-    return subprocess.run(command, stdout=log, stderr=subprocess.STDOUT if log else None).returncode
+    try:
+        return subprocess.run(command, stdout=log, stderr=subprocess.STDOUT if log else None,
+                              timeout=timeout).returncode
+    except subprocess.TimeoutExpired:
+        return TIMED_OUT
 
 
 # ------------------------------------------------------------------------------------------------ tune
@@ -229,13 +236,14 @@ def benchmark(options):
             if os.path.exists(record_path):
                 os.remove(record_path)
             with open(record_path + ".log", "w") as log:
-                code = run(command, log)
+                code = run(command, log, options.run_timeout)
             record = None
             if os.path.exists(record_path):
                 with open(record_path) as f:
                     record = json.load(f)
-            status = {0: "ok", 1: "validation failed"}.get(code, "error (exit %d; see %s.log)" %
-                                                           (code, os.path.relpath(record_path, ROOT)))
+            status = {0: "ok", 1: "validation failed", TIMED_OUT: "stopped after %gs (--run-timeout)" %
+                      (options.run_timeout or 0)}.get(code, "error (exit %d; see %s.log)" %
+                                                       (code, os.path.relpath(record_path, ROOT)))
             rows.append(flat_record(slug, case, peer, record, status))
             print("  %-14s %s" % (peer, status if code else "%.4f ms" % (float(stats_median(record)) / 1e6)),
                   flush=True)
@@ -292,8 +300,8 @@ def table(rows):
         ours_time = ours["device_time_median_ns"] if ours and ours["status"] == "ok" else ""
         peers = []
         for r in items:
-            if r is ours:
-                continue
+            if r is ours or r["peer"].startswith("mdh-config-of-"):
+                continue  # the portability runs have their own table (results/portability.md)
             time_ns = r["device_time_median_ns"] if r["status"] == "ok" else ""
             speedup = "%.2f" % (float(time_ns) / float(ours_time)) if time_ns and ours_time else "N/A"
             peers.append((r["peer"], fmt_ms(time_ns) if time_ns else "N/A (%s)" % r["status"], speedup))
@@ -327,6 +335,50 @@ def print_results(options):
         if shutil.which("gnuplot"):
             plot_speedups(folder, table(rows))
             plot_tuning_curves(folder)
+    if not options.device_given:
+        print_portability()
+
+
+def print_portability():
+    """Lift-style performance-portability table: each device's tuned configuration run on every device, as the
+    share of that device's own tuned time (1.00: as fast as the configuration tuned there; N/A: not run there).
+    Written to results/portability.md from the mdh-config-of-<slug> rows that `benchmark --portability` records."""
+    runs = {}  # (routine, label) -> {(config_of, run_on): time_ns}
+    for folder in sorted(d for d in glob.glob(os.path.join(ROOT, "results", "*")) if os.path.isdir(d)):
+        run_on = os.path.basename(folder)
+        for row in read_rows(folder):
+            if row["status"] != "ok" or not row["device_time_median_ns"]:
+                continue
+            if row["peer"] == "mdh":
+                config_of = run_on
+            elif row["peer"].startswith("mdh-config-of-"):
+                config_of = row["peer"][len("mdh-config-of-"):]
+            else:
+                continue
+            runs.setdefault((row["routine"], row["label"]), {})[(config_of, run_on)] = float(
+                row["device_time_median_ns"])
+    cases = {case: times for case, times in runs.items() if any(c != r for c, r in times)}
+    if not cases:
+        return
+    lines = ["## Performance portability", "",
+             "Each row: the configuration tuned on one device; each column: the device it runs on. Value: that "
+             "device's own tuned time / this configuration's time there (1.00 = as good as tuning there).", ""]
+    for (routine, label), times in sorted(cases.items()):
+        devices = sorted({d for pair in times for d in pair})
+        lines += ["### %s %s" % (routine, label), "",
+                  "| configuration of / run on | " + " | ".join(devices) + " |",
+                  "|---|" + "---|" * len(devices)]
+        for config_of in devices:
+            cells = []
+            for run_on in devices:
+                own, this = times.get((run_on, run_on)), times.get((config_of, run_on))
+                cells.append("%.2f" % (own / this) if own and this else "N/A")
+            lines.append("| %s | %s |" % (config_of, " | ".join(cells)))
+        lines.append("")
+    text = "\n".join(lines) + "\n"
+    print(text)
+    with open(os.path.join(ROOT, "results", "portability.md"), "w") as f:
+        f.write(text)
 
 
 def plot_speedups(folder, rows):
@@ -385,6 +437,8 @@ def main():
     parser.add_argument("--skip-peer-tuning", action="store_true", help="tune: do not run CLBlast's own tuners")
     parser.add_argument("--portability", action="store_true",
                         help="benchmark: also run every other device's tuned configuration on this device")
+    parser.add_argument("--run-timeout", type=float, default=None,
+                        help="benchmark: stop one program run after this many seconds (recorded, never fatal)")
     options = parser.parse_args()
     options.device_given = options.device is not None
     options.device = options.device or ""

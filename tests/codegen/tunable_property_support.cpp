@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -77,6 +79,21 @@ uint64_t seed_from_environment(uint64_t fallback) {
   return s ? std::strtoull(s, nullptr, 10) : fallback;
 }
 
+// MDH_TUNABLE_SHARD=k/n runs only the configurations whose index is k modulo n, so that n processes share a soak
+// run: each configuration comes from (seed, index) alone, so the union of the shards is the unsharded run.
+struct Shard {
+  int index = 0, count = 1;
+};
+Shard shard_from_environment() {
+  Shard shard;
+  if (const char* s = std::getenv("MDH_TUNABLE_SHARD")) {
+    if (std::sscanf(s, "%d/%d", &shard.index, &shard.count) != 2 || shard.count < 1 || shard.index < 0 ||
+        shard.index >= shard.count)
+      throw std::runtime_error(std::string("MDH_TUNABLE_SHARD must be k/n with 0 <= k < n, not ") + s);
+  }
+  return shard;
+}
+
 }  // namespace
 
 std::vector<PropertyCase> property_cases() {
@@ -110,6 +127,7 @@ std::vector<PropertyCase> property_cases() {
 void run_property_case(const PropertyCase& c, int configurations, uint64_t seed,
                        const std::string& extra_build_options) {
   seed = seed_from_environment(seed);
+  const Shard shard = shard_from_environment();
   const DeviceLimits limits = first_device_limits();
   const std::string text = c.text.empty() ? read_source_file(c.file) : c.text;
   int drawn = 0;
@@ -121,6 +139,7 @@ void run_property_case(const PropertyCase& c, int configurations, uint64_t seed,
     const int here = (configurations - drawn) / static_cast<int>(c.sizes.size() - s);
     for (int k = 0; k < here; ++k, ++drawn) {
       // One generator per configuration, so that a failing one is reproduced from (seed, index) alone.
+      if (drawn % shard.count != shard.index) continue;
       std::mt19937_64 rng(seed * 1'000'003 + static_cast<uint64_t>(drawn));
       const KernelConfig config = config_from_assignment(bound, space, random_valid_assignment(space, rng));
       const std::string where = c.name + " sizes " + c.sizes[s] + ", seed " + std::to_string(seed) +

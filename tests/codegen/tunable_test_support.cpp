@@ -2,6 +2,7 @@
 
 #include <CL/cl.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -20,13 +21,24 @@ struct Device {
   cl_device_id device = nullptr;
   cl_context context = nullptr;
   cl_command_queue queue = nullptr;
+  // The first device of the first platform (PoCL in CI); MDH_TEST_DEVICE_TYPE=gpu|cpu picks the first device of
+  // that type on any platform instead, so that the soak run can also exercise a GPU's real barriers and local memory.
   Device() {
-    cl_platform_id platform = nullptr;
+    cl_platform_id platforms[16];
     cl_uint count = 0;
-    if (clGetPlatformIDs(1, &platform, &count) != CL_SUCCESS || count == 0)
+    if (clGetPlatformIDs(16, platforms, &count) != CL_SUCCESS || count == 0)
       throw std::runtime_error("no OpenCL platform (install PoCL)");
-    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, &count) != CL_SUCCESS || count == 0)
-      throw std::runtime_error("no OpenCL device");
+    const char* wanted = std::getenv("MDH_TEST_DEVICE_TYPE");
+    cl_device_type type = CL_DEVICE_TYPE_ALL;
+    if (wanted && std::strcmp(wanted, "gpu") == 0) type = CL_DEVICE_TYPE_GPU;
+    else if (wanted && std::strcmp(wanted, "cpu") == 0) type = CL_DEVICE_TYPE_CPU;
+    else if (wanted && *wanted) throw std::runtime_error("MDH_TEST_DEVICE_TYPE must be gpu or cpu");
+    const cl_uint searched = type == CL_DEVICE_TYPE_ALL ? 1 : std::min<cl_uint>(count, 16);
+    for (cl_uint p = 0; p < searched && !device; ++p) {
+      cl_uint found = 0;
+      if (clGetDeviceIDs(platforms[p], type, 1, &device, &found) != CL_SUCCESS || found == 0) device = nullptr;
+    }
+    if (!device) throw std::runtime_error("no OpenCL device");
     cl_int err = CL_SUCCESS;
     context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
     if (err != CL_SUCCESS) throw std::runtime_error("clCreateContext failed: " + std::to_string(err));
