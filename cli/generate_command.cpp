@@ -42,7 +42,8 @@ int generate_command(const Args& args) {
     plan = generate_tunable_kernel(bound, config, limits);
   }
   write_text(vm["output"].as<std::string>(), plan.source);
-  if (vm.count("launch")) write_text(vm["launch"].as<std::string>(), launch_to_json(plan).dump(2) + "\n");
+  if (vm.count("launch"))
+    write_text(vm["launch"].as<std::string>(), launch_to_json(plan, bound, vm.count("double") > 0).dump(2) + "\n");
   return 0;
 }
 

@@ -2,11 +2,21 @@
 
 #include <nlohmann/json.hpp>
 
+#include "mdh/bind.h"
 #include "mdh/error.h"
 
 namespace mdh {
 
 namespace {
+const char* buffer_kind_name(BufferKind k) {
+  switch (k) {
+    case BufferKind::Input: return "input";
+    case BufferKind::Table: return "table";
+    case BufferKind::Output: return "output";
+  }
+  return "?";
+}
+
 const char* kind_name(KernelArg::Kind k) {
   switch (k) {
     case KernelArg::Kind::Buffer: return "buffer";
@@ -42,6 +52,33 @@ nlohmann::json launch_to_json(const LaunchPlan& plan) {
       jk["args"].push_back(ja);
     }
     j["kernels"].push_back(jk);
+  }
+  return j;
+}
+
+nlohmann::json launch_to_json(const LaunchPlan& plan, const BoundMdh& bound, bool float_as_double) {
+  const Mdh& mdh = *bound.mdh;
+  const auto promoted = [&](const ElementType& t) {
+    return float_as_double && !t.is_struct() && t.scalar == ScalarType::Float ? ElementType{ScalarType::Double, ""} : t;
+  };
+  nlohmann::json j = launch_to_json(plan);
+  j["md_hom"] = mdh.name;
+  j["sizes"] = bound.sizes;
+  j["buffers"] = nlohmann::json::array();
+  for (size_t b = 0; b < mdh.buffers.size(); ++b) {
+    const ElementType type = promoted(mdh.buffers[b].type);
+    const uint64_t element_bytes = mdh.size_of(type);
+    j["buffers"].push_back({{"name", mdh.buffers[b].name},
+                            {"kind", buffer_kind_name(mdh.buffers[b].kind)},
+                            {"type", mdh.type_name(type)},
+                            {"element_bytes", element_bytes},
+                            {"extents", bound.buffer_extents[b]},
+                            {"bytes", element_bytes * static_cast<uint64_t>(bound.element_count(static_cast<int>(b)))}});
+  }
+  j["params"] = nlohmann::json::array();
+  for (const Param& p : mdh.params) {
+    const ElementType type = promoted(p.type);
+    j["params"].push_back({{"name", p.name}, {"type", mdh.type_name(type)}, {"bytes", mdh.size_of(type)}});
   }
   return j;
 }

@@ -12,6 +12,8 @@
 
 namespace mdh {
 
+struct BoundMdh;
+
 /// One kernel argument, in order.
 struct KernelArg {
   enum class Kind {
@@ -54,6 +56,12 @@ struct LaunchPlan {
 
 /// The launch description without the source (that is written to its own .cl file).
 nlohmann::json launch_to_json(const LaunchPlan& plan);
+/// The same plus what a program outside mdh needs to call the kernels (runtime/mdh_runner.hpp): "md_hom" (its
+/// name), "sizes" (the size binding), "buffers" (per spec buffer: name, kind input/table/output, OpenCL C element
+/// type, element_bytes, extents, bytes) and "params" (name, type, bytes). `float_as_double`: the plan is the
+/// double-precision verifying reference, whose float buffers and params are passed as double.
+/// launch_from_json ignores these keys.
+nlohmann::json launch_to_json(const LaunchPlan& plan, const BoundMdh& bound, bool float_as_double = false);
 /// Reads what launch_to_json wrote; the source is left empty. Throws UserError on malformed JSON.
 LaunchPlan launch_from_json(const nlohmann::json& j);
 
