@@ -21,8 +21,12 @@ std::string clblast_database_kernel(const std::string& kernel_family) {
     tuner = kernel_family.substr(0, underscore);
     variant = kernel_family.substr(underscore + 1);
   }
+  // The three GEMV kernels have database entries of their own; CLBlast's tuners name their families either
+  // xgemv_1/_2/_3 or (Debian 12's CLBlast 1.5) xgemv, xgemv_fast, xgemv_fast_rot.
+  if (tuner == "xgemv_fast") return "XgemvFast";
+  if (tuner == "xgemv_fast_rot") return "XgemvFastRot";
   if (tuner == "xgemv") {
-    // The three GEMV kernels have database entries of their own.
+    if (variant.empty()) return "Xgemv";
     if (variant == "1") return "Xgemv";
     if (variant == "2") return "XgemvFast";
     if (variant == "3") return "XgemvFastRot";

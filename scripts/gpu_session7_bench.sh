@@ -9,14 +9,14 @@ set -u
 export MDH_BIN=$PWD/.device-bundle/bin
 gpu=$(mdh devices --slug gpu); cpu=$(mdh devices --slug cpu)
 soak=.device-bundle/bin/mdh_codegen_soak_tests
-for c in gdab_efgc:176 gdac_efgb:178 gdbc_efga:339 gfab_degc:337; do
+for c in ${POISON_CASES-gdab_efgc:176 gdac_efgb:178 gdbc_efga:339 gfab_degc:337}; do
   r=$(MDH_DEBUG_POISON=1 MDH_SOAK=1 MDH_TEST_DEVICE_TYPE=gpu MDH_TUNABLE_SHARD=${c##*:}/1000 timeout 60 \
       $soak --gtest_filter="*/tc_abcdef_${c%%:*}" 2>&1 | grep -E "expected|PASSED  \]|FAILED  \]" | head -2 | cut -c1-200 | tr '\n' ' ')
   echo "poisoned caches, config $c: $r"
 done
 end=$(( $(date +%s) + ${BENCH_SECONDS:-520} ))
-bench() {  # bench DEVICE EXPERIMENTS RUN_TIMEOUT SHARE_OF_REMAINING_TIME
-  local cases; cases=$(python3 -c "
+bench() {  # bench DEVICE EXPERIMENTS RUN_TIMEOUT [CASES]
+  local cases=${4:-}; [[ -n $cases ]] || cases=$(python3 -c "
 import json; e=json.load(open('$2'))
 print(' '.join('%s:%s' % (r['name'], s['label']) for r in e['routines'] for s in r['sizes']))")
   for c in $cases; do
@@ -28,5 +28,5 @@ print(' '.join('%s:%s' % (r['name'], s['label']) for r in e['routines'] for s in
   done
 }
 end_gpu=$end; end=$(( $(date +%s) + ${GPU_SECONDS:-330} )); bench gpu experiments.gpu.json 40; end=$end_gpu
-bench cpu experiments.xeon.json 15
+bench cpu experiments.xeon.json ${XEON_TIMEOUT:-15} "${XEON_CASES:-}"
 tar czf $OUT/bench7.tar.gz results/$gpu results/$cpu

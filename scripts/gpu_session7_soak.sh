@@ -25,11 +25,11 @@ run_shard() {
 export -f run_shard; export soak deadline shards
 
 for c in $cases; do for k in $(seq 0 $((shards - 1))); do echo "gpu $c $k"; done; done |
-  xargs -P12 -L1 bash -c 'run_shard "$0" "$1" "$2"' &
+  xargs -r -P${GPU_JOBS:-12} -L1 bash -c 'run_shard "$0" "$1" "$2"' &
 gpu=$!
 # The Xeon takes the cases in reverse order, so that together the two devices cover as much as possible.
-for c in $(echo "$cases" | tac); do for k in $(seq 0 $((shards - 1))); do echo "cpu $c $k"; done; done |
-  xargs -P4 -L1 bash -c 'run_shard "$0" "$1" "$2"' &
+for c in $( ((${CPU_JOBS:-4} > 0)) && echo "$cases" | tac); do for k in $(seq 0 $((shards - 1))); do echo "cpu $c $k"; done; done |
+  xargs -r -P${CPU_JOBS:-4} -L1 bash -c 'run_shard "$0" "$1" "$2"' &
 cpu=$!
 wait $gpu $cpu
 
@@ -50,4 +50,4 @@ for type in gpu cpu; do
     echo "$name $passed/$failed/$crashed/$open $why"
   done
 done
-tar czf $OUT/soak7.tar.gz -C /tmp soak
+tar czf $OUT/${SOAK_TAR:-soak7}.tar.gz -C /tmp soak

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -128,6 +129,26 @@ TEST(Peers, ClblastAppliesTunerResults) {
   EXPECT_NE(refused.stderr_text.find("tuned on 'some other device', but the peer runs on '" + device + "'"),
             std::string::npos)
       << refused.stderr_text;
+}
+
+TEST(Peers, ClblastAppliesGemvTunerResultsUnderTheFamilyNamesOfDebiansTuners) {
+  // Debian 12's clblast_tuner_xgemv writes the families xgemv, xgemv_fast and xgemv_fast_rot (no _1/_2/_3).
+  const std::string device = mdh::select_device("").name;
+  const fs::path dir = scratch_dir() / "tuned-gemv";
+  fs::create_directories(dir);
+  using Parameters = std::map<std::string, int>;
+  for (const auto& [family, kernel, parameters] :
+       {std::tuple{"xgemv", "Xgemv", Parameters{{"WGS1", 64}, {"WPT1", 1}}},
+        std::tuple{"xgemv_fast", "XgemvFast", Parameters{{"VW2", 1}, {"WGS2", 32}, {"WPT2", 1}}}}) {
+    nlohmann::json file = {{"kernel_family", family}, {"precision", "32"}, {"device", device},
+                           {"results", {{{"kernel", kernel}, {"time", 1.0}, {"parameters", parameters}}}}};
+    std::ofstream(dir / (std::string("clblast_") + family + "_32.json")) << file.dump();
+  }
+  PeerRun run = run_peer("peer_clblast", "--routine gemv" + spec("gemv.mdh") + " --size I=300,K=200 --label test --tuned " +
+                                             dir.string());
+  expect_validated_record(run, "clblast-tuned", "gemv");
+  EXPECT_EQ(run.record.at("notes").at("tuned_parameters").at("Xgemv").at("WGS1"), 64);
+  EXPECT_EQ(run.record.at("notes").at("tuned_parameters").at("XgemvFast").at("WGS2"), 32);
 }
 
 TEST(Peers, PrlValidatesAgainstTheReference) {

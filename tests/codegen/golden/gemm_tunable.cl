@@ -184,6 +184,10 @@ void gemm_tunable(__global const float* restrict A, __global const float* restri
               const int pt_end_k = min(pt_begin_k + PT_SIZE_k, tile_end_k);
               // Cache this work-item's private tile of inputs (nothing where it has no elements in this step).
               const int pt_nonempty = pt_end_i > pt_begin_i && pt_end_j > pt_begin_j && pt_end_k > pt_begin_k;
+              for (int z = 0; z < CACHE_P_B_SIZE; ++z) {
+                const float zero = {0};
+                cache_p_B[z] = zero;
+              }
               const int cp_B_lo_0 = 0 + 1*pt_begin_k;
               const int cp_B_ext_0 = pt_nonempty ? 1 + 1*((pt_end_k - 1) - pt_begin_k) : 0;
               const int cp_B_lo_1 = 0 + 1*pt_begin_j;
