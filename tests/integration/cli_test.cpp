@@ -22,8 +22,8 @@ struct Result {
 };
 
 /// Runs `mdh ARGS` from the source directory (so that spec paths in messages are the repo-relative ones).
-Result mdh_cli(const std::string& args) {
-  const std::string command = "cd '" MDH_SOURCE_DIR "' && '" MDH_BINARY "' " + args + " 2>&1";
+Result mdh_cli(const std::string& args, const std::string& environment = "") {
+  const std::string command = "cd '" MDH_SOURCE_DIR "' && " + environment + " '" MDH_BINARY "' " + args + " 2>&1";
   Result r;
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return r;
@@ -63,6 +63,23 @@ TEST(Cli, DevicesListsTheDefault) {
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("max work-group size"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("default: "), std::string::npos) << r.output;
+}
+
+TEST(Cli, DevicesIcdSaysWhichDriversTheLoaderReadsAndWhetherTheyLoad) {
+  // A vendors folder with one driver that exists nowhere, and an OCL_ICD_FILENAMES list naming another.
+  const fs::path vendors = temp_dir() / "vendors";
+  fs::create_directories(vendors);
+  std::ofstream(vendors / "missing.icd") << "libmdh_no_such_driver.so\n";
+  Result r = mdh_cli("devices --icd");  // the machine's own set-up: the test suite runs on PoCL, so it loads
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find(": loads\n"), std::string::npos) << r.output;
+  r = mdh_cli("devices --icd", "OCL_ICD_VENDORS='" + vendors.string() + "' OCL_ICD_FILENAMES=libmdh_other_missing.so");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("OCL_ICD_FILENAMES=libmdh_other_missing.so\n  libmdh_other_missing.so: does not load: "),
+            std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("ICD files (" + vendors.string() + "):\n  missing.icd -> libmdh_no_such_driver.so: does not load: "),
+            std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("blocked signals: "), std::string::npos) << r.output;
 }
 
 TEST(Cli, CheckDescribesTheSpec) {
