@@ -10,29 +10,18 @@
 #include "mdh/parser.h"
 #include "runtime/context.h"
 #include "runtime/device.h"
+#include "tests/integration/command_runner.h"
 
 namespace mdh {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int status = -1;
-  std::string output;  // stdout and stderr together
-};
+using Result = mdh::testing::CommandResult;
 
 /// Runs `mdh ARGS` from the source directory (so that spec paths in messages are the repo-relative ones).
 Result mdh_cli(const std::string& args, const std::string& environment = "") {
-  const std::string command = "cd '" MDH_SOURCE_DIR "' && " + environment + " '" MDH_BINARY "' " + args + " 2>&1";
-  Result r;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.output.append(buf.data(), n);
-  int status = pclose(pipe);
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return mdh::testing::run_command(environment + " '" MDH_BINARY "' " + args);
 }
 
 fs::path temp_dir() {

@@ -21,29 +21,15 @@
 #include "runtime/device.h"
 #include "runtime/mdh_runner.hpp"
 #include "runtime/mdh_tuning.h"
+#include "tests/integration/command_runner.h"
 
 namespace mdh {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int status = -1;
-  std::string output;  // stdout and stderr together
-};
-
-Result run_command(const std::string& command_line) {
-  const std::string command = "cd '" MDH_SOURCE_DIR "' && " + command_line + " 2>&1";
-  Result r;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.output.append(buf.data(), n);
-  const int status = pclose(pipe);
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using Result = testing::CommandResult;
+using testing::run_command;
 
 /// `mdh ARGS` from the source directory (spec paths are repo-relative).
 Result mdh_cli(const std::string& args) {
