@@ -17,6 +17,9 @@ struct DeviceLimits {
   // private tiles). Private arrays live in registers or on a per-work-item stack; beyond a few KiB they spill or
   // overflow PoCL's stack, so the tuning space keeps configurations below this budget.
   uint64_t private_mem_bytes = 16 * 1024;
+  // The device runs NVIDIA's OpenCL driver, whose PTX assembler needs a workaround for some kernels
+  // (generate_tunable_kernel, nvidia_build_options in codegen/tunable_kernel.cpp).
+  bool nvidia_driver = false;
 };
 
 }  // namespace mdh

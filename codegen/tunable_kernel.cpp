@@ -380,12 +380,17 @@ class TunableEmitter {
     }
   }
   // Copies the box of access `a` from its next outer source into the cache of layer `l`.
-  void emit_copy_body(Layer l, int a, const std::vector<std::string>& relative) {
+  // `cache[relative] = element;`, or with a guard `cache[relative] = (guard) ? element : otherwise;` (the element is
+  // read only where the guard holds).
+  void emit_copy_body(Layer l, int a, const std::vector<std::string>& relative, const std::string& guard = "",
+                      const std::string& otherwise = "") {
     std::vector<std::string> absolute;
     for (size_t k = 0; k < relative.size(); ++k)
       absolute.push_back(cache_var(l, a, "lo", static_cast<int>(k)) + " + " + relative[k]);
     const Source outer = (l == Layer::Private && cached(Layer::Local, a) != Memory::None) ? Source::LocalTile : Source::Global;
-    line(cache_array(l, a) + "[" + cache_offset(l, a, relative) + "] = " + element_at(a, outer, absolute) + ";");
+    const std::string element = element_at(a, outer, absolute);
+    line(cache_array(l, a) + "[" + cache_offset(l, a, relative) + "] = " +
+         (guard.empty() ? element : "(" + guard + ") ? " + element + " : " + otherwise) + ";");
   }
   void emit_local_tile_loads() {
     std::vector<int> accesses;
@@ -435,18 +440,12 @@ class TunableEmitter {
     line("// Cache this work-item's private tile of inputs (nothing where it has no elements in this step).");
     line("const int pt_nonempty = " + join(nonempty, " && ") + ";");
     for (int a : accesses) {
-      // Every element is given a value before the guarded copy, each step. The kernel never reads an element that
-      // the copy skipped (the caches poisoned with NaN change no result), but NVIDIA's optimising compiler (driver
-      // 580.159.04, H200) gave wrong results for 4 of 22,000 soak configurations — contractions whose private
-      // caches are filled from local caches — unless the private cache is fully written in every step; defining it
-      // once per kernel was not enough. For registers this costs moves only.
-      open("for (int z = 0; z < " + cache_macro(Layer::Private, a, "SIZE") + "; ++z)");
-      line("const " + buffer_type(m_.inputs[a].buffer) + " zero = {0};");
-      const bool per_work_item = cached(Layer::Private, a) == Memory::Local;
-      line(cache_array(Layer::Private, a) + "[" +
-           (per_work_item ? "wi_lin*" + cache_macro(Layer::Private, a, "SIZE") + " + z" : std::string("z")) + "] = zero;");
-      close();
+      // Every element of the private cache is written once per step, unconditionally: the loaded value inside the
+      // private tile, zero outside it (never read). A copy guarded by `if` was miscompiled by NVIDIA's ptxas in 4 of
+      // 22,000 soak configurations; this shape in 1 of them (nvidia_build_options below has the workaround).
       emit_box(Layer::Private, a, "pt_begin_", "pt_end_", "pt_nonempty");
+      const std::string zero = "zero_" + cache_array(Layer::Private, a);
+      line("const " + buffer_type(m_.inputs[a].buffer) + " " + zero + " = {0};");
       const size_t rank = b_.inputs[a].indices.size();
       std::vector<std::string> relative;
       for (size_t k = 0; k < rank; ++k) {
@@ -457,9 +456,7 @@ class TunableEmitter {
       std::vector<std::string> guard;
       for (size_t k = 0; k < rank; ++k)
         guard.push_back("b_" + str(k) + " < " + cache_var(Layer::Private, a, "ext", static_cast<int>(k)));
-      if (!guard.empty()) open("if (" + join(guard, " && ") + ")");
-      emit_copy_body(Layer::Private, a, relative);
-      if (!guard.empty()) close();
+      emit_copy_body(Layer::Private, a, relative, join(guard, " && "), zero);
       close_loops(rank);
     }
   }
@@ -750,6 +747,21 @@ class TunableEmitter {
 
 }  // namespace
 
+// Build options for NVIDIA's OpenCL driver. Its PTX assembler (ptxas, -O2 and above; driver 580.159.04 on the
+// H200) miscompiled 5 of 22,000 soak configurations, all contractions whose private-layer caches are filled from
+// local-layer caches: the PTX that its front end makes is the same at every level, the results are right at
+// -cl-nv-opt-level=0 and 1 and with -cl-opt-disable, wrong at 2 and 3, and right on PoCL. Changing the copy's shape
+// fixes some and breaks others (tests/repro/nvidia-ptxas/README.md), so kernels of that shape are assembled at
+// level 1 on NVIDIA; every other kernel keeps the driver's default.
+static std::string nvidia_build_options(const KernelConfig& config, const DeviceLimits& limits) {
+  if (!limits.nvidia_driver) return "";
+  const auto& local = config.input_memory[static_cast<int>(Layer::Local)];
+  const auto& priv = config.input_memory[static_cast<int>(Layer::Private)];
+  for (size_t a = 0; a < local.size() && a < priv.size(); ++a)
+    if (local[a] != Memory::None && priv[a] != Memory::None) return " -cl-nv-opt-level=1";
+  return "";
+}
+
 LaunchPlan generate_tunable_kernel(const BoundMdh& bound, const KernelConfig& config, const DeviceLimits& limits,
                                    const PreambleOptions& options) {
   check_config(bound, config, limits);
@@ -757,7 +769,9 @@ LaunchPlan generate_tunable_kernel(const BoundMdh& bound, const KernelConfig& co
     if (bound.element_count(static_cast<int>(buffer)) > std::numeric_limits<int32_t>::max())
       throw UserError(SourceLoc{}, "buffer '" + bound.mdh->buffers[buffer].name +
                       "' has more elements than the tunable kernel's 32-bit indices address");
-  return TunableEmitter(bound, config, options).emit();
+  LaunchPlan plan = TunableEmitter(bound, config, options).emit();
+  plan.build_options += nvidia_build_options(config, limits);
+  return plan;
 }
 
 }  // namespace mdh

@@ -249,7 +249,11 @@ std::string device_slug(const DeviceInfo& device) {
     slug += w;
   }
   if (slug.size() > 48) slug.resize(slug.find_last_of('-', 48) == std::string::npos ? 48 : slug.find_last_of('-', 48));
-  return slug.empty() ? "opencl-device" : slug;
+  if (slug.empty()) slug = "opencl-device";
+  // A CPU's name often says only the family ("Intel(R) Xeon(R) Processor" on a 2-core VM and on a 16-core host
+  // alike), and its tuned configurations depend on the cores it has: the core count keeps their results apart.
+  if ((device.type & CL_DEVICE_TYPE_CPU) && device.compute_units > 0) slug += "-" + std::to_string(device.compute_units) + "c";
+  return slug;
 }
 
 std::string format_device_list(const std::vector<DeviceInfo>& devices) {

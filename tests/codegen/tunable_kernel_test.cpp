@@ -78,6 +78,24 @@ TEST(TunableKernel, InputCachingPerLayerAndBuffer) {
         }
 }
 
+// NVIDIA's PTX assembler miscompiles some kernels whose private caches are filled from local caches (see
+// nvidia_build_options in codegen/tunable_kernel.cpp): those, and only those, are assembled at level 1 there.
+TEST(TunableKernel, NvidiaAssemblesPrivateCachesFilledFromLocalCachesAtLevelOne) {
+  const BoundMdh bound = bind_app("apps/gemm.mdh", "I=5,J=7,K=3");
+  const int l = static_cast<int>(Layer::Local), p = static_cast<int>(Layer::Private);
+  DeviceLimits nvidia = testing::first_device_limits();
+  nvidia.nvidia_driver = true;
+  DeviceLimits other = nvidia;
+  other.nvidia_driver = false;
+  KernelConfig c = busy_gemm_config(bound);
+  c.input_memory[l] = {Memory::None, Memory::Local};
+  c.input_memory[p] = {Memory::Private, Memory::Private};  // B's private cache is filled from its local cache
+  EXPECT_EQ(generate_tunable_kernel(bound, c, nvidia).build_options, "-cl-std=CL1.2 -cl-nv-opt-level=1");
+  EXPECT_EQ(generate_tunable_kernel(bound, c, other).build_options, "-cl-std=CL1.2");
+  c.input_memory[p] = {Memory::Local, Memory::None};  // A's private cache comes from global memory
+  EXPECT_EQ(generate_tunable_kernel(bound, c, nvidia).build_options, "-cl-std=CL1.2");
+}
+
 TEST(TunableKernel, WindowCachingIncludesTheHalo) {
   const BoundMdh bound = bind_app("apps/gaussian.mdh", "I=7,J=11");
   const int l = static_cast<int>(Layer::Local), p = static_cast<int>(Layer::Private);

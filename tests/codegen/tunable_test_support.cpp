@@ -146,6 +146,11 @@ DeviceLimits first_device_limits() {
   limits.local_mem_bytes = local;
   limits.max_alloc_bytes = alloc;
   limits.compute_units = units;
+  cl_platform_id platform = nullptr;
+  char platform_name[256] = {0};
+  clGetDeviceInfo(device().device, CL_DEVICE_PLATFORM, sizeof platform, &platform, nullptr);
+  if (platform) clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof platform_name - 1, platform_name, nullptr);
+  limits.nvidia_driver = std::string(platform_name).find("NVIDIA") != std::string::npos;
   return limits;
 }
 

@@ -90,6 +90,19 @@ TEST(DeviceSlug, LowerCaseWordsJoinedByDashes) {
   EXPECT_EQ(device_slug(amd), "pocl-cpu-amd-epyc-7b13");
 }
 
+TEST(DeviceSlug, CpusSayHowManyCoresTheyHave) {
+  DeviceInfo vm = fake_device(0, 0, "Portable Computing Language", "pthread-skylake-avx512-Intel(R) Xeon(R) Processor",
+                              CL_DEVICE_TYPE_CPU);
+  vm.compute_units = 2;
+  DeviceInfo host = vm;
+  host.compute_units = 16;
+  EXPECT_EQ(device_slug(vm), "pocl-cpu-intel-xeon-2c");
+  EXPECT_EQ(device_slug(host), "pocl-cpu-intel-xeon-16c");
+  DeviceInfo gpu = fake_device(1, 0, "NVIDIA CUDA", "NVIDIA H200", CL_DEVICE_TYPE_GPU);
+  gpu.compute_units = 132;
+  EXPECT_EQ(device_slug(gpu), "nvidia-h200");  // a GPU's name already tells the models apart
+}
+
 TEST(ListDevices, TheInstalledDevicesHaveSaneLimits) {
   auto devices = list_devices();
   ASSERT_FALSE(devices.empty()) << "the tests need an OpenCL device (PoCL)";

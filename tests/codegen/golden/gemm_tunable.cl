@@ -184,19 +184,14 @@ void gemm_tunable(__global const float* restrict A, __global const float* restri
               const int pt_end_k = min(pt_begin_k + PT_SIZE_k, tile_end_k);
               // Cache this work-item's private tile of inputs (nothing where it has no elements in this step).
               const int pt_nonempty = pt_end_i > pt_begin_i && pt_end_j > pt_begin_j && pt_end_k > pt_begin_k;
-              for (int z = 0; z < CACHE_P_B_SIZE; ++z) {
-                const float zero = {0};
-                cache_p_B[z] = zero;
-              }
               const int cp_B_lo_0 = 0 + 1*pt_begin_k;
               const int cp_B_ext_0 = pt_nonempty ? 1 + 1*((pt_end_k - 1) - pt_begin_k) : 0;
               const int cp_B_lo_1 = 0 + 1*pt_begin_j;
               const int cp_B_ext_1 = pt_nonempty ? 1 + 1*((pt_end_j - 1) - pt_begin_j) : 0;
+              const float zero_cache_p_B = {0};
               for (int b_0 = 0; b_0 < CACHE_P_B_EXTENT_0; ++b_0) {
                 for (int b_1 = 0; b_1 < CACHE_P_B_EXTENT_1; ++b_1) {
-                  if (b_0 < cp_B_ext_0 && b_1 < cp_B_ext_1) {
-                    cache_p_B[(b_0)*CACHE_P_B_STRIDE_0 + (b_1)*CACHE_P_B_STRIDE_1] = cache_l_B[((cp_B_lo_0 + b_0 - cl_B_lo_0))*CACHE_L_B_STRIDE_0 + ((cp_B_lo_1 + b_1 - cl_B_lo_1))*CACHE_L_B_STRIDE_1];
-                  }
+                  cache_p_B[(b_0)*CACHE_P_B_STRIDE_0 + (b_1)*CACHE_P_B_STRIDE_1] = (b_0 < cp_B_ext_0 && b_1 < cp_B_ext_1) ? cache_l_B[((cp_B_lo_0 + b_0 - cl_B_lo_0))*CACHE_L_B_STRIDE_0 + ((cp_B_lo_1 + b_1 - cl_B_lo_1))*CACHE_L_B_STRIDE_1] : zero_cache_p_B;
                 }
               }
               // Private layer: f on every element of the private tile.
