@@ -18,6 +18,7 @@
 #include "runtime/icd_diagnostics.h"
 #include "runtime/mdh_tuning.h"
 #include "tuner/abort.h"
+#include "tuner/seeded_technique.h"
 #include "tuner/technique.h"
 #include "tuner/tuner.h"
 #include "tuner/worker_pool.h"
@@ -135,7 +136,8 @@ int tune_command(const Args& args) {
       ("in-process", "evaluate in this process (no protection against hanging kernels; for debugging)")      //
       ("compile-threads", po::value<unsigned>()->default_value(2),
        "threads compiling upcoming configurations while the device runs the current one (0: off)")           //
-      ("timeout-floor", po::value<double>()->default_value(10), "seconds an evaluation may always take");
+      ("timeout-floor", po::value<double>()->default_value(10), "seconds an evaluation may always take")    //
+      ("no-default-start", "do not evaluate the default configuration (the one `mdh run` uses) first");
   po::variables_map vm;
   if (!parse_options("tune", "SPEC --size I=.. [--device D]... [--technique T] [--budget 10m | --evals N] [--out F]",
                      args, options, vm))
@@ -164,7 +166,27 @@ int tune_command(const Args& args) {
 
   const auto started = std::chrono::steady_clock::now();
   tuner::SearchSpace search_space = make_search_space(*space);
-  auto technique = tuner::make_technique(vm["technique"].as<std::string>());
+  std::unique_ptr<tuner::SearchTechnique> technique = tuner::make_technique(vm["technique"].as<std::string>());
+  bool default_start = false;
+  if (!vm.count("no-default-start")) {
+    // The default configuration first: in a large space (seven-dimensional contractions) a short search can
+    // otherwise end worse than what `mdh run` gives without tuning.
+    const Assignment values = assignment_from_config(bound, *space, default_config(bound, limits));
+    nlohmann::json named = nlohmann::json::object();
+    for (size_t p = 0; p < values.size(); ++p) named[space->parameters[p].name] = values[p];
+    std::optional<tuner::Point> point;
+    try {
+      point = search_space.point_of(search_space.configuration_from_json(named));
+    } catch (const UserError&) {
+      // A value outside the tuner's candidates (search_values) or a --restrict: the search starts without it.
+    }
+    if (point) {
+      technique = std::make_unique<tuner::SeededTechnique>(std::move(technique), std::vector<tuner::Point>{*point});
+      default_start = true;
+    } else {
+      std::cerr << "note: the default configuration is not in the search space; the search starts without it\n";
+    }
+  }
   const uint64_t seed = vm["seed"].as<uint64_t>();
   const std::string out_path = vm["out"].as<std::string>();
   const std::string journal = vm.count("journal") ? vm["journal"].as<std::string>() : out_path + ".journal";
@@ -179,7 +201,8 @@ int tune_command(const Args& args) {
   tuner_options.journal_path = journal;
   tuner_options.resume = vm.count("resume") > 0;
   tuner_options.journal_metadata = {{"spec", spec_path}, {"spec_hash", spec_hash(spec_path)}, {"sizes", sizes},
-                                    {"device", devices[0].name}, {"driver", devices[0].driver_version}};
+                                    {"device", devices[0].name}, {"driver", devices[0].driver_version},
+                                    {"default_start", default_start}};
   tuner_options.interrupt = &g_interrupted;
   const unsigned compile_threads = vm["compile-threads"].as<unsigned>();
   if (compile_threads > 0) {

@@ -9,6 +9,8 @@
 
 #include "mdh/error.h"
 #include "tests/tuner/synthetic.h"
+#include "tuner/seeded_technique.h"
+#include "tuner/techniques.h"
 #include "tuner/tuner.h"
 
 namespace mdh::tuner {
@@ -175,6 +177,30 @@ TEST(TuningLoop, StopsWhenTheSpaceIsExhausted) {
     EXPECT_EQ(result.stop_reason, "every configuration of the space has been evaluated") << name;
     EXPECT_EQ(result.best_cost, 1.0) << name;
   }
+}
+
+// The seeds are evaluated first, in order; then the inner technique makes exactly the search it makes unseeded.
+TEST(SeededTechnique, EvaluatesTheSeedsFirstThenSearchesAsWithoutThem) {
+  SearchSpace space(testing::bowl_parameters());
+  const auto optimum = space.point_of(space.configuration_from_json({{"X", 7}, {"Y", 5}, {"Z", 9}, {"FLAG", true}}));
+  const auto other = space.point_of(space.configuration_from_json({{"X", 12}, {"Y", 8}, {"Z", 12}, {"FLAG", false}}));
+  ASSERT_TRUE(optimum && other);
+  auto run = [&](std::unique_ptr<SearchTechnique> technique, uint64_t budget) {
+    BowlCostFunction cost;
+    TunerOptions options;
+    options.seed = 4;
+    TuningResult result = tune(space, *technique, evaluations(budget), cost, options);
+    return std::make_pair(cost.evaluated, result);
+  };
+  const auto [plain, plain_result] = run(make_exhaustive(), 30);
+  const auto [seeded, seeded_result] = run(std::make_unique<SeededTechnique>(make_exhaustive(),
+                                                                             std::vector<Point>{*other, *optimum}), 32);
+  ASSERT_EQ(seeded.size(), 32u);
+  EXPECT_EQ(seeded[0], space.configuration(*other));
+  EXPECT_EQ(seeded[1], space.configuration(*optimum));
+  EXPECT_EQ(std::vector<Configuration>(seeded.begin() + 2, seeded.end()), plain);
+  EXPECT_EQ(seeded_result.best_cost, testing::bowl_cost(7, 5, 9, 1));  // the exhaustive walk alone is far from it
+  EXPECT_GT(*plain_result.best_cost, *seeded_result.best_cost);
 }
 
 TEST(Techniques, UnknownNameIsAUserError) {
