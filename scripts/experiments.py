@@ -401,13 +401,14 @@ def plot_speedups(folder, rows):
 
 def plot_tuning_curves(folder):
     for journal in sorted(glob.glob(os.path.join(folder, "*.json.journal"))):
-        points, best = [], None
+        points, best, last = [], None, 0.0
         with open(journal) as f:
             for line in f.readlines()[1:]:
                 try:
                     record = json.loads(line)
                 except ValueError:
                     continue  # a torn last line after a kill
+                last = max(last, record.get("elapsed", 0.0))
                 if record.get("status") == "ok" and (best is None or record["cost"] < best):
                     best = record["cost"]
                     points.append((record["elapsed"], best * 1e3))
@@ -416,10 +417,11 @@ def plot_tuning_curves(folder):
         name = os.path.basename(journal)[:-len(".json.journal")]
         data = journal + ".dat"
         with open(data, "w") as f:
-            for t, c in points + [(points[-1][0], points[-1][1])]:
+            # The step curve runs to the end of tuning, also when the first configuration stayed the best.
+            for t, c in points + [(max(last, points[-1][0] + 1e-3), points[-1][1])]:
                 f.write("%g %g\n" % (t, c))
         script = ("set terminal png size 640,400; set output '%s'; set xlabel 'tuning time (s)'; "
-                  "set ylabel 'best kernel time (ms)'; set title '%s'; unset key; set grid; "
+                  "set ylabel 'best kernel time (ms)'; set title '%s'; unset key; set grid; set yrange [0:*]; "
                   "plot '%s' using 1:2 with steps lw 2" % (os.path.join(folder, "tuning-%s.png" % name), name, data))
         subprocess.run(["gnuplot", "-e", script], check=False)
         os.remove(data)
