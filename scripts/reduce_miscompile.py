@@ -6,8 +6,11 @@ A candidate is kept when, on the same inputs as the original, it gives the origi
 keeps the reduction honest: a candidate that is wrong for a reason of its own (a removed initialisation, an
 uninitialised read) is also wrong unoptimised, and is rejected.
 
+With --crash TEXT the reduction keeps instead what makes the driver's compiler crash with TEXT in its output (an
+assertion message): a candidate is kept when building it with the default options prints TEXT.
+
 Usage: reduce_miscompile.py --compare-builds BIN --launch LAUNCH.json --kernel K.cl --out REDUCED.cl
-                            [--device gpu] [--seconds 300] [--jobs 8]
+                            [--device gpu] [--seconds 300] [--jobs 8] [--crash TEXT]
 Line-based delta debugging (Zeller's ddmin), testing the complements of one granularity in parallel.
 """
 import argparse
@@ -28,17 +31,34 @@ def main():
     parser.add_argument("--device", default="gpu")
     parser.add_argument("--seconds", type=float, default=300)
     parser.add_argument("--jobs", type=int, default=8)
+    parser.add_argument("--crash", help="keep what makes the default build print this text (a compiler crash)")
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="reduce-")
     expected = os.path.join(work, "expected.bin")
     lines = open(args.kernel).read().split("\n")
 
-    # The right output: the original, unoptimised. The original must show the miscompile, or there is nothing to do.
-    subprocess.run([args.compare_builds, args.launch, "--device", args.device, "--save", expected,
-                    "-cl-opt-disable::" + args.kernel], check=True, capture_output=True)
     counter = [0]
 
-    def interesting(candidate):
+    def crashes(candidate):
+        counter[0] += 1
+        path = os.path.join(work, "c%d_%d.cl" % (os.getpid(), counter[0]))
+        with open(path, "w") as f:
+            f.write("\n".join(candidate))
+        try:
+            run = subprocess.run([args.compare_builds, args.launch, "--device", args.device, "::" + path],
+                                 capture_output=True, text=True, timeout=120)
+            return args.crash in run.stdout + run.stderr
+        except subprocess.TimeoutExpired:
+            return False
+        finally:
+            os.remove(path)
+
+    if not args.crash:
+        # The right output: the original, unoptimised. The original must show the miscompile, or there is nothing to do.
+        subprocess.run([args.compare_builds, args.launch, "--device", args.device, "--save", expected,
+                        "-cl-opt-disable::" + args.kernel], check=True, capture_output=True)
+
+    def miscompiled(candidate):
         counter[0] += 1
         path = os.path.join(work, "c%d_%d.cl" % (os.getpid(), counter[0]))
         with open(path, "w") as f:
@@ -53,8 +73,9 @@ def main():
             os.remove(path)
         return len(out) == 2 and out[0].endswith(": same") and ": differs in " in out[1]
 
+    interesting = crashes if args.crash else miscompiled
     if not interesting(lines):
-        sys.exit("reduce_miscompile: the original does not show the miscompile (right unoptimised, wrong optimised)")
+        sys.exit("reduce_miscompile: the original does not show the problem")
     deadline = time.time() + args.seconds
     tests = 1
     granularity = 2
