@@ -30,6 +30,14 @@ DeviceBuffer upload(Context& context, const HostBuffer& host) {
   return buffer;
 }
 
+// An output buffer of zeros. CLBlast computes beta * C even for beta = 0 (the BLAS rule that C is then not read does
+// not hold there), so uninitialised memory holding NaN bit patterns gave NaN in some outputs on PoCL.
+DeviceBuffer zeroed_output(Context& context, size_t elements) {
+  DeviceBuffer buffer = context.create_buffer(elements * sizeof(float));
+  buffer.write(std::vector<unsigned char>(elements * sizeof(float), 0));
+  return buffer;
+}
+
 PeerSetup prepare_clblast(PeerCase& pc) {
   Context& context = pc.context();
   PeerSetup setup;
@@ -65,7 +73,7 @@ PeerSetup prepare_clblast(PeerCase& pc) {
                  k = static_cast<size_t>(pc.size("K"));
     state->a = upload(context, pc.input("A"));
     state->b = upload(context, pc.input("B"));
-    state->c = context.create_buffer(m * n * sizeof(float));
+    state->c = zeroed_output(context, m * n);
     setup.layouts = nt ? "kRowMajor; A MxK kNo (lda=K); B NxK kYes (ldb=K); C MxN (ldc=N)"
                        : "kRowMajor; A MxK kNo (lda=K); B KxN kNo (ldb=N); C MxN (ldc=N)";
     call = [state, m, n, k, nt](cl_command_queue* queue, cl_event* event) {
@@ -78,7 +86,7 @@ PeerSetup prepare_clblast(PeerCase& pc) {
     const size_t m = static_cast<size_t>(pc.size("I")), k = static_cast<size_t>(pc.size("K"));
     state->a = upload(context, pc.input("A"));
     state->b = upload(context, pc.input("x"));
-    state->c = context.create_buffer(m * sizeof(float));
+    state->c = zeroed_output(context, m);
     setup.layouts = "kRowMajor; A MxK kNo (lda=K); x, y contiguous (inc=1)";
     call = [state, m, k](cl_command_queue* queue, cl_event* event) {
       return clblast::Gemv<float>(Layout::kRowMajor, Transpose::kNo, m, k, 1.0f, state->a.get(), 0, k, state->b.get(),

@@ -203,6 +203,9 @@ int peer_main(int argc, const char* const* argv, const std::string& program, con
   } catch (const UserError& e) {
     std::cerr << program << ": error: " << e.what() << '\n';
     return 2;
+  } catch (const PeerUnavailable& e) {
+    std::cerr << program << ": not available here: " << e.what() << '\n';
+    return 3;
   }
 }
 

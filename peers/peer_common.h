@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -90,8 +91,16 @@ struct PeerSetup {
 /// --json. Returns the record.
 nlohmann::json run_and_record(PeerCase& peer_case, PeerSetup& setup);
 
+/// Thrown by a peer's set-up when this machine lacks what the peer runs on (no CUDA device, no usable driver): not
+/// an error of the case, so the experiment driver records the peer as not available here.
+class PeerUnavailable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 /// The whole program: parse, prepare the case, let `prepare` set up the peer, run_and_record.
-/// Exit codes: 0 validated, 1 validation failed (the record says so), 2 user error (message on stderr).
+/// Exit codes: 0 validated, 1 validation failed (the record says so), 2 user error (message on stderr),
+/// 3 the peer cannot run on this machine (PeerUnavailable; message on stderr).
 int peer_main(int argc, const char* const* argv, const std::string& program, const std::vector<ExtraOption>& extra,
               const std::function<PeerSetup(PeerCase&)>& prepare);
 

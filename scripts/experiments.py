@@ -211,6 +211,15 @@ def flat_record(device, case, peer, record, status):
     return row
 
 
+def unavailable_reason(record_path):
+    """What a peer that exited with 3 (it cannot run on this machine) said, from its log."""
+    with open(record_path + ".log") as log:
+        for line in log:
+            if ": not available here: " in line:
+                return line.split(": not available here: ", 1)[1].strip()
+    return "the peer gave no reason"
+
+
 def stats_median(record):
     return record.get("device_time_ns", {}).get("median") if record else None
 
@@ -241,9 +250,9 @@ def benchmark(options):
             if os.path.exists(record_path):
                 with open(record_path) as f:
                     record = json.load(f)
-            status = {0: "ok", 1: "validation failed", TIMED_OUT: "stopped after %gs (--run-timeout)" %
-                      (options.run_timeout or 0)}.get(code, "error (exit %d; see %s.log)" %
-                                                       (code, os.path.relpath(record_path, ROOT)))
+            status = {0: "ok", 1: "validation failed", 3: "not available here (%s)" % unavailable_reason(record_path),
+                      TIMED_OUT: "stopped after %gs (--run-timeout)" % (options.run_timeout or 0)}.get(
+                          code, "error (exit %d; see %s.log)" % (code, os.path.relpath(record_path, ROOT)))
             rows.append(flat_record(slug, case, peer, record, status))
             print("  %-14s %s" % (peer, status if code else "%.4f ms" % (float(stats_median(record)) / 1e6)),
                   flush=True)

@@ -270,6 +270,11 @@ void prepare_contraction(PeerCase& pc, CudaState& s, PeerSetup& setup) {
 PeerSetup prepare_cuda(PeerCase& pc) {
   const auto device_option = pc.options().extra.find("cuda-device");
   const int device = device_option == pc.options().extra.end() ? 0 : std::stoi(device_option->second);
+  int device_count = 0;
+  const cudaError_t found = cudaGetDeviceCount(&device_count);
+  if (found != cudaSuccess || device_count <= device)
+    throw PeerUnavailable(found != cudaSuccess ? std::string("no usable CUDA driver (") + cudaGetErrorName(found) + ")"
+                                               : "no CUDA device " + std::to_string(device));
   check_cuda(cudaSetDevice(device), "cudaSetDevice(" + std::to_string(device) + ")");
   cudaDeviceProp props{};
   check_cuda(cudaGetDeviceProperties(&props, device), "cudaGetDeviceProperties");

@@ -170,4 +170,14 @@ TEST(Peers, RoutineAndSpecMustAgree) {
       << unknown.stderr_text;
 }
 
+// Without a usable CUDA device the CUDA peer says so with exit code 3, which the experiment driver records as "not
+// available here" rather than as an error. Only where the CUDA peers are built (MDH_BUILD_CUDA_PEERS).
+TEST(Peers, CudaPeerWithoutACudaDeviceIsNotAvailableHere) {
+  if (!fs::exists(fs::path(MDH_PEER_DIR) / "peer_cuda")) GTEST_SKIP() << "peer_cuda is not built here";
+  PeerRun run = run_peer("peer_cuda", "--routine gemv" + spec("gemv.mdh") + " --size I=4,K=4 --label test");
+  if (run.exit_code == 0) GTEST_SKIP() << "this machine has a CUDA device";
+  EXPECT_EQ(run.exit_code, 3) << run.stderr_text;
+  EXPECT_NE(run.stderr_text.find("peer_cuda: not available here: "), std::string::npos) << run.stderr_text;
+}
+
 }  // namespace
