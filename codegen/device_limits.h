@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 
 namespace mdh {
 
@@ -21,5 +22,10 @@ struct DeviceLimits {
   // (generate_tunable_kernel, nvidia_build_options in codegen/tunable_kernel.cpp).
   bool nvidia_driver = false;
 };
+
+/// Whether an OpenCL platform name is NVIDIA's driver (DeviceLimits::nvidia_driver).
+inline bool is_nvidia_platform(const std::string& platform_name) {
+  return platform_name.find("NVIDIA") != std::string::npos;
+}
 
 }  // namespace mdh

@@ -37,7 +37,7 @@ DeviceLimits device_limits(const DeviceInfo& device) {
     limits.max_work_item_sizes[d] = d < device.max_work_item_sizes.size() ? device.max_work_item_sizes[d] : 1;
   limits.local_mem_bytes = device.local_mem_bytes;
   limits.compute_units = device.compute_units;
-  limits.nvidia_driver = device.platform_name.find("NVIDIA") != std::string::npos;
+  limits.nvidia_driver = is_nvidia_platform(device.platform_name);
   return limits;
 }
 

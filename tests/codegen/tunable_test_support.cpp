@@ -150,7 +150,7 @@ DeviceLimits first_device_limits() {
   char platform_name[256] = {0};
   clGetDeviceInfo(device().device, CL_DEVICE_PLATFORM, sizeof platform, &platform, nullptr);
   if (platform) clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof platform_name - 1, platform_name, nullptr);
-  limits.nvidia_driver = std::string(platform_name).find("NVIDIA") != std::string::npos;
+  limits.nvidia_driver = is_nvidia_platform(platform_name);
   return limits;
 }
 
