@@ -6,10 +6,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "codegen/tuning_space.h"
-#include "mdh/parser.h"
-#include "runtime/npy.h"
-#include "runtime/prl_data.h"
 
 namespace mdh::cli {
 
@@ -32,11 +28,6 @@ bool parse_options(const std::string& command, const std::string& synopsis, cons
   return true;
 }
 
-BoundMdh load_and_bind(const std::string& spec_path, const std::string& size_text) {
-  std::shared_ptr<const Mdh> mdh = parse_spec_file(spec_path);
-  return bind(mdh, parse_size_binding(size_text));
-}
-
 std::pair<std::string, std::string> split_assignment(const std::string& text, const std::string& option) {
   auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
@@ -53,9 +44,8 @@ void add_data_options(po::options_description& options) {
       ("seed", po::value<uint64_t>()->default_value(1), "seed of the inputs not given with --input");
 }
 
-RunData load_run_data(const po::variables_map& vm, const BoundMdh& bound) {
-  const Mdh& mdh = *bound.mdh;
-  RunData data;
+DataOptions data_options(const po::variables_map& vm) {
+  DataOptions data;
   data.seed = vm["seed"].as<uint64_t>();
   if (vm.count("param"))
     for (const auto& text : vm["param"].as<std::vector<std::string>>()) {
@@ -65,55 +55,23 @@ RunData load_run_data(const po::variables_map& vm, const BoundMdh& bound) {
   if (vm.count("input"))
     for (const auto& text : vm["input"].as<std::vector<std::string>>()) {
       auto [name, path] = split_assignment(text, "input");
-      int b = mdh.find_buffer(name);
-      if (b < 0) throw UserError("--input " + text + ": the spec declares no buffer '" + name + "'");
-      if (mdh.buffers[b].kind == BufferKind::Output) throw UserError("--input " + text + ": '" + name + "' is the output");
-      HostBuffer buffer = make_host_buffer(bound, b);
-      read_buffer_file(path, buffer, "input " + name);
-      data.inputs.emplace(name, std::move(buffer));
+      data.input_files[name] = path;
     }
-  if (vm.count("prl-data")) {
-    PrlData prl = make_prl_data(bound, data.seed);
-    for (HostBuffer* b : {&prl.a, &prl.b, &prl.freq})
-      if (!data.inputs.count(b->name)) data.inputs.emplace(b->name, std::move(*b));
-  }
+  data.prl_data = vm.count("prl-data") > 0;
   return data;
 }
 
-std::vector<std::string> data_option_words(const po::variables_map& vm) {
-  std::vector<std::string> words{"--seed", std::to_string(vm["seed"].as<uint64_t>())};
-  for (const char* option : {"param", "input"})
-    if (vm.count(option))
-      for (const auto& text : vm[option].as<std::vector<std::string>>()) words.insert(words.end(), {std::string("--") + option, text});
-  if (vm.count("prl-data")) words.push_back("--prl-data");
-  return words;
-}
-
-TuningSpace restricted_tuning_space(const po::variables_map& vm, const BoundMdh& bound, const DeviceLimits& limits) {
-  TuningSpace space = make_tuning_space(bound, limits);
-  if (vm.count("restrict"))
-    for (const auto& text : vm["restrict"].as<std::vector<std::string>>()) {
-      auto [name, list] = split_assignment(text, "restrict");
-      std::vector<int64_t> values;
-      std::stringstream in(list);
-      for (std::string item; std::getline(in, item, ',');) {
-        // A value by its label as `mdh space` prints it ("local", "P", "i,j,k"), else by number.
-        const int p = space.find(name);
-        if (p < 0) throw UserError("--restrict " + text + ": the tuning space has no parameter '" + name + "'");
-        const TuningParameter& parameter = space.parameters[p];
-        bool found = false;
-        for (size_t k = 0; k < parameter.value_names.size() && !found; ++k)
-          if (parameter.value_names[k] == item) values.push_back(parameter.values[k]), found = true;
-        if (found) continue;
-        try {
-          values.push_back(std::stoll(item));
-        } catch (const std::exception&) {
-          throw UserError("--restrict " + text + ": '" + item + "' is neither a value name nor an integer");
-        }
-      }
-      space.restrict_to(name, values);
-    }
-  return space;
+std::vector<std::pair<std::string, std::vector<std::string>>> restrictions(const po::variables_map& vm) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> out;
+  if (!vm.count("restrict")) return out;
+  for (const auto& text : vm["restrict"].as<std::vector<std::string>>()) {
+    auto [name, list] = split_assignment(text, "restrict");
+    std::vector<std::string> values;
+    std::stringstream in(list);
+    for (std::string item; std::getline(in, item, ',');) values.push_back(item);
+    out.emplace_back(name, values);
+  }
+  return out;
 }
 
 void write_text(const std::string& path, const std::string& text) {

@@ -6,9 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/common.h"
-#include "codegen/tunable_kernel.h"
+#include "pipeline/kernel.h"
 #include "runtime/device.h"
-#include "runtime/mdh_tuning.h"
 
 namespace mdh::cli {
 
@@ -33,9 +32,10 @@ int export_command(const Args& args) {
 
   // The same plan `mdh generate` makes from these options, so the exported files equal its output.
   const DeviceLimits limits = device_limits(select_device(vm["device"].as<std::string>()));
-  const KernelConfig config =
-      vm.count("config") ? load_config(vm["config"].as<std::string>(), bound, limits) : default_config(bound, limits);
-  const LaunchPlan plan = generate_tunable_kernel(bound, config, limits);
+  const LaunchPlan plan =
+      prepare_kernel(bound, limits,
+                     vm.count("config") ? KernelChoice::file(vm["config"].as<std::string>()) : KernelChoice::default_configuration())
+          .plan;
 
   const std::filesystem::path directory = vm["output"].as<std::string>();
   std::error_code error;

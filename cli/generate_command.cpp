@@ -4,9 +4,8 @@
 #include "cli/common.h"
 #include "codegen/preamble.h"
 #include "codegen/reference_kernel.h"
-#include "codegen/tunable_kernel.h"
+#include "pipeline/kernel.h"
 #include "runtime/device.h"
-#include "runtime/mdh_tuning.h"
 
 namespace mdh::cli {
 
@@ -31,16 +30,14 @@ int generate_command(const Args& args) {
   }
   if (vm.count("double") && !vm.count("reference")) throw UserError("--double goes with --reference");
   if (vm.count("config") && vm.count("reference")) throw UserError("--config and --reference exclude each other");
-  LaunchPlan plan;
-  if (vm.count("reference")) {
-    plan = generate_reference_kernel(bound, preamble);
-  } else {
-    // Only the device's limits are read (no context is created), so this works for any listed device.
-    const DeviceLimits limits = device_limits(select_device(vm["device"].as<std::string>()));
-    KernelConfig config = vm.count("config") ? load_config(vm["config"].as<std::string>(), bound, limits)
-                                             : default_config(bound, limits);
-    plan = generate_tunable_kernel(bound, config, limits);
-  }
+  // Only the device's limits are read (no context is created), so this works for any listed device; the
+  // reference kernel needs none.
+  const KernelChoice choice = vm.count("reference") ? KernelChoice::reference()
+                              : vm.count("config")  ? KernelChoice::file(vm["config"].as<std::string>())
+                                                    : KernelChoice::default_configuration();
+  const DeviceLimits limits =
+      vm.count("reference") ? DeviceLimits{} : device_limits(select_device(vm["device"].as<std::string>()));
+  const LaunchPlan plan = prepare_kernel(bound, limits, choice, preamble).plan;
   write_text(vm["output"].as<std::string>(), plan.source);
   if (vm.count("launch"))
     write_text(vm["launch"].as<std::string>(), launch_to_json(plan, bound, vm.count("double") > 0).dump(2) + "\n");

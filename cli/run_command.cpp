@@ -6,13 +6,8 @@
 #include <iostream>
 
 #include "cli/common.h"
-#include "codegen/reference_kernel.h"
-#include "codegen/tunable_kernel.h"
-#include "runtime/device.h"
-#include "runtime/md_hom_run.h"
-#include "runtime/mdh_tuning.h"
+#include "pipeline/pipeline.h"
 #include "runtime/npy.h"
-#include "runtime/verify_result.h"
 
 namespace mdh::cli {
 
@@ -40,62 +35,45 @@ int run_command(const Args& args) {
   if (!parse_options("run", "SPEC --size I=..,J=.. [--config FILE] [--param N=V] [--input N=F] [--output N=F] [--verify]",
                      args, options, vm))
     return 0;
-  const int repeat = vm["repeat"].as<int>(), warmup = vm["warmup"].as<int>();
-  if (repeat < 1) throw UserError("--repeat must be at least 1");
-  if (warmup < 0) throw UserError("--warmup must not be negative");
   if (vm.count("config") && vm.count("reference")) throw UserError("--config and --reference exclude each other");
-
-  BoundMdh bound = load_and_bind(vm["spec"].as<std::string>(), vm["size"].as<std::string>());
-  const Mdh& mdh = *bound.mdh;
-  RunData data = load_run_data(vm, bound);
+  RunRequest request;
+  request.spec_path = vm["spec"].as<std::string>();
+  request.sizes = vm["size"].as<std::string>();
+  request.device = vm["device"].as<std::string>();
+  request.kernel = vm.count("reference") ? KernelChoice::reference()
+                   : vm.count("config")  ? KernelChoice::file(vm["config"].as<std::string>())
+                                         : KernelChoice::default_configuration();
+  request.data = data_options(vm);
+  request.warmup = vm["warmup"].as<int>();
+  request.repeat = vm["repeat"].as<int>();
+  request.verify = vm.count("verify") > 0;
   std::optional<std::pair<std::string, std::string>> output_file;
   if (vm.count("output")) {
     output_file = split_assignment(vm["output"].as<std::string>(), "output");
-    if (mdh.find_buffer(output_file->first) != bound.output.buffer)
-      throw UserError("--output " + vm["output"].as<std::string>() + ": the output of " + mdh.name + " is '" +
-                      mdh.buffers[bound.output.buffer].name + "'");
+    request.output_buffer = output_file->first;
   }
 
-  DeviceInfo device = select_device(vm["device"].as<std::string>());
-  const DeviceLimits limits = device_limits(device);
-  LaunchPlan plan;
-  std::string kernel_kind;
-  if (vm.count("reference")) {
-    plan = generate_reference_kernel(bound, PreambleOptions{});
-    kernel_kind = "reference kernel";
-  } else {
-    KernelConfig config = vm.count("config") ? load_config(vm["config"].as<std::string>(), bound, limits)
-                                             : default_config(bound, limits);
-    plan = generate_tunable_kernel(bound, config, limits);
-    kernel_kind = std::string("tunable kernel, ") + (vm.count("config") ? "config " + vm["config"].as<std::string>()
-                                                                        : "default config");
-  }
+  const RunOutcome run = run_md_hom(request);
 
-  Context context(device);
-  MdHomRun run(context, bound, std::move(data.inputs), data.params, data.seed);
-  PlanTiming timing = run.run(plan, warmup, repeat);
-  HostBuffer output = run.read_output();
-
+  const PlanTiming& timing = run.timing;
   const uint64_t median = timing.median_kernel_ns();
-  std::cout << mdh.name << " (" << vm["size"].as<std::string>() << ") on " << device.name << " [" << device.selector()
-            << "], " << kernel_kind << '\n';
-  std::cout << "kernel time: median " << format_ms(median) << " over " << repeat << " runs (min "
+  std::cout << run.bound.mdh->name << " (" << request.sizes << ") on " << run.device.name << " ["
+            << run.device.selector() << "], " << run.kernel.description << '\n';
+  std::cout << "kernel time: median " << format_ms(median) << " over " << request.repeat << " runs (min "
             << format_ms(*std::min_element(timing.kernel_ns.begin(), timing.kernel_ns.end())) << ", max "
             << format_ms(*std::max_element(timing.kernel_ns.begin(), timing.kernel_ns.end())) << ")";
   const double seconds = std::max(static_cast<double>(median), 1.0) * 1e-9;
   char rate[64];
-  if (bound.flops) std::snprintf(rate, sizeof rate, ", %.2f GFLOP/s", *bound.flops / seconds * 1e-9), std::cout << rate;
-  if (bound.bytes) std::snprintf(rate, sizeof rate, ", %.2f GB/s", *bound.bytes / seconds * 1e-9), std::cout << rate;
+  if (run.bound.flops) std::snprintf(rate, sizeof rate, ", %.2f GFLOP/s", *run.bound.flops / seconds * 1e-9), std::cout << rate;
+  if (run.bound.bytes) std::snprintf(rate, sizeof rate, ", %.2f GB/s", *run.bound.bytes / seconds * 1e-9), std::cout << rate;
   std::cout << "\nwhole call: median " << format_ms(timing.median_wall_ns()) << '\n';
 
-  if (output_file) write_buffer_file(output_file->second, output);
+  if (output_file) write_buffer_file(output_file->second, run.output);
 
-  if (!vm.count("verify")) return 0;
-  const HostBuffer& reference = run.reference_output();
-  VerifyReport report = verify_result(output, reference, mdh, bound.reduction_size());
-  std::cout << "verify (reference in " << (run.reference_in_double() ? "double" : "the spec's types")
-            << "): " << report.summary() << '\n';
-  return report.passed ? 0 : 1;
+  if (!run.verification) return 0;
+  std::cout << "verify (reference in " << (run.reference_in_double ? "double" : "the spec's types")
+            << "): " << run.verification->summary() << '\n';
+  return run.verification->passed ? 0 : 1;
 }
 
 }  // namespace mdh::cli

@@ -6,7 +6,9 @@
 
 #include "cli/common.h"
 #include "codegen/tuning_space.h"
-#include "runtime/mdh_tuning.h"
+#include "pipeline/tuning_request.h"
+#include "pipeline/tuning_search_space.h"
+#include "runtime/device.h"
 
 namespace mdh::cli {
 
@@ -21,29 +23,31 @@ int space_command(const Args& args) {
   if (!parse_options("space", "SPEC --size I=..,J=.. [--device D]", args, options, vm)) return 0;
   BoundMdh bound = load_and_bind(vm["spec"].as<std::string>(), vm["size"].as<std::string>());
   DeviceInfo device = select_device(vm["device"].as<std::string>());
-  const TuningSpace space = restricted_tuning_space(vm, bound, device_limits(device));
+  const TuningSpace space = restricted_tuning_space(bound, device_limits(device), restrictions(vm));
   if (!vm.count("quiet")) {
     std::cout << "tuning space of " << bound.mdh->name << " (" << vm["size"].as<std::string>() << ") on "
               << device.name << " [" << device.selector() << "]\n\nparameters (" << space.parameters.size() << "):\n";
     for (const TuningParameter& p : space.parameters) {
       std::cout << "  " << p.name << " in ";
-      if (p.is_interval) {
-        std::cout << '[' << p.interval_lo << ", " << p.interval_hi << ']';
+      const int64_t count = p.restricted ? static_cast<int64_t>(p.restricted->size()) : p.hi - p.lo + 1;
+      if (p.kind() == FamilyValueKind::integer && !p.restricted) {
+        std::cout << '[' << p.lo << ", " << p.hi << ']';
       } else {
         std::cout << '{';
-        for (size_t k = 0; k < p.values.size(); ++k) {
-          if (k == 12 && p.values.size() > 14) {
-            std::cout << ", ... (" << p.values.size() << " values)";
+        for (int64_t k = 0; k < count; ++k) {
+          if (k == 12 && count > 14) {
+            std::cout << ", ... (" << count << " values)";
             break;
           }
-          std::cout << (k ? ", " : "") << p.value_name(p.values[k]);
+          std::cout << (k ? ", " : "") << p.value_name(p.restricted ? (*p.restricted)[k] : p.lo + k);
         }
         std::cout << '}';
       }
+      if (p.neutral) std::cout << ", neutral " << p.value_name(*p.neutral);
       std::cout << '\n';
     }
     std::cout << "\nconstraints (" << space.constraints.size() << "):\n";
-    for (const TuningConstraint& c : space.constraints) std::cout << "  " << c.description << '\n';
+    for (const TuningConstraint& c : space.constraints) std::cout << "  " << c.description() << '\n';
     std::cout << '\n';
   }
   std::cout.flush();

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "codegen/permutation.h"
 #include "codegen/tuning_space.h"
 #include "mdh/error.h"
 
@@ -13,18 +14,10 @@ namespace {
 
 using json = nlohmann::json;
 
-// The family tables: JSON reading and writing iterate them, so a new per-dimension family is one row here.
-struct PerDimensionFamily {
-  const char* name;
-  std::vector<int64_t> KernelConfig::*values;
-};
-constexpr PerDimensionFamily kPerDimensionFamilies[] = {
-    {"NUM_WG", &KernelConfig::num_wg},
-    {"NUM_WI", &KernelConfig::num_wi},
-    {"LT_SIZE", &KernelConfig::local_tile_size},
-    {"PT_SIZE", &KernelConfig::private_tile_size},
-};
-constexpr const char* kOtherFamilies[] = {"MEM_INP", "MEM_RES", "ORDER_OCL", "BUF_ORDER", "LOOP_ORDER", "CMB_RES"};
+// The families of the version-1 (nested) form: per dimension {"i": v}, per layer {"G": ..., "L": ..., "P": ...}.
+constexpr const char* kNestedPerDimension[] = {"NUM_WG", "NUM_WI", "LT_SIZE", "PT_SIZE"};
+constexpr const char* kNestedOther[] = {"MEM_INP", "MEM_RES", "ORDER_OCL", "BUF_ORDER", "LOOP_ORDER", "CMB_RES"};
+constexpr const char* kVersionKey = "mdh_config";
 
 constexpr Layer kLayers[] = {Layer::Global, Layer::Local, Layer::Private};
 constexpr Layer kOclLayers[] = {Layer::Global, Layer::Local};
@@ -47,35 +40,18 @@ int buffer_rank(const Mdh& mdh, int access) {
   return static_cast<int>(mdh.buffers.at(mdh.inputs.at(access).buffer).extents.size());
 }
 
-bool is_permutation_of_iota(const std::vector<int>& order, int n) {
-  if (static_cast<int>(order.size()) != n) return false;
-  std::vector<int> sorted = order;
-  std::sort(sorted.begin(), sorted.end());
-  for (int k = 0; k < n; ++k)
-    if (sorted[k] != k) return false;
-  return true;
+std::vector<std::string> access_names(const Mdh& mdh) {
+  std::vector<std::string> names;
+  for (int a = 0; a < static_cast<int>(mdh.inputs.size()); ++a) names.push_back(input_access_name(mdh, a));
+  return names;
 }
 
-Memory parse_memory(const json& j, const std::string& where) {
-  if (!j.is_string()) config_error(where + ": expected one of \"none\", \"private\", \"local\", \"global\"");
-  const std::string s = j.get<std::string>();
-  for (Memory m : {Memory::None, Memory::Private, Memory::Local, Memory::Global})
-    if (s == memory_name(m)) return m;
-  config_error(where + ": unknown memory region '" + s + "' (expected none, private, local or global)");
-}
-
-Layer parse_layer(const json& j, const std::string& where) {
-  if (j.is_string())
-    for (Layer l : kLayers)
-      if (j.get<std::string>() == layer_name(l)) return l;
-  config_error(where + ": expected \"G\", \"L\" or \"P\"");
-}
-
-const json& member(const json& object, const std::string& key, const std::string& where) {
-  if (!object.is_object()) config_error(where + ": expected a JSON object");
-  auto it = object.find(key);
-  if (it == object.end()) config_error(where + ": missing '" + key + "'");
-  return *it;
+// The parameters of an md_hom for reading and writing configs: the device's limits bound only the values, not the
+// names and encodings, so any limits do.
+TuningSpace config_parameters(const BoundMdh& bound) {
+  DeviceLimits unbounded;
+  unbounded.max_work_group_size = UINT32_MAX;
+  return make_tuning_space(bound, unbounded);
 }
 
 // Every key of `object` must be one of `allowed`.
@@ -85,31 +61,94 @@ void reject_unknown_keys(const json& object, const std::vector<std::string>& all
       config_error(where + ": unknown key '" + it.key() + "' (expected " + joined(allowed) + ")");
 }
 
-std::vector<std::string> layer_names(std::initializer_list<Layer> layers) {
-  std::vector<std::string> names;
-  for (Layer l : layers) names.push_back(layer_name(l));
-  return names;
+const json& member(const json& object, const std::string& key, const std::string& where) {
+  if (!object.is_object()) config_error(where + ": expected a JSON object");
+  auto it = object.find(key);
+  if (it == object.end()) config_error(where + ": missing '" + key + "'");
+  return *it;
 }
 
-int64_t parse_integer(const json& j, const std::string& where) {
-  if (!j.is_number_integer()) config_error(where + ": expected an integer");
-  return j.get<int64_t>();
+bool is_nested_form(const json& j) {
+  for (const char* family : kNestedPerDimension)
+    if (j.contains(family)) return true;
+  for (const char* family : kNestedOther)
+    if (j.contains(family) && std::string(family) != "CMB_RES") return true;
+  return false;
 }
 
-// {"i": v, "j": v, ...} with exactly the md_hom's dimensions.
-std::vector<int64_t> parse_per_dimension(const json& j, const Mdh& mdh, const std::string& where) {
-  const auto names = dim_names(mdh);
-  if (!j.is_object()) config_error(where + ": expected an object with one entry per dimension (" + joined(names) + ")");
-  reject_unknown_keys(j, names, where);
-  std::vector<int64_t> values;
-  for (const auto& n : names) values.push_back(parse_integer(member(j, n, where), where + "." + n));
-  return values;
-}
-
-std::vector<std::string> access_names(const Mdh& mdh) {
-  std::vector<std::string> names;
-  for (int a = 0; a < static_cast<int>(mdh.inputs.size()); ++a) names.push_back(input_access_name(mdh, a));
-  return names;
+// Version 1 -> the flat form. The global layer's entries are not parameters: they must hold the only values the
+// kernel supports, as they always had to.
+json flatten_nested_form(const Mdh& mdh, const json& j) {
+  std::vector<std::string> families(std::begin(kNestedPerDimension), std::end(kNestedPerDimension));
+  families.insert(families.end(), std::begin(kNestedOther), std::end(kNestedOther));
+  reject_unknown_keys(j, families, "top level");
+  const auto dims = dim_names(mdh);
+  const auto accesses = access_names(mdh);
+  json flat = json::object();
+  auto per_dimension = [&](const std::string& family, const json& object, const std::string& prefix) {
+    if (!object.is_object()) config_error(family + ": expected an object with one entry per dimension (" + joined(dims) + ")");
+    reject_unknown_keys(object, dims, family);
+    for (const auto& [key, value] : object.items()) flat[prefix + "_" + key] = value;
+  };
+  for (const char* family : kNestedPerDimension)
+    if (j.contains(family)) per_dimension(family, j[family], family);
+  if (j.contains("ORDER_OCL")) {
+    const json& order = j["ORDER_OCL"];
+    if (order.is_object()) reject_unknown_keys(order, {"G", "L"}, "ORDER_OCL");
+    for (Layer l : kOclLayers) {
+      const std::string ln = layer_name(l);
+      if (order.contains(ln)) per_dimension("ORDER_OCL." + ln, order[ln], "ORDER_OCL_" + ln);
+    }
+  }
+  for (const char* family : {"MEM_INP", "BUF_ORDER", "LOOP_ORDER", "MEM_RES"}) {
+    if (!j.contains(family)) continue;
+    const json& layers = j[family];
+    if (!layers.is_object()) config_error(std::string(family) + ": expected an object with entries G, L, P");
+    reject_unknown_keys(layers, {"G", "L", "P"}, family);
+    for (Layer l : kLayers) {
+      const std::string ln = layer_name(l), where = std::string(family) + "." + ln;
+      if (!layers.contains(ln)) continue;
+      const json& value = layers[ln];
+      if (std::string(family) == "LOOP_ORDER") {
+        flat["LOOP_ORDER_" + ln] = value;
+        continue;
+      }
+      if (std::string(family) == "MEM_RES") {
+        if (l != Layer::Global)
+          flat["MEM_RES_" + ln] = value;
+        else if (value != "global")
+          config_error("MEM_RES.G: the results of the global layer are in global memory (only \"global\")");
+        continue;
+      }
+      if (!value.is_object()) config_error(where + ": expected an object with one entry per input access (" + joined(accesses) + ")");
+      reject_unknown_keys(value, accesses, where);
+      for (size_t a = 0; a < accesses.size(); ++a) {
+        if (!value.contains(accesses[a])) continue;
+        const json& v = value[accesses[a]];
+        const std::string at = where + "." + accesses[a];
+        if (std::string(family) == "MEM_INP") {
+          if (l == Layer::Global) {
+            if (v != "none") config_error(at + ": the global layer reads inputs through (only \"none\" is supported)");
+            continue;
+          }
+          flat["MEM_INP_" + ln + "_" + accesses[a]] = v;
+        } else {
+          const int rank = buffer_rank(mdh, static_cast<int>(a));
+          json identity = json::array();
+          for (int k = 0; k < rank; ++k) identity.push_back(k);
+          if (l == Layer::Global || rank < 2) {
+            if (v != identity)
+              config_error(at + (l == Layer::Global ? ": the global layer caches nothing, so its order must be the identity"
+                                                    : ": a buffer of rank 1 has only the order [0]"));
+            continue;
+          }
+          flat["BUF_ORDER_" + ln + "_" + accesses[a]] = v;
+        }
+      }
+    }
+  }
+  if (j.contains("CMB_RES")) flat["CMB_RES"] = j["CMB_RES"];
+  return flat;
 }
 
 }  // namespace
@@ -146,132 +185,117 @@ void check_config_shape(const BoundMdh& bound, const KernelConfig& c) {
   const Mdh& mdh = *bound.mdh;
   const size_t dims = mdh.dims.size();
   const size_t accesses = mdh.inputs.size();
-  for (const auto& family : kPerDimensionFamilies) {
-    const auto& values = c.*family.values;
-    if (values.size() != dims)
-      config_error(std::string(family.name) + ": expected " + std::to_string(dims) + " values (one per dimension), got " +
-                   std::to_string(values.size()));
+  const std::pair<const char*, const std::vector<int64_t>*> sizes[] = {
+      {"NUM_WG", &c.num_wg}, {"NUM_WI", &c.num_wi}, {"LT_SIZE", &c.local_tile_size}, {"PT_SIZE", &c.private_tile_size}};
+  for (const auto& [family, values] : sizes) {
+    if (values->size() != dims)
+      config_error(std::string(family) + ": expected " + std::to_string(dims) + " values (one per dimension), got " +
+                   std::to_string(values->size()));
     for (size_t d = 0; d < dims; ++d)
-      if (values[d] < 1)
-        config_error(std::string(family.name) + "." + mdh.dims[d].name + ": must be at least 1, got " +
-                     std::to_string(values[d]));
+      if ((*values)[d] < 1)
+        config_error(std::string(family) + "_" + mdh.dims[d].name + ": must be at least 1, got " +
+                     std::to_string((*values)[d]));
   }
   for (Layer l : kLayers) {
     const int li = static_cast<int>(l);
     const std::string ln = layer_name(l);
-    if (c.input_memory[li].size() != accesses)
-      config_error("MEM_INP." + ln + ": expected one entry per input access");
-    if (c.cache_dim_order[li].size() != accesses)
-      config_error("BUF_ORDER." + ln + ": expected one entry per input access");
+    if (c.input_memory[li].size() != accesses) config_error("MEM_INP_" + ln + ": expected one entry per input access");
+    if (c.cache_dim_order[li].size() != accesses) config_error("BUF_ORDER_" + ln + ": expected one entry per input access");
     for (size_t a = 0; a < accesses; ++a)
       if (!is_permutation_of_iota(c.cache_dim_order[li][a], buffer_rank(mdh, static_cast<int>(a))))
-        config_error("BUF_ORDER." + ln + "." + input_access_name(mdh, static_cast<int>(a)) +
+        config_error("BUF_ORDER_" + ln + "_" + input_access_name(mdh, static_cast<int>(a)) +
                      ": not a permutation of the buffer's dimensions 0.." +
                      std::to_string(buffer_rank(mdh, static_cast<int>(a)) - 1));
     if (!is_permutation_of_iota(c.loop_order[li], static_cast<int>(dims)))
-      config_error("LOOP_ORDER." + ln + ": not a permutation of the dimensions (" + joined(dim_names(mdh)) + ")");
+      config_error("LOOP_ORDER_" + ln + ": not a permutation of the dimensions (" + joined(dim_names(mdh)) + ")");
   }
   for (Layer l : kOclLayers) {
     const auto& map = c.ocl_dim[static_cast<int>(l)];
-    if (map.size() != dims) config_error(std::string("ORDER_OCL.") + layer_name(l) + ": expected one entry per dimension");
+    if (map.size() != dims) config_error(std::string("ORDER_OCL_") + layer_name(l) + ": expected one entry per dimension");
     for (size_t d = 0; d < dims; ++d)
       if (map[d] < 0 || map[d] > 2)
-        config_error(std::string("ORDER_OCL.") + layer_name(l) + "." + mdh.dims[d].name +
+        config_error(std::string("ORDER_OCL_") + layer_name(l) + "_" + mdh.dims[d].name +
                      ": OpenCL dimension must be 0, 1 or 2, got " + std::to_string(map[d]));
   }
 }
 
-nlohmann::json config_to_json(const Mdh& mdh, const KernelConfig& c) {
-  json j = json::object();
-  for (const auto& family : kPerDimensionFamilies) {
-    json per_dim = json::object();
-    for (size_t d = 0; d < mdh.dims.size(); ++d) per_dim[mdh.dims[d].name] = (c.*family.values).at(d);
-    j[family.name] = per_dim;
-  }
-  const auto accesses = access_names(mdh);
-  json mem_inp = json::object(), buf_order = json::object(), loop_order = json::object(), mem_res = json::object();
-  for (Layer l : kLayers) {
-    const int li = static_cast<int>(l);
-    json per_access = json::object(), orders = json::object(), loop = json::array();
-    for (size_t a = 0; a < accesses.size(); ++a) {
-      per_access[accesses[a]] = memory_name(c.input_memory[li].at(a));
-      orders[accesses[a]] = c.cache_dim_order[li].at(a);
+KernelConfig config_frame(const BoundMdh& bound) {
+  const Mdh& mdh = *bound.mdh;
+  const size_t dims = mdh.dims.size();
+  KernelConfig c;
+  c.num_wg.assign(dims, 1);
+  c.num_wi.assign(dims, 1);
+  c.local_tile_size.assign(dims, 1);
+  c.private_tile_size.assign(dims, 1);
+  for (int l = 0; l < 2; ++l) c.ocl_dim[l].assign(dims, 0);
+  for (int l = 0; l < kLayerCount; ++l) {
+    c.input_memory[l].assign(mdh.inputs.size(), Memory::None);
+    c.cache_dim_order[l].clear();
+    for (size_t a = 0; a < mdh.inputs.size(); ++a) {
+      std::vector<int> identity(buffer_rank(mdh, static_cast<int>(a)));
+      for (size_t k = 0; k < identity.size(); ++k) identity[k] = static_cast<int>(k);
+      c.cache_dim_order[l].push_back(identity);
     }
-    for (int d : c.loop_order[li]) loop.push_back(mdh.dims.at(d).name);
-    mem_inp[layer_name(l)] = per_access;
-    buf_order[layer_name(l)] = orders;
-    loop_order[layer_name(l)] = loop;
-    mem_res[layer_name(l)] = memory_name(c.result_memory[li]);
+    c.loop_order[l].clear();
+    for (size_t d = 0; d < dims; ++d) c.loop_order[l].push_back(static_cast<int>(d));
   }
-  json order_ocl = json::object();
-  for (Layer l : kOclLayers) {
-    json per_dim = json::object();
-    for (size_t d = 0; d < mdh.dims.size(); ++d) per_dim[mdh.dims[d].name] = c.ocl_dim[static_cast<int>(l)].at(d);
-    order_ocl[layer_name(l)] = per_dim;
+  c.result_memory = {Memory::Global, Memory::Private, Memory::Private};
+  c.combine_layer = Layer::Private;
+  return c;
+}
+
+nlohmann::json config_to_json(const BoundMdh& bound, const KernelConfig& c) {
+  check_config_shape(bound, c);
+  const TuningSpace space = config_parameters(bound);
+  json j = json::object();
+  j[kVersionKey] = kConfigFormatVersion;
+  for (const TuningParameter& p : space.parameters) {
+    const int64_t value = p.family->get(c, p.ref.index);
+    // An integer out of its range is written as it is (the reader names the problem); an enumeration or permutation
+    // value outside the kernel's choices (MEM_INP_L = private) has no name to write.
+    if (p.kind() != FamilyValueKind::integer && (value < p.lo || value > p.hi))
+      config_error(p.name + ": the kernel does not support this value");
+    j[p.name] = p.value_to_json(value);
   }
-  j["MEM_INP"] = mem_inp;
-  j["MEM_RES"] = mem_res;
-  j["ORDER_OCL"] = order_ocl;
-  j["BUF_ORDER"] = buf_order;
-  j["LOOP_ORDER"] = loop_order;
-  j["CMB_RES"] = layer_name(c.combine_layer);
   return j;
 }
 
-KernelConfig config_from_json(const BoundMdh& bound, const nlohmann::json& j) {
+KernelConfig config_from_json(const BoundMdh& bound, const nlohmann::json& input) {
   const Mdh& mdh = *bound.mdh;
-  if (!j.is_object()) config_error("expected a JSON object with the parameter families");
-  std::vector<std::string> families;
-  for (const auto& f : kPerDimensionFamilies) families.push_back(f.name);
-  for (const char* f : kOtherFamilies) families.push_back(f);
-  reject_unknown_keys(j, families, "top level");
-
-  KernelConfig c;
-  for (const auto& family : kPerDimensionFamilies)
-    c.*family.values = parse_per_dimension(member(j, family.name, "top level"), mdh, family.name);
-
-  const auto accesses = access_names(mdh);
-  const auto all_layers = layer_names({Layer::Global, Layer::Local, Layer::Private});
-  const json& mem_inp = member(j, "MEM_INP", "top level");
-  const json& buf_order = member(j, "BUF_ORDER", "top level");
-  const json& loop_order = member(j, "LOOP_ORDER", "top level");
-  const json& mem_res = member(j, "MEM_RES", "top level");
-  for (const auto* object : {&mem_inp, &buf_order, &loop_order, &mem_res})
-    if (object->is_object()) reject_unknown_keys(*object, all_layers, "layers");
-  for (Layer l : kLayers) {
-    const int li = static_cast<int>(l);
-    const std::string ln = layer_name(l);
-    const json& inp = member(mem_inp, ln, "MEM_INP");
-    const json& orders = member(buf_order, ln, "BUF_ORDER");
-    if (inp.is_object()) reject_unknown_keys(inp, accesses, "MEM_INP." + ln);
-    if (orders.is_object()) reject_unknown_keys(orders, accesses, "BUF_ORDER." + ln);
-    for (size_t a = 0; a < accesses.size(); ++a) {
-      const std::string where_inp = "MEM_INP." + ln + "." + accesses[a];
-      c.input_memory[li].push_back(parse_memory(member(inp, accesses[a], "MEM_INP." + ln), where_inp));
-      const std::string where_order = "BUF_ORDER." + ln + "." + accesses[a];
-      const json& order = member(orders, accesses[a], "BUF_ORDER." + ln);
-      if (!order.is_array()) config_error(where_order + ": expected an array of buffer dimension positions");
-      std::vector<int> positions;
-      for (const auto& p : order) positions.push_back(static_cast<int>(parse_integer(p, where_order)));
-      c.cache_dim_order[li].push_back(positions);
-    }
-    const json& loop = member(loop_order, ln, "LOOP_ORDER");
-    if (!loop.is_array()) config_error("LOOP_ORDER." + ln + ": expected an array of dimension names");
-    for (const auto& name : loop) {
-      const int d = name.is_string() ? mdh.find_dim(name.get<std::string>()) : -1;
-      if (d < 0) config_error("LOOP_ORDER." + ln + ": '" + name.dump() + "' is not a dimension of " + mdh.name);
-      c.loop_order[li].push_back(d);
-    }
-    c.result_memory[li] = parse_memory(member(mem_res, ln, "MEM_RES"), "MEM_RES." + ln);
+  if (!input.is_object()) config_error("expected a JSON object with one entry per tuning parameter");
+  json j = input;
+  if (j.contains(kVersionKey)) {
+    const json& version = j[kVersionKey];
+    if (!version.is_number_integer() || version.get<int64_t>() < 1)
+      config_error(std::string(kVersionKey) + ": expected a format version number, got " + version.dump());
+    if (version.get<int64_t>() > kConfigFormatVersion)
+      config_error("written in format version " + version.dump() + ", newer than this mdh reads (" +
+                   std::to_string(kConfigFormatVersion) + ")");
+    j.erase(kVersionKey);
   }
-  const json& order_ocl = member(j, "ORDER_OCL", "top level");
-  if (order_ocl.is_object()) reject_unknown_keys(order_ocl, layer_names({Layer::Global, Layer::Local}), "ORDER_OCL");
-  for (Layer l : kOclLayers) {
-    const std::string ln = layer_name(l);
-    for (int64_t v : parse_per_dimension(member(order_ocl, ln, "ORDER_OCL"), mdh, "ORDER_OCL." + ln))
-      c.ocl_dim[static_cast<int>(l)].push_back(static_cast<int>(v));
+  if (is_nested_form(j)) j = flatten_nested_form(mdh, j);
+  const TuningSpace space = config_parameters(bound);
+  std::vector<std::string> names;
+  for (const TuningParameter& p : space.parameters) names.push_back(p.name);
+  for (const auto& [key, value] : j.items())
+    if (space.find(key) < 0) config_error("unknown parameter '" + key + "' (mdh space lists the parameters)");
+  Assignment values;
+  for (const TuningParameter& p : space.parameters) {
+    auto it = j.find(p.name);
+    if (it != j.end()) {
+      values.push_back(p.value_from_json(*it));
+    } else if (p.neutral) {
+      values.push_back(*p.neutral);
+    } else {
+      config_error("missing '" + p.name + "'");
+    }
+    // Ranges here do not depend on the device (the largest work-group is the tuning space's to check), so a value
+    // outside them is malformed on every device.
+    if (values.back() < p.lo || values.back() > p.hi)
+      config_error(p.name + ": " + std::to_string(values.back()) + " is outside its range [" + std::to_string(p.lo) +
+                   ", " + std::to_string(p.hi) + "]");
   }
-  c.combine_layer = parse_layer(member(j, "CMB_RES", "top level"), "CMB_RES");
+  KernelConfig c = config_from_assignment(bound, space, values);
   check_config_shape(bound, c);
   return c;
 }

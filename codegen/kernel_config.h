@@ -1,9 +1,9 @@
 // One configuration of the tunable kernel (PACT'19 §V, Table I) for one md_hom and size binding: the values the
 // tuner sets. A typed struct, read from and written to JSON (`--config cfg.json`). Whether a configuration is
-// valid for a device is decided by the tuning space (codegen/tuning_space.h), the single source of the constraints.
+// valid for a device is decided by the constraints of the parameter families (codegen/parameter_families.h).
 //
-// Adding a parameter family (vector width, unrolling, local-buffer padding, ...) means: one field here, one row in
-// the family tables of kernel_config.cpp (JSON), one parameter in tuning_space.cpp, one change in the emitter.
+// Adding a parameter family (vector width, unrolling, local-buffer padding, ...) means: one field here, one entry in
+// the family table (codegen/parameter_families.cpp), the emitter code that uses it, and its tests.
 #pragma once
 
 #include <array>
@@ -65,11 +65,23 @@ std::string input_access_name(const Mdh& mdh, int access);
 /// Whether the values fit together and the device is the tuning space's business (check_config there).
 void check_config_shape(const BoundMdh& bound, const KernelConfig& config);
 
-/// JSON form: {"NUM_WG": {"i": 4, ...}, ..., "MEM_INP": {"L": {"A": "local", ...}, ...}, "MEM_RES": {"P": ...},
-/// "ORDER_OCL": {"G": {"i": 0, ...}, "L": {...}}, "BUF_ORDER": {"L": {"A": [1, 0]}, ...},
-/// "LOOP_ORDER": {"G": ["i", "j", "k"], ...}, "CMB_RES": "P"}. Every family and key must be present.
-nlohmann::json config_to_json(const Mdh& mdh, const KernelConfig& config);
-/// Throws UserError("config: ...") naming the family and key for anything missing, unknown or malformed.
+/// A config of the md_hom's shape with the fixed values of the global layer (inputs read through, results in
+/// global memory) and placeholder values elsewhere; config_from_values fills in the parameters.
+KernelConfig config_frame(const BoundMdh& bound);
+
+/// The version of the config JSON form written by config_to_json.
+inline constexpr int kConfigFormatVersion = 2;
+
+/// The config JSON form: one key per tuning parameter, named as in `mdh space` and the tuner's journals, with its
+/// value as a number, a name or a list of names, plus the format version:
+///   {"mdh_config": 2, "NUM_WG_i": 4, ..., "MEM_INP_L_A": "local", "BUF_ORDER_L_A": [1, 0],
+///    "LOOP_ORDER_G": ["i", "j", "k"], "MEM_RES_P": "private", "CMB_RES": "P"}
+nlohmann::json config_to_json(const BoundMdh& bound, const KernelConfig& config);
+/// Reads the current form and the older ones: version 1 (nested by family and layer: {"NUM_WG": {"i": 4}, ...,
+/// "MEM_INP": {"L": {"A": "local"}}}) and the journals' flat form with enum ordinals and permutation ranks. A
+/// parameter missing from the file takes its family's neutral value (the value that generates the kernel as it
+/// was before the family existed); a family without one must be named. Throws UserError("config: ...") naming
+/// the parameter for anything missing, unknown or malformed.
 KernelConfig config_from_json(const BoundMdh& bound, const nlohmann::json& json);
 
 /// A valid, sensible configuration for the device: the `++` dimensions spread over work-groups and up to 16x16

@@ -11,6 +11,11 @@
 
 namespace mdh {
 
+/// The generation of the generated code: raised whenever the kernel that a configuration generates changes (its
+/// speed or its rounding), so that journals of earlier generations are not resumed with timings of kernels that
+/// are no longer generated. 1: the kernel of the paper's families (until 2026-11).
+inline constexpr int kTunableKernelGeneration = 1;
+
 /// Kernels `<mdh name>_tunable` and, when NUM_WG of a reduction dimension exceeds 1, `<mdh name>_combine_wg`.
 /// Arguments of the first: the input buffers in declaration order, the output buffer (or the partial-results
 /// scratch buffer), scratch buffers for partial results in global memory, then params and tables. Tuning values

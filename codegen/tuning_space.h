@@ -1,95 +1,102 @@
-// The tuning space of the tunable kernel as data: parameters with their ranges and the constraints between them
-// (cppATF style: each constraint names the parameters it reads, all declared before or at its last one).
-// Independent of the tuner library's types; an adapter maps it onto tuner/. Every configuration that satisfies
-// all constraints builds, launches and gives the right result: the emitter relies on exactly these constraints.
+// The tuning space of the tunable kernel for one bound md_hom and device: the parameter families of
+// codegen/parameter_families.h instantiated (one parameter per member) with their ranges, and their constraints.
+// Plain data, independent of the tuner library; pipeline/ maps it onto tuner/, which is the one engine that
+// counts, samples and searches it. Every configuration that satisfies all constraints builds, launches and gives
+// the right result: the emitter relies on exactly these constraints.
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <optional>
-#include <random>
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
+#include "codegen/constraint.h"
 #include "codegen/device_limits.h"
 #include "codegen/kernel_config.h"
+#include "codegen/parameter_families.h"
 #include "mdh/bind.h"
 
 namespace mdh {
 
-/// One value per parameter, indexed like TuningSpace::parameters.
+/// One value per parameter, indexed like TuningSpace::parameters, in the families' encodings.
 using Assignment = std::vector<int64_t>;
 
 struct TuningParameter {
-  std::string name;    // "LT_SIZE_i", "MEM_INP_L_A", "LOOP_ORDER_G", ...
-  std::string family;  // "LT_SIZE", "MEM_INP", ...
-  /// The values, in the order a tuner should prefer to try them (the first is the default); for an interval,
-  /// empty and `interval_lo..interval_hi` (inclusive) instead.
-  std::vector<int64_t> values;
-  bool is_interval = false;
-  int64_t interval_lo = 0, interval_hi = -1;
-  /// Labels of enumerated values ("none", "local"; "P", "L", "G"; a permutation "k,i,j"), parallel to `values`.
-  std::vector<std::string> value_names;
-  /// Parameters of one group are constrained mostly among themselves (the four sizes of one dimension); the
-  /// counting and sampling below exploit it. Each other parameter is a group of its own.
+  std::string name;  // "LT_SIZE_i", "MEM_INP_L_A", "LOOP_ORDER_G", ...
+  ParameterRef ref;  // family and member
+  const ParameterFamily* family = nullptr;
+  int64_t lo = 0, hi = 0;  // the range: integers as declared; enumerations 0..labels-1; permutations 0..n!-1
+  int permutation_length = 0;
+  std::vector<std::string> permutation_elements;  // names of the permuted elements (permutations)
+  std::optional<int64_t> neutral;                 // see ParameterFamily::neutral
+  /// Set by restrict_to: only these values (`mdh tune --restrict`, tests).
+  std::optional<std::vector<int64_t>> restricted;
+  /// Parameters of one group are constrained mostly among themselves (the four sizes of one dimension): the tuner
+  /// builds one tree per group. Every other parameter is a group of its own.
   int group = 0;
 
-  int64_t range_size() const { return is_interval ? interval_hi - interval_lo + 1 : static_cast<int64_t>(values.size()); }
-  int64_t value_at(int64_t k) const { return is_interval ? interval_lo + k : values.at(k); }
-  bool contains(int64_t v) const;
-  std::string value_name(int64_t v) const;  // the label, or the number
+  FamilyValueKind kind() const { return family->kind; }
+  bool contains(int64_t value) const;
+  /// How `mdh space` and messages write a value: the number, the label, or the permutation "k,i,j".
+  std::string value_name(int64_t value) const;
+  /// The JSON form of a value (configs and journals): a number, a label, or a list of element names.
+  nlohmann::json value_to_json(int64_t value) const;
+  /// The inverse; also reads the forms written before values were named (enumeration ordinals, permutation ranks,
+  /// permutations as lists of positions). Throws UserError("config: NAME: ...").
+  int64_t value_from_json(const nlohmann::json& json) const;
+  /// A value by the name `mdh space` prints, or by number (--restrict); nullopt when neither.
+  std::optional<int64_t> parse_value_name(const std::string& text) const;
 };
 
 struct TuningConstraint {
-  std::string description;  // "PT_SIZE_i <= LT_SIZE_i"
-  std::vector<int> reads;   // parameter indices it reads
-  std::function<bool(const Assignment&)> holds;
-  int last_read() const;    // the parameter after which it can be checked
+  Condition condition;
+  std::vector<int> reads;  // parameter indices, each once
+  std::string description() const { return condition.to_string(); }
+  int last_read() const;   // the parameter after which it can be checked
 };
 
 struct TuningSpace {
   std::vector<TuningParameter> parameters;
   std::vector<TuningConstraint> constraints;
-  int find(const std::string& name) const;  // -1 when absent
-  /// Narrows a parameter to the given values (tests, restricted spaces); throws UserError for an unknown name.
+  /// -1 when absent.
+  int find(const std::string& name) const;
+  int index_of(const ParameterRef& ref) const;
+  /// Narrows a parameter to the given values; throws UserError for an unknown name or a value outside its range.
   void restrict_to(const std::string& name, const std::vector<int64_t>& values);
+
+  std::vector<std::vector<int>> index_;  // [family][member] -> parameter index (-1: no such parameter)
 };
 
 /// Throws UserError when the tunable kernel cannot handle the md_hom at all (several reduction dimensions whose
-/// operators differ or are user operators: their nesting order could not be kept).
+/// operators differ or are user operators: their nesting order could not be kept). Cheap: no value is enumerated.
 TuningSpace make_tuning_space(const BoundMdh& bound, const DeviceLimits& limits);
 
-Assignment assignment_from_config(const BoundMdh& bound, const TuningSpace& space, const KernelConfig& config);
+Assignment assignment_from_config(const TuningSpace& space, const KernelConfig& config);
 KernelConfig config_from_assignment(const BoundMdh& bound, const TuningSpace& space, const Assignment& values);
 
+/// Parameter values read from an assignment (constraints evaluate through it).
+class AssignmentValues final : public ValueSource {
+ public:
+  AssignmentValues(const TuningSpace& space, const Assignment& values) : space_(space), values_(values) {}
+  int64_t value(const ParameterRef& parameter) const override;
+
+ private:
+  const TuningSpace& space_;
+  const Assignment& values_;
+};
+
 /// Nullopt when every value is in its range and every constraint holds; otherwise what is wrong, e.g.
-/// "PT_SIZE_i = 8 violates PT_SIZE_i <= LT_SIZE_i".
+/// "PT_SIZE_i = 8 violates PT_SIZE_i <= LT_SIZE_i (PT_SIZE_i = 8, LT_SIZE_i = 4)".
 std::optional<std::string> first_violation(const TuningSpace& space, const Assignment& values);
 
 /// Throws UserError("config: ...") when the config has the wrong shape, sets a value the kernel does not support
 /// (G-layer caching, MEM_RES[G] other than global) or violates the space's constraints for the device.
 void check_config(const BoundMdh& bound, const KernelConfig& config, const DeviceLimits& limits);
 
-struct SpaceSize {
-  double count = 0;
-  bool exact = false;
-  std::string method;  // how it was obtained, for `mdh space`
-};
-/// Counts the valid configurations exactly when at most `enumeration_budget` candidates need checking, otherwise
-/// estimates: exact counts per group times the fraction of `samples` uniform draws that satisfy the constraints
-/// across groups.
-SpaceSize count_valid_configurations(const TuningSpace& space, int64_t enumeration_budget = 5'000'000,
-                                     int samples = 20'000, uint64_t seed = 1);
-
-/// A valid assignment drawn uniformly at random from all valid ones (rejection sampling, group by group).
-/// Throws UserError when none is found after many attempts (an empty or nearly empty space).
-Assignment random_valid_assignment(const TuningSpace& space, std::mt19937_64& rng);
-
-/// Calls `visit` for every valid assignment, in lexicographic order of the parameters' value lists.
-void for_each_valid_assignment(const TuningSpace& space, const std::function<void(const Assignment&)>& visit);
-
-/// The lexicographic rank of a permutation of 0..n-1 and its inverse (LOOP_ORDER and BUF_ORDER values).
-int64_t permutation_rank(const std::vector<int>& permutation);
-std::vector<int> permutation_from_rank(int64_t rank, int n);
+/// The values the tuner searches per parameter: the family's lattice within the range for integers (or the
+/// restriction), every value for enumerations and permutations (or the restriction).
+std::vector<std::vector<int64_t>> search_values(const TuningSpace& space);
 
 }  // namespace mdh

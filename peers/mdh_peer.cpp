@@ -1,8 +1,8 @@
 // peer_mdh: mdh's own tunable kernel measured exactly like every peer (same inputs, same check, same method,
 // same JSON record), so that benchmark tables compare like with like. --config takes an `mdh tune` result.
-#include "codegen/tunable_kernel.h"
 #include "peers/peer_common.h"
-#include "runtime/mdh_tuning.h"
+#include "pipeline/kernel.h"
+#include "runtime/device.h"
 
 #include <nlohmann/json.hpp>
 
@@ -14,8 +14,10 @@ PeerSetup prepare_mdh(PeerCase& pc) {
   const DeviceLimits limits = device_limits(device);
   auto config_path = pc.options().extra.find("config");
   const bool tuned = config_path != pc.options().extra.end();
-  KernelConfig config = tuned ? load_config(config_path->second, pc.bound(), limits) : default_config(pc.bound(), limits);
-  auto plan = std::make_shared<LaunchPlan>(generate_tunable_kernel(pc.bound(), config, limits));
+  PreparedKernel kernel = prepare_kernel(pc.bound(), limits,
+                                        tuned ? KernelChoice::file(config_path->second) : KernelChoice::default_configuration());
+  const KernelConfig config = *kernel.config;
+  auto plan = std::make_shared<LaunchPlan>(std::move(kernel.plan));
 
   PeerSetup setup;
   setup.peer = tuned ? "mdh" : "mdh-default";
@@ -27,7 +29,7 @@ PeerSetup prepare_mdh(PeerCase& pc) {
   setup.call_time_includes = "host wall time from the first enqueue until the last kernel has finished";
   setup.notes["config"] = tuned ? config_path->second : "default";
   setup.notes["kernels_per_call"] = plan->kernels.size();
-  setup.notes["config_values"] = config_to_json(pc.mdh(), config);
+  setup.notes["config_values"] = config_to_json(pc.bound(), config);
   MdHomRun& run = pc.md_hom_run();
   setup.run_once = [&run, plan] {
     PlanTiming t = run.run(*plan, 0, 1);

@@ -283,4 +283,15 @@ std::string format_device_list(const std::vector<DeviceInfo>& devices) {
   return out.str();
 }
 
+DeviceLimits device_limits(const DeviceInfo& device) {
+  DeviceLimits limits;
+  limits.max_work_group_size = device.max_work_group_size;
+  for (size_t d = 0; d < 3; ++d)
+    limits.max_work_item_sizes[d] = d < device.max_work_item_sizes.size() ? device.max_work_item_sizes[d] : 1;
+  limits.local_mem_bytes = device.local_mem_bytes;
+  limits.compute_units = device.compute_units;
+  limits.nvidia_driver = is_nvidia_platform(device.platform_name);
+  return limits;
+}
+
 }  // namespace mdh

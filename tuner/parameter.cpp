@@ -83,12 +83,28 @@ Parameter Parameter::enumeration(std::string name, std::vector<std::string> valu
 }
 
 Parameter Parameter::permutation(std::string name, int length) {
-  if (length < 1 || length > 8)
-    throw UserError("permutation parameter '" + name + "' must permute 1 to 8 elements, got " +
+  if (length < 1 || length > 10)
+    throw UserError("permutation parameter '" + name + "' must permute 1 to 10 elements, got " +
                     std::to_string(length));
   Parameter p(std::move(name), ValueKind::permutation, Range::interval(0, factorial(length) - 1));
   p.permutation_length_ = length;
   return p;
+}
+
+Parameter Parameter::permutation(std::string name, std::vector<std::string> element_names) {
+  Parameter p = permutation(std::move(name), static_cast<int>(element_names.size()));
+  std::unordered_set<std::string> seen;
+  for (const auto& e : element_names)
+    if (!seen.insert(e).second) throw UserError("permutation parameter '" + p.name_ + "' names element '" + e + "' twice");
+  p.value_names_ = std::move(element_names);
+  return p;
+}
+
+Parameter& Parameter::accept_legacy_codes(std::vector<int64_t> codes) {
+  MDH_INTERNAL_ASSERT(kind_ == ValueKind::enumeration && codes.size() == value_names_.size(),
+                      "legacy codes: one per enumeration value of " + name_);
+  legacy_codes_ = std::move(codes);
+  return *this;
 }
 
 Parameter& Parameter::constrain(std::vector<std::string> reads, ConstraintPredicate predicate) {
@@ -131,7 +147,12 @@ nlohmann::json Parameter::value_to_json(int64_t value) const {
     case ValueKind::integer: return value;
     case ValueKind::boolean: return value != 0;
     case ValueKind::enumeration: return value_names_.at(static_cast<size_t>(value));
-    case ValueKind::permutation: return permutation_of(value);
+    case ValueKind::permutation: {
+      if (value_names_.empty()) return permutation_of(value);
+      nlohmann::json names = nlohmann::json::array();
+      for (int64_t k : permutation_of(value)) names.push_back(value_names_.at(static_cast<size_t>(k)));
+      return names;
+    }
   }
   MDH_INTERNAL_ASSERT(false, "unknown value kind");
 }
@@ -151,6 +172,12 @@ int64_t Parameter::value_from_json(const nlohmann::json& json) const {
       value = json.get<bool>() ? 1 : 0;
       break;
     case ValueKind::enumeration: {
+      if (json.is_number_integer() && !legacy_codes_.empty()) {
+        auto it = std::find(legacy_codes_.begin(), legacy_codes_.end(), json.get<int64_t>());
+        if (it == legacy_codes_.end()) throw bad("is not one of its enumeration values");
+        value = it - legacy_codes_.begin();
+        break;
+      }
       if (!json.is_string()) throw bad("is not a string");
       auto it = std::find(value_names_.begin(), value_names_.end(), json.get<std::string>());
       if (it == value_names_.end()) throw bad("is not one of its enumeration values");
@@ -158,10 +185,20 @@ int64_t Parameter::value_from_json(const nlohmann::json& json) const {
       break;
     }
     case ValueKind::permutation: {
+      if (json.is_number_integer()) {  // the rank, as journals wrote it before permutations were lists
+        value = json.get<int64_t>();
+        break;
+      }
       if (!json.is_array() || json.size() != static_cast<size_t>(permutation_length_))
         throw bad("is not a list of " + std::to_string(permutation_length_) + " elements");
       std::vector<int64_t> perm;
       for (const auto& e : json) {
+        if (e.is_string() && !value_names_.empty()) {
+          auto it = std::find(value_names_.begin(), value_names_.end(), e.get<std::string>());
+          if (it == value_names_.end()) throw bad("names an element it does not permute");
+          perm.push_back(it - value_names_.begin());
+          continue;
+        }
         if (!e.is_number_integer()) throw bad("is not a list of integers");
         perm.push_back(e.get<int64_t>());
       }

@@ -55,8 +55,14 @@ class Parameter {
   static Parameter integer(std::string name, Range range);
   static Parameter boolean(std::string name);
   static Parameter enumeration(std::string name, std::vector<std::string> value_names);
-  /// All permutations of 0..length-1 (length <= 8, i.e. at most 40320 values).
+  /// All permutations of 0..length-1 (length <= 10, i.e. at most 3,628,800 values), by lexicographic rank. With
+  /// element names, the JSON form lists the names ("k", "i", "j") instead of the positions.
   static Parameter permutation(std::string name, int length);
+  static Parameter permutation(std::string name, std::vector<std::string> element_names);
+
+  /// Also read these integers as the enumeration's values, parallel to value_names: the codes that journals written
+  /// before the values were named hold (an old journal then still parses and resumes).
+  Parameter& accept_legacy_codes(std::vector<int64_t> codes);
 
   /// Adds a constraint (all constraints of a parameter must hold). Reads must name earlier parameters.
   Parameter& constrain(std::vector<std::string> reads, ConstraintPredicate predicate);
@@ -77,7 +83,8 @@ class Parameter {
   std::vector<int64_t> permutation_of(int64_t value) const;
   /// The JSON form of a value: number, true/false, enumeration name, or permutation list.
   nlohmann::json value_to_json(int64_t value) const;
-  /// The inverse of value_to_json; throws mdh::UserError for a value of the wrong shape or not in the range.
+  /// The inverse of value_to_json; throws mdh::UserError for a value of the wrong shape or not in the range. Also
+  /// reads the older forms: legacy codes of an enumeration, a permutation's rank or its list of positions.
   int64_t value_from_json(const nlohmann::json& json) const;
 
  private:
@@ -86,7 +93,8 @@ class Parameter {
   ValueKind kind_;
   Range range_;
   std::vector<Constraint> constraints_;
-  std::vector<std::string> value_names_;
+  std::vector<std::string> value_names_;  // enumeration values; permutation element names (may be empty)
+  std::vector<int64_t> legacy_codes_;
   int permutation_length_ = 0;
 };
 

@@ -110,6 +110,17 @@ class TuningLoop {
     }
   }
 
+  // Whether a journal record holds this configuration. Compared by value, not by text: journals written before
+  // values were named hold enumeration codes and permutation ranks, which the space's parameters still read.
+  bool same_configuration(const nlohmann::json& recorded, const Configuration& configuration) const {
+    if (recorded == configuration.to_json()) return true;
+    try {
+      return space_.configuration_from_json(recorded).values() == configuration.values();
+    } catch (const UserError&) {
+      return false;
+    }
+  }
+
   // 1. Keep `window` configurations asked and unreported.
   void ask() {
     while (!stopping_ && window_tickets_.size() < window_) {
@@ -123,7 +134,7 @@ class TuningLoop {
       } else if (!replay_.empty()) {
         EvaluationRecord record = std::move(replay_.front());
         replay_.pop_front();
-        if (record.configuration != ticket.configuration.to_json())
+        if (!same_configuration(record.configuration, ticket.configuration))
           throw UserError("cannot resume journal '" + options_.journal_path + "': evaluation " +
                           std::to_string(record.evaluation) + " recorded " + record.configuration.dump() +
                           " but the technique now proposes " + ticket.configuration.to_json().dump());

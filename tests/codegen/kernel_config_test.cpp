@@ -40,60 +40,101 @@ TEST(KernelConfig, DefaultIsValidAndRoundTripsThroughJson) {
     const BoundMdh bound = bind_app(app, sizes);
     const KernelConfig c = default_config(bound, small_gpu());
     EXPECT_NO_THROW(check_config(bound, c, small_gpu())) << app;
-    EXPECT_EQ(config_from_json(bound, config_to_json(*bound.mdh, c)), c) << app;
+    EXPECT_EQ(config_from_json(bound, config_to_json(bound, c)), c) << app;
   }
 }
 
-TEST(KernelConfig, JsonFormIsReadable) {
+TEST(KernelConfig, JsonFormIsFlatNamedAndVersioned) {
   const BoundMdh bound = bind_app("apps/gemm.mdh", "I=64,J=48,K=32");
-  const json j = config_to_json(*bound.mdh, default_config(bound, small_gpu()));
-  EXPECT_EQ(j["NUM_WI"].dump(), R"({"i":16,"j":16,"k":1})");
-  EXPECT_EQ(j["LOOP_ORDER"]["G"].dump(), R"(["i","j","k"])");
-  EXPECT_EQ(j["MEM_INP"]["L"].dump(), R"({"A":"none","B":"none"})");
-  EXPECT_EQ(j["MEM_RES"].dump(), R"({"G":"global","L":"private","P":"private"})");
+  const json j = config_to_json(bound, default_config(bound, small_gpu()));
+  EXPECT_EQ(j["mdh_config"], kConfigFormatVersion);
+  EXPECT_EQ(j["NUM_WI_i"], 16);
+  EXPECT_EQ(j["NUM_WI_k"], 1);
+  EXPECT_EQ(j["LOOP_ORDER_G"].dump(), R"(["i","j","k"])");
+  EXPECT_EQ(j["MEM_INP_L_A"], "none");
+  EXPECT_EQ(j["BUF_ORDER_P_B"].dump(), "[0,1]");
+  EXPECT_EQ(j["MEM_RES_P"], "private");
   EXPECT_EQ(j["CMB_RES"], "P");
+  EXPECT_EQ(j.size(), 33u);  // 32 parameters and the version
+}
+
+// Version 1 (nested by family and layer) and the journals' ordinals are still read, and mean the same config.
+TEST(KernelConfig, OlderFormsStillRead) {
+  const BoundMdh bound = bind_app("apps/gemm.mdh", "I=64,J=48,K=32");
+  KernelConfig c = default_config(bound, small_gpu());
+  c.input_memory[static_cast<int>(Layer::Local)] = {Memory::Local, Memory::None};
+  c.cache_dim_order[static_cast<int>(Layer::Local)][0] = {1, 0};
+  c.loop_order[static_cast<int>(Layer::Private)] = {2, 0, 1};
+  const json nested = json::parse(R"({
+    "NUM_WG": {"i": 2, "j": 2, "k": 1}, "NUM_WI": {"i": 16, "j": 16, "k": 1},
+    "LT_SIZE": {"i": 32, "j": 32, "k": 32}, "PT_SIZE": {"i": 2, "j": 2, "k": 4},
+    "MEM_INP": {"G": {"A": "none", "B": "none"}, "L": {"A": "local", "B": "none"}, "P": {"A": "none", "B": "none"}},
+    "MEM_RES": {"G": "global", "L": "private", "P": "private"},
+    "ORDER_OCL": {"G": {"i": 1, "j": 0, "k": 2}, "L": {"i": 1, "j": 0, "k": 2}},
+    "BUF_ORDER": {"G": {"A": [0, 1], "B": [0, 1]}, "L": {"A": [1, 0], "B": [0, 1]}, "P": {"A": [0, 1], "B": [0, 1]}},
+    "LOOP_ORDER": {"G": ["i", "j", "k"], "L": ["i", "j", "k"], "P": ["k", "i", "j"]}, "CMB_RES": "P"})");
+  const KernelConfig from_nested = config_from_json(bound, nested);
+  EXPECT_EQ(config_to_json(bound, from_nested).dump(), config_to_json(bound, c).dump());
+  json ordinals = config_to_json(bound, c);
+  ordinals.erase("mdh_config");
+  ordinals["MEM_INP_L_A"] = 2;    // Memory::Local
+  ordinals["MEM_RES_P"] = 1;      // Memory::Private
+  ordinals["CMB_RES"] = 2;        // Layer::Private
+  ordinals["LOOP_ORDER_P"] = 4;   // rank of (k, i, j)
+  ordinals["BUF_ORDER_L_A"] = 1;  // rank of (1, 0)
+  EXPECT_EQ(config_from_json(bound, ordinals), c);
+}
+
+TEST(KernelConfig, AMissingFamilyTakesItsNeutralValue) {
+  const BoundMdh bound = bind_app("apps/gemm.mdh", "I=8,J=8,K=8");
+  const KernelConfig c = default_config(bound, small_gpu());
+  json j = config_to_json(bound, c);
+  for (const char* family : {"MEM_INP_L_A", "MEM_INP_P_B", "BUF_ORDER_L_A", "MEM_RES_L", "CMB_RES"}) j.erase(family);
+  EXPECT_EQ(config_from_json(bound, j), c);
+  j.erase("NUM_WG_i");  // sizes have no neutral value
+  EXPECT_EQ(error_of(bound, j), "error: config: missing 'NUM_WG_i'");
 }
 
 TEST(KernelConfig, MalformedConfigsAreUserErrors) {
   const BoundMdh bound = bind_app("apps/gemm.mdh", "I=8,J=8,K=8");
-  const json good = config_to_json(*bound.mdh, default_config(bound, small_gpu()));
-  EXPECT_EQ(error_of(bound, json::array()), "error: config: expected a JSON object with the parameter families");
+  const json good = config_to_json(bound, default_config(bound, small_gpu()));
+  EXPECT_EQ(error_of(bound, json::array()), "error: config: expected a JSON object with one entry per tuning parameter");
   json j = good;
-  j.erase("NUM_WG");
-  EXPECT_EQ(error_of(bound, j), "error: config: top level: missing 'NUM_WG'");
+  j["VECTOR_WIDTH_A"] = 4;
+  EXPECT_EQ(error_of(bound, j), "error: config: unknown parameter 'VECTOR_WIDTH_A' (mdh space lists the parameters)");
   j = good;
-  j["VECTOR_WIDTH"] = 4;
-  EXPECT_EQ(error_of(bound, j),
-            "error: config: top level: unknown key 'VECTOR_WIDTH' (expected NUM_WG, NUM_WI, LT_SIZE, PT_SIZE, MEM_INP, "
-            "MEM_RES, ORDER_OCL, BUF_ORDER, LOOP_ORDER, CMB_RES)");
+  j["mdh_config"] = 3;
+  EXPECT_EQ(error_of(bound, j), "error: config: written in format version 3, newer than this mdh reads (2)");
   j = good;
-  j["LT_SIZE"]["x"] = 4;
-  EXPECT_EQ(error_of(bound, j), "error: config: LT_SIZE: unknown key 'x' (expected i, j, k)");
+  j["PT_SIZE_k"] = "four";
+  EXPECT_EQ(error_of(bound, j), "error: config: PT_SIZE_k: expected an integer, got \"four\"");
   j = good;
-  j["PT_SIZE"]["k"] = "four";
-  EXPECT_EQ(error_of(bound, j), "error: config: PT_SIZE.k: expected an integer");
+  j["NUM_WG_i"] = 0;
+  EXPECT_EQ(error_of(bound, j), "error: config: NUM_WG_i: 0 is outside its range [1, 8]");
   j = good;
-  j["NUM_WG"]["i"] = 0;
-  EXPECT_EQ(error_of(bound, j), "error: config: NUM_WG.i: must be at least 1, got 0");
+  j["MEM_INP_L_A"] = "shared";
+  EXPECT_EQ(error_of(bound, j), "error: config: MEM_INP_L_A: unknown value \"shared\" (expected none, local)");
   j = good;
-  j["MEM_INP"]["L"]["A"] = "shared";
-  EXPECT_EQ(error_of(bound, j),
-            "error: config: MEM_INP.L.A: unknown memory region 'shared' (expected none, private, local or global)");
+  j["LOOP_ORDER_P"] = {"i", "i", "k"};
+  EXPECT_EQ(error_of(bound, j), "error: config: LOOP_ORDER_P: expected a permutation of i, j, k, got [\"i\",\"i\",\"k\"]");
   j = good;
-  j["LOOP_ORDER"]["P"] = {"i", "i", "k"};
-  EXPECT_EQ(error_of(bound, j), "error: config: LOOP_ORDER.P: not a permutation of the dimensions (i, j, k)");
+  j["LOOP_ORDER_P"] = {"i", "q", "k"};
+  EXPECT_EQ(error_of(bound, j), "error: config: LOOP_ORDER_P: '\"q\"' is not one of i, j, k");
   j = good;
-  j["LOOP_ORDER"]["P"] = {"i", "q", "k"};
-  EXPECT_EQ(error_of(bound, j), "error: config: LOOP_ORDER.P: '\"q\"' is not a dimension of gemm");
+  j["BUF_ORDER_L_B"] = {0, 2};
+  EXPECT_EQ(error_of(bound, j), "error: config: BUF_ORDER_L_B: '2' is not one of 0, 1");
   j = good;
-  j["BUF_ORDER"]["L"]["B"] = {0, 2};
-  EXPECT_EQ(error_of(bound, j), "error: config: BUF_ORDER.L.B: not a permutation of the buffer's dimensions 0..1");
-  j = good;
-  j["ORDER_OCL"]["G"]["j"] = 3;
-  EXPECT_EQ(error_of(bound, j), "error: config: ORDER_OCL.G.j: OpenCL dimension must be 0, 1 or 2, got 3");
+  j["ORDER_OCL_G_j"] = 3;
+  EXPECT_EQ(error_of(bound, j), "error: config: ORDER_OCL_G_j: 3 is outside its range [0, 2]");
   j = good;
   j["CMB_RES"] = "X";
-  EXPECT_EQ(error_of(bound, j), "error: config: CMB_RES: expected \"G\", \"L\" or \"P\"");
+  EXPECT_EQ(error_of(bound, j), "error: config: CMB_RES: unknown value \"X\" (expected P, L, G)");
+  // The version-1 form keeps its own checks of the global layer.
+  json nested = json::parse(R"({"MEM_INP": {"G": {"A": "local"}}})");
+  EXPECT_EQ(error_of(bound, nested),
+            "error: config: MEM_INP.G.A: the global layer reads inputs through (only \"none\" is supported)");
+  nested = json::parse(R"({"NUM_WG": {"x": 1}})");
+  EXPECT_EQ(error_of(bound, nested), "error: config: NUM_WG: unknown key 'x' (expected i, j, k)");
 }
 
 TEST(KernelConfig, CheckConfigNamesTheViolatedConstraint) {
@@ -108,7 +149,7 @@ TEST(KernelConfig, CheckConfigNamesTheViolatedConstraint) {
     FAIL() << "accepted PT_SIZE > LT_SIZE";
   } catch (const UserError& e) {
     EXPECT_EQ(std::string(e.what()),
-              "error: config: violates PT_SIZE_i <= LT_SIZE_i (LT_SIZE_i = 4, PT_SIZE_i = 8)");
+              "error: config: violates PT_SIZE_i <= LT_SIZE_i (PT_SIZE_i = 8, LT_SIZE_i = 4)");
   }
   c = default_config(bound, small_gpu());
   c.input_memory[0][1] = Memory::Local;

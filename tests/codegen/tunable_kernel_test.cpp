@@ -32,7 +32,7 @@ std::string mismatch(const BoundMdh& bound, const KernelConfig& config) {
     return std::string("generation failed: ") + e.what();
   }
   const auto run = testing::run_plan_with_scratch(bound, plan, buffers, kFast);
-  const std::string where = "\nconfig: " + config_to_json(*bound.mdh, config).dump();
+  const std::string where = "\nconfig: " + config_to_json(bound, config).dump();
   if (!run.error.empty()) return run.error + where;
   if (auto why = testing::compare_outputs(bound, expected, run.output)) return *why + where;
   return "";

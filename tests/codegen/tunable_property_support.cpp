@@ -11,6 +11,7 @@
 
 #include "codegen/kernel_config.h"
 #include "codegen/tunable_kernel.h"
+#include "pipeline/tuning_search_space.h"
 #include "codegen/tuning_space.h"
 #include "tests/codegen/codegen_test_support.h"
 #include "tests/codegen/tunable_test_support.h"
@@ -134,17 +135,19 @@ void run_property_case(const PropertyCase& c, int configurations, uint64_t seed,
   for (size_t s = 0; s < c.sizes.size(); ++s) {
     const BoundMdh bound = bind_spec_text(text, c.file, c.sizes[s]);
     const TuningSpace space = make_tuning_space(bound, limits);
+    // Uniform over the valid configurations the tuner searches (its engine samples; pipeline/tuning_search_space.h).
+    const tuner::SearchSpace search = make_search_space(space, 1);
     const auto buffers = seeded_buffers(bound, seed + s);
     const Bytes expected = reference_output(bound, buffers);
     const int here = (configurations - drawn) / static_cast<int>(c.sizes.size() - s);
     for (int k = 0; k < here; ++k, ++drawn) {
       // One generator per configuration, so that a failing one is reproduced from (seed, index) alone.
       if (drawn % shard.count != shard.index) continue;
-      std::mt19937_64 rng(seed * 1'000'003 + static_cast<uint64_t>(drawn));
-      const KernelConfig config = config_from_assignment(bound, space, random_valid_assignment(space, rng));
+      tuner::Rng rng(seed * 1'000'003 + static_cast<uint64_t>(drawn));
+      const KernelConfig config = config_from_assignment(bound, space, search.configuration(search.sample(rng)).values());
       const std::string where = c.name + " sizes " + c.sizes[s] + ", seed " + std::to_string(seed) +
                                 " (MDH_TUNABLE_SEED), configuration #" + std::to_string(drawn) +
-                                ":\n  config " + config_to_json(*bound.mdh, config).dump();
+                                ":\n  config " + config_to_json(bound, config).dump();
       // A crash of the device compiler or of a kernel leaves no failure message: MDH_TUNABLE_VERBOSE=1 names each
       // configuration before it runs.
       if (std::getenv("MDH_TUNABLE_VERBOSE")) std::cerr << where << std::endl;

@@ -45,12 +45,10 @@ TEST(TunableSoakExhaustive, Gemm2x3x2EveryFamilyButOrders) {
     space.restrict_to(name, {value});
   const auto buffers = seeded_buffers(bound, 5);
   const auto expected = reference_output(bound, buffers);
-  int visited = 0;
-  for_each_valid_assignment(space, [&](const Assignment& a) {
-    ++visited;
+  const int64_t visited = for_each_valid_assignment(space, [&](const Assignment& a) {
     const KernelConfig c = config_from_assignment(bound, space, a);
     const auto run = run_plan_with_scratch(bound, generate_tunable_kernel(bound, c, limits), buffers);
-    const std::string where = "config " + config_to_json(*bound.mdh, c).dump();
+    const std::string where = "config " + config_to_json(bound, c).dump();
     if (!run.error.empty())
       ADD_FAILURE() << where << "\n" << run.error;
     else if (auto why = compare_outputs(bound, expected, run.output))

@@ -1,13 +1,18 @@
 // The tuning space: parameter names, exact counting against brute force, uniform sampling, exact local memory.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <functional>
 #include <map>
 #include <random>
 
 #include "codegen/kernel_config.h"
 #include "codegen/tunable_geometry.h"
+#include "codegen/permutation.h"
 #include "codegen/tuning_space.h"
+#include "pipeline/tuning_search_space.h"
 #include "tests/codegen/codegen_test_support.h"
+#include "tests/codegen/tunable_test_support.h"
 
 namespace mdh {
 namespace {
@@ -42,10 +47,46 @@ TEST(TuningSpace, ParametersOfGemm) {
                        "LOOP_ORDER_P",  "MEM_INP_L_A",   "MEM_INP_L_B",   "MEM_INP_P_A",   "MEM_INP_P_B",
                        "BUF_ORDER_L_A", "BUF_ORDER_L_B", "BUF_ORDER_P_A", "BUF_ORDER_P_B", "MEM_RES_P",
                        "MEM_RES_L",     "CMB_RES"}));
-  EXPECT_EQ(s.parameters[s.find("LOOP_ORDER_L")].value_names.at(3), "j,k,i");
-  // Every constraint reads only parameters declared at or before the one it is attached to.
+  EXPECT_EQ(s.parameters[s.find("LOOP_ORDER_L")].value_name(3), "j,k,i");
+  EXPECT_EQ(s.parameters[s.find("MEM_INP_P_A")].value_name(2), "local");
+  EXPECT_EQ(s.parameters[s.find("NUM_WI_i")].hi, 8);
+}
+
+// Each constraint is declared once and prints what it evaluates: the text is generated from the same tree.
+TEST(TuningSpace, ConstraintsPrintWhatTheyCheck) {
+  const BoundMdh bound = bind_app("apps/gemm.mdh", "I=8,J=8,K=8");
+  DeviceLimits limits = roomy();
+  limits.local_mem_bytes = 1000;
+  const TuningSpace s = make_tuning_space(bound, limits);
+  std::vector<std::string> texts;
+  for (const auto& c : s.constraints) texts.push_back(c.description());
+  for (const char* expected :
+       {"PT_SIZE_i <= LT_SIZE_i", "NUM_WI_j <= ceil(LT_SIZE_j / PT_SIZE_j)", "NUM_WG_k <= ceil(8 / LT_SIZE_k)",
+        "NUM_WI_i * NUM_WI_j * NUM_WI_k <= 1024 (work-group size limit)", "work-items on OpenCL dimension 2 <= 64",
+        "BUF_ORDER_P_B = identity unless MEM_INP_P_B != none", "MEM_RES_P != private unless NUM_WI_k <= 1",
+        "CMB_RES = P unless NUM_WI_k >= 2", "local memory bytes <= 1000",
+        "`++` dimensions inside a reduction dimension in LOOP_ORDER_G = 0"})
+    EXPECT_NE(std::find(texts.begin(), texts.end(), expected), texts.end()) << expected;
+  // What it prints is what it checks: each constraint reads exactly the parameters it names (or measures).
   for (const auto& c : s.constraints)
-    for (int r : c.reads) EXPECT_LE(r, c.last_read()) << c.description;
+    for (int r : c.reads)
+      if (c.description().find("bytes") == std::string::npos && c.description().find("OpenCL") == std::string::npos &&
+          c.description().find("LOOP_ORDER_G") == std::string::npos)
+        EXPECT_NE(c.description().find(s.parameters[r].name), std::string::npos) << c.description();
+}
+
+TEST(TuningSpace, UserOperatorsKeepTheirOrderedFold) {
+  const std::string text =
+      "md_hom fold\nsize N\ninput x : float[N]\noutput r : float[1]\n"
+      "operator first(float p, float q) = p identity 0\n"
+      "view (k < N) : x[k] -> r[0]\nscalar (a) = a\ncombine (first)\n";
+  const BoundMdh bound = testing::bind_spec_text(text, "fold.mdh", "N=16");
+  const TuningSpace s = make_tuning_space(bound, roomy());
+  std::vector<std::string> texts;
+  for (const auto& c : s.constraints) texts.push_back(c.description());
+  EXPECT_NE(std::find(texts.begin(), texts.end(),
+                      "(NUM_WI_k = 1 or CMB_RES = P) or (CMB_RES = L and NUM_WI_k * PT_SIZE_k >= LT_SIZE_k)"),
+            texts.end());
 }
 
 TEST(TuningSpace, PermutationRanks) {
@@ -57,10 +98,12 @@ TEST(TuningSpace, PermutationRanks) {
   EXPECT_EQ(permutation_from_rank(5, 3), (std::vector<int>{2, 1, 0}));
 }
 
-TEST(TuningSpace, ExactCountMatchesBruteForce) {
+// The tuner (the one engine that counts, samples and searches) agrees with a brute-force check of every point of the
+// product of the ranges against the constraints as codegen states them.
+TEST(TuningSpace, TheTunersCountMatchesBruteForce) {
   const BoundMdh bound = bind_app("apps/dot.mdh", "K=4");
   const TuningSpace s = small_dot_space(bound);
-  // Brute force: every point of the product of the ranges, checked with first_violation.
+  const auto values = search_values(s);
   int64_t valid = 0;
   Assignment a(s.parameters.size());
   std::function<void(size_t)> visit = [&](size_t k) {
@@ -68,28 +111,33 @@ TEST(TuningSpace, ExactCountMatchesBruteForce) {
       valid += !first_violation(s, a).has_value();
       return;
     }
-    for (int64_t i = 0; i < s.parameters[k].range_size(); ++i) {
-      a[k] = s.parameters[k].value_at(i);
+    for (int64_t v : values[k]) {
+      a[k] = v;
       visit(k + 1);
     }
   };
   visit(0);
-  const SpaceSize size = count_valid_configurations(s);
-  EXPECT_TRUE(size.exact);
-  EXPECT_EQ(size.count, static_cast<double>(valid));
   EXPECT_GT(valid, 20);
+  EXPECT_EQ(testing::for_each_valid_assignment(s, [&](const Assignment& v) {
+              EXPECT_FALSE(first_violation(s, v).has_value());
+            }),
+            valid);
+  const auto known = make_search_space(s, 1).known_valid_size();
+  ASSERT_TRUE(known.has_value());
+  EXPECT_EQ(known->to_decimal(), std::to_string(valid));
 }
 
-TEST(TuningSpace, RandomValidAssignmentsAreValidAndUniform) {
+TEST(TuningSpace, TheTunersSamplesAreValidAndUniform) {
   const BoundMdh bound = bind_app("apps/dot.mdh", "K=4");
   const TuningSpace s = small_dot_space(bound);
   std::map<Assignment, int> seen;
-  for_each_valid_assignment(s, [&](const Assignment& a) { seen[a] = 0; });
+  testing::for_each_valid_assignment(s, [&](const Assignment& a) { seen[a] = 0; });
+  const tuner::SearchSpace search = make_search_space(s, 1);
   const int per_config = 100;
   const int draws = per_config * static_cast<int>(seen.size());
-  std::mt19937_64 rng(12345);
+  tuner::Rng rng(12345);
   for (int k = 0; k < draws; ++k) {
-    const Assignment a = random_valid_assignment(s, rng);
+    const Assignment a = search.configuration(search.sample(rng)).values();
     ASSERT_FALSE(first_violation(s, a).has_value());
     ASSERT_TRUE(seen.count(a)) << "drawn an assignment the enumeration does not know";
     ++seen[a];
@@ -101,14 +149,28 @@ TEST(TuningSpace, RandomValidAssignmentsAreValidAndUniform) {
   }
 }
 
-TEST(TuningSpace, EstimateAgreesWithTheExactCount) {
+TEST(TuningSpace, TheTunersEstimateAgreesWithTheExactCount) {
   const BoundMdh bound = bind_app("apps/dot.mdh", "K=12");
   const TuningSpace s = make_tuning_space(bound, roomy());
-  const SpaceSize exact = count_valid_configurations(s);
-  ASSERT_TRUE(exact.exact);
-  const SpaceSize estimate = count_valid_configurations(s, 100, 20'000);  // budget too small to enumerate
-  EXPECT_FALSE(estimate.exact);
-  EXPECT_NEAR(estimate.count / exact.count, 1.0, 0.1) << estimate.method;
+  const tuner::SearchSpace search = make_search_space(s, 1);
+  const auto exact = search.exact_valid_size(tuner::BigUnsigned(uint64_t{1} << 40));
+  ASSERT_TRUE(exact.has_value());
+  const tuner::ValidSizeEstimate estimate = search.estimate_valid_size(20'000, 1);
+  EXPECT_NEAR(estimate.valid / exact->to_double(), 1.0, 0.1);
+}
+
+// A typed config and its assignment convert into each other through the family table, for every family.
+TEST(TuningSpace, EveryFamilyRoundTripsThroughAnAssignment) {
+  const BoundMdh bound = bind_app("apps/gemm.mdh", "I=64,J=64,K=64");
+  const TuningSpace s = make_tuning_space(bound, roomy());
+  KernelConfig c = default_config(bound, roomy());
+  c.input_memory[static_cast<int>(Layer::Private)] = {Memory::Private, Memory::Local};
+  c.cache_dim_order[static_cast<int>(Layer::Private)][1] = {1, 0};
+  c.loop_order[static_cast<int>(Layer::Local)] = {1, 2, 0};
+  c.ocl_dim[1] = {1, 0, 2};
+  c.result_memory[static_cast<int>(Layer::Local)] = Memory::Global;
+  c.combine_layer = Layer::Local;
+  EXPECT_EQ(config_from_assignment(bound, s, assignment_from_config(s, c)), c);
 }
 
 TEST(TuningSpace, LocalMemoryIsExact) {
@@ -147,7 +209,7 @@ TEST(TuningSpace, DeviceLimitsBoundTheSpace) {
     check_config(bound, c, tiny);
     FAIL() << "accepted 2 KiB of local memory on a 1 KiB device";
   } catch (const UserError& e) {
-    EXPECT_NE(std::string(e.what()).find("violates local memory <= 1024 bytes"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("violates local memory bytes <= 1024"), std::string::npos) << e.what();
   }
 }
 

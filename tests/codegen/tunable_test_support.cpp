@@ -1,5 +1,7 @@
 #include "tests/codegen/tunable_test_support.h"
 
+#include "pipeline/tuning_search_space.h"
+
 #include <CL/cl.h>
 
 #include <algorithm>
@@ -130,6 +132,22 @@ double largest_magnitude(ScalarType t, const unsigned char* data, size_t count, 
 }
 
 }  // namespace
+
+int64_t for_each_valid_assignment(const TuningSpace& space, const std::function<void(const Assignment&)>& visit) {
+  const tuner::SearchSpace search = make_search_space(space, 1);
+  // Every candidate in mixed radix over the groups' trees; the valid ones are those the global constraints accept.
+  tuner::Point point(search.group_count(), 0);
+  int64_t count = 0;
+  for (;;) {
+    if (search.is_valid(point)) {
+      ++count;
+      visit(search.configuration(point).values());
+    }
+    size_t g = 0;
+    while (g < point.size() && ++point[g] == search.group(g).leaf_count()) point[g++] = 0;
+    if (g == point.size()) return count;
+  }
+}
 
 DeviceLimits first_device_limits() {
   DeviceLimits limits;

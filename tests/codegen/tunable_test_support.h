@@ -3,6 +3,10 @@
 // comparison. Independent of runtime/, so codegen is tested on its own.
 #pragma once
 
+#include "codegen/tuning_space.h"
+
+#include <functional>
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -19,6 +23,12 @@ using Bytes = std::vector<unsigned char>;
 
 /// The limits of the first device (as the runtime will fill them).
 DeviceLimits first_device_limits();
+
+/// Calls `visit` for every valid assignment of the space, enumerated by the tuner's engine (pipeline/
+/// tuning_search_space.h: the one engine that counts, samples and searches spaces); returns how many there were.
+/// The space's integer parameters must have at most 64 values each (or be restricted), so that the tuner's
+/// candidates are all of them.
+int64_t for_each_valid_assignment(const TuningSpace& space, const std::function<void(const Assignment&)>& visit);
 
 /// Every input and table buffer filled from `seed` (floats in [0.05, 0.95], integers in [-8, 8] or [0, 15] for
 /// unsigned types; struct fields by their scalar type), and the output buffer zeroed.

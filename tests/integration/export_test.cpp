@@ -20,7 +20,7 @@
 #include "mdh/parser.h"
 #include "runtime/device.h"
 #include "runtime/mdh_runner.hpp"
-#include "runtime/mdh_tuning.h"
+#include "pipeline/tuning_search_space.h"
 #include "tests/integration/command_runner.h"
 
 namespace mdh {
@@ -64,7 +64,7 @@ class ExportTest : public ::testing::Test {
   std::string write_config(const BoundMdh& bound, const KernelConfig& config, const std::string& name) {
     check_config(bound, config, limits());
     const fs::path path = dir_ / name;
-    std::ofstream(path) << config_to_json(*bound.mdh, config).dump(1);
+    std::ofstream(path) << config_to_json(bound, config).dump(1);
     return path.string();
   }
 
@@ -303,12 +303,12 @@ TEST_F(ExportTest, UserErrorsExitWith2) {
   KernelConfig too_many_groups = default_config(bound, limits());
   too_many_groups.num_wg[0] = 1000;  // more work-groups than I has indices
   const fs::path bad_config = dir_ / "bad.json";
-  std::ofstream(bad_config) << config_to_json(*bound.mdh, too_many_groups).dump();
+  std::ofstream(bad_config) << config_to_json(bound, too_many_groups).dump();
   const std::vector<Case> cases = {
       {std::string("apps/gemm.mdh --size ") + kGemmSize + " --config no-such.json" + out,
        "no-such.json: error: cannot read the configuration file"},
       {std::string("apps/gemm.mdh --size ") + kGemmSize + " --config " + bad_config.string() + out,
-       bad_config.string() + ": error: config: NUM_WG_i = 1000 is outside its range [1, 37]"},
+       bad_config.string() + ": error: config: NUM_WG_i: 1000 is outside its range [1, 37]"},
       {"apps/gemm.mdh --size I=37,J=29" + out, "apps/gemm.mdh:3:12: error: size 'K' is not bound (use --size K=N)"},
       {"apps/gemm.mdh --size I=37,J=x,K=13" + out,
        "error: malformed size binding 'I=37,J=x,K=13': expected an integer value for 'J'"},

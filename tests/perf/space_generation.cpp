@@ -22,7 +22,7 @@
 #include "codegen/tuning_space.h"
 #include "mdh/bind.h"
 #include "mdh/parser.h"
-#include "runtime/mdh_tuning.h"
+#include "pipeline/tuning_search_space.h"
 #endif
 
 namespace tuner = mdh::tuner;

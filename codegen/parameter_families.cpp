@@ -1,0 +1,532 @@
+// The table of tuning-parameter families (see parameter_families.h) and the constraints they introduce. Every
+// constraint says why it exists; the emitter (tunable_kernel.cpp) relies on exactly these.
+#include "codegen/parameter_families.h"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <set>
+
+#include "codegen/permutation.h"
+#include "codegen/tunable_geometry.h"
+#include "mdh/error.h"
+
+namespace mdh {
+
+namespace {
+
+constexpr int64_t kMaxOpenClIndex = std::numeric_limits<int32_t>::max();  // the kernel's ids are `int`
+constexpr int64_t kFullLatticeLimit = 64;  // integer ranges up to this many values are searched whole
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+int buffer_rank(const Mdh& mdh, int access) {
+  return static_cast<int>(mdh.buffers.at(mdh.inputs.at(access).buffer).extents.size());
+}
+
+std::vector<int> all_dims(const Mdh& mdh) {
+  std::vector<int> dims(mdh.dims.size());
+  for (size_t d = 0; d < dims.size(); ++d) dims[d] = static_cast<int>(d);
+  return dims;
+}
+
+// ---------------------------------------------------------------------------------------------- value encodings
+
+// Label index <-> the typed enum value, per enumeration family. Index -1 is "not a value of this family" (e.g. a
+// typed config that caches an input in global memory), which the range check reports.
+int64_t label_index(const std::vector<Memory>& order, Memory m) {
+  for (size_t k = 0; k < order.size(); ++k)
+    if (order[k] == m) return static_cast<int64_t>(k);
+  return -1;
+}
+Memory memory_at(const std::vector<Memory>& order, int64_t index) {
+  return order.at(static_cast<size_t>(std::clamp<int64_t>(index, 0, static_cast<int64_t>(order.size()) - 1)));
+}
+
+const std::vector<Memory> kLocalInputMemory{Memory::None, Memory::Local};
+const std::vector<Memory> kPrivateInputMemory{Memory::None, Memory::Private, Memory::Local};
+const std::vector<Memory> kResultMemory{Memory::Private, Memory::Local, Memory::Global};
+const std::vector<Layer> kCombineLayers{Layer::Private, Layer::Local, Layer::Global};
+
+std::vector<std::string> memory_labels(const std::vector<Memory>& order) {
+  std::vector<std::string> labels;
+  for (Memory m : order) labels.push_back(memory_name(m));
+  return labels;
+}
+std::vector<int64_t> memory_codes(const std::vector<Memory>& order) {
+  std::vector<int64_t> codes;
+  for (Memory m : order) codes.push_back(static_cast<int64_t>(m));
+  return codes;
+}
+
+int64_t rank_of(const std::vector<int>& permutation) {
+  return is_permutation_of_iota(permutation, static_cast<int>(permutation.size())) ? permutation_rank(permutation) : -1;
+}
+std::vector<int> permutation_of(int64_t rank, int n) {
+  return permutation_from_rank(std::clamp<int64_t>(rank, 0, factorial(n) - 1), n);
+}
+
+// ---------------------------------------------------------------------------------------------- lattices
+
+// Powers of two and three times powers of two (the tile shapes that map well onto SIMD lanes, warps and cache
+// lines) and the range's ends.
+std::set<int64_t> smooth_sizes(int64_t lo, int64_t hi) {
+  std::set<int64_t> out{lo, hi};
+  for (int64_t p = 1; p <= hi; p *= 2) {
+    if (p >= lo) out.insert(p);
+    if (3 * p >= lo && 3 * p <= hi) out.insert(3 * p);
+  }
+  return out;
+}
+
+std::vector<int64_t> whole_range(int64_t lo, int64_t hi) {
+  std::vector<int64_t> v;
+  for (int64_t x = lo; x <= hi; ++x) v.push_back(x);
+  return v;
+}
+
+std::vector<int64_t> smooth_lattice(const LatticeContext& x) {
+  if (x.hi - x.lo + 1 <= kFullLatticeLimit) return whole_range(x.lo, x.hi);
+  const auto s = smooth_sizes(x.lo, x.hi);
+  return {s.begin(), s.end()};
+}
+
+// ---------------------------------------------------------------------------------------------- measured quantities
+
+// A typed config from parameter values (the members a quantity does not read keep whatever the source says; every
+// value of a family's range gives a config of the right shape).
+KernelConfig config_of(const BoundMdh& bound, const ValueSource& values) { return config_from_values(bound, values); }
+
+std::vector<ParameterRef> refs(const BoundMdh& bound, const std::vector<std::string>& families) {
+  std::vector<ParameterRef> out;
+  for (const auto& name : families) {
+    const int f = family_index(name);
+    for (int index : parameter_families()[f].members(bound)) out.push_back({f, index});
+  }
+  return out;
+}
+
+// Everything that sizes an array of the kernel.
+const std::vector<std::string> kArrayFamilies{"LT_SIZE", "PT_SIZE", "NUM_WI",    "NUM_WG",
+                                              "MEM_INP_L", "MEM_INP_P", "MEM_RES_P", "MEM_RES_L"};
+
+// The memory a configuration needs, from codegen/tunable_geometry.h (the emitter sizes its arrays from the same).
+Expr geometry_quantity(const FamilyContext& x, const std::string& name,
+                       std::function<uint64_t(const TunableGeometry&)> quantity) {
+  const BoundMdh* bound = &x.bound;
+  return Expr::measured(name, refs(x.bound, kArrayFamilies), [bound, quantity](const ValueSource& v) {
+    return static_cast<int64_t>(std::min<uint64_t>(quantity(tunable_geometry(*bound, config_of(*bound, v))),
+                                                   std::numeric_limits<int64_t>::max()));
+  });
+}
+
+// Work-items (layer 1) or work-groups (layer 0) that the NDRange has on OpenCL dimension o.
+Expr ocl_extent(const FamilyContext& x, int layer, int o, const std::string& name) {
+  const std::string count = layer == 0 ? "NUM_WG" : "NUM_WI", order = layer == 0 ? "ORDER_OCL_G" : "ORDER_OCL_L";
+  const int count_family = family_index(count), order_family = family_index(order);
+  const int dims = static_cast<int>(x.bound.mdh->dims.size());
+  return Expr::measured(name, refs(x.bound, {count, order}), [=](const ValueSource& v) {
+    int64_t product = 1;
+    for (int d = 0; d < dims; ++d)
+      if (v.value({order_family, d}) == o) {
+        const int64_t n = v.value({count_family, d});
+        product = n > 0 && product > std::numeric_limits<int64_t>::max() / n ? std::numeric_limits<int64_t>::max()
+                                                                             : product * n;
+      }
+    return product;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------- the table
+
+std::vector<ParameterFamily> make_families() {
+  std::vector<ParameterFamily> t;
+  auto dimension_name = [](const BoundMdh& b, int) {
+    std::vector<std::string> names;
+    for (const auto& d : b.mdh->dims) names.push_back(d.name);
+    return names;
+  };
+  auto none = [](const BoundMdh&, int) -> std::optional<int64_t> { return std::nullopt; };
+  auto zero = [](const BoundMdh&, int) -> std::optional<int64_t> { return 0; };
+
+  // 1. The four sizes of each dimension (PACT'19 §V): local tiles, private tiles, work-items, work-groups.
+  {
+    ParameterFamily f;
+    f.name = "LT_SIZE";
+    f.scope = FamilyScope::dimension;
+    f.meaning = "local tile size: consecutive indices of the dimension a work-group processes at a time";
+    f.grouped_by_dimension = true;
+    f.max_value = [](const FamilyContext& x, int d) { return x.bound.dim_extents[d]; };
+    f.lattice = smooth_lattice;
+    f.neutral = none;
+    f.get = [](const KernelConfig& c, int d) { return c.local_tile_size.at(d); };
+    f.set = [](KernelConfig& c, int d, int64_t v) { c.local_tile_size.at(d) = v; };
+    t.push_back(f);
+  }
+  {
+    ParameterFamily f;
+    f.name = "PT_SIZE";
+    f.scope = FamilyScope::dimension;
+    f.meaning = "private tile size: consecutive indices a work-item owns in one step";
+    f.grouped_by_dimension = true;
+    f.max_value = [](const FamilyContext& x, int d) { return x.bound.dim_extents[d]; };
+    f.lattice = smooth_lattice;
+    f.neutral = none;
+    f.get = [](const KernelConfig& c, int d) { return c.private_tile_size.at(d); };
+    f.set = [](KernelConfig& c, int d, int64_t v) { c.private_tile_size.at(d) = v; };
+    f.member_constraints = [](const FamilyContext& x, int d) {
+      return std::vector<Condition>{x.parameter("PT_SIZE", d) <= x.parameter("LT_SIZE", d)};
+    };
+    t.push_back(f);
+  }
+  {
+    ParameterFamily f;
+    f.name = "NUM_WI";
+    f.scope = FamilyScope::dimension;
+    f.meaning = "work-items of a work-group along the dimension";
+    f.grouped_by_dimension = true;
+    f.max_value = [](const FamilyContext& x, int d) {
+      return std::min<int64_t>(x.bound.dim_extents[d], static_cast<int64_t>(x.limits.max_work_group_size));
+    };
+    // The values that make one step cover a local tile exactly, ceil(LT / PT), besides the smooth sizes.
+    f.lattice = [](const LatticeContext& x) {
+      if (x.hi - x.lo + 1 <= kFullLatticeLimit) return whole_range(x.lo, x.hi);
+      std::set<int64_t> s = smooth_sizes(x.lo, x.hi);
+      for (int64_t lt : x.lattice_of("LT_SIZE"))
+        for (int64_t pt : x.lattice_of("PT_SIZE"))
+          if (int64_t v = ceil_div(lt, pt); v >= x.lo && v <= x.hi) s.insert(v);
+      return std::vector<int64_t>(s.begin(), s.end());
+    };
+    f.neutral = none;
+    f.get = [](const KernelConfig& c, int d) { return c.num_wi.at(d); };
+    f.set = [](KernelConfig& c, int d, int64_t v) { c.num_wi.at(d) = v; };
+    // A work-item beyond these would never own an element: allowed by the kernel, but pure waste.
+    f.member_constraints = [](const FamilyContext& x, int d) {
+      return std::vector<Condition>{x.parameter("NUM_WI", d) <=
+                                    ceil_div(x.parameter("LT_SIZE", d), x.parameter("PT_SIZE", d))};
+    };
+    f.family_constraints = [](const FamilyContext& x) {
+      return std::vector<Condition>{
+          x.product("NUM_WI", all_dims(*x.bound.mdh)) <=
+          Expr::named_constant(static_cast<int64_t>(x.limits.max_work_group_size),
+                               std::to_string(x.limits.max_work_group_size) + " (work-group size limit)")};
+    };
+    t.push_back(f);
+  }
+  {
+    ParameterFamily f;
+    f.name = "NUM_WG";
+    f.scope = FamilyScope::dimension;
+    f.meaning = "work-groups along the dimension (on a reduction dimension: a split combined by a second kernel)";
+    f.grouped_by_dimension = true;
+    f.max_value = [](const FamilyContext& x, int d) { return x.bound.dim_extents[d]; };
+    // The values that make one pass cover the dimension exactly, ceil(extent / LT), besides the smooth sizes.
+    f.lattice = [](const LatticeContext& x) {
+      if (x.hi - x.lo + 1 <= kFullLatticeLimit) return whole_range(x.lo, x.hi);
+      std::set<int64_t> s = smooth_sizes(x.lo, x.hi);
+      for (int64_t lt : x.lattice_of("LT_SIZE"))
+        if (int64_t v = ceil_div(x.hi, lt); v >= x.lo && v <= x.hi) s.insert(v);
+      return std::vector<int64_t>(s.begin(), s.end());
+    };
+    f.neutral = none;
+    f.get = [](const KernelConfig& c, int d) { return c.num_wg.at(d); };
+    f.set = [](KernelConfig& c, int d, int64_t v) { c.num_wg.at(d) = v; };
+    // A work-group beyond these would have no tile.
+    f.member_constraints = [](const FamilyContext& x, int d) {
+      return std::vector<Condition>{x.parameter("NUM_WG", d) <=
+                                    ceil_div(Expr::constant(x.bound.dim_extents[d]), x.parameter("LT_SIZE", d))};
+    };
+    t.push_back(f);
+  }
+
+  // 2. ORDER_OCL: the OpenCL dimension of each md_hom dimension's work-group and work-item id.
+  for (int layer = 0; layer < 2; ++layer) {
+    ParameterFamily f;
+    f.name = layer == 0 ? "ORDER_OCL_G" : "ORDER_OCL_L";
+    f.scope = FamilyScope::dimension;
+    f.meaning = std::string("OpenCL dimension (0..2) of the ") + (layer == 0 ? "work-group" : "work-item") +
+                " id; dimensions sharing one split it, the later varying fastest";
+    f.min_value = 0;
+    f.max_value = [](const FamilyContext&, int) { return int64_t{2}; };
+    f.lattice = smooth_lattice;
+    f.neutral = none;
+    f.get = [layer](const KernelConfig& c, int d) { return static_cast<int64_t>(c.ocl_dim[layer].at(d)); };
+    f.set = [layer](KernelConfig& c, int d, int64_t v) { c.ocl_dim[layer].at(d) = static_cast<int>(v); };
+    if (layer == 1)
+      // The NDRange must fit the device: work-items per OpenCL dimension, and 32-bit global ids.
+      f.family_constraints = [](const FamilyContext& x) {
+        std::vector<Condition> out;
+        for (int o = 0; o < 3; ++o) {
+          const std::string n = std::to_string(o);
+          out.push_back(ocl_extent(x, 1, o, "work-items on OpenCL dimension " + n) <=
+                        Expr::named_constant(static_cast<int64_t>(x.limits.max_work_item_sizes[o]),
+                                             std::to_string(x.limits.max_work_item_sizes[o])));
+          out.push_back(ocl_extent(x, 0, o, "work-groups on OpenCL dimension " + n) *
+                            ocl_extent(x, 1, o, "work-items on OpenCL dimension " + n) <=
+                        Expr::named_constant(kMaxOpenClIndex, std::to_string(kMaxOpenClIndex) + " (32-bit ids)"));
+        }
+        return out;
+      };
+    t.push_back(f);
+  }
+
+  // 3. LOOP_ORDER per layer: the order in which the layer iterates the dimensions, outermost first.
+  for (Layer layer : {Layer::Global, Layer::Local, Layer::Private}) {
+    ParameterFamily f;
+    f.name = std::string("LOOP_ORDER_") + layer_name(layer);
+    f.kind = FamilyValueKind::permutation;
+    f.meaning = std::string("order of the dimensions in the ") +
+                (layer == Layer::Global ? "work-group's tile loops" : layer == Layer::Local ? "private steps" : "private tile's element loops") +
+                ", outermost first";
+    f.permutation_elements = dimension_name;
+    f.neutral = zero;
+    const int l = static_cast<int>(layer);
+    f.get = [l](const KernelConfig& c, int) { return rank_of(c.loop_order[l]); };
+    f.set = [l](KernelConfig& c, int, int64_t v) {
+      c.loop_order[l] = permutation_of(v, static_cast<int>(c.num_wg.size()));
+    };
+    if (layer == Layer::Global)
+      // A work-group holds the partial results of one local tile of the `++` dimensions at a time.
+      f.family_constraints = [](const FamilyContext& x) {
+        const int family = family_index("LOOP_ORDER_G");
+        const Mdh* mdh = x.bound.mdh.get();
+        const Expr nested = Expr::measured(
+            "`++` dimensions inside a reduction dimension in LOOP_ORDER_G", {{family, 0}}, [=](const ValueSource& v) {
+              int64_t count = 0;
+              bool reduction_seen = false;
+              for (int d : permutation_of(v.value({family, 0}), static_cast<int>(mdh->dims.size()))) {
+                if (!mdh->dims[d].combine.is_concat())
+                  reduction_seen = true;
+                else
+                  count += reduction_seen;
+              }
+              return count;
+            });
+        return std::vector<Condition>{nested == Expr::constant(0)};
+      };
+    t.push_back(f);
+  }
+
+  // 4. MEM_INP and BUF_ORDER for the local and private layers; the global layer always reads through.
+  for (Layer layer : {Layer::Local, Layer::Private}) {
+    ParameterFamily f;
+    const std::string ln = layer_name(layer);
+    const auto& order = layer == Layer::Local ? kLocalInputMemory : kPrivateInputMemory;
+    f.name = "MEM_INP_" + ln;
+    f.scope = FamilyScope::input_access;
+    f.kind = FamilyValueKind::enumeration;
+    f.meaning = layer == Layer::Local
+                    ? "where the local tile's footprint of the input is cached (local: copied cooperatively)"
+                    : "where a work-item's private tile footprint of the input is cached";
+    f.labels = memory_labels(order);
+    f.legacy_codes = memory_codes(order);
+    f.neutral = zero;
+    const int l = static_cast<int>(layer);
+    f.get = [l, order](const KernelConfig& c, int a) { return label_index(order, c.input_memory[l].at(a)); };
+    f.set = [l, order](KernelConfig& c, int a, int64_t v) { c.input_memory[l].at(a) = memory_at(order, v); };
+    t.push_back(f);
+  }
+  for (Layer layer : {Layer::Local, Layer::Private}) {
+    ParameterFamily f;
+    const std::string ln = layer_name(layer);
+    f.name = "BUF_ORDER_" + ln;
+    f.scope = FamilyScope::input_access;
+    f.kind = FamilyValueKind::permutation;
+    f.meaning = "order of the buffer's dimensions in the cached copy, outermost first";
+    f.exists = [](const BoundMdh& b, int a) { return buffer_rank(*b.mdh, a) >= 2; };
+    f.permutation_elements = [](const BoundMdh& b, int a) {
+      std::vector<std::string> positions;
+      for (int m = 0; m < buffer_rank(*b.mdh, a); ++m) positions.push_back(std::to_string(m));
+      return positions;
+    };
+    f.neutral = zero;
+    const int l = static_cast<int>(layer);
+    f.get = [l](const KernelConfig& c, int a) { return rank_of(c.cache_dim_order[l].at(a)); };
+    f.set = [l](KernelConfig& c, int a, int64_t v) {
+      c.cache_dim_order[l].at(a) = permutation_of(v, static_cast<int>(c.cache_dim_order[l].at(a).size()));
+    };
+    // The order of a copy that is not made means nothing: pinned, so that it does not multiply the space.
+    f.member_constraints = [ln](const FamilyContext& x, int a) {
+      return std::vector<Condition>{Condition::unless(
+          x.parameter("BUF_ORDER_" + ln, a) == Expr::named_constant(0, "identity"), x.is_not("MEM_INP_" + ln, a, "none"))};
+    };
+    t.push_back(f);
+  }
+
+  // 5. MEM_RES and CMB_RES. Work-items that share a reduction exchange partial results, so those must be in local
+  // or global memory; without such sharing MEM_RES_L and CMB_RES have no effect and stay at their first value.
+  auto reduction_sharing = [](const FamilyContext& x) { return x.product("NUM_WI", x.bound.mdh->reduction_dims()); };
+  for (Layer layer : {Layer::Private, Layer::Local}) {
+    ParameterFamily f;
+    const std::string ln = layer_name(layer);
+    f.name = "MEM_RES_" + ln;
+    f.kind = FamilyValueKind::enumeration;
+    f.meaning = layer == Layer::Private ? "where each work-item's partial results live"
+                                        : "where the partial results combined across work-items live";
+    f.labels = memory_labels(kResultMemory);
+    f.legacy_codes = memory_codes(kResultMemory);
+    f.neutral = zero;
+    const int l = static_cast<int>(layer);
+    f.get = [l](const KernelConfig& c, int) { return label_index(kResultMemory, c.result_memory[l]); };
+    f.set = [l](KernelConfig& c, int, int64_t v) { c.result_memory[l] = memory_at(kResultMemory, v); };
+    f.family_constraints = [layer, reduction_sharing](const FamilyContext& x) {
+      const bool has_reduction = !x.bound.mdh->reduction_dims().empty();
+      if (layer == Layer::Private) {
+        if (!has_reduction) return std::vector<Condition>{};
+        return std::vector<Condition>{
+            Condition::unless(x.is_not("MEM_RES_P", 0, "private"), reduction_sharing(x) <= Expr::constant(1))};
+      }
+      if (!has_reduction) return std::vector<Condition>{x.is("MEM_RES_L", 0, "private")};
+      return std::vector<Condition>{
+          Condition::unless(x.is("MEM_RES_L", 0, "private"), reduction_sharing(x) >= Expr::constant(2))};
+    };
+    t.push_back(f);
+  }
+  {
+    ParameterFamily f;
+    f.name = "CMB_RES";
+    f.kind = FamilyValueKind::enumeration;
+    f.meaning = "when work-items sharing a reduction combine: after each private tile (P), local tile (L), or once (G)";
+    for (Layer l : kCombineLayers) {
+      f.labels.push_back(layer_name(l));
+      f.legacy_codes.push_back(static_cast<int64_t>(l));
+    }
+    f.neutral = zero;
+    f.get = [](const KernelConfig& c, int) {
+      for (size_t k = 0; k < kCombineLayers.size(); ++k)
+        if (kCombineLayers[k] == c.combine_layer) return static_cast<int64_t>(k);
+      return int64_t{-1};
+    };
+    f.set = [](KernelConfig& c, int, int64_t v) {
+      c.combine_layer = kCombineLayers.at(static_cast<size_t>(std::clamp<int64_t>(v, 0, 2)));
+    };
+    f.family_constraints = [reduction_sharing](const FamilyContext& x) {
+      const Mdh& mdh = *x.bound.mdh;
+      const std::vector<int> reduction = mdh.reduction_dims();
+      if (reduction.empty()) return std::vector<Condition>{x.is("CMB_RES", 0, "P")};
+      std::vector<Condition> out{
+          Condition::unless(x.is("CMB_RES", 0, "P"), reduction_sharing(x) >= Expr::constant(2))};
+      if (reduction.size() == 1 && mdh.dims[reduction[0]].combine.kind == CombineOp::Kind::User) {
+        // A user operator need not commute: work-item partials must cover consecutive index ranges in work-item
+        // order when they are combined. In a step of the local layer they do; across steps only when a local tile
+        // has a single step.
+        const int r = reduction[0];
+        out.push_back(x.parameter("NUM_WI", r) == Expr::constant(1) || x.is("CMB_RES", 0, "P") ||
+                      (x.is("CMB_RES", 0, "L") &&
+                       x.parameter("NUM_WI", r) * x.parameter("PT_SIZE", r) >= x.parameter("LT_SIZE", r)));
+      }
+      return out;
+    };
+    // Memory: local arrays within the device's local memory, private arrays within the private budget, scratch
+    // buffers within the largest allocation (declared here, with the last family that sizes an array).
+    const auto memory = [](const FamilyContext& x) {
+      auto limit = [](uint64_t bytes) {
+        return Expr::named_constant(static_cast<int64_t>(std::min<uint64_t>(bytes, std::numeric_limits<int64_t>::max())),
+                                    std::to_string(bytes));
+      };
+      return std::vector<Condition>{
+          geometry_quantity(x, "local memory bytes", [](const TunableGeometry& g) { return g.local_memory_bytes; }) <=
+              limit(x.limits.local_mem_bytes),
+          geometry_quantity(x, "private array bytes", [](const TunableGeometry& g) { return g.private_memory_bytes; }) <=
+              limit(x.limits.private_mem_bytes),
+          geometry_quantity(x, "largest scratch buffer bytes",
+                            [](const TunableGeometry& g) {
+                              return std::max({g.partial_results_bytes, g.global_private_results_bytes,
+                                               g.global_local_results_bytes});
+                            }) <= limit(x.limits.max_alloc_bytes)};
+    };
+    const auto combine = f.family_constraints;
+    f.family_constraints = [combine, memory](const FamilyContext& x) {
+      std::vector<Condition> out = combine(x);
+      for (Condition& c : memory(x)) out.push_back(std::move(c));
+      return out;
+    };
+    t.push_back(f);
+  }
+
+  for (ParameterFamily& f : t) {
+    if (!f.exists) f.exists = [](const BoundMdh&, int) { return true; };
+    if (!f.lattice) f.lattice = [](const LatticeContext& x) { return whole_range(x.lo, x.hi); };
+    MDH_INTERNAL_ASSERT(f.get && f.set && f.neutral, "family " + f.name + " lacks typed access or a neutral value");
+    MDH_INTERNAL_ASSERT(f.kind != FamilyValueKind::enumeration || f.labels.size() == f.legacy_codes.size(),
+                        "family " + f.name + ": one legacy code per label");
+  }
+  return t;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------- lookups
+
+const std::vector<ParameterFamily>& parameter_families() {
+  static const std::vector<ParameterFamily> table = make_families();
+  return table;
+}
+
+int family_index(const std::string& name) {
+  const auto& t = parameter_families();
+  for (size_t k = 0; k < t.size(); ++k)
+    if (t[k].name == name) return static_cast<int>(k);
+  MDH_INTERNAL_ASSERT(false, "no parameter family " + name);
+}
+
+const ParameterFamily* find_family(const std::string& name) {
+  for (const auto& f : parameter_families())
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+std::vector<int> ParameterFamily::members(const BoundMdh& bound) const {
+  std::vector<int> out;
+  const int count = scope == FamilyScope::dimension      ? static_cast<int>(bound.mdh->dims.size())
+                    : scope == FamilyScope::input_access ? static_cast<int>(bound.mdh->inputs.size())
+                                                         : 1;
+  for (int k = 0; k < count; ++k)
+    if (exists(bound, k)) out.push_back(k);
+  return out;
+}
+
+std::string ParameterFamily::parameter_name(const Mdh& mdh, int index) const {
+  switch (scope) {
+    case FamilyScope::dimension: return name + "_" + mdh.dims.at(index).name;
+    case FamilyScope::input_access: return name + "_" + input_access_name(mdh, index);
+    case FamilyScope::single: return name;
+  }
+  MDH_INTERNAL_ASSERT(false, "unknown family scope");
+}
+
+Expr FamilyContext::parameter(const std::string& family, int index) const {
+  const int f = family_index(family);
+  return Expr::parameter({f, index}, parameter_families()[f].parameter_name(*bound.mdh, index));
+}
+
+Condition FamilyContext::is(const std::string& family, int index, const std::string& label) const {
+  const auto& labels = parameter_families()[family_index(family)].labels;
+  const auto it = std::find(labels.begin(), labels.end(), label);
+  MDH_INTERNAL_ASSERT(it != labels.end(), family + " has no value " + label);
+  return parameter(family, index) == Expr::named_constant(it - labels.begin(), label);
+}
+
+Condition FamilyContext::is_not(const std::string& family, int index, const std::string& label) const {
+  const auto& labels = parameter_families()[family_index(family)].labels;
+  const auto it = std::find(labels.begin(), labels.end(), label);
+  MDH_INTERNAL_ASSERT(it != labels.end(), family + " has no value " + label);
+  return parameter(family, index) != Expr::named_constant(it - labels.begin(), label);
+}
+
+Expr FamilyContext::product(const std::string& family, const std::vector<int>& dims) const {
+  std::vector<Expr> factors;
+  for (int d : dims) factors.push_back(parameter(family, d));
+  return Expr::product(factors);
+}
+
+KernelConfig config_from_values(const BoundMdh& bound, const ValueSource& values) {
+  KernelConfig c = config_frame(bound);
+  const auto& families = parameter_families();
+  for (size_t f = 0; f < families.size(); ++f)
+    for (int index : families[f].members(bound))
+      families[f].set(c, index, values.value({static_cast<int>(f), index}));
+  return c;
+}
+
+}  // namespace mdh

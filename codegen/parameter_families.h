@@ -1,0 +1,115 @@
+// The tunable kernel's tuning-parameter families, declared once as data (PACT'19 Table I plus ours). Each entry
+// says how many parameters the family has for an md_hom (its scope), what its values are (integers with their
+// search lattice, named enumeration values, or permutations), the neutral value that reproduces the kernel
+// generated before the family existed, how it reads and writes the typed KernelConfig, and the constraints it
+// introduces. Everything else is derived from this table: the config JSON form (kernel_config.h), the tuning space
+// and its checks (tuning_space.h), the tuner's parameters and their names in journals, and `mdh space`.
+//
+// Adding a family: one entry in kFamilies (parameter_families.cpp) with a field of KernelConfig, plus the emitter
+// code that uses it, plus its tests.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "codegen/constraint.h"
+#include "codegen/device_limits.h"
+#include "codegen/kernel_config.h"
+#include "mdh/bind.h"
+
+namespace mdh {
+
+/// How many parameters of a family an md_hom has.
+enum class FamilyScope {
+  dimension,     // one per dimension of the md_hom ("LT_SIZE_i")
+  input_access,  // one per input access ("MEM_INP_L_A", "MEM_INP_L_A@a" where a buffer is read twice)
+  single,        // one ("CMB_RES")
+};
+
+/// What a family's values mean. Enumeration values are indices into `labels`; permutation values are lexicographic
+/// ranks of permutations of 0..n-1.
+enum class FamilyValueKind { integer, enumeration, permutation };
+
+class ParameterFamily;
+
+/// What the declarations of a family may consult while the space of one md_hom is built: the bound md_hom, the
+/// device's limits, and the other families (to refer to their parameters in constraints).
+class FamilyContext {
+ public:
+  FamilyContext(const BoundMdh& bound, const DeviceLimits& limits) : bound(bound), limits(limits) {}
+  const BoundMdh& bound;
+  const DeviceLimits& limits;
+
+  /// Parameter `index` of the family named `family`, as an expression ("LT_SIZE_i").
+  Expr parameter(const std::string& family, int index = 0) const;
+  /// parameter == label, printed with the label ("MEM_RES_P = private").
+  Condition is(const std::string& family, int index, const std::string& label) const;
+  Condition is_not(const std::string& family, int index, const std::string& label) const;
+  /// The product of a family's parameters over some dimensions (1 when none).
+  Expr product(const std::string& family, const std::vector<int>& dims) const;
+};
+
+/// What a family's search lattice may consult: its range, the dimension's extent, and the lattices already chosen
+/// for the other families of the same member (NUM_WG's lattice holds ceil(extent / LT) for LT's lattice values).
+struct LatticeContext {
+  int64_t lo = 0, hi = 0;
+  std::function<const std::vector<int64_t>&(const std::string& family)> lattice_of;
+};
+
+class ParameterFamily {
+ public:
+  std::string name;  // "LT_SIZE"; a parameter is named name + "_" + member suffix (none for FamilyScope::single)
+  FamilyScope scope = FamilyScope::single;
+  FamilyValueKind kind = FamilyValueKind::integer;
+  std::string meaning;  // one line, for `mdh space` and the docs
+  /// The size families of one dimension constrain each other mostly among themselves: the tuner builds one tree per
+  /// dimension for them (and one per parameter of the other families).
+  bool grouped_by_dimension = false;
+
+  // Enumerations: the value names, in the order the tuner prefers them (the first is tried first), and the integers
+  // that journals and tuning results wrote for them before values were named (C++ enum ordinals).
+  std::vector<std::string> labels;
+  std::vector<int64_t> legacy_codes;
+
+  /// Which members exist (default: all of the scope). BUF_ORDER exists only for buffers of rank 2 and more.
+  std::function<bool(const BoundMdh&, int index)> exists;
+  /// Integers: the range [min_value, max_value(...)].
+  int64_t min_value = 1;
+  std::function<int64_t(const FamilyContext&, int index)> max_value;
+  /// Integers: the values the tuner searches within the range (ascending); default: the whole range.
+  std::function<std::vector<int64_t>(const LatticeContext&)> lattice;
+  /// Permutations: the names of the permuted elements (dimension names, or buffer dimension positions "0", "1").
+  std::function<std::vector<std::string>(const BoundMdh&, int index)> permutation_elements;
+  /// The value a config that does not name this parameter gets: the one that generates the kernel as it was before
+  /// the family existed. Nullopt: every configuration must name it.
+  std::function<std::optional<int64_t>(const BoundMdh&, int index)> neutral;
+
+  /// Typed access to KernelConfig (values in the family's encoding: label index, permutation rank).
+  std::function<int64_t(const KernelConfig&, int index)> get;
+  std::function<void(KernelConfig&, int index, int64_t value)> set;
+
+  /// Constraints this family introduces, per member and once per md_hom.
+  std::function<std::vector<Condition>(const FamilyContext&, int index)> member_constraints;
+  std::function<std::vector<Condition>(const FamilyContext&)> family_constraints;
+
+  /// The members an md_hom has, in order (dimension or input access indices; {0} for single).
+  std::vector<int> members(const BoundMdh& bound) const;
+  /// "LT_SIZE_i", "MEM_INP_L_A", "CMB_RES".
+  std::string parameter_name(const Mdh& mdh, int index) const;
+};
+
+/// The table, in declaration order (parameters are laid out in this order: the families grouped by dimension
+/// first, dimension by dimension, then every other family member by member).
+const std::vector<ParameterFamily>& parameter_families();
+/// The index of a family in the table; an internal error for an unknown name (names are ours, not the user's).
+int family_index(const std::string& name);
+/// The family with this name, or nullptr.
+const ParameterFamily* find_family(const std::string& name);
+
+/// The typed configuration whose every parameter has the value the source gives (config_frame for the rest).
+KernelConfig config_from_values(const BoundMdh& bound, const ValueSource& values);
+
+}  // namespace mdh

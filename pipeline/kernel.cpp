@@ -1,0 +1,64 @@
+// prepare_kernel and load_config.
+#include "pipeline/kernel.h"
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "codegen/reference_kernel.h"
+#include "codegen/tunable_kernel.h"
+#include "codegen/tuning_space.h"
+#include "mdh/error.h"
+#include "pipeline/tuning_result.h"
+
+namespace mdh {
+
+KernelConfig load_config(const std::string& path, const BoundMdh& bound, const DeviceLimits& limits) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw UserError(path + ": error: is a directory, not a configuration file");
+  std::ifstream in(path);
+  if (!in) throw UserError(path + ": error: cannot read the configuration file");
+  nlohmann::json json;
+  try {
+    json = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw UserError(path + ": error: not valid JSON: " + e.what());
+  }
+  KernelConfig config;
+  try {
+    if (TuningResultFile::is_result(json)) json = TuningResultFile::from_json(json).config;
+    config = config_from_json(bound, json);
+    check_config(bound, config, limits);
+  } catch (const UserError& e) {
+    throw UserError(path + ": " + e.what());
+  }
+  return config;
+}
+
+PreparedKernel prepare_kernel(const BoundMdh& bound, const DeviceLimits& limits, const KernelChoice& choice,
+                              const PreambleOptions& preamble) {
+  PreparedKernel kernel;
+  switch (choice.kind) {
+    case KernelChoice::Kind::reference:
+      kernel.plan = generate_reference_kernel(bound, preamble);
+      kernel.description = "reference kernel";
+      return kernel;
+    case KernelChoice::Kind::default_config:
+      kernel.config = default_config(bound, limits);
+      kernel.description = "tunable kernel, default config";
+      break;
+    case KernelChoice::Kind::config_file:
+      kernel.config = load_config(choice.config_path, bound, limits);
+      kernel.description = "tunable kernel, config " + choice.config_path;
+      break;
+    case KernelChoice::Kind::config:
+      MDH_INTERNAL_ASSERT(choice.config.has_value(), "a typed kernel choice without a configuration");
+      kernel.config = choice.config;
+      kernel.description = "tunable kernel, given config";
+      break;
+  }
+  kernel.plan = generate_tunable_kernel(bound, *kernel.config, limits, preamble);
+  return kernel;
+}
+
+}  // namespace mdh

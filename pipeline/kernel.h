@@ -1,0 +1,49 @@
+// Bound md_hom + device limits + a choice of kernel -> LaunchPlan: the one step that `mdh run`, `generate`,
+// `export`, the peers and the tuner's cost function share.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "codegen/device_limits.h"
+#include "codegen/kernel_config.h"
+#include "codegen/launch_plan.h"
+#include "codegen/preamble.h"
+#include "mdh/bind.h"
+
+namespace mdh {
+
+/// Which kernel to generate.
+struct KernelChoice {
+  enum class Kind {
+    reference,       // the oracle: one work-item per output point
+    default_config,  // the tunable kernel with the device's default configuration
+    config_file,     // the tunable kernel with a configuration file (a config or an `mdh tune` result)
+    config,          // the tunable kernel with a typed configuration
+  };
+  Kind kind = Kind::default_config;
+  std::string config_path;            // config_file
+  std::optional<KernelConfig> config;  // config
+
+  static KernelChoice reference() { return {Kind::reference, "", std::nullopt}; }
+  static KernelChoice default_configuration() { return {Kind::default_config, "", std::nullopt}; }
+  static KernelChoice file(std::string path) { return {Kind::config_file, std::move(path), std::nullopt}; }
+  static KernelChoice typed(KernelConfig config) { return {Kind::config, "", std::move(config)}; }
+};
+
+struct PreparedKernel {
+  LaunchPlan plan;
+  std::optional<KernelConfig> config;  // the tunable kernel's configuration
+  std::string description;             // "tunable kernel, default config", for people
+};
+
+/// Throws UserError for a configuration that is unreadable, malformed or invalid for the device.
+PreparedKernel prepare_kernel(const BoundMdh& bound, const DeviceLimits& limits, const KernelChoice& choice,
+                              const PreambleOptions& preamble = {});
+
+/// Reads a tunable-kernel configuration: a config (any version, codegen/kernel_config.h) or an `mdh tune` result
+/// holding one (pipeline/tuning_result.h); checked against the md_hom and the device (UserError naming the file and
+/// the problem).
+KernelConfig load_config(const std::string& path, const BoundMdh& bound, const DeviceLimits& limits);
+
+}  // namespace mdh

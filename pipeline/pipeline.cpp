@@ -1,0 +1,43 @@
+// The pipeline driver (see pipeline.h).
+#include "pipeline/pipeline.h"
+
+#include "mdh/parser.h"
+#include "runtime/md_hom_run.h"
+
+namespace mdh {
+
+BoundMdh load_and_bind(const std::string& spec_path, const std::string& sizes) {
+  std::shared_ptr<const Mdh> mdh = parse_spec_file(spec_path);  // lexer, parser and checks: mdh/
+  return bind(mdh, parse_size_binding(sizes));
+}
+
+RunOutcome run_md_hom(const RunRequest& request) {
+  if (request.repeat < 1) throw UserError("--repeat must be at least 1");
+  if (request.warmup < 0) throw UserError("--warmup must not be negative");
+  // 1. Spec -> checked IR -> sizes bound (mdh/).
+  BoundMdh bound = load_and_bind(request.spec_path, request.sizes);
+  const Mdh& mdh = *bound.mdh;
+  if (!request.output_buffer.empty() && mdh.find_buffer(request.output_buffer) != bound.output.buffer)
+    throw UserError("--output " + request.output_buffer + ": the output of " + mdh.name + " is '" +
+                    mdh.buffers[bound.output.buffer].name + "'");
+  // 2. The data: files and generated records now, so that a bad file fails before any device work.
+  RunInputs inputs = load_run_inputs(bound, request.data);
+  // 3. The device and the limits that bound its configurations (runtime/).
+  DeviceInfo device = select_device(request.device);
+  // 4. Configuration -> OpenCL C and launch plan (codegen/).
+  PreparedKernel kernel = prepare_kernel(bound, device_limits(device), request.kernel);
+  // 5. Program, buffers, launches, timing (runtime/).
+  Context context(device);
+  MdHomRun run(context, bound, std::move(inputs.inputs), inputs.params, inputs.seed);
+  PlanTiming timing = run.run(kernel.plan, request.warmup, request.repeat);
+  HostBuffer output = run.read_output();
+  // 6. Verification against the reference kernel.
+  std::optional<VerifyReport> verification;
+  if (request.verify)
+    verification = verify_result(output, run.reference_output(), *bound.mdh, bound.reduction_size());
+  const bool in_double = request.verify && run.reference_in_double();
+  return {std::move(bound), std::move(device), std::move(kernel), std::move(timing), std::move(output),
+          std::move(verification), in_double};
+}
+
+}  // namespace mdh

@@ -1,0 +1,44 @@
+// The whole pipeline in one place: spec file -> checked IR -> sizes bound -> device and its limits -> kernel
+// (configuration -> OpenCL C) -> program, buffers and launches -> timing -> verification. `mdh run` is this
+// function plus option parsing and printing; generate, export, tune and the peers take its first steps.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "mdh/bind.h"
+#include "pipeline/kernel.h"
+#include "pipeline/run_inputs.h"
+#include "runtime/device.h"
+#include "runtime/execute.h"
+#include "runtime/host_buffer.h"
+#include "runtime/verify_result.h"
+
+namespace mdh {
+
+/// Parses and checks the spec file and binds the sizes ("I=1024,J=1024"; empty for a spec without sizes).
+BoundMdh load_and_bind(const std::string& spec_path, const std::string& sizes);
+
+struct RunRequest {
+  std::string spec_path, sizes;
+  std::string device;  // selector: "P:D", "gpu", "cpu", a name substring, or "" for the default device
+  KernelChoice kernel;
+  DataOptions data;
+  int warmup = 1, repeat = 10;
+  bool verify = false;  // against the reference kernel, in double where the md_hom allows it
+  std::string output_buffer;  // when set, must name the md_hom's output (checked before any device work)
+};
+
+struct RunOutcome {
+  BoundMdh bound;
+  DeviceInfo device;
+  PreparedKernel kernel;
+  PlanTiming timing;
+  HostBuffer output;
+  std::optional<VerifyReport> verification;
+  bool reference_in_double = false;
+};
+
+RunOutcome run_md_hom(const RunRequest& request);
+
+}  // namespace mdh

@@ -1,0 +1,45 @@
+// Loading an md_hom's inputs from the user's options.
+#include "pipeline/run_inputs.h"
+
+#include "mdh/error.h"
+#include "runtime/npy.h"
+#include "runtime/prl_data.h"
+
+namespace mdh {
+
+nlohmann::json DataOptions::to_json() const {
+  return {{"seed", seed}, {"params", params}, {"input_files", input_files}, {"prl_data", prl_data}};
+}
+
+DataOptions DataOptions::from_json(const nlohmann::json& json) {
+  DataOptions o;
+  o.seed = json.at("seed").get<uint64_t>();
+  o.params = json.at("params").get<std::map<std::string, std::string>>();
+  o.input_files = json.at("input_files").get<std::map<std::string, std::string>>();
+  o.prl_data = json.at("prl_data").get<bool>();
+  return o;
+}
+
+RunInputs load_run_inputs(const BoundMdh& bound, const DataOptions& options) {
+  const Mdh& mdh = *bound.mdh;
+  RunInputs data;
+  data.seed = options.seed;
+  data.params = options.params;
+  for (const auto& [name, path] : options.input_files) {
+    const int b = mdh.find_buffer(name);
+    if (b < 0) throw UserError("--input " + name + "=" + path + ": the spec declares no buffer '" + name + "'");
+    if (mdh.buffers[b].kind == BufferKind::Output)
+      throw UserError("--input " + name + "=" + path + ": '" + name + "' is the output");
+    HostBuffer buffer = make_host_buffer(bound, b);
+    read_buffer_file(path, buffer, "input " + name);
+    data.inputs.emplace(name, std::move(buffer));
+  }
+  if (options.prl_data) {
+    PrlData prl = make_prl_data(bound, data.seed);
+    for (HostBuffer* b : {&prl.a, &prl.b, &prl.freq})
+      if (!data.inputs.count(b->name)) data.inputs.emplace(b->name, std::move(*b));
+  }
+  return data;
+}
+
+}  // namespace mdh

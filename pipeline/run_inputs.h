@@ -1,0 +1,35 @@
+// What data an md_hom runs on, as the user names it (--seed, --param, --input, --prl-data), and the loaded data.
+// The named form is plain data with a JSON form, so that a tuning request hands it to worker processes as it is.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "mdh/bind.h"
+#include "runtime/host_buffer.h"
+
+namespace mdh {
+
+struct DataOptions {
+  uint64_t seed = 1;                              // of the inputs not read from files
+  std::map<std::string, std::string> params;      // NAME -> value text
+  std::map<std::string, std::string> input_files;  // buffer NAME -> .npy / .bin path
+  bool prl_data = false;                          // inputs a, b and freq from the synthetic record generator
+
+  nlohmann::json to_json() const;
+  static DataOptions from_json(const nlohmann::json& json);
+};
+
+struct RunInputs {
+  std::map<std::string, HostBuffer> inputs;  // from files and the PRL generator; the rest is seeded random
+  std::map<std::string, std::string> params;
+  uint64_t seed = 1;
+};
+
+/// Reads the input files (checked against the bound buffer declarations) and generates the PRL records.
+RunInputs load_run_inputs(const BoundMdh& bound, const DataOptions& options);
+
+}  // namespace mdh

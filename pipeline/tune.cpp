@@ -1,0 +1,222 @@
+// The tuning driver: space, search, evaluation and result of one tuning run.
+#include "pipeline/tune.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "codegen/tunable_kernel.h"
+#include "pipeline/cost_function.h"
+#include "pipeline/pipeline.h"
+#include "pipeline/tuning_search_space.h"
+#include "runtime/binary_cache.h"
+#include "runtime/device.h"
+#include "runtime/icd_diagnostics.h"
+#include "tuner/seeded_technique.h"
+#include "tuner/technique.h"
+#include "tuner/worker_pool.h"
+
+namespace mdh {
+
+std::string spec_hash(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+  char out[20];
+  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
+  return out;
+}
+
+void check_journal_resumable(const std::string& path, const nlohmann::json& metadata) {
+  if (::access(path.c_str(), F_OK) != 0) return;
+  const nlohmann::json recorded = tuner::read_journal(path).header.metadata;
+  // Journals written before the generation was recorded were made by generation 1.
+  auto value = [](const nlohmann::json& m, const char* key) {
+    if (m.contains(key)) return m[key];
+    return std::string(key) == "generator" ? nlohmann::json(1) : nlohmann::json();
+  };
+  for (const char* key : {"spec_hash", "sizes", "device", "driver", "generator"}) {
+    const nlohmann::json was = value(recorded, key), now = value(metadata, key);
+    if (was != now)
+      throw UserError("cannot resume journal '" + path + "': it was recorded with " + key + " " + was.dump() +
+                      ", this run has " + now.dump() +
+                      (std::string(key) == "generator" ? " (its timings are of kernels mdh no longer generates)" : ""));
+  }
+}
+
+namespace {
+
+// Identical devices only: the search compares their times on one scale.
+std::vector<DeviceInfo> select_devices(const std::vector<std::string>& selectors) {
+  std::vector<DeviceInfo> devices;
+  for (const auto& s : selectors) devices.push_back(select_device(s));
+  for (const auto& d : devices)
+    if (d.name != devices[0].name || d.driver_version != devices[0].driver_version)
+      throw UserError("--device: tuning over several devices needs identical ones; '" + d.name + "' differs from '" +
+                      devices[0].name + "'");
+  return devices;
+}
+
+}  // namespace
+
+TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings& settings) {
+  const auto started = std::chrono::steady_clock::now();
+  TuningRequest request = request_in;
+  const BoundMdh bound = load_and_bind(request.spec_path, request.sizes);
+  const std::vector<DeviceInfo> devices = select_devices(request.device_selectors);
+  const DeviceLimits limits = device_limits(devices[0]);
+  auto space = std::make_shared<const TuningSpace>(restricted_tuning_space(bound, limits, request.restrictions));
+  RunInputs data = load_run_inputs(bound, request.data);  // reads the input files now: a bad one fails first
+
+  tuner::SearchSpace search_space = make_search_space(*space);
+  std::unique_ptr<tuner::SearchTechnique> technique = tuner::make_technique(settings.technique);
+  TuningOutcome outcome;
+  if (settings.default_start) {
+    // The default configuration first: in a large space (seven-dimensional contractions) a short search can
+    // otherwise end worse than what `mdh run` gives without tuning.
+    if (auto point = point_of_config(search_space, bound, default_config(bound, limits))) {
+      technique = std::make_unique<tuner::SeededTechnique>(std::move(technique), std::vector<tuner::Point>{*point});
+      outcome.default_start = true;
+    } else if (settings.note) {
+      settings.note("the default configuration is not in the search space; the search starts without it");
+    }
+  }
+
+  const bool own_cache = request.binary_cache.empty();
+  if (own_cache)
+    request.binary_cache =
+        (std::filesystem::temp_directory_path() / ("mdh-kernels-" + std::to_string(::getpid()))).string();
+  auto cache = std::make_shared<BinaryCache>(request.binary_cache);
+
+  tuner::TunerOptions options;
+  options.seed = settings.seed;
+  options.journal_path = settings.journal_path;
+  options.resume = settings.resume;
+  options.journal_metadata = {{"spec", request.spec_path},
+                              {"spec_hash", spec_hash(request.spec_path)},
+                              {"sizes", request.sizes},
+                              {"device", devices[0].name},
+                              {"driver", devices[0].driver_version},
+                              {"generator", kTunableKernelGeneration},
+                              {"config_format", kConfigFormatVersion},
+                              {"default_start", outcome.default_start}};
+  if (settings.resume) check_journal_resumable(settings.journal_path, options.journal_metadata);
+  options.interrupt = settings.interrupt;
+  options.on_evaluation = settings.on_evaluation;
+  if (settings.compile_threads > 0) {
+    // Parallel compilation: build upcoming configurations on a thread pool (one Context per thread) into the binary
+    // cache; the evaluating process then loads them instead of compiling.
+    options.lookahead = settings.compile_threads;
+    options.prepare_threads = settings.compile_threads;
+    options.prepare = [&, device = devices[0]](const tuner::Configuration& configuration) {
+      thread_local std::unique_ptr<Context> context;
+      thread_local const BinaryCache* context_cache = nullptr;
+      if (!context || context_cache != cache.get()) {
+        context = std::make_unique<Context>(device);
+        context->use_binary_cache(cache);
+        context_cache = cache.get();
+      }
+      try {
+        const LaunchPlan plan = generate_tunable_kernel(bound, kernel_config_of(bound, *space, configuration), limits);
+        context->program(plan.source, plan.build_options);
+      } catch (const UserError&) {
+        // The evaluation reports the same failure with its classification; preparing only saves time.
+      }
+    };
+  }
+
+  const tuner::Abort abort = settings.abort ? *settings.abort : tuner::evaluations(200);
+  const std::string request_path = request.binary_cache + ".request.json";
+  {
+    std::unique_ptr<Context> context;
+    std::unique_ptr<MdHomRun> run;
+    std::unique_ptr<MdHomCostFunction> cost;
+    std::unique_ptr<tuner::WorkerPool> pool;
+    if (settings.in_process) {
+      context = std::make_unique<Context>(devices[0]);
+      context->use_binary_cache(cache);
+      run = std::make_unique<MdHomRun>(*context, bound, std::move(data.inputs), data.params, data.seed);
+      cost = std::make_unique<MdHomCostFunction>(*run, space, limits, CostSettings{request.warmup, request.repeat});
+      outcome.result = tuner::tune(search_space, *technique, abort, *cost, options);
+    } else {
+      request.write(request_path);
+      tuner::WorkerPoolOptions pool_options;
+      pool_options.timeout_floor_seconds = settings.timeout_floor_seconds;
+      // Until a first success sets the pace, one evaluation may not take more than the whole time budget.
+      if (settings.budget_seconds)
+        pool_options.initial_timeout_seconds = std::max(
+            pool_options.timeout_floor_seconds, std::min(pool_options.initial_timeout_seconds, *settings.budget_seconds));
+      for (size_t k = 0; k < devices.size(); ++k)
+        pool_options.commands.push_back({settings.worker_executable, "tune-worker", "--request", request_path,
+                                         "--device-index", std::to_string(k)});
+      pool = std::make_unique<tuner::WorkerPool>(pool_options);
+      outcome.result = tuner::tune(search_space, *technique, abort, *pool, options);
+    }
+  }
+  std::error_code ignored;
+  std::filesystem::remove(request_path, ignored);
+  if (own_cache) std::filesystem::remove_all(request.binary_cache, ignored);
+  outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (!outcome.result.best) return outcome;
+
+  outcome.best = kernel_config_of(bound, *space, *outcome.result.best);
+  TuningResultFile file;
+  file.spec = request.spec_path;
+  file.spec_hash = spec_hash(request.spec_path);
+  file.md_hom = bound.mdh->name;
+  file.sizes = bound.sizes;
+  file.device = {{"name", devices[0].name}, {"driver", devices[0].driver_version},
+                 {"platform", devices[0].platform_name}, {"slug", device_slug(devices[0])},
+                 {"count", devices.size()}};
+  file.technique = settings.technique;
+  file.seed = settings.seed;
+  file.abort = abort.describe();
+  file.evaluations = outcome.result.status.evaluations;
+  file.valid_evaluations = outcome.result.status.valid_evaluations;
+  file.tuning_seconds = outcome.seconds;
+  file.kernel_time_ns = *outcome.result.best_cost * 1e9;
+  if (bound.flops) file.gflops = *bound.flops / *outcome.result.best_cost * 1e-9;
+  if (bound.bytes) file.gbytes_per_second = *bound.bytes / *outcome.result.best_cost * 1e-9;
+  file.space_size = search_space.size().to_decimal();
+  file.config = config_to_json(bound, *outcome.best);
+  outcome.result_file = file;
+  return outcome;
+}
+
+int serve_tuning_worker(const std::string& request_path, size_t device_index) {
+  const TuningRequest request = TuningRequest::read(request_path);
+  if (device_index >= request.device_selectors.size())
+    throw UserError("tune-worker: no device " + std::to_string(device_index) + " in the request");
+  const BoundMdh bound = load_and_bind(request.spec_path, request.sizes);
+  DeviceInfo device;
+  try {
+    device = select_device(request.device_selectors[device_index]);
+  } catch (const UserError& e) {
+    // The parent saw this device a moment ago: say what differs in this process (it lands in the journal's reason).
+    throw UserError(std::string(e.what()) + "\nin the worker process:\n" + describe_icd_loading());
+  }
+  const DeviceLimits limits = device_limits(device);
+  auto space = std::make_shared<const TuningSpace>(restricted_tuning_space(bound, limits, request.restrictions));
+  RunInputs data = load_run_inputs(bound, request.data);
+  Context context(device);
+  if (!request.binary_cache.empty()) context.use_binary_cache(std::make_shared<BinaryCache>(request.binary_cache));
+  MdHomRun run(context, bound, std::move(data.inputs), data.params, data.seed);
+  run.reference_output();  // once, before the first deadline-bound evaluation
+  MdHomCostFunction cost(run, space, limits, {request.warmup, request.repeat});
+  return tuner::serve_worker_requests([&](const nlohmann::json& json) {
+    // The tuner sends a configuration in the config JSON form (named values), the one form every stage reads.
+    KernelConfig config;
+    try {
+      config = config_from_json(bound, json);
+    } catch (const UserError& e) {
+      return tuner::EvaluationResult::failed(tuner::EvaluationStatus::constraint, e.what());
+    }
+    return cost.evaluate(config);
+  });
+}
+
+}  // namespace mdh

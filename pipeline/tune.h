@@ -1,0 +1,61 @@
+// Tuning one md_hom for one device and size binding: the tuning request -> space -> search with the tuner,
+// evaluating in worker processes (or in this process) -> the best configuration as a result file.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "codegen/kernel_config.h"
+#include "pipeline/tuning_request.h"
+#include "pipeline/tuning_result.h"
+#include "tuner/abort.h"
+#include "tuner/journal.h"
+#include "tuner/tuner.h"
+
+namespace mdh {
+
+struct TuningSettings {
+  std::string technique = "auc_bandit";
+  uint64_t seed = 1;
+  std::optional<tuner::Abort> abort;      // default: 200 evaluations
+  std::optional<double> budget_seconds;   // the --budget part of the abort: no evaluation may take longer at first
+  std::string journal_path;
+  /// Continue the journal's run without re-evaluating anything. Allowed when the journal was recorded for the same
+  /// spec (hash), sizes, device and driver, generator generation and search (technique, seed, window, space size);
+  /// an older journal that differs only in how it wrote values (enum ordinals, permutation ranks) resumes.
+  bool resume = false;
+  bool default_start = true;  // evaluate the default configuration first
+  bool in_process = false;    // no worker processes (no protection against hanging kernels)
+  unsigned compile_threads = 2;
+  double timeout_floor_seconds = 10;
+  /// The mdh executable, started as `EXE tune-worker --request FILE --device-index K` for each device.
+  std::string worker_executable;
+  const std::atomic<bool>* interrupt = nullptr;
+  std::function<void(const tuner::TuningStatus&, const tuner::EvaluationRecord&, bool replayed)> on_evaluation;
+  std::function<void(const std::string&)> note;  // things the user should know (not errors)
+};
+
+struct TuningOutcome {
+  tuner::TuningResult result;
+  std::optional<KernelConfig> best;
+  std::optional<TuningResultFile> result_file;  // when a best configuration exists
+  double seconds = 0;
+  bool default_start = false;
+};
+
+TuningOutcome tune_md_hom(const TuningRequest& request, const TuningSettings& settings);
+
+/// The worker side: reads the request, prepares the data and the reference once, then evaluates the
+/// configurations the tuner sends (tuner::serve_worker_requests). Returns the process exit status.
+int serve_tuning_worker(const std::string& request_path, size_t device_index);
+
+/// FNV-1a of the spec file's bytes, as journals and results record it.
+std::string spec_hash(const std::string& spec_path);
+
+/// Throws UserError when the journal at `path` may not be resumed with this run's metadata (see
+/// TuningSettings::resume); does nothing when there is no such file.
+void check_journal_resumable(const std::string& path, const nlohmann::json& metadata);
+
+}  // namespace mdh

@@ -1,0 +1,71 @@
+// JSON form of the tuning request, and the restricted tuning space.
+#include "pipeline/tuning_request.h"
+
+#include <fstream>
+
+#include "mdh/error.h"
+
+namespace mdh {
+
+nlohmann::json TuningRequest::to_json() const {
+  nlohmann::json restrict = nlohmann::json::array();
+  for (const auto& [name, values] : restrictions) restrict.push_back({{"parameter", name}, {"values", values}});
+  return {{"spec", spec_path},           {"sizes", sizes},   {"devices", device_selectors},
+          {"data", data.to_json()},      {"warmup", warmup}, {"repeat", repeat},
+          {"binary_cache", binary_cache}, {"restrict", restrict}};
+}
+
+TuningRequest TuningRequest::from_json(const nlohmann::json& json) {
+  TuningRequest r;
+  try {
+    r.spec_path = json.at("spec").get<std::string>();
+    r.sizes = json.at("sizes").get<std::string>();
+    r.device_selectors = json.at("devices").get<std::vector<std::string>>();
+    r.data = DataOptions::from_json(json.at("data"));
+    r.warmup = json.at("warmup").get<int>();
+    r.repeat = json.at("repeat").get<int>();
+    r.binary_cache = json.at("binary_cache").get<std::string>();
+    for (const auto& entry : json.at("restrict"))
+      r.restrictions.emplace_back(entry.at("parameter").get<std::string>(),
+                                  entry.at("values").get<std::vector<std::string>>());
+  } catch (const nlohmann::json::exception& e) {
+    throw UserError(std::string("tuning request: ") + e.what());
+  }
+  return r;
+}
+
+void TuningRequest::write(const std::string& path) const {
+  std::ofstream out(path, std::ios::binary);
+  if (!out || !(out << to_json().dump(2) << '\n') || !out.flush())
+    throw UserError("cannot write the tuning request '" + path + "'");
+}
+
+TuningRequest TuningRequest::read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UserError("cannot read the tuning request '" + path + "'");
+  try {
+    return from_json(nlohmann::json::parse(in));
+  } catch (const nlohmann::json::exception& e) {
+    throw UserError("tuning request '" + path + "': " + e.what());
+  }
+}
+
+TuningSpace restricted_tuning_space(const BoundMdh& bound, const DeviceLimits& limits,
+                                   const std::vector<std::pair<std::string, std::vector<std::string>>>& restrictions) {
+  TuningSpace space = make_tuning_space(bound, limits);
+  for (const auto& [name, items] : restrictions) {
+    const int p = space.find(name);
+    if (p < 0) throw UserError("--restrict " + name + ": the tuning space has no parameter '" + name + "'");
+    std::vector<int64_t> values;
+    for (const std::string& item : items) {
+      // A value by its name as `mdh space` prints it ("local", "P"), else by number.
+      const std::optional<int64_t> value = space.parameters[p].parse_value_name(item);
+      if (!value) throw UserError("--restrict " + name + ": '" + item + "' is neither a value name nor an integer");
+      values.push_back(*value);
+    }
+    space.restrict_to(name, values);
+  }
+  return space;
+}
+
+}  // namespace mdh

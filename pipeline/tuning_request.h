@@ -1,0 +1,38 @@
+// What one tuning run measures: the spec, sizes, devices, data and measurement settings. Written once by `mdh tune`
+// to a file that every worker process reads, so the tuner and its workers build the same space on the same data.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "codegen/device_limits.h"
+#include "codegen/tuning_space.h"
+#include "mdh/bind.h"
+#include "pipeline/run_inputs.h"
+
+namespace mdh {
+
+struct TuningRequest {
+  std::string spec_path, sizes;
+  std::vector<std::string> device_selectors{""};  // identical devices, one worker each
+  DataOptions data;
+  int warmup = 1, repeat = 3;  // untimed and timed runs per configuration (the cost is the median)
+  std::string binary_cache;    // folder of compiled kernels shared by the compile threads and the workers
+  /// --restrict NAME=V1,V2,...: value names as `mdh space` prints them, or numbers.
+  std::vector<std::pair<std::string, std::vector<std::string>>> restrictions;
+
+  nlohmann::json to_json() const;
+  static TuningRequest from_json(const nlohmann::json& json);
+  void write(const std::string& path) const;
+  static TuningRequest read(const std::string& path);
+};
+
+/// The tuning space of the md_hom on the device, narrowed by the restrictions (UserError for unknown names or
+/// values).
+TuningSpace restricted_tuning_space(const BoundMdh& bound, const DeviceLimits& limits,
+                                   const std::vector<std::pair<std::string, std::vector<std::string>>>& restrictions);
+
+}  // namespace mdh

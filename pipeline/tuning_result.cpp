@@ -1,0 +1,64 @@
+// JSON form of the tuning result file.
+#include "pipeline/tuning_result.h"
+
+#include "mdh/error.h"
+
+namespace mdh {
+
+nlohmann::json TuningResultFile::to_json() const {
+  nlohmann::json out;
+  out["spec"] = spec;
+  out["spec_hash"] = spec_hash;
+  out["md_hom"] = md_hom;
+  out["sizes"] = sizes;
+  out["device"] = device;
+  out["technique"] = technique;
+  out["seed"] = seed;
+  out["abort"] = abort;
+  out["evaluations"] = evaluations;
+  out["valid_evaluations"] = valid_evaluations;
+  out["tuning_seconds"] = tuning_seconds;
+  out["kernel_time_ns"] = kernel_time_ns;
+  if (gflops) out["gflops"] = *gflops;
+  if (gbytes_per_second) out["gbytes_per_second"] = *gbytes_per_second;
+  out["space_size"] = space_size;
+  out["config"] = config;
+  return out;
+}
+
+bool TuningResultFile::is_result(const nlohmann::json& json) { return json.is_object() && json.contains("config"); }
+
+TuningResultFile TuningResultFile::from_json(const nlohmann::json& json) {
+  if (!is_result(json)) throw UserError("not a tuning result: no 'config'");
+  TuningResultFile r;
+  auto text = [&](const char* key, std::string& field) {
+    if (!json.contains(key)) return;
+    if (!json[key].is_string()) throw UserError(std::string("tuning result: '") + key + "' must be a string");
+    field = json[key].get<std::string>();
+  };
+  auto number = [&](const char* key, auto& field) {
+    if (!json.contains(key)) return;
+    if (!json[key].is_number()) throw UserError(std::string("tuning result: '") + key + "' must be a number");
+    field = json[key].get<std::decay_t<decltype(field)>>();
+  };
+  // Every key but the configuration is a record of how it was found: results of older versions lack some.
+  text("spec", r.spec);
+  text("spec_hash", r.spec_hash);
+  text("md_hom", r.md_hom);
+  if (json.contains("sizes")) r.sizes = json["sizes"];
+  text("technique", r.technique);
+  text("abort", r.abort);
+  text("space_size", r.space_size);
+  number("seed", r.seed);
+  number("evaluations", r.evaluations);
+  number("valid_evaluations", r.valid_evaluations);
+  number("tuning_seconds", r.tuning_seconds);
+  number("kernel_time_ns", r.kernel_time_ns);
+  if (json.contains("gflops")) r.gflops = json["gflops"].get<double>();
+  if (json.contains("gbytes_per_second")) r.gbytes_per_second = json["gbytes_per_second"].get<double>();
+  if (json.contains("device")) r.device = json["device"];
+  r.config = json["config"];
+  return r;
+}
+
+}  // namespace mdh

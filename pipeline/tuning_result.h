@@ -1,0 +1,31 @@
+// The file `mdh tune --out` writes: the best configuration found with what it was found for and how. One type owns
+// the format, for the writer (mdh tune) and every reader (mdh run/generate/export --config, peers, scripts).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace mdh {
+
+struct TuningResultFile {
+  std::string spec, spec_hash, md_hom;
+  nlohmann::json sizes = nlohmann::json::object();  // {"I": 1024, ...}
+  nlohmann::json device = nlohmann::json::object();  // name, driver, platform, slug, count
+  std::string technique, abort;
+  uint64_t seed = 0, evaluations = 0, valid_evaluations = 0;
+  double tuning_seconds = 0, kernel_time_ns = 0;
+  std::optional<double> gflops, gbytes_per_second;
+  std::string space_size;
+  nlohmann::json config;  // the config JSON form (codegen/kernel_config.h)
+
+  nlohmann::json to_json() const;
+  /// Reads a result; throws UserError naming the missing or malformed key.
+  static TuningResultFile from_json(const nlohmann::json& json);
+  /// Whether a JSON document is a tuning result (rather than a bare config).
+  static bool is_result(const nlohmann::json& json);
+};
+
+}  // namespace mdh

@@ -1,0 +1,106 @@
+// The tuning space as the tuner's search space (see tuning_search_space.h).
+#include "pipeline/tuning_search_space.h"
+
+#include <algorithm>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "mdh/error.h"
+
+namespace mdh {
+
+tuner::SearchSpace make_search_space(const TuningSpace& space, unsigned threads) {
+  const size_t n = space.parameters.size();
+  const std::vector<std::vector<int64_t>> candidates = search_values(space);
+  std::vector<tuner::Parameter> parameters;
+  parameters.reserve(n);
+  for (size_t k = 0; k < n; ++k) {
+    const TuningParameter& p = space.parameters[k];
+    // Enumerations and loop orders carry their names into journals and results; a restriction narrows them by a
+    // constraint on the value alone (their ranges are the whole lists, so that the JSON forms stay the same).
+    switch (p.kind()) {
+      case FamilyValueKind::integer:
+        parameters.push_back(tuner::Parameter::integer(p.name, tuner::Range::set(candidates[k])));
+        continue;
+      case FamilyValueKind::enumeration:
+        parameters.push_back(tuner::Parameter::enumeration(p.name, p.family->labels));
+        parameters.back().accept_legacy_codes(p.family->legacy_codes);
+        break;
+      case FamilyValueKind::permutation:
+        parameters.push_back(p.family->scope == FamilyScope::input_access
+                                 ? tuner::Parameter::permutation(p.name, p.permutation_length)
+                                 : tuner::Parameter::permutation(p.name, p.permutation_elements));
+        break;
+    }
+    if (p.restricted)
+      parameters.back().constrain([allowed = *p.restricted](int64_t v) {
+        return std::find(allowed.begin(), allowed.end(), v) != allowed.end();
+      });
+  }
+  // The constraints read values through AssignmentValues: fill exactly the parameters the constraint declares (the
+  // others keep their first value, so that derived quantities stay well defined). Tree generation calls them from
+  // several threads, hence one buffer per thread, reused.
+  auto shared_space = std::make_shared<const TuningSpace>(space);
+  auto assignment_buffer = [n, shared_space]() -> Assignment& {
+    thread_local const TuningSpace* owner = nullptr;
+    thread_local Assignment buffer;
+    if (owner != shared_space.get() || buffer.size() != n) {
+      buffer.clear();
+      for (const TuningParameter& p : shared_space->parameters) buffer.push_back(p.lo);
+      owner = shared_space.get();
+    }
+    return buffer;
+  };
+  std::vector<tuner::GlobalConstraint> global_constraints;
+  for (const TuningConstraint& c : space.constraints) {
+    const int owner = c.last_read();
+    MDH_INTERNAL_ASSERT(owner >= 0 && static_cast<size_t>(owner) < n, "constraint without reads: " + c.description());
+    const Condition condition = c.condition;
+    // A constraint across parameter groups (work-items of all dimensions, the NDRange, memory) is checked per
+    // configuration: in a tree it would merge every group it reads, and one tree over all parameters is
+    // astronomically large.
+    bool across_groups = false;
+    for (int r : c.reads) across_groups = across_groups || space.parameters[r].group != space.parameters[owner].group;
+    if (across_groups) {
+      std::vector<std::string> names;
+      for (int r : c.reads) names.push_back(space.parameters[r].name);
+      global_constraints.push_back({c.description(), std::move(names),
+                                    [condition, reads = c.reads, assignment_buffer, shared_space](std::span<const int64_t> values) {
+                                      Assignment& a = assignment_buffer();
+                                      for (size_t k = 0; k < reads.size(); ++k) a[reads[k]] = values[k];
+                                      return condition.holds(AssignmentValues(*shared_space, a));
+                                    }});
+      continue;
+    }
+    std::vector<int> others;
+    std::vector<std::string> names;
+    for (int r : c.reads)
+      if (r != owner) others.push_back(r), names.push_back(space.parameters[r].name);
+    parameters[owner].constrain(names, [condition, owner, others, assignment_buffer, shared_space](
+                                           int64_t value, std::span<const int64_t> reads) {
+      Assignment& a = assignment_buffer();
+      a[owner] = value;
+      for (size_t k = 0; k < others.size(); ++k) a[others[k]] = reads[k];
+      return condition.holds(AssignmentValues(*shared_space, a));
+    });
+  }
+  return tuner::SearchSpace(std::move(parameters), std::move(global_constraints), threads);
+}
+
+KernelConfig kernel_config_of(const BoundMdh& bound, const TuningSpace& space, const tuner::Configuration& configuration) {
+  MDH_INTERNAL_ASSERT(configuration.size() == space.parameters.size(), "configuration of another space");
+  return config_from_assignment(bound, space, configuration.values());
+}
+
+std::optional<tuner::Point> point_of_config(const tuner::SearchSpace& search_space, const BoundMdh& bound,
+                                            const KernelConfig& config) {
+  nlohmann::json named = config_to_json(bound, config);
+  named.erase("mdh_config");  // a configuration of the tuner's space names parameters only
+  try {
+    return search_space.point_of(search_space.configuration_from_json(named));
+  } catch (const UserError&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace mdh
