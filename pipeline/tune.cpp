@@ -42,7 +42,7 @@ void check_journal_resumable(const std::string& path, const nlohmann::json& meta
   for (const char* key : {"spec_hash", "sizes", "device", "driver", "generator"}) {
     const nlohmann::json was = value(recorded, key), now = value(metadata, key);
     if (was != now)
-      throw UserError("cannot resume journal '" + path + "': it was recorded with " + key + " " + was.dump() +
+      throw UserError(SourceLoc{}, "cannot resume journal '" + path + "': it was recorded with " + key + " " + was.dump() +
                       ", this run has " + now.dump() +
                       (std::string(key) == "generator" ? " (its timings are of kernels mdh no longer generates)" : ""));
   }

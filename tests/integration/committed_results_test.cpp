@@ -1,0 +1,121 @@
+// Every configuration committed under results/ still loads and generates at its own size, whichever version of
+// the config form it was written in, and every committed journal's records still parse. (Verifying the large ones
+// on their devices belongs to the GPU machine: scripts/ there; here the kernels are generated, not run.)
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "codegen/tunable_kernel.h"
+#include "codegen/tuning_space.h"
+#include "pipeline/pipeline.h"
+#include "pipeline/tuning_result.h"
+#include "tuner/journal.h"
+
+namespace mdh {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// The limits the devices behind results/ report (`mdh devices` on each): configurations were valid for them.
+DeviceLimits limits_of_results_folder(const fs::path& file) {
+  DeviceLimits l;
+  const std::string path = file.string();
+  if (path.find("nvidia") != std::string::npos) {
+    l.max_work_group_size = 1024;
+    l.max_work_item_sizes = {1024, 1024, 64};
+    l.local_mem_bytes = 48 * 1024;
+    l.max_alloc_bytes = uint64_t{20} << 30;
+    l.nvidia_driver = true;
+  } else {
+    l.max_work_group_size = 4096;
+    l.max_work_item_sizes = {4096, 4096, 4096};
+    l.local_mem_bytes = 4 * 1024 * 1024;
+    l.max_alloc_bytes = uint64_t{2} << 30;
+  }
+  return l;
+}
+
+// Results name the spec by the absolute path of the checkout they were made in; the spec is the one under apps/.
+std::string spec_in_this_checkout(const std::string& recorded) {
+  const auto at = recorded.rfind("apps/");
+  return std::string(MDH_SOURCE_DIR) + "/" + (at == std::string::npos ? recorded : recorded.substr(at));
+}
+
+std::string size_text(const json& sizes) {
+  if (sizes.is_string()) return sizes.get<std::string>();
+  std::string text;
+  for (const auto& [name, value] : sizes.items()) text += (text.empty() ? "" : ",") + name + "=" + value.dump();
+  return text;
+}
+
+std::vector<fs::path> committed(const std::string& extension) {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::recursive_directory_iterator(fs::path(MDH_SOURCE_DIR) / "results"))
+    if (entry.is_regular_file() && entry.path().extension() == extension) files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+TEST(CommittedResults, EveryConfigLoadsAndGeneratesAtItsSize) {
+  int configs = 0;
+  for (const fs::path& file : committed(".json")) {
+    json j;
+    std::ifstream(file) >> j;
+    // Tuning results and hand-made configurations carry "config"; benchmark records of mdh carry the config they
+    // ran in notes.config_values; other JSON files (peer records, tables) hold none.
+    json config;
+    if (j.is_object() && TuningResultFile::is_result(j))
+      config = j["config"];
+    else if (j.is_object() && j.contains("notes") && j["notes"].contains("config_values"))
+      config = j["notes"]["config_values"];
+    else
+      continue;
+    SCOPED_TRACE(file.string());
+    ASSERT_TRUE(j.contains("spec") && j.contains("sizes")) << "a committed configuration must say what it is for";
+    const BoundMdh bound = load_and_bind(spec_in_this_checkout(j["spec"].get<std::string>()), size_text(j["sizes"]));
+    try {
+      const KernelConfig c = config_from_json(bound, config);
+      const LaunchPlan plan = generate_tunable_kernel(bound, c, limits_of_results_folder(file));
+      EXPECT_FALSE(plan.source.empty());
+      // Written again in today's form, it reads back as the same configuration.
+      EXPECT_EQ(config_from_json(bound, config_to_json(bound, c)), c);
+    } catch (const UserError& e) {
+      ADD_FAILURE() << e.what();
+    }
+    ++configs;
+  }
+  EXPECT_GT(configs, 150);
+}
+
+TEST(CommittedResults, EveryJournalRecordParses) {
+  int journals = 0, records = 0;
+  for (const fs::path& file : committed(".journal")) {
+    SCOPED_TRACE(file.string());
+    const tuner::JournalContents contents = tuner::read_journal(file.string());
+    const json& metadata = contents.header.metadata;
+    ASSERT_TRUE(metadata.contains("spec") && metadata.contains("sizes"));
+    const BoundMdh bound = load_and_bind(spec_in_this_checkout(metadata["spec"].get<std::string>()),
+                                         size_text(metadata["sizes"]));
+    const TuningSpace space = make_tuning_space(bound, limits_of_results_folder(file));
+    for (const tuner::EvaluationRecord& record : contents.records) {
+      try {
+        const KernelConfig c = config_from_json(bound, record.configuration);
+        // A configuration that ran successfully was valid for its device and still is.
+        if (record.result.status == tuner::EvaluationStatus::ok)
+          EXPECT_EQ(first_violation(space, assignment_from_config(space, c)), std::nullopt) << record.configuration.dump();
+      } catch (const UserError& e) {
+        ADD_FAILURE() << "evaluation " << record.evaluation << ": " << e.what();
+      }
+      ++records;
+    }
+    ++journals;
+  }
+  EXPECT_GT(journals, 50);
+  EXPECT_GT(records, 1000);
+}
+
+}  // namespace
+}  // namespace mdh

@@ -1,0 +1,127 @@
+// `mdh tune` end to end on the default device: named values in journals and results, the tuning request that the
+// worker processes read, and the rule for resuming a journal (same spec, sizes, device, driver and generator; an
+// older journal that wrote enum ordinals and permutation ranks still resumes).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "codegen/parameter_families.h"
+#include "codegen/permutation.h"
+#include "codegen/tunable_kernel.h"
+#include "tests/integration/command_runner.h"
+
+namespace mdh {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr const char* kGemm = "apps/gemm.mdh --size I=8,J=8,K=8";
+
+testing::CommandResult mdh_cli(const std::string& args) { return testing::run_command("'" MDH_BINARY "' " + args); }
+
+class TuneTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("mdh_tune_test_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  std::vector<json> journal_lines(const std::string& name) const {
+    std::vector<json> lines;
+    std::ifstream in(path(name));
+    for (std::string line; std::getline(in, line);) lines.push_back(json::parse(line));
+    return lines;
+  }
+  void write_journal(const std::string& name, const std::vector<json>& lines) const {
+    std::ofstream out(path(name));
+    for (const json& line : lines) out << line.dump() << '\n';
+  }
+  // Tunes GEMM 8x8x8 for `evals` evaluations into best.json and its journal.
+  testing::CommandResult tune(int evals, const std::string& extra = "") const {
+    return mdh_cli(std::string("tune ") + kGemm + " --evals " + std::to_string(evals) + " --compile-threads 1 --out " +
+                   path("best.json") + extra);
+  }
+  fs::path dir_;
+};
+
+TEST_F(TuneTest, JournalsAndResultsNameTheirValuesAndTheResultVerifies) {
+  const auto r = tune(3);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const std::vector<json> lines = journal_lines("best.json.journal");
+  ASSERT_EQ(lines.size(), 4u) << "a header and three evaluations";
+  EXPECT_EQ(lines[0]["metadata"]["generator"], kTunableKernelGeneration);
+  EXPECT_EQ(lines[0]["metadata"]["config_format"], 2);
+  for (size_t k = 1; k < lines.size(); ++k) {
+    const json& config = lines[k]["config"];
+    EXPECT_TRUE(config["MEM_RES_P"].is_string()) << config.dump();
+    EXPECT_TRUE(config["CMB_RES"].is_string()) << config.dump();
+    EXPECT_TRUE(config["LOOP_ORDER_G"].is_array() && config["LOOP_ORDER_G"][0].is_string()) << config.dump();
+  }
+  json result;
+  std::ifstream(path("best.json")) >> result;
+  EXPECT_EQ(result["config"]["mdh_config"], 2);
+  const auto run = mdh_cli(std::string("run ") + kGemm + " --config " + path("best.json") + " --verify --repeat 1");
+  EXPECT_EQ(run.status, 0) << run.output;
+  EXPECT_NE(run.output.find("PASS"), std::string::npos) << run.output;
+}
+
+// A journal written before values were named (and before the generator's generation was recorded) resumes: its
+// records are replayed, none is evaluated again.
+TEST_F(TuneTest, AJournalWithEnumOrdinalsAndPermutationRanksResumes) {
+  ASSERT_EQ(tune(3).status, 0);
+  std::vector<json> lines = journal_lines("best.json.journal");
+  lines[0]["metadata"].erase("generator");
+  lines[0]["metadata"].erase("config_format");
+  const auto& families = parameter_families();
+  for (size_t k = 1; k < lines.size(); ++k)
+    for (auto& [name, value] : lines[k]["config"].items()) {
+      for (const ParameterFamily& f : families) {
+        if (name.rfind(f.name, 0) != 0) continue;
+        if (f.kind == FamilyValueKind::enumeration) {
+          const auto at = std::find(f.labels.begin(), f.labels.end(), value.get<std::string>()) - f.labels.begin();
+          value = f.legacy_codes.at(at);
+        } else if (f.kind == FamilyValueKind::permutation) {
+          std::vector<int> order;
+          for (const json& element : value)
+            order.push_back(element.is_number() ? element.get<int>()
+                                                : std::string("ijk").find(element.get<std::string>()[0]));
+          value = permutation_rank(order);
+        }
+        break;
+      }
+    }
+  ASSERT_TRUE(lines[1]["config"]["MEM_RES_P"].is_number());
+  write_journal("best.json.journal", lines);
+  const auto r = tune(5, " --resume");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("5 evaluations (5 valid, 3 replayed)"), std::string::npos) << r.output;
+}
+
+TEST_F(TuneTest, AJournalOfAnotherSpecSizesOrGeneratorIsNotResumed) {
+  ASSERT_EQ(tune(2).status, 0);
+  const std::vector<json> original = journal_lines("best.json.journal");
+  const std::vector<std::pair<std::string, json>> changes = {
+      {"spec_hash", "0123456789abcdef"}, {"sizes", "I=8,J=8,K=9"}, {"generator", kTunableKernelGeneration - 1}};
+  for (const auto& [key, value] : changes) {
+    std::vector<json> lines = original;
+    const json was = lines[0]["metadata"][key];
+    lines[0]["metadata"][key] = value;
+    write_journal("best.json.journal", lines);
+    const auto r = tune(4, " --resume");
+    EXPECT_EQ(r.status, 2) << r.output;
+    EXPECT_NE(r.output.find("error: cannot resume journal '" + path("best.json.journal") + "': it was recorded with " +
+                            key + " " + value.dump() + ", this run has " + was.dump()),
+              std::string::npos)
+        << r.output;
+    EXPECT_EQ(journal_lines("best.json.journal").size(), lines.size()) << "the refused journal is left as it was";
+  }
+}
+
+}  // namespace
+}  // namespace mdh
