@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "codegen/parameter_families.h"
 #include "codegen/permutation.h"
 #include "codegen/tuning_space.h"
 #include "mdh/error.h"
@@ -241,6 +242,10 @@ KernelConfig config_frame(const BoundMdh& bound) {
   }
   c.result_memory = {Memory::Global, Memory::Private, Memory::Private};
   c.combine_layer = Layer::Private;
+  // Every family's neutral value (the first value where it has none): a family added later needs no code here.
+  for (const ParameterFamily& family : parameter_families())
+    for (int index : family.members(bound))
+      family.set(c, index, family.neutral(bound, index).value_or(family.kind == FamilyValueKind::integer ? family.min_value : 0));
   return c;
 }
 
@@ -308,7 +313,7 @@ constexpr int64_t kReductionChunk = 4096;  // elements per work-group of such a 
 KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
   const Mdh& mdh = *bound.mdh;
   const int dims = static_cast<int>(mdh.dims.size());
-  KernelConfig c;
+  KernelConfig c = config_frame(bound);  // every family at its neutral value; the paper's families set below
   c.num_wg.assign(dims, 1);
   c.num_wi.assign(dims, 1);
   c.private_tile_size.assign(dims, 1);
@@ -350,18 +355,10 @@ KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
     }
   }
 
-  for (int l = 0; l < kLayerCount; ++l) {
-    c.input_memory[l].assign(mdh.inputs.size(), Memory::None);
-    for (size_t a = 0; a < mdh.inputs.size(); ++a) {
-      std::vector<int> identity(buffer_rank(mdh, static_cast<int>(a)));
-      for (size_t k = 0; k < identity.size(); ++k) identity[k] = static_cast<int>(k);
-      c.cache_dim_order[l].push_back(identity);
-    }
-    for (int d = 0; d < dims; ++d) c.loop_order[l].push_back(d);
-  }
+  // No caching, identity orders, partial results in private memory: config_frame's neutral values.
   c.result_memory = {Memory::Global, Memory::Private, Memory::Private};
   c.combine_layer = Layer::Private;
-  // Reductions last in the work-group loop nest: the space requires it (see tuning_space.cpp).
+  // Reductions last in the work-group loop nest: the space requires it (LOOP_ORDER_G in parameter_families.cpp).
   std::stable_partition(c.loop_order[0].begin(), c.loop_order[0].end(),
                         [&](int d) { return mdh.dims[d].combine.is_concat(); });
   check_config(bound, c, limits);

@@ -2,8 +2,9 @@
 // tuner sets. A typed struct, read from and written to JSON (`--config cfg.json`). Whether a configuration is
 // valid for a device is decided by the constraints of the parameter families (codegen/parameter_families.h).
 //
-// Adding a parameter family (vector width, unrolling, local-buffer padding, ...) means: one field here, one entry in
-// the family table (codegen/parameter_families.cpp), the emitter code that uses it, and its tests.
+// Adding a parameter family (vector width, unrolling, local-buffer padding, ...) means: one field here (written by
+// the family through member_slot), one entry in the family table (codegen/parameter_families.cpp), the emitter code
+// that uses it, and its tests.
 #pragma once
 
 #include <array>
@@ -66,7 +67,7 @@ std::string input_access_name(const Mdh& mdh, int access);
 void check_config_shape(const BoundMdh& bound, const KernelConfig& config);
 
 /// A config of the md_hom's shape with the fixed values of the global layer (inputs read through, results in
-/// global memory) and placeholder values elsewhere; config_from_values fills in the parameters.
+/// global memory) and every parameter at its family's neutral value (sizes 1, OpenCL dimension 0).
 KernelConfig config_frame(const BoundMdh& bound);
 
 /// The version of the config JSON form written by config_to_json.

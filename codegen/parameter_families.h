@@ -101,6 +101,14 @@ class ParameterFamily {
   std::string parameter_name(const Mdh& mdh, int index) const;
 };
 
+/// The member's slot in a per-member field of KernelConfig, grown as needed: a family's `set` that writes through it
+/// needs no sizing code elsewhere (config_frame sets every member to its neutral value).
+template <class T>
+T& member_slot(std::vector<T>& values, int index) {
+  if (values.size() <= static_cast<size_t>(index)) values.resize(static_cast<size_t>(index) + 1);
+  return values[static_cast<size_t>(index)];
+}
+
 /// The table, in declaration order (parameters are laid out in this order: the families grouped by dimension
 /// first, dimension by dimension, then every other family member by member).
 const std::vector<ParameterFamily>& parameter_families();
