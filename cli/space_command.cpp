@@ -46,6 +46,9 @@ int space_command(const Args& args) {
       if (p.neutral) std::cout << ", neutral " << p.value_name(*p.neutral);
       std::cout << '\n';
     }
+    std::cout << "\nfamilies:\n";
+    for (const ParameterFamily& family : parameter_families())
+      std::cout << "  " << family.name << ": " << family.meaning << '\n';
     std::cout << "\nconstraints (" << space.constraints.size() << "):\n";
     for (const TuningConstraint& c : space.constraints) std::cout << "  " << c.description() << '\n';
     std::cout << '\n';

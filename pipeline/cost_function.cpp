@@ -1,7 +1,7 @@
 // The tuner's cost of a tunable-kernel configuration on an OpenCL device.
 #include "pipeline/cost_function.h"
 
-#include "codegen/tunable_kernel.h"
+#include "pipeline/kernel.h"
 #include "pipeline/tuning_search_space.h"
 #include "runtime/verify_result.h"
 
@@ -21,7 +21,7 @@ tuner::EvaluationResult MdHomCostFunction::evaluate(const KernelConfig& config) 
   // Each stage's user errors mean something different for the tuner: classify by where they come from.
   LaunchPlan plan;
   try {
-    plan = generate_tunable_kernel(run_.bound(), config, limits_);
+    plan = prepare_kernel(run_.bound(), limits_, KernelChoice::typed(config)).plan;
   } catch (const UserError& e) {
     return EvaluationResult::failed(EvaluationStatus::constraint, e.what());
   }

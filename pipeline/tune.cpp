@@ -121,7 +121,8 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
         context_cache = cache.get();
       }
       try {
-        const LaunchPlan plan = generate_tunable_kernel(bound, kernel_config_of(bound, *space, configuration), limits);
+        const LaunchPlan plan =
+            prepare_kernel(bound, limits, KernelChoice::typed(kernel_config_of(bound, *space, configuration))).plan;
         context->program(plan.source, plan.build_options);
       } catch (const UserError&) {
         // The evaluation reports the same failure with its classification; preparing only saves time.
