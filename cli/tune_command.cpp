@@ -307,7 +307,7 @@ int tune_command(const Args& args) {
   out["kernel_time_ns"] = *result.best_cost * 1e9;
   if (bound.flops) out["gflops"] = *bound.flops / *result.best_cost * 1e-9;
   if (bound.bytes) out["gbytes_per_second"] = *bound.bytes / *result.best_cost * 1e-9;
-  out["space_size"] = search_space.size().to_decimal();
+  out["space_size"] = search_space.size().str();
   out["config"] = config_to_json(*bound.mdh, best);
   write_text(out_path, out.dump(2) + "\n");
   std::cout << "best: " << format_cost(*result.best_cost) << rates(bound, *result.best_cost) << " -> " << out_path
