@@ -8,14 +8,17 @@ namespace {
 
 using Kind = CombineOp::Kind;
 
+// One row per operator, columns aligned for reading (clang-format would give every field its own line).
+// clang-format off
 constexpr BuiltinCombineOperator kBuiltins[] = {
-    // kind       spelling reduction commutative scalar-only floating      integer      identity
-    {Kind::Concat, "++", false, false, false, "", "", CombineIdentity::None},
-    {Kind::Add, "+", true, true, true, "p + q", "p + q", CombineIdentity::Zero},
-    {Kind::Mul, "*", true, true, true, "p * q", "p * q", CombineIdentity::One},
-    {Kind::Max, "max", true, true, true, "fmax(p, q)", "max(p, q)", CombineIdentity::Lowest},
-    {Kind::Min, "min", true, true, true, "fmin(p, q)", "min(p, q)", CombineIdentity::Highest},
+    // kind        spelling  reduction  commutative  scalar-only  floating      integer      identity
+    {Kind::Concat, "++",     false,     false,       false,       "",           "",          CombineIdentity::None},
+    {Kind::Add,    "+",      true,      true,        true,        "p + q",      "p + q",     CombineIdentity::Zero},
+    {Kind::Mul,    "*",      true,      true,        true,        "p * q",      "p * q",     CombineIdentity::One},
+    {Kind::Max,    "max",    true,      true,        true,        "fmax(p, q)", "max(p, q)", CombineIdentity::Lowest},
+    {Kind::Min,    "min",    true,      true,        true,        "fmin(p, q)", "min(p, q)", CombineIdentity::Highest},
 };
+// clang-format on
 
 // builtin_combine_operator() indexes the table by kind.
 constexpr bool table_follows_kinds() {
@@ -27,7 +30,9 @@ static_assert(table_follows_kinds(), "one entry per built-in CombineOp::Kind, in
 
 }  // namespace
 
-std::span<const BuiltinCombineOperator> builtin_combine_operators() { return kBuiltins; }
+std::span<const BuiltinCombineOperator> builtin_combine_operators() {
+  return kBuiltins;
+}
 
 const BuiltinCombineOperator& builtin_combine_operator(CombineOp::Kind kind) {
   MDH_INTERNAL_ASSERT(kind != Kind::User, "a user operator has no entry in the built-in table");
@@ -53,11 +58,16 @@ std::string combine_expression(const BuiltinCombineOperator& op, ScalarType type
 
 std::string identity_expression(const BuiltinCombineOperator& op, ScalarType type) {
   switch (op.identity) {
-    case CombineIdentity::Zero: return "0";
-    case CombineIdentity::One: return "1";
-    case CombineIdentity::Lowest: return opencl_lowest(type);
-    case CombineIdentity::Highest: return opencl_highest(type);
-    case CombineIdentity::None: break;
+    case CombineIdentity::Zero:
+      return "0";
+    case CombineIdentity::One:
+      return "1";
+    case CombineIdentity::Lowest:
+      return opencl_lowest(type);
+    case CombineIdentity::Highest:
+      return opencl_highest(type);
+    case CombineIdentity::None:
+      break;
   }
   MDH_INTERNAL_ASSERT(false, std::string("'") + op.spelling + "' has no identity");
   return "";

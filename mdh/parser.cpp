@@ -295,9 +295,8 @@ class Parser {
         op.kind = CombineOp::Kind::User;
         op.user_name = t.text;
       } else {
-        throw UserError(t.loc, msg::expected("a combine operator (" + builtin_combine_spellings() +
-                                                 " or a declared operator)",
-                                             t));
+        throw UserError(
+            t.loc, msg::expected("a combine operator (" + builtin_combine_spellings() + " or a declared operator)", t));
       }
       lex_.next();
       combine_.push_back(op);

@@ -2,11 +2,10 @@
 // products do not fit into 64 or 128 bits.
 #pragma once
 
+#include <boost/multiprecision/cpp_int.hpp>
 #include <cstdint>
 #include <limits>
 #include <string>
-
-#include <boost/multiprecision/cpp_int.hpp>
 
 namespace mdh::tuner {
 

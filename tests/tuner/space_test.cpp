@@ -144,7 +144,8 @@ TEST(SearchSpace, XgemmLikeTreeGivesExactCount) {
 TEST(SearchSpace, SizesAndIndicesBeyond64BitsAreExact) {
   // 14 independent parameters of 1024 values: 2^140 candidates, the mixed radix of 14 one-parameter groups.
   std::vector<Parameter> p;
-  for (char name = 'A'; name < 'A' + 14; ++name) p.push_back(Parameter::integer(std::string(1, name), Range::interval(1, 1024)));
+  for (char name = 'A'; name < 'A' + 14; ++name)
+    p.push_back(Parameter::integer(std::string(1, name), Range::interval(1, 1024)));
   SearchSpace space(std::move(p));
   EXPECT_EQ(space.size().str(), "1393796574908163946345982392040522594123776");
   EXPECT_FALSE(fits_uint64(space.size()));
