@@ -184,9 +184,8 @@ Point SearchSpace::point_of(BigUnsigned index) const {
   MDH_INTERNAL_ASSERT(index < size_, "configuration index out of range");
   Point point(trees_.size());
   for (size_t g = trees_.size(); g-- > 0;) {
-    const BigUnsigned radix(trees_[g].leaf_count());
-    point[g] = static_cast<uint64_t>(index % radix);
-    index /= radix;
+    point[g] = static_cast<uint64_t>(index % trees_[g].leaf_count());
+    index /= trees_[g].leaf_count();
   }
   return point;
 }
