@@ -62,10 +62,10 @@ int space_command(const Args& args) {
             << search_space.memory_bytes() / 1024 << " KiB of trees, " << search_space.global_constraints().size()
             << " constraints checked per configuration)\n";
   if (!search_space.has_global_constraints()) {
-    std::cout << "valid configurations: " << search_space.size().to_grouped_decimal() << " (exact)\n";
+    std::cout << "valid configurations: " << tuner::to_grouped_decimal(search_space.size()) << " (exact)\n";
   } else if (search_space.known_valid_size()) {
-    std::cout << "valid configurations: " << search_space.known_valid_size()->to_grouped_decimal() << " (exact, of "
-              << search_space.size().to_grouped_decimal() << " candidates)\n";
+    std::cout << "valid configurations: " << tuner::to_grouped_decimal(*search_space.known_valid_size())
+              << " (exact, of " << tuner::to_grouped_decimal(search_space.size()) << " candidates)\n";
   } else {
     // Counting would enumerate the candidates; estimate the valid share from uniform samples instead.
     tuner::ValidSizeEstimate estimate = search_space.estimate_valid_size(20000, 1);
@@ -73,7 +73,8 @@ int space_command(const Args& args) {
     std::snprintf(line, sizeof line, "valid configurations: about %.3g (95%% interval %.3g to %.3g; %llu of %llu ",
                   estimate.valid, estimate.low, estimate.high, static_cast<unsigned long long>(estimate.valid_samples),
                   static_cast<unsigned long long>(estimate.samples));
-    std::cout << line << "uniform samples of the " << search_space.size().to_grouped_decimal() << " candidates valid)\n";
+    std::cout << line << "uniform samples of the " << tuner::to_grouped_decimal(search_space.size())
+              << " candidates valid)\n";
   }
   return 0;
 }

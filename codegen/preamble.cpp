@@ -7,6 +7,9 @@
 #include <sstream>
 #include <string_view>
 
+#include "mdh/combine_operator.h"
+#include "mdh/messages.h"
+
 namespace mdh {
 
 namespace {
@@ -72,60 +75,6 @@ bool uses_double(const Mdh& mdh) {
   return mentions(mdh.scalar.body.text);
 }
 
-/// The type's smallest and largest values as OpenCL C macros (the identities of max and min).
-const char* integer_limit(ScalarType t, bool largest) {
-  switch (t) {
-    case ScalarType::Char:
-      return largest ? "CHAR_MAX" : "CHAR_MIN";
-    case ScalarType::Uchar:
-      return largest ? "UCHAR_MAX" : "0";
-    case ScalarType::Short:
-      return largest ? "SHRT_MAX" : "SHRT_MIN";
-    case ScalarType::Ushort:
-      return largest ? "USHRT_MAX" : "0";
-    case ScalarType::Int:
-      return largest ? "INT_MAX" : "INT_MIN";
-    case ScalarType::Uint:
-      return largest ? "UINT_MAX" : "0";
-    case ScalarType::Long:
-      return largest ? "LONG_MAX" : "LONG_MIN";
-    case ScalarType::Ulong:
-      return largest ? "ULONG_MAX" : "0";
-    default:
-      break;
-  }
-  MDH_INTERNAL_ASSERT(false, "integer_limit of a floating type");
-  return "";
-}
-
-
-/// The body statement and identity expression of a built-in reduction operator on a scalar type.
-/// Floating max/min use fmax/fmin: a NaN operand is ignored (the other operand is the result), so a NaN never
-/// wins a maximum; integer max/min use the OpenCL built-ins max()/min().
-void builtin_operator(CombineOp::Kind k, ScalarType t, std::string& result, std::string& identity) {
-  bool floating = is_floating(t);
-  switch (k) {
-    case CombineOp::Kind::Add:
-      result = "p + q";
-      identity = "0";
-      return;
-    case CombineOp::Kind::Mul:
-      result = "p * q";
-      identity = "1";
-      return;
-    case CombineOp::Kind::Max:
-      result = floating ? "fmax(p, q)" : "max(p, q)";
-      identity = floating ? "-INFINITY" : integer_limit(t, false);
-      return;
-    case CombineOp::Kind::Min:
-      result = floating ? "fmin(p, q)" : "min(p, q)";
-      identity = floating ? "INFINITY" : integer_limit(t, true);
-      return;
-    default:
-      MDH_INTERNAL_ASSERT(false, "builtin_operator of a non-builtin combine operator");
-  }
-}
-
 void emit_user_operator(std::ostringstream& out, const Mdh& mdh, const UserOperator& op,
                         const PreambleOptions& options) {
   std::string type = element_type_name(mdh, op.type, options);
@@ -157,15 +106,15 @@ void emit_dimension_operator(std::ostringstream& out, const Mdh& mdh, int d, con
     return;
   }
   const ElementType& result = mdh.result_type();
-  if (result.is_struct())
-    throw UserError(dim.combine.loc, std::string("combine operator '") + dim.combine.spelling() +
-                                         "' of dimension '" + dim.name + "' cannot combine the struct type '" +
-                                         result.struct_name + "'; declare an operator for it");
-  std::string body, identity;
-  builtin_operator(dim.combine.kind, result.scalar, body, identity);
-  out << "// Dimension " << d << " (" << dim.name << ") combines with " << dim.combine.spelling() << ".\n";
-  out << type << " mdh_combine_" << d << '(' << type << " p, " << type << " q) { return " << body << "; }\n";
-  out << type << " mdh_identity_" << d << "(void) { return " << identity << "; }\n\n";
+  const BuiltinCombineOperator& builtin = builtin_combine_operator(dim.combine.kind);
+  if (builtin.scalar_types_only && result.is_struct())
+    throw UserError(dim.combine.loc, msg::builtin_on_struct(dim.combine.spelling(), mdh.buffers[mdh.output.buffer].name,
+                                                            mdh.type_name(result)));
+  out << "// Dimension " << d << " (" << dim.name << ") combines with " << builtin.spelling << ".\n";
+  out << type << " mdh_combine_" << d << '(' << type << " p, " << type << " q) { return "
+      << combine_expression(builtin, result.scalar) << "; }\n";
+  out << type << " mdh_identity_" << d << "(void) { return " << identity_expression(builtin, result.scalar)
+      << "; }\n\n";
 }
 
 std::string join(const std::vector<std::string>& parts, const std::string& separator) {

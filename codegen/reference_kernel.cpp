@@ -8,26 +8,13 @@
 #include <set>
 #include <sstream>
 
+#include "mdh/combine_operator.h"
+
 namespace mdh {
 
 namespace {
 
 // ------------------------------------------------------------------------------------------------ size macros
-
-/// Words that a size macro must not redefine: OpenCL C keywords and types, and what the generated code calls.
-const std::set<std::string>& reserved_words() {
-  static const std::set<std::string> kWords = {
-      "auto",     "break",      "case",      "char",          "const",     "continue",  "default",  "do",
-      "double",   "else",       "enum",      "extern",        "float",     "for",       "goto",     "if",
-      "inline",   "int",        "long",      "register",      "restrict",  "return",    "short",    "signed",
-      "sizeof",   "static",     "struct",    "switch",        "typedef",   "union",     "unsigned", "void",
-      "volatile", "while",      "uchar",     "ushort",        "uint",      "ulong",     "half",     "bool",
-      "size_t",   "kernel",     "global",    "local",         "constant",  "private",   "__kernel", "__global",
-      "__local",  "__constant", "__private", "get_global_id", "max",       "min",       "fmax",     "fmin",
-      "INFINITY", "NAN",        "CHAR_MIN",  "CHAR_MAX",      "UCHAR_MAX", "SHRT_MIN",  "SHRT_MAX", "USHRT_MAX",
-      "INT_MIN",  "INT_MAX",    "UINT_MAX",  "LONG_MIN",      "LONG_MAX",  "ULONG_MAX", "p",        "q"};
-  return kWords;
-}
 
 /// Every identifier-like word in OpenCL C text (over-approximate: words in comments count too, which only makes
 /// the clash check more careful).
@@ -46,6 +33,30 @@ void collect_words(const std::string& text, std::set<std::string>& words) {
       ++k;
     }
   }
+}
+
+/// Words that a size macro must not redefine: OpenCL C keywords and types, and what the generated code calls
+/// (the built-in combine operators' functions and identities for every type are taken from their table).
+const std::set<std::string>& reserved_words() {
+  static const std::set<std::string> kWords = [] {
+    std::set<std::string> words = {
+        "auto",     "break",      "case",      "char",          "const",    "continue", "default",  "do",
+        "double",   "else",       "enum",      "extern",        "float",    "for",      "goto",     "if",
+        "inline",   "int",        "long",      "register",      "restrict", "return",   "short",    "signed",
+        "sizeof",   "static",     "struct",    "switch",        "typedef",  "union",    "unsigned", "void",
+        "volatile", "while",      "uchar",     "ushort",        "uint",     "ulong",    "half",     "bool",
+        "size_t",   "kernel",     "global",    "local",         "constant", "private",  "__kernel", "__global",
+        "__local",  "__constant", "__private", "get_global_id", "NAN",      "p",        "q"};
+    for (const BuiltinCombineOperator& op : builtin_combine_operators()) {
+      if (!op.reduction) continue;
+      for (ScalarType type : all_scalar_types()) {
+        collect_words(combine_expression(op, type), words);
+        collect_words(identity_expression(op, type), words);
+      }
+    }
+    return words;
+  }();
+  return kWords;
 }
 
 bool sizes_need_prefix(const Mdh& mdh) {

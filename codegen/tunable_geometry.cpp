@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "views/footprint.h"
+#include "mdh/footprint.h"
 
 namespace mdh {
 

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "mdh/describe.h"
+#include "mdh/footprint.h"
 #include "mdh/messages.h"
 
 namespace mdh {
@@ -62,23 +63,15 @@ BoundAccess bind_access(const BoundMdh& b, const Access& a) {
 }
 
 /// Every index must stay inside its buffer dimension for every point of the iteration box (and every window
-/// offset). An affine index takes its extremes at the box corners, one dimension at a time.
+/// offset).
 void check_bounds(const BoundMdh& b, const Access& a, const BoundAccess& ba, bool is_write) {
   const auto& extents = b.buffer_extents[ba.buffer];
+  const std::vector<IndexRange> box = full_iteration_space(b);
   for (size_t k = 0; k < ba.indices.size(); ++k) {
-    const BoundIndex& bi = ba.indices[k];
-    int128 lo = bi.offset, hi = bi.offset;
-    for (size_t d = 0; d < bi.coefficient.size(); ++d) {
-      int128 span = static_cast<int128>(bi.coefficient[d]) * (b.dim_extents[d] - 1);
-      (span < 0 ? lo : hi) += span;
-    }
-    if (bi.has_window) {
-      lo += bi.window_lo;
-      hi += bi.window_lo + bi.window_extent - 1;
-    }
-    if (lo < 0 || hi >= extents[k])
-      throw UserError(a.loc, msg::access_out_of_bounds(access_text(*b.mdh, a), is_write, k + 1, to_string(lo),
-                                                       to_string(hi), extents[k]));
+    const WideIndexRange r = wide_index_range(ba.indices[k], box);
+    if (r.lo < 0 || r.hi >= extents[k])
+      throw UserError(a.loc, msg::access_out_of_bounds(access_text(*b.mdh, a), is_write, k + 1, to_string(r.lo),
+                                                       to_string(r.hi), extents[k]));
   }
 }
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "mdh/combine_operator.h"
+
 namespace mdh {
 
 namespace {
@@ -11,13 +13,20 @@ struct ScalarInfo {
   size_t size;
   bool floating;
   bool is_signed;
+  const char* lowest;   // OpenCL C of the smallest value (the identity of max); -INFINITY for floating types
+  const char* highest;  // of the largest value (the identity of min); INFINITY for floating types
 };
 constexpr ScalarInfo kScalars[] = {
-    {ScalarType::Float, "float", 4, true, true},   {ScalarType::Double, "double", 8, true, true},
-    {ScalarType::Int, "int", 4, false, true},      {ScalarType::Uint, "uint", 4, false, false},
-    {ScalarType::Long, "long", 8, false, true},    {ScalarType::Ulong, "ulong", 8, false, false},
-    {ScalarType::Short, "short", 2, false, true},  {ScalarType::Ushort, "ushort", 2, false, false},
-    {ScalarType::Char, "char", 1, false, true},    {ScalarType::Uchar, "uchar", 1, false, false},
+    {ScalarType::Float, "float", 4, true, true, "-INFINITY", "INFINITY"},
+    {ScalarType::Double, "double", 8, true, true, "-INFINITY", "INFINITY"},
+    {ScalarType::Int, "int", 4, false, true, "INT_MIN", "INT_MAX"},
+    {ScalarType::Uint, "uint", 4, false, false, "0", "UINT_MAX"},
+    {ScalarType::Long, "long", 8, false, true, "LONG_MIN", "LONG_MAX"},
+    {ScalarType::Ulong, "ulong", 8, false, false, "0", "ULONG_MAX"},
+    {ScalarType::Short, "short", 2, false, true, "SHRT_MIN", "SHRT_MAX"},
+    {ScalarType::Ushort, "ushort", 2, false, false, "0", "USHRT_MAX"},
+    {ScalarType::Char, "char", 1, false, true, "CHAR_MIN", "CHAR_MAX"},
+    {ScalarType::Uchar, "uchar", 1, false, false, "0", "UCHAR_MAX"},
 };
 const ScalarInfo& info(ScalarType t) {
   for (const auto& s : kScalars)
@@ -38,6 +47,17 @@ const char* opencl_name(ScalarType t) { return info(t).name; }
 size_t size_of(ScalarType t) { return info(t).size; }
 bool is_floating(ScalarType t) { return info(t).floating; }
 bool is_signed(ScalarType t) { return info(t).is_signed; }
+const char* opencl_lowest(ScalarType t) { return info(t).lowest; }
+const char* opencl_highest(ScalarType t) { return info(t).highest; }
+
+const std::vector<ScalarType>& all_scalar_types() {
+  static const std::vector<ScalarType> kTypes = [] {
+    std::vector<ScalarType> types;
+    for (const auto& s : kScalars) types.push_back(s.type);
+    return types;
+  }();
+  return kTypes;
+}
 
 std::optional<ScalarType> parse_scalar_type(const std::string& name) {
   for (const auto& s : kScalars)
@@ -46,15 +66,11 @@ std::optional<ScalarType> parse_scalar_type(const std::string& name) {
 }
 
 std::string CombineOp::spelling() const {
-  switch (kind) {
-    case Kind::Concat: return "++";
-    case Kind::Add: return "+";
-    case Kind::Mul: return "*";
-    case Kind::Max: return "max";
-    case Kind::Min: return "min";
-    case Kind::User: return user_name;
-  }
-  return "?";
+  return kind == Kind::User ? user_name : builtin_combine_operator(kind).spelling;
+}
+
+bool CombineOp::is_commutative() const {
+  return kind != Kind::User && builtin_combine_operator(kind).commutative;
 }
 
 int Mdh::find_buffer(const std::string& n) const { return find_by_name(buffers, n); }

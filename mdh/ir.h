@@ -24,6 +24,11 @@ std::optional<ScalarType> parse_scalar_type(const std::string& name);
 size_t size_of(ScalarType t);
 bool is_floating(ScalarType t);
 bool is_signed(ScalarType t);
+/// OpenCL C of the type's smallest and largest value ("INT_MIN", "UCHAR_MAX"; the infinities for floating types).
+const char* opencl_lowest(ScalarType t);
+const char* opencl_highest(ScalarType t);
+/// Every scalar type, in declaration order.
+const std::vector<ScalarType>& all_scalar_types();
 
 /// The element type of a buffer, param, operator or the scalar function's result:
 /// either a scalar or a struct declared with `type NAME { ... }`.
@@ -79,14 +84,17 @@ struct Buffer {
 };
 
 /// A combine operator of one dimension: `++` (concatenation), a built-in reduction, or a declared operator.
+/// What the built-ins are and do is the table of mdh/combine_operator.h.
 struct CombineOp {
   enum class Kind { Concat, Add, Mul, Max, Min, User };
   Kind kind = Kind::Concat;
   std::string user_name;  // Kind::User: the declared operator's name
   SourceLoc loc;
   bool is_concat() const { return kind == Kind::Concat; }
-  /// As written in `combine (...)`: "++", "+", "*", "max", "min" or the operator's name.
+  /// As written in `combine (...)`: a built-in's spelling or the declared operator's name.
   std::string spelling() const;
+  /// Partial results may be folded in any order (never assumed of a user operator).
+  bool is_commutative() const;
   bool operator==(const CombineOp& o) const { return kind == o.kind && user_name == o.user_name; }
 };
 

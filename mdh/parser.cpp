@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "mdh/combine_operator.h"
 #include "mdh/index_expr.h"
 #include "mdh/lexer.h"
 #include "mdh/messages.h"
@@ -275,7 +276,7 @@ class Parser {
   }
 
   // combine_stmt ::= 'combine' '(' combine_op {',' combine_op} ')'
-  // combine_op ::= '++' | '+' | '*' | 'max' | 'min' | OPERATOR_NAME
+  // combine_op ::= BUILTIN (the spellings of builtin_combine_operators(): ++ + * max min) | OPERATOR_NAME
   void parse_combine(const Token& keyword) {
     once(keyword);
     expect_punct("(", "to open the combine list, e.g. 'combine (++, ++, +)'");
@@ -284,21 +285,18 @@ class Parser {
       const Token& t = lex_.peek();
       CombineOp op;
       op.loc = t.loc;
-      if (t.is("++")) {
-        op.kind = CombineOp::Kind::Concat;
-      } else if (t.is("+")) {
-        op.kind = CombineOp::Kind::Add;
-      } else if (t.is("*")) {
-        op.kind = CombineOp::Kind::Mul;
-      } else if (t.is_word("max")) {
-        op.kind = CombineOp::Kind::Max;
-      } else if (t.is_word("min")) {
-        op.kind = CombineOp::Kind::Min;
+      // A word that spells a built-in (max) is the built-in; verify() rejects operators declared with that name.
+      const BuiltinCombineOperator* builtin = t.kind == TokenKind::Punct || t.kind == TokenKind::Identifier
+                                                  ? find_builtin_combine_operator(t.text)
+                                                  : nullptr;
+      if (builtin != nullptr) {
+        op.kind = builtin->kind;
       } else if (t.kind == TokenKind::Identifier) {
         op.kind = CombineOp::Kind::User;
         op.user_name = t.text;
       } else {
-        throw UserError(t.loc, msg::expected("a combine operator (++, +, *, max, min or a declared operator)", t));
+        throw UserError(
+            t.loc, msg::expected("a combine operator (" + builtin_combine_spellings() + " or a declared operator)", t));
       }
       lex_.next();
       combine_.push_back(op);

@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "mdh/combine_operator.h"
 #include "mdh/describe.h"
 #include "mdh/messages.h"
 
@@ -60,7 +61,8 @@ void check_names(const Mdh& m) {
   for (const auto& b : m.buffers) names.declare(b.name, "a buffer", b.loc);
   for (const auto& d : m.dims) names.declare(d.name, "a dimension", d.loc);
   for (const auto& op : m.operators) {
-    if (op.name == "max" || op.name == "min") throw UserError(op.loc, msg::operator_named_like_builtin(op.name));
+    if (find_builtin_combine_operator(op.name) != nullptr)
+      throw UserError(op.loc, msg::operator_named_like_builtin(op.name));
     names.declare(op.name, "an operator", op.loc);
   }
   const auto& args = m.scalar.arg_names;
@@ -159,9 +161,8 @@ void check_combine(const Mdh& m) {
       if (!(user.type == result))
         throw UserError(op.loc,
                         msg::operator_type_mismatch(user.name, m.type_name(user.type), output_name, result_name));
-    } else if (op.kind != CombineOp::Kind::Concat && result.is_struct()) {
-      static const char* const kSpelling[] = {"++", "+", "*", "max", "min"};
-      throw UserError(op.loc, msg::builtin_on_struct(kSpelling[static_cast<int>(op.kind)], output_name, result_name));
+    } else if (builtin_combine_operator(op.kind).scalar_types_only && result.is_struct()) {
+      throw UserError(op.loc, msg::builtin_on_struct(op.spelling(), output_name, result_name));
     }
   }
 }

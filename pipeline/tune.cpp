@@ -182,7 +182,7 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
   file.kernel_time_ns = *outcome.result.best_cost * 1e9;
   if (bound.flops) file.gflops = *bound.flops / *outcome.result.best_cost * 1e-9;
   if (bound.bytes) file.gbytes_per_second = *bound.bytes / *outcome.result.best_cost * 1e-9;
-  file.space_size = search_space.size().to_decimal();
+  file.space_size = search_space.size().str();
   file.config = config_to_json(bound, *outcome.best);
   outcome.result_file = file;
   return outcome;

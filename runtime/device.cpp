@@ -289,6 +289,7 @@ DeviceLimits device_limits(const DeviceInfo& device) {
   for (size_t d = 0; d < 3; ++d)
     limits.max_work_item_sizes[d] = d < device.max_work_item_sizes.size() ? device.max_work_item_sizes[d] : 1;
   limits.local_mem_bytes = device.local_mem_bytes;
+  limits.max_alloc_bytes = device.max_alloc_bytes;
   limits.compute_units = device.compute_units;
   limits.nvidia_driver = is_nvidia_platform(device.platform_name);
   return limits;

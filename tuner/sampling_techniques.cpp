@@ -16,7 +16,7 @@ class Exhaustive final : public SearchTechnique {
   void initialize(const SearchSpace& space, uint64_t) override {
     space_ = &space;
     current_.assign(space.group_count(), 0);
-    cycle_ = space.size().fits_uint64() ? space.size().to_uint64() : UINT64_MAX;
+    cycle_ = fits_uint64(space.size()) ? static_cast<uint64_t>(space.size()) : UINT64_MAX;
   }
   Point next() override {
     // Candidates in index order, skipping those that violate a global constraint. A whole cycle without a valid

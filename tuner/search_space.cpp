@@ -152,7 +152,7 @@ SearchSpace::SearchSpace(std::vector<Parameter> parameters, std::vector<GlobalCo
 
   size_ = BigUnsigned(1);
   for (const GroupTree& tree : trees_) size_ *= BigUnsigned(tree.leaf_count());
-  if (size_.is_zero()) throw UserError("the search space has no valid configuration: the constraints exclude all");
+  if (size_ == 0) throw UserError("the search space has no valid configuration: the constraints exclude all");
 
   // 4. Global constraints only index the groups; small spaces are counted (and checked for emptiness) at once.
   std::vector<size_t> group_of_parameter(params.size());
@@ -163,7 +163,7 @@ SearchSpace::SearchSpace(std::vector<Parameter> parameters, std::vector<GlobalCo
     known_valid_size_ = size_;
   } else if (size_ <= BigUnsigned(kEagerCountLimit)) {
     known_valid_size_ = exact_valid_size(BigUnsigned(kEagerCountLimit));
-    if (known_valid_size_->is_zero()) {
+    if (*known_valid_size_ == 0) {
       Rng unused(0);
       throw no_valid_configuration(unused, /*exhaustive=*/true);
     }
@@ -183,7 +183,10 @@ BigUnsigned SearchSpace::index_of(const Point& point) const {
 Point SearchSpace::point_of(BigUnsigned index) const {
   MDH_INTERNAL_ASSERT(index < size_, "configuration index out of range");
   Point point(trees_.size());
-  for (size_t g = trees_.size(); g-- > 0;) point[g] = index.divide_by(trees_[g].leaf_count());
+  for (size_t g = trees_.size(); g-- > 0;) {
+    point[g] = static_cast<uint64_t>(index % trees_[g].leaf_count());
+    index /= trees_[g].leaf_count();
+  }
   return point;
 }
 
@@ -270,7 +273,7 @@ std::optional<std::string> SearchSpace::violated_global_constraint(const Configu
 
 ValidSizeEstimate SearchSpace::estimate_valid_size(uint64_t samples, uint64_t seed) const {
   ValidSizeEstimate estimate;
-  const double candidates = size_.to_double();
+  const double candidates = static_cast<double>(size_);
   if (globals_.empty() || samples == 0) {
     estimate.valid = estimate.low = estimate.high = candidates;
     estimate.exact = globals_.empty();
@@ -363,7 +366,7 @@ UserError SearchSpace::no_valid_configuration(Rng& rng, bool exhaustive) const {
     const int percent = static_cast<int>(std::floor(100.0 * static_cast<double>(failures[best]) /
                                                     static_cast<double>(candidates)));
     listed += (listed.empty() ? "" : "; ") + globals_.description(best) + " (fails for " + std::to_string(percent) +
-              "% of " + BigUnsigned(candidates).to_grouped_decimal() + " candidates)";
+              "% of " + to_grouped_decimal(candidates) + " candidates)";
   }
   return UserError(std::string("the search space has ") + (exhaustive ? "no" : "(almost) no") +
                    " configuration satisfying: " + listed);

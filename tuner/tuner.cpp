@@ -3,6 +3,7 @@
 // run is reproducible from (technique, seed, window, costs) and a journal can be replayed.
 #include "tuner/tuner.h"
 
+#include <algorithm>
 #include <chrono>
 #include <deque>
 #include <future>
@@ -12,8 +13,11 @@
 
 #include <unistd.h>
 
+#include <boost/asio/post.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <boost/asio/use_future.hpp>
+
 #include "mdh/error.h"
-#include "tuner/thread_pool.h"
 
 namespace mdh::tuner {
 namespace {
@@ -52,14 +56,15 @@ class TuningLoop {
         window_(evaluator.capacity() + options.lookahead), start_(std::chrono::steady_clock::now()) {
     // Fractions of the space are fractions of its valid configurations (estimated when there are too many
     // candidates to count them).
-    result_.status.space_size = space.known_valid_size() ? space.known_valid_size()->to_double()
+    result_.status.space_size = space.known_valid_size() ? static_cast<double>(*space.known_valid_size())
                                                          : space.estimate_valid_size(kSizeSamples, 0).valid;
   }
 
   TuningResult run() {
     open_journal();
     technique_.initialize(space_, options_.seed);
-    if (options_.prepare) prepare_pool_ = std::make_unique<ThreadPool>(options_.prepare_threads);
+    if (options_.prepare)
+      prepare_pool_ = std::make_unique<boost::asio::thread_pool>(std::max(1u, options_.prepare_threads));
     check_stop();
     while (!stopping_) {
       ask();
@@ -87,7 +92,7 @@ class TuningLoop {
 
   void open_journal() {
     if (options_.journal_path.empty()) return;
-    JournalHeader header{technique_.name(), options_.seed, window_, space_.size().to_decimal(), options_.journal_metadata};
+    JournalHeader header{technique_.name(), options_.seed, window_, space_.size().str(), options_.journal_metadata};
     if (options_.resume && ::access(options_.journal_path.c_str(), F_OK) == 0) {
       JournalContents contents = read_journal(options_.journal_path);
       auto mismatch = [&](const std::string& what, const std::string& was, const std::string& now) {
@@ -149,7 +154,8 @@ class TuningLoop {
         if (prepare_pool_) {
           const Configuration* configuration = &window_tickets_.emplace_back(std::move(ticket)).configuration;
           unreported_.insert(window_tickets_.back().point);
-          window_tickets_.back().prepared = prepare_pool_->run([this, configuration] { options_.prepare(*configuration); });
+          window_tickets_.back().prepared = boost::asio::post(
+              *prepare_pool_, boost::asio::use_future([this, configuration] { options_.prepare(*configuration); }));
           continue;
         }
         unreported_.insert(ticket.point);
@@ -280,8 +286,10 @@ class TuningLoop {
   double elapsed_offset_ = 0;
   std::unique_ptr<JournalWriter> journal_;
   std::deque<EvaluationRecord> replay_;
-  std::unique_ptr<ThreadPool> prepare_pool_;
   std::deque<Ticket> window_tickets_;
+  // Declared after the tickets so that it is destroyed first: when run() leaves by an exception, the destructor drops
+  // queued prepare tasks and joins the running ones while the configurations they read still exist.
+  std::unique_ptr<boost::asio::thread_pool> prepare_pool_;
   std::map<Point, EvaluationResult> cache_;
   std::set<Point> unreported_;
   uint64_t next_ticket_ = 0;

@@ -45,7 +45,7 @@ TEST(TunableExhaustive, Gemm5x7x3ReductionDimensionWithEveryResultRegion) {
   // The tuner counts the same space exactly (it is small enough to count eagerly).
   const auto known = make_search_space(space, 1).known_valid_size();
   ASSERT_TRUE(known.has_value());
-  EXPECT_EQ(known->to_decimal(), "120");
+  EXPECT_EQ(known->str(), "120");
 }
 
 }  // namespace

@@ -124,7 +124,7 @@ TEST(TuningSpace, TheTunersCountMatchesBruteForce) {
             valid);
   const auto known = make_search_space(s, 1).known_valid_size();
   ASSERT_TRUE(known.has_value());
-  EXPECT_EQ(known->to_decimal(), std::to_string(valid));
+  EXPECT_EQ(known->str(), std::to_string(valid));
 }
 
 TEST(TuningSpace, TheTunersSamplesAreValidAndUniform) {
@@ -156,7 +156,7 @@ TEST(TuningSpace, TheTunersEstimateAgreesWithTheExactCount) {
   const auto exact = search.exact_valid_size(tuner::BigUnsigned(uint64_t{1} << 40));
   ASSERT_TRUE(exact.has_value());
   const tuner::ValidSizeEstimate estimate = search.estimate_valid_size(20'000, 1);
-  EXPECT_NEAR(estimate.valid / exact->to_double(), 1.0, 0.1);
+  EXPECT_NEAR(estimate.valid / exact->convert_to<double>(), 1.0, 0.1);
 }
 
 // A typed config and its assignment convert into each other through the family table, for every family.

@@ -137,9 +137,9 @@ void run_case(const std::string& label, const std::function<tuner::SearchSpace()
     r.groups = space.group_count();
     r.global_constraints = space.global_constraints().size();
     r.tree_mb = static_cast<double>(space.memory_bytes()) / 1e6;
-    std::snprintf(r.candidates, sizeof r.candidates, "%s", space.size().to_grouped_decimal().c_str());
+    std::snprintf(r.candidates, sizeof r.candidates, "%s", tuner::to_grouped_decimal(space.size()).c_str());
     if (space.known_valid_size()) {
-      std::snprintf(r.valid, sizeof r.valid, "%s", space.known_valid_size()->to_grouped_decimal().c_str());
+      std::snprintf(r.valid, sizeof r.valid, "%s", tuner::to_grouped_decimal(*space.known_valid_size()).c_str());
     } else {
       start = std::chrono::steady_clock::now();
       tuner::ValidSizeEstimate e = space.estimate_valid_size(20000, 1);

@@ -123,7 +123,7 @@ class FunctionCost final : public tuner::CostFunction {
 double enumerate_optimum(const Landscape& landscape) {
   double best = INFINITY;
   const tuner::SearchSpace& space = *landscape.space;
-  const uint64_t size = space.size().to_uint64();
+  const uint64_t size = static_cast<uint64_t>(space.size());
   for (uint64_t i = 0; i < size; ++i) {
     tuner::EvaluationResult r = landscape.evaluate(space.configuration(space.point_of(tuner::BigUnsigned(i))));
     if (r.status == tuner::EvaluationStatus::ok) best = std::min(best, r.cost);
@@ -147,7 +147,7 @@ Landscape synthetic(std::string name, std::shared_ptr<tuner::SearchSpace> space,
 
 void report(const Landscape& landscape) {
   std::printf("\n%s: %s configurations, optimum %.6g\n", landscape.name.c_str(),
-              landscape.space->size().to_grouped_decimal().c_str(), landscape.optimum);
+              tuner::to_grouped_decimal(landscape.space->size()).c_str(), landscape.optimum);
   std::printf("  %-24s %8s %8s %8s %8s   %s\n", "technique", "@50", "@100", "@200", "@500", "seeds at optimum @500");
   for (const std::string& name : tuner::technique_names()) {
     std::vector<std::vector<double>> ratios(std::size(kCheckpoints));

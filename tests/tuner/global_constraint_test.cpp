@@ -142,7 +142,7 @@ TEST(GlobalConstraints, SamplesUniformlyOverValidConfigurations) {
   for (int i = 0; i < draws; ++i) {
     Point point = space.sample(rng);
     ASSERT_TRUE(space.is_valid(point));
-    counts[space.index_of(point).to_uint64()] += 1;
+    counts[static_cast<uint64_t>(space.index_of(point))] += 1;
   }
   ASSERT_EQ(counts.size(), 20u);
   double chi_square = 0;
@@ -177,8 +177,8 @@ TEST_P(MostlyInvalidTechniqueTest, ProposesOnlyValidConfigurations) {
 }
 
 TEST_P(MostlyInvalidTechniqueTest, FindsTheValidOptimum) {
-  const uint64_t valid = space_.known_valid_size()->to_uint64();
-  ASSERT_LT(valid * 4, space_.size().to_uint64());
+  const uint64_t valid = static_cast<uint64_t>(*space_.known_valid_size());
+  ASSERT_LT(valid * 4, static_cast<uint64_t>(space_.size()));
   const uint64_t budget = GetParam() == "exhaustive" ? valid : valid / 2;
   int found = 0;
   std::vector<double> best;
@@ -223,7 +223,7 @@ TEST(GlobalConstraints, EstimatesTheValidSize) {
   for (const char* name : {"A", "B", "C"}) p.push_back(Parameter::integer(name, Range::interval(1, 40)));
   std::vector<GlobalConstraint> globals{{"A * B * C <= 4000", {"A", "B", "C"}, [](Reads r) { return r[0] * r[1] * r[2] <= 4000; }}};
   SearchSpace space(std::move(p), std::move(globals));
-  const double exact = space.known_valid_size()->to_double();
+  const double exact = static_cast<double>(*space.known_valid_size());
   ValidSizeEstimate estimate = space.estimate_valid_size(20000, 7);
   EXPECT_FALSE(estimate.exact);
   EXPECT_EQ(estimate.samples, 20000u);

@@ -1,6 +1,6 @@
 // What a view touches: the range of buffer indices an affine access reads or writes when the dimensions range
-// over a box. Used by size binding (bounds checks over the whole iteration space) and by the tunable kernel
-// (the extent of an input tile to cache, halo included).
+// over a box. Used by size binding (every access inside its buffer over the whole iteration space) and by the
+// tunable kernel (the extent of an input tile to cache, halo included).
 #pragma once
 
 #include <cstdint>
@@ -19,8 +19,20 @@ struct IndexRange {
   bool operator==(const IndexRange&) const = default;
 };
 
-/// The range of one bound index (window included) when dimension d ranges over dim_ranges[d].
-/// An empty dimension range gives an empty result.
+/// An index range before size binding has checked it against its buffer: coefficients and offsets are any 64-bit
+/// values, so coefficient × extent needs more than 64 bits.
+struct WideIndexRange {
+  __int128 lo = 0;
+  __int128 hi = -1;
+  bool empty() const { return lo > hi; }
+};
+
+/// The range of one bound index (window included) when dimension d ranges over dim_ranges[d]; empty when a
+/// dimension range is. Exact for every bound index.
+WideIndexRange wide_index_range(const BoundIndex& index, const std::vector<IndexRange>& dim_ranges);
+
+/// The same for an index of a bound md_hom, whose accesses size binding has proven to stay inside their buffers,
+/// so the range fits 64 bits; an internal error where it does not.
 IndexRange index_range(const BoundIndex& index, const std::vector<IndexRange>& dim_ranges);
 
 /// The ranges of every index of an access over a box: the access's bounding box in buffer coordinates.

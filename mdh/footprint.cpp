@@ -1,15 +1,18 @@
-#include "views/footprint.h"
+// Footprints of affine accesses over boxes of the iteration space.
+#include "mdh/footprint.h"
+
+#include <limits>
 
 namespace mdh {
 
-IndexRange index_range(const BoundIndex& index, const std::vector<IndexRange>& dim_ranges) {
+WideIndexRange wide_index_range(const BoundIndex& index, const std::vector<IndexRange>& dim_ranges) {
   MDH_INTERNAL_ASSERT(index.coefficient.size() == dim_ranges.size(), "one range per dimension expected");
   // An affine function over a box takes its extremes at corners: per term, the low or high end by the sign.
-  // Bound sizes are below 2^31 per dimension, so these sums stay far from 64-bit overflow.
-  IndexRange r{index.offset, index.offset};
+  // Terms are below 2^63 * 2^31 and there are few of them, so 128 bits hold every sum.
+  WideIndexRange r{index.offset, index.offset};
   for (size_t d = 0; d < dim_ranges.size(); ++d) {
-    if (dim_ranges[d].empty()) return IndexRange{};
-    const int64_t c = index.coefficient[d];
+    if (dim_ranges[d].empty()) return WideIndexRange{};
+    const __int128 c = index.coefficient[d];
     if (c >= 0) {
       r.lo += c * dim_ranges[d].lo;
       r.hi += c * dim_ranges[d].hi;
@@ -23,6 +26,14 @@ IndexRange index_range(const BoundIndex& index, const std::vector<IndexRange>& d
     r.hi += index.window_lo + index.window_extent - 1;
   }
   return r;
+}
+
+IndexRange index_range(const BoundIndex& index, const std::vector<IndexRange>& dim_ranges) {
+  const WideIndexRange wide = wide_index_range(index, dim_ranges);
+  if (wide.empty()) return IndexRange{};
+  constexpr __int128 kMin = std::numeric_limits<int64_t>::min(), kMax = std::numeric_limits<int64_t>::max();
+  MDH_INTERNAL_ASSERT(wide.lo >= kMin && wide.hi <= kMax, "an index range beyond 64 bits in a bound md_hom");
+  return IndexRange{static_cast<int64_t>(wide.lo), static_cast<int64_t>(wide.hi)};
 }
 
 std::vector<IndexRange> access_footprint(const BoundAccess& access, const std::vector<IndexRange>& dim_ranges) {

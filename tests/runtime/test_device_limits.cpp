@@ -1,0 +1,81 @@
+// device_limits(): every DeviceLimits field comes from the device. Checked twice: against a synthetic device whose
+// values all differ from DeviceLimits' defaults (a field left at its default fails whatever the installed device
+// reports), and on every installed device against clGetDeviceInfo asked directly (the DeviceInfo query included).
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "runtime/device.h"
+#include "runtime/device.h"
+
+namespace mdh {
+namespace {
+
+TEST(DeviceLimits, EveryFieldIsCopiedFromTheDevice) {
+  DeviceInfo device;
+  device.platform_name = "NVIDIA CUDA";
+  device.max_work_group_size = 1000;
+  device.max_work_item_sizes = {11, 22, 33};
+  device.local_mem_bytes = 12345;
+  device.max_alloc_bytes = uint64_t{3} << 40;
+  device.compute_units = 77;
+  const DeviceLimits defaults;
+  // Destructured so that a field added to DeviceLimits does not compile here until this test checks it.
+  const auto [max_work_group_size, max_work_item_sizes, local_mem_bytes, max_alloc_bytes, compute_units,
+              private_mem_bytes, nvidia_driver] = device_limits(device);
+  EXPECT_EQ(max_work_group_size, 1000u);
+  EXPECT_EQ(max_work_item_sizes, (std::array<uint64_t, 3>{11, 22, 33}));
+  EXPECT_EQ(local_mem_bytes, 12345u);
+  EXPECT_EQ(max_alloc_bytes, uint64_t{3} << 40);
+  EXPECT_EQ(compute_units, 77u);
+  EXPECT_TRUE(nvidia_driver);
+  // The synthetic values are not the defaults, so each check above fails for a field device_limits() leaves alone.
+  EXPECT_NE(defaults.max_work_group_size, 1000u);
+  EXPECT_NE(defaults.max_work_item_sizes, (std::array<uint64_t, 3>{11, 22, 33}));
+  EXPECT_NE(defaults.local_mem_bytes, 12345u);
+  EXPECT_NE(defaults.max_alloc_bytes, uint64_t{3} << 40);
+  EXPECT_NE(defaults.compute_units, 77u);
+  EXPECT_FALSE(defaults.nvidia_driver);
+  // Not a device query but mdh's budget for one work-item's private arrays (see device_limits.h).
+  EXPECT_EQ(private_mem_bytes, defaults.private_mem_bytes);
+
+  // Devices with fewer than three work-item dimensions: the missing ones hold a single work-item.
+  device.max_work_item_sizes = {64};
+  device.platform_name = "Portable Computing Language";
+  EXPECT_EQ(device_limits(device).max_work_item_sizes, (std::array<uint64_t, 3>{64, 1, 1}));
+  EXPECT_FALSE(device_limits(device).nvidia_driver);
+}
+
+template <class T>
+T queried(cl_device_id device, cl_device_info what) {
+  T value{};
+  EXPECT_EQ(clGetDeviceInfo(device, what, sizeof value, &value, nullptr), CL_SUCCESS);
+  return value;
+}
+
+TEST(DeviceLimits, InstalledDevicesMatchClGetDeviceInfo) {
+  const std::vector<DeviceInfo> devices = list_devices();
+  ASSERT_FALSE(devices.empty()) << "the tests need an OpenCL device (PoCL)";
+  for (const DeviceInfo& d : devices) {
+    SCOPED_TRACE(d.selector() + " " + d.name);
+    const DeviceLimits limits = device_limits(d);
+    EXPECT_EQ(limits.max_work_group_size, queried<size_t>(d.device, CL_DEVICE_MAX_WORK_GROUP_SIZE));
+    const cl_uint dims = queried<cl_uint>(d.device, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS);
+    std::vector<size_t> sizes(dims);
+    ASSERT_EQ(clGetDeviceInfo(d.device, CL_DEVICE_MAX_WORK_ITEM_SIZES, dims * sizeof(size_t), sizes.data(), nullptr),
+              CL_SUCCESS);
+    for (size_t k = 0; k < 3; ++k) EXPECT_EQ(limits.max_work_item_sizes[k], k < dims ? sizes[k] : 1) << "dim " << k;
+    EXPECT_EQ(limits.local_mem_bytes, queried<cl_ulong>(d.device, CL_DEVICE_LOCAL_MEM_SIZE));
+    EXPECT_EQ(limits.max_alloc_bytes, queried<cl_ulong>(d.device, CL_DEVICE_MAX_MEM_ALLOC_SIZE));
+    EXPECT_EQ(limits.compute_units, queried<cl_uint>(d.device, CL_DEVICE_MAX_COMPUTE_UNITS));
+    const cl_platform_id platform = queried<cl_platform_id>(d.device, CL_DEVICE_PLATFORM);
+    size_t length = 0;
+    ASSERT_EQ(clGetPlatformInfo(platform, CL_PLATFORM_NAME, 0, nullptr, &length), CL_SUCCESS);
+    std::string name(length, '\0');
+    ASSERT_EQ(clGetPlatformInfo(platform, CL_PLATFORM_NAME, length, name.data(), nullptr), CL_SUCCESS);
+    EXPECT_EQ(limits.nvidia_driver, is_nvidia_platform(name.c_str())) << name;
+  }
+}
+
+}  // namespace
+}  // namespace mdh
