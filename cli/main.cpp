@@ -4,7 +4,7 @@
 #include <iostream>
 
 #include "cli/subcommands.h"
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace {
 

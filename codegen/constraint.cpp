@@ -5,7 +5,7 @@
 #include <limits>
 #include <variant>
 
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh {
 

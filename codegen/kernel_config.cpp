@@ -7,7 +7,7 @@
 #include "codegen/parameter_families.h"
 #include "codegen/permutation.h"
 #include "codegen/tuning_space.h"
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh {
 

@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "mdh/bind.h"
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh {
 

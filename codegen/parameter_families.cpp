@@ -9,7 +9,7 @@
 
 #include "codegen/permutation.h"
 #include "codegen/tunable_geometry.h"
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh {
 

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh {
 

@@ -8,7 +8,7 @@
 
 #include "codegen/tunable_geometry.h"
 #include "codegen/tuning_space.h"
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh {
 

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "codegen/permutation.h"
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "mdh/error.h"
+#include "support/error.h"
 #include "mdh/size_expr.h"
 
 namespace mdh {

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "mdh/error.h"
+#include "support/error.h"
 #include "mdh/ir.h"
 
 namespace mdh {

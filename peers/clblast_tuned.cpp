@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh::peers {
 

@@ -6,7 +6,7 @@
 #include <mutex>
 #include <string>
 
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh::peers {
 namespace {

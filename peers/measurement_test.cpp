@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh {
 namespace {

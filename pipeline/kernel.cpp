@@ -8,7 +8,7 @@
 #include "codegen/reference_kernel.h"
 #include "codegen/tunable_kernel.h"
 #include "codegen/tuning_space.h"
-#include "mdh/error.h"
+#include "support/error.h"
 #include "pipeline/tuning_result.h"
 
 namespace mdh {

@@ -1,7 +1,7 @@
 // Loading an md_hom's inputs from the user's options.
 #include "pipeline/run_inputs.h"
 
-#include "mdh/error.h"
+#include "support/error.h"
 #include "runtime/npy.h"
 #include "runtime/prl_data.h"
 

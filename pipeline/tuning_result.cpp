@@ -1,7 +1,7 @@
 // JSON form of the tuning result file.
 #include "pipeline/tuning_result.h"
 
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh {
 

@@ -5,7 +5,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh {
 

@@ -6,7 +6,7 @@
 #include <iterator>
 #include <unistd.h>
 
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "mdh/error.h"
+#include "support/error.h"
 #include "runtime/opencl_error.h"
 
 namespace mdh {

@@ -4,7 +4,7 @@
 #include <cctype>
 #include <sstream>
 
-#include "mdh/error.h"
+#include "support/error.h"
 #include "runtime/opencl_error.h"
 
 namespace mdh {

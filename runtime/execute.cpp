@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
-#include "mdh/error.h"
+#include "support/error.h"
 #include "runtime/opencl_error.h"
 
 namespace mdh {

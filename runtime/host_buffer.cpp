@@ -9,7 +9,7 @@
 #include <limits>
 #include <random>
 
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh {
 

@@ -6,7 +6,7 @@
 #include <iterator>
 #include <sstream>
 
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh {
 

@@ -1,6 +1,6 @@
 #include "runtime/opencl_error.h"
 
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh {
 

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <random>
 
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh {
 

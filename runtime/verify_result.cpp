@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh {
 

@@ -7,7 +7,7 @@
 #include <functional>
 #include <sstream>
 
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh::tuner {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <deque>
 
-#include "mdh/error.h"
+#include "support/error.h"
 #include "tuner/techniques.h"
 
 namespace mdh::tuner {

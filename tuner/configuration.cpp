@@ -1,7 +1,7 @@
 // Named access and the JSON form of configurations.
 #include "tuner/configuration.h"
 
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh::tuner {
 

@@ -3,7 +3,7 @@
 
 #include <array>
 
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh::tuner {
 namespace {

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <map>
 
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh::tuner {
 

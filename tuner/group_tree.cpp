@@ -8,7 +8,7 @@
 #include <thread>
 #include <unordered_map>
 
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh::tuner {
 namespace {

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh::tuner {
 namespace {

@@ -5,7 +5,7 @@
 #include <numeric>
 #include <unordered_set>
 
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh::tuner {
 namespace {

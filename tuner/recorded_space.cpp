@@ -5,7 +5,7 @@
 #include <memory>
 #include <set>
 
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh::tuner {
 namespace {

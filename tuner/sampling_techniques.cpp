@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <set>
 
-#include "mdh/error.h"
+#include "support/error.h"
 
 #include "tuner/techniques.h"
 

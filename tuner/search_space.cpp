@@ -12,7 +12,7 @@
 #include <set>
 #include <thread>
 
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh::tuner {
 namespace {

@@ -16,7 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "mdh/error.h"
+#include "support/error.h"
 #include "tuner/big_unsigned.h"
 #include "tuner/configuration.h"
 #include "tuner/global_constraints.h"

@@ -1,6 +1,6 @@
 #include "tuner/seeded_technique.h"
 
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh::tuner {
 

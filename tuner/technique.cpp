@@ -1,7 +1,7 @@
 // The technique registry.
 #include "tuner/technique.h"
 
-#include "mdh/error.h"
+#include "support/error.h"
 #include "tuner/techniques.h"
 
 namespace mdh::tuner {

@@ -17,7 +17,7 @@
 #include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_future.hpp>
 
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh::tuner {
 namespace {

@@ -16,7 +16,7 @@
 #include <cstring>
 #include <iostream>
 
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh::tuner {
 namespace {

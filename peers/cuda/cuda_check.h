@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "mdh/error.h"
+#include "support/error.h"
 
 namespace mdh::peers {
 

@@ -1,7 +1,7 @@
 // Context: program cache, build errors with their log, device buffers, OpenCL error names.
 #include <gtest/gtest.h>
 
-#include "mdh/error.h"
+#include "support/error.h"
 #include "runtime/context.h"
 #include "runtime/opencl_error.h"
 

@@ -1,7 +1,7 @@
 // Device listing and selection: the real list (PoCL here) and synthetic lists for the forms PoCL cannot show.
 #include <gtest/gtest.h>
 
-#include "mdh/error.h"
+#include "support/error.h"
 #include "runtime/device.h"
 
 namespace mdh {

@@ -3,7 +3,7 @@
 
 #include <cstring>
 
-#include "mdh/error.h"
+#include "support/error.h"
 #include "runtime/execute.h"
 
 namespace mdh {

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "mdh/error.h"
+#include "support/error.h"
 #include "runtime/npy.h"
 
 namespace mdh {

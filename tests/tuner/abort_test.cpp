@@ -1,7 +1,7 @@
 // Each abort condition, the combinators and the expression parser.
 #include <gtest/gtest.h>
 
-#include "mdh/error.h"
+#include "support/error.h"
 #include "tuner/abort.h"
 
 namespace mdh::tuner {

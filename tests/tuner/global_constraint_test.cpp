@@ -7,7 +7,7 @@
 #include <cmath>
 #include <set>
 
-#include "mdh/error.h"
+#include "support/error.h"
 #include "tests/tuner/random_spaces.h"
 #include "tests/tuner/synthetic.h"
 #include "tuner/tuner.h"

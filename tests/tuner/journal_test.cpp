@@ -10,7 +10,7 @@
 #include <fstream>
 #include <thread>
 
-#include "mdh/error.h"
+#include "support/error.h"
 #include "tests/tuner/synthetic.h"
 #include "tuner/tuner.h"
 

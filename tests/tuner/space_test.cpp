@@ -4,7 +4,7 @@
 #include <map>
 #include <set>
 
-#include "mdh/error.h"
+#include "support/error.h"
 #include "tests/tuner/random_spaces.h"
 #include "tests/tuner/synthetic.h"
 #include "tuner/search_space.h"

@@ -7,7 +7,7 @@
 #include <mutex>
 #include <set>
 
-#include "mdh/error.h"
+#include "support/error.h"
 #include "tests/tuner/synthetic.h"
 #include "tuner/seeded_technique.h"
 #include "tuner/techniques.h"

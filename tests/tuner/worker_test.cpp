@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <set>
 
-#include "mdh/error.h"
+#include "support/error.h"
 #include "tests/tuner/synthetic.h"
 #include "tuner/tuner.h"
 #include "tuner/worker_pool.h"
