@@ -406,7 +406,7 @@ std::vector<ParameterFamily> make_families() {
       if (reduction.empty()) return std::vector<Condition>{x.is("CMB_RES", 0, "P")};
       std::vector<Condition> out{
           Condition::unless(x.is("CMB_RES", 0, "P"), reduction_sharing(x) >= Expr::constant(2))};
-      if (reduction.size() == 1 && mdh.dims[reduction[0]].combine.kind == CombineOp::Kind::User) {
+      if (reduction.size() == 1 && !mdh.dims[reduction[0]].combine.is_commutative()) {
         // A user operator need not commute: work-item partials must cover consecutive index ranges in work-item
         // order when they are combined. In a step of the local layer they do; across steps only when a local tile
         // has a single step.

@@ -18,8 +18,6 @@ std::string joined(const std::vector<std::string>& parts, const std::string& sep
   return s;
 }
 
-bool is_commutative(const CombineOp& op) { return op.kind != CombineOp::Kind::User; }
-
 [[noreturn]] void value_error(const TuningParameter& p, const std::string& message) {
   throw UserError(SourceLoc{}, "config: " + p.name + ": " + message);
 }
@@ -172,7 +170,7 @@ TuningSpace make_tuning_space(const BoundMdh& bound, const DeviceLimits& limits)
   // (the last dimension innermost); that is the same result only for one commutative operator shared by all.
   if (reduction.size() > 1) {
     for (int r : reduction)
-      if (!is_commutative(mdh.dims[r].combine) || !(mdh.dims[r].combine == mdh.dims[reduction[0]].combine))
+      if (!mdh.dims[r].combine.is_commutative() || !(mdh.dims[r].combine == mdh.dims[reduction[0]].combine))
         throw UserError(mdh.dims[r].combine.loc,
                         "the tunable kernel combines several reduction dimensions only when they share one "
                         "built-in operator (+, *, max or min); dimension '" +

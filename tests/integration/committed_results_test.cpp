@@ -104,8 +104,9 @@ TEST(CommittedResults, EveryJournalRecordParses) {
       try {
         const KernelConfig c = config_from_json(bound, record.configuration);
         // A configuration that ran successfully was valid for its device and still is.
-        if (record.result.status == tuner::EvaluationStatus::ok)
+        if (record.result.status == tuner::EvaluationStatus::ok) {
           EXPECT_EQ(first_violation(space, assignment_from_config(space, c)), std::nullopt) << record.configuration.dump();
+        }
       } catch (const UserError& e) {
         ADD_FAILURE() << "evaluation " << record.evaluation << ": " << e.what();
       }

@@ -173,7 +173,7 @@ void run_case(const std::string& label, const std::function<tuner::SearchSpace()
 
 #ifdef MDH_SPACE_GENERATION_WITH_MDH
 // The real mdh tuning space (codegen/tuning_space.h) of a spec at the given sizes, for the device limits of
-// ISSUE4.md, as the tuner sees it (runtime/mdh_tuning.h: cross-group constraints become global constraints).
+// ISSUE4.md, as the tuner sees it (pipeline/tuning_search_space.h: cross-group constraints become global constraints).
 tuner::SearchSpace mdh_space(const std::string& spec, const std::string& sizes) {
   mdh::BoundMdh bound = mdh::bind(mdh::parse_spec_file(std::string(MDH_SOURCE_DIR) + "/" + spec),
                                   mdh::parse_size_binding(sizes));

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "runtime/device.h"
-#include "runtime/device.h"
 
 namespace mdh {
 namespace {
