@@ -776,18 +776,24 @@ class TunableEmitter {
     emit_local_tile_loads();
 
     // 4. Local layer: private steps.
-    line("// Local layer: this work-item's private tiles of the local tile.");
-    for (int d : c_.loop_order[1])
-      open("for (int ps_" + dim(d) + " = 0; ps_" + dim(d) + " < " + macro("PRIVATE_STEPS", d) + "; ++ps_" + dim(d) + ")");
-    for (size_t d = 0; d < m_.dims.size(); ++d) {
-      const std::string n = dim(static_cast<int>(d));
-      line("const int pt_begin_" + n + " = tile_begin_" + n + " + ps_" + n + "*" + macro("STEP", static_cast<int>(d)) +
-           " + wi_" + n + "*" + macro("PT_SIZE", static_cast<int>(d)) + ";");
-      line("const int pt_end_" + n + " = min(pt_begin_" + n + " + " + macro("PT_SIZE", static_cast<int>(d)) +
-           ", tile_end_" + n + ");");
-    }
     // A step is full when all of it lies in the tile; then so does every work-item's private tile in it, and the
-    // private caches and the elements need no guard. The test is the same for the whole work-group.
+    // private caches and the elements need no guard. The test depends on the tile and on the step counters of the
+    // dimensions that are sometimes full, so it is made once inside their loops and outside the loops of the other
+    // dimensions (whose steps are all full or all guarded), unless a work-item combine after each step puts
+    // barriers in those loops.
+    const std::vector<int>& step_order = c_.loop_order[1];
+    const bool combine_per_step = g_.combines_work_items() && c_.combine_layer == Layer::Private;
+    size_t split = combine_per_step ? step_order.size() : 0;
+    for (size_t n = 0; n < step_order.size(); ++n)
+      if (g_.step_fullness[step_order[n]] == Fullness::Sometimes) split = std::max(split, n + 1);
+    auto open_step_loops = [&](size_t from, size_t to) {
+      for (size_t n = from; n < to; ++n) {
+        const std::string ps = "ps_" + dim(step_order[n]);
+        open("for (int " + ps + " = 0; " + ps + " < " + macro("PRIVATE_STEPS", step_order[n]) + "; ++" + ps + ")");
+      }
+    };
+    line("// Local layer: this work-item's private tiles of the local tile.");
+    open_step_loops(0, split);
     std::vector<FullTest> step_tests;
     for (size_t d = 0; d < m_.dims.size(); ++d) {
       const std::string n = dim(static_cast<int>(d));
@@ -795,11 +801,20 @@ class TunableEmitter {
                                                      macro("STEP", static_cast<int>(d)) + " <= tile_end_" + n});
     }
     peel(step_tests, [&](bool guarded) {
+      open_step_loops(split, step_order.size());
+      for (size_t d = 0; d < m_.dims.size(); ++d) {
+        const std::string n = dim(static_cast<int>(d));
+        line("const int pt_begin_" + n + " = tile_begin_" + n + " + ps_" + n + "*" +
+             macro("STEP", static_cast<int>(d)) + " + wi_" + n + "*" + macro("PT_SIZE", static_cast<int>(d)) + ";");
+        const std::string end = "pt_begin_" + n + " + " + macro("PT_SIZE", static_cast<int>(d));
+        line("const int pt_end_" + n + " = " + (guarded ? "min(" + end + ", tile_end_" + n + ")" : end) + ";");
+      }
       emit_private_tile_loads(guarded);
       emit_private_elements(guarded);
+      close_loops(step_order.size() - split);
     });
-    if (g_.combines_work_items() && c_.combine_layer == Layer::Private) emit_work_item_combine(true);
-    close_loops(m_.dims.size());  // private steps
+    if (combine_per_step) emit_work_item_combine(true);
+    close_loops(split);  // private steps
     if (g_.combines_work_items() && c_.combine_layer == Layer::Local) emit_work_item_combine(false);
     close_loops(reduction_order.size());
     if (g_.combines_work_items() && c_.combine_layer == Layer::Global) emit_work_item_combine(false);

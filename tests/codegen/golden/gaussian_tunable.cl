@@ -123,9 +123,9 @@ void gaussian_tunable(__global const float* restrict img, __global float* restri
       for (int ps_i = 0; ps_i < PRIVATE_STEPS_i; ++ps_i) {
         for (int ps_j = 0; ps_j < PRIVATE_STEPS_j; ++ps_j) {
           const int pt_begin_i = tile_begin_i + ps_i*STEP_i + wi_i*PT_SIZE_i;
-          const int pt_end_i = min(pt_begin_i + PT_SIZE_i, tile_end_i);
+          const int pt_end_i = pt_begin_i + PT_SIZE_i;
           const int pt_begin_j = tile_begin_j + ps_j*STEP_j + wi_j*PT_SIZE_j;
-          const int pt_end_j = min(pt_begin_j + PT_SIZE_j, tile_end_j);
+          const int pt_end_j = pt_begin_j + PT_SIZE_j;
           // Private layer: f on every element of the private tile.
           #pragma unroll
           for (int e_i = 0; e_i < PT_SIZE_i; ++e_i) {

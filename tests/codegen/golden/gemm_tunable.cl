@@ -178,11 +178,11 @@ void gemm_tunable(__global const float* restrict A, __global const float* restri
           for (int ps_j = 0; ps_j < PRIVATE_STEPS_j; ++ps_j) {
             for (int ps_k = 0; ps_k < PRIVATE_STEPS_k; ++ps_k) {
               const int pt_begin_i = tile_begin_i + ps_i*STEP_i + wi_i*PT_SIZE_i;
-              const int pt_end_i = min(pt_begin_i + PT_SIZE_i, tile_end_i);
+              const int pt_end_i = pt_begin_i + PT_SIZE_i;
               const int pt_begin_j = tile_begin_j + ps_j*STEP_j + wi_j*PT_SIZE_j;
-              const int pt_end_j = min(pt_begin_j + PT_SIZE_j, tile_end_j);
+              const int pt_end_j = pt_begin_j + PT_SIZE_j;
               const int pt_begin_k = tile_begin_k + ps_k*STEP_k + wi_k*PT_SIZE_k;
-              const int pt_end_k = min(pt_begin_k + PT_SIZE_k, tile_end_k);
+              const int pt_end_k = pt_begin_k + PT_SIZE_k;
               // Cache this work-item's private tile of inputs.
               const int cp_B_lo_0 = 0 + 1*pt_begin_k;
               const int cp_B_lo_1 = 0 + 1*pt_begin_j;

@@ -64,7 +64,7 @@ float mdh_identity_2(void) { return 0; }
 #define STEP_j (NUM_WI_j * PT_SIZE_j)
 #define PRIVATE_STEPS_j ((LT_SIZE_j + STEP_j - 1) / STEP_j)
 #define SLOTS_j (PRIVATE_STEPS_j * PT_SIZE_j)
-#define EXTENT_k 30
+#define EXTENT_k 32
 #define LOCAL_TILES_k ((EXTENT_k + LT_SIZE_k - 1) / LT_SIZE_k)
 #define TILES_PER_WG_k ((LOCAL_TILES_k + NUM_WG_k - 1) / NUM_WG_k)
 #define STEP_k (NUM_WI_k * PT_SIZE_k)
@@ -96,6 +96,9 @@ float mdh_identity_2(void) { return 0; }
 #if EXTENT_j % LT_SIZE_j != 0 || LOCAL_TILES_j % NUM_WG_j != 0 || LT_SIZE_j % STEP_j != 0
 #error "generated for full tiles: generate the kernel again for other tuning values"
 #endif
+#if EXTENT_k % LT_SIZE_k != 0 || LOCAL_TILES_k % NUM_WG_k != 0 || LT_SIZE_k % STEP_k != 0
+#error "generated for full tiles: generate the kernel again for other tuning values"
+#endif
 
 // The scalar function f (spec line 8).
 float mdh_f(const float a, const float b, const int i, const int j, const int k)
@@ -103,7 +106,7 @@ float mdh_f(const float a, const float b, const int i, const int j, const int k)
   return
 #line 8 "apps/gemm.mdh"
                 a * b
-#line 107 "gemm_tunable.cl"
+#line 110 "gemm_tunable.cl"
   ;
 }
 
@@ -157,52 +160,40 @@ void gemm_tunable(__global const float* restrict A, __global const float* restri
         const int cl_A_ext_0 = tile_nonempty ? 1 + 1*((tile_end_i - 1) - tile_begin_i) : 0;
         const int cl_A_lo_1 = 0 + 1*tile_begin_k;
         const int cl_A_ext_1 = tile_nonempty ? 1 + 1*((tile_end_k - 1) - tile_begin_k) : 0;
-        if (cl_A_ext_0 == CACHE_L_A_EXTENT_0 && cl_A_ext_1 == CACHE_L_A_EXTENT_1) {
+        if (cl_A_ext_0 == CACHE_L_A_EXTENT_0) {
           for (int c = wi_lin; c < CACHE_L_A_SIZE; c += WG_SIZE) {
             const int b_1 = (c) % CACHE_L_A_EXTENT_1;
             const int b_0 = c / (CACHE_L_A_EXTENT_1);
-            cache_l_A[(b_0)*CACHE_L_A_STRIDE_0 + (b_1)*CACHE_L_A_STRIDE_1] = A[(cl_A_lo_0 + b_0)*30 + (cl_A_lo_1 + b_1)];
+            cache_l_A[(b_0)*CACHE_L_A_STRIDE_0 + (b_1)*CACHE_L_A_STRIDE_1] = A[(cl_A_lo_0 + b_0)*32 + (cl_A_lo_1 + b_1)];
           }
         } else {
           for (int c = wi_lin; c < CACHE_L_A_SIZE; c += WG_SIZE) {
             const int b_1 = (c) % CACHE_L_A_EXTENT_1;
             const int b_0 = c / (CACHE_L_A_EXTENT_1);
-            if (b_0 < cl_A_ext_0 && b_1 < cl_A_ext_1) {
-              cache_l_A[(b_0)*CACHE_L_A_STRIDE_0 + (b_1)*CACHE_L_A_STRIDE_1] = A[(cl_A_lo_0 + b_0)*30 + (cl_A_lo_1 + b_1)];
+            if (b_0 < cl_A_ext_0) {
+              cache_l_A[(b_0)*CACHE_L_A_STRIDE_0 + (b_1)*CACHE_L_A_STRIDE_1] = A[(cl_A_lo_0 + b_0)*32 + (cl_A_lo_1 + b_1)];
             }
           }
         }
         const int cl_B_lo_0 = 0 + 1*tile_begin_k;
-        const int cl_B_ext_0 = tile_nonempty ? 1 + 1*((tile_end_k - 1) - tile_begin_k) : 0;
         const int cl_B_lo_1 = 0 + 1*tile_begin_j;
-        const int cl_B_ext_1 = tile_nonempty ? 1 + 1*((tile_end_j - 1) - tile_begin_j) : 0;
-        if (cl_B_ext_0 == CACHE_L_B_EXTENT_0) {
-          for (int c = wi_lin; c < CACHE_L_B_SIZE; c += WG_SIZE) {
-            const int b_1 = (c) % CACHE_L_B_EXTENT_1;
-            const int b_0 = c / (CACHE_L_B_EXTENT_1);
-            cache_l_B[(b_0)*CACHE_L_B_STRIDE_0 + (b_1)*CACHE_L_B_STRIDE_1] = B[(cl_B_lo_0 + b_0)*48 + (cl_B_lo_1 + b_1)];
-          }
-        } else {
-          for (int c = wi_lin; c < CACHE_L_B_SIZE; c += WG_SIZE) {
-            const int b_1 = (c) % CACHE_L_B_EXTENT_1;
-            const int b_0 = c / (CACHE_L_B_EXTENT_1);
-            if (b_0 < cl_B_ext_0) {
-              cache_l_B[(b_0)*CACHE_L_B_STRIDE_0 + (b_1)*CACHE_L_B_STRIDE_1] = B[(cl_B_lo_0 + b_0)*48 + (cl_B_lo_1 + b_1)];
-            }
-          }
+        for (int c = wi_lin; c < CACHE_L_B_SIZE; c += WG_SIZE) {
+          const int b_1 = (c) % CACHE_L_B_EXTENT_1;
+          const int b_0 = c / (CACHE_L_B_EXTENT_1);
+          cache_l_B[(b_0)*CACHE_L_B_STRIDE_0 + (b_1)*CACHE_L_B_STRIDE_1] = B[(cl_B_lo_0 + b_0)*48 + (cl_B_lo_1 + b_1)];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         // Local layer: this work-item's private tiles of the local tile.
         for (int ps_i = 0; ps_i < PRIVATE_STEPS_i; ++ps_i) {
-          for (int ps_j = 0; ps_j < PRIVATE_STEPS_j; ++ps_j) {
-            for (int ps_k = 0; ps_k < PRIVATE_STEPS_k; ++ps_k) {
-              const int pt_begin_i = tile_begin_i + ps_i*STEP_i + wi_i*PT_SIZE_i;
-              const int pt_end_i = min(pt_begin_i + PT_SIZE_i, tile_end_i);
-              const int pt_begin_j = tile_begin_j + ps_j*STEP_j + wi_j*PT_SIZE_j;
-              const int pt_end_j = min(pt_begin_j + PT_SIZE_j, tile_end_j);
-              const int pt_begin_k = tile_begin_k + ps_k*STEP_k + wi_k*PT_SIZE_k;
-              const int pt_end_k = min(pt_begin_k + PT_SIZE_k, tile_end_k);
-              if (tile_begin_i + (ps_i + 1)*STEP_i <= tile_end_i && tile_begin_k + (ps_k + 1)*STEP_k <= tile_end_k) {
+          if (tile_begin_i + (ps_i + 1)*STEP_i <= tile_end_i) {
+            for (int ps_j = 0; ps_j < PRIVATE_STEPS_j; ++ps_j) {
+              for (int ps_k = 0; ps_k < PRIVATE_STEPS_k; ++ps_k) {
+                const int pt_begin_i = tile_begin_i + ps_i*STEP_i + wi_i*PT_SIZE_i;
+                const int pt_end_i = pt_begin_i + PT_SIZE_i;
+                const int pt_begin_j = tile_begin_j + ps_j*STEP_j + wi_j*PT_SIZE_j;
+                const int pt_end_j = pt_begin_j + PT_SIZE_j;
+                const int pt_begin_k = tile_begin_k + ps_k*STEP_k + wi_k*PT_SIZE_k;
+                const int pt_end_k = pt_begin_k + PT_SIZE_k;
                 // Cache this work-item's private tile of inputs.
                 const int cp_B_lo_0 = 0 + 1*pt_begin_k;
                 const int cp_B_lo_1 = 0 + 1*pt_begin_j;
@@ -228,7 +219,17 @@ void gemm_tunable(__global const float* restrict A, __global const float* restri
                     }
                   }
                 }
-              } else {
+              }
+            }
+          } else {
+            for (int ps_j = 0; ps_j < PRIVATE_STEPS_j; ++ps_j) {
+              for (int ps_k = 0; ps_k < PRIVATE_STEPS_k; ++ps_k) {
+                const int pt_begin_i = tile_begin_i + ps_i*STEP_i + wi_i*PT_SIZE_i;
+                const int pt_end_i = min(pt_begin_i + PT_SIZE_i, tile_end_i);
+                const int pt_begin_j = tile_begin_j + ps_j*STEP_j + wi_j*PT_SIZE_j;
+                const int pt_end_j = min(pt_begin_j + PT_SIZE_j, tile_end_j);
+                const int pt_begin_k = tile_begin_k + ps_k*STEP_k + wi_k*PT_SIZE_k;
+                const int pt_end_k = min(pt_begin_k + PT_SIZE_k, tile_end_k);
                 // Cache this work-item's private tile of inputs (nothing where it has no elements in this step).
                 const int pt_nonempty = pt_end_i > pt_begin_i && pt_end_j > pt_begin_j && pt_end_k > pt_begin_k;
                 const int cp_B_lo_0 = 0 + 1*pt_begin_k;
@@ -240,7 +241,7 @@ void gemm_tunable(__global const float* restrict A, __global const float* restri
                 for (int b_0 = 0; b_0 < CACHE_P_B_EXTENT_0; ++b_0) {
                   #pragma unroll
                   for (int b_1 = 0; b_1 < CACHE_P_B_EXTENT_1; ++b_1) {
-                    cache_p_B[(b_0)*CACHE_P_B_STRIDE_0 + (b_1)*CACHE_P_B_STRIDE_1] = (b_0 < cp_B_ext_0) ? cache_l_B[((cp_B_lo_0 + b_0 - cl_B_lo_0))*CACHE_L_B_STRIDE_0 + ((cp_B_lo_1 + b_1 - cl_B_lo_1))*CACHE_L_B_STRIDE_1] : zero_cache_p_B;
+                    cache_p_B[(b_0)*CACHE_P_B_STRIDE_0 + (b_1)*CACHE_P_B_STRIDE_1] = cache_l_B[((cp_B_lo_0 + b_0 - cl_B_lo_0))*CACHE_L_B_STRIDE_0 + ((cp_B_lo_1 + b_1 - cl_B_lo_1))*CACHE_L_B_STRIDE_1];
                   }
                 }
                 // Private layer: f on every element of the private tile.
@@ -253,7 +254,7 @@ void gemm_tunable(__global const float* restrict A, __global const float* restri
                       const int i = pt_begin_i + e_i;
                       const int j = pt_begin_j + e_j;
                       const int k = pt_begin_k + e_k;
-                      if (i < pt_end_i && k < pt_end_k) {
+                      if (i < pt_end_i) {
                         const int slot = (ps_i*PT_SIZE_i + e_i)*SLOTS_j + ps_j*PT_SIZE_j + e_j;
                         res_p[(slot)*WG_SIZE + wi_lin] = mdh_combine_2(res_p[(slot)*WG_SIZE + wi_lin], mdh_f(cache_l_A[(((i) - cl_A_lo_0))*CACHE_L_A_STRIDE_0 + (((k) - cl_A_lo_1))*CACHE_L_A_STRIDE_1], cache_p_B[(((k) - cp_B_lo_0))*CACHE_P_B_STRIDE_0 + (((j) - cp_B_lo_1))*CACHE_P_B_STRIDE_1], i, j, k));
                       }
