@@ -700,9 +700,10 @@ class TunableEmitter {
       params.push_back("__global const " + buffer_type(static_cast<int>(buffer)) + "* restrict " + buffer_name(static_cast<int>(buffer)));
       launch.args.push_back({KernelArg::Kind::Buffer, buffer_name(static_cast<int>(buffer)), -1});
     }
-    auto add_scratch = [&](const std::string& name, const std::string& purpose, uint64_t bytes) {
+    auto add_scratch = [&](const std::string& name, const std::string& purpose, uint64_t bytes,
+                           bool shared_by_work_items = false) {
       plan.scratch.push_back({purpose, bytes});
-      params.push_back("__global " + result_type_ + "* restrict " + name);
+      params.push_back("__global " + result_type_ + "* " + (shared_by_work_items ? "" : "restrict ") + name);
       launch.args.push_back({KernelArg::Kind::Scratch, "", static_cast<int>(plan.scratch.size()) - 1});
     };
     if (g_.combines_work_groups()) {
@@ -711,8 +712,14 @@ class TunableEmitter {
       params.push_back("__global " + result_type_ + "* restrict " + buffer_name(out_buffer));
       launch.args.push_back({KernelArg::Kind::Buffer, buffer_name(out_buffer), -1});
     }
+    // Where work-items share a reduction, the leader reads and resets the others' res_p slots between barriers.
+    // `restrict` would let the compiler assume that no other work-item touches them: a barrier is a call that never
+    // sees the pointer, so a work-item may keep its slot's old value across it (NVIDIA's compiler did, once the
+    // unguarded element loop made the slot's stores unconditional: 3 of 5,000 GPU soak configurations added their
+    // partial results twice).
     if (result_memory(Layer::Private) == Memory::Global)
-      add_scratch("res_p", "private-layer partial results (MEM_RES P = global)", g_.global_private_results_bytes);
+      add_scratch("res_p", "private-layer partial results (MEM_RES P = global)", g_.global_private_results_bytes,
+                  g_.combines_work_items());
     if (g_.combines_work_items() && result_memory(Layer::Local) == Memory::Global)
       add_scratch("res_l", "local-layer partial results (MEM_RES L = global)", g_.global_local_results_bytes);
     const std::string trailing = param_and_table_decls(b_, options_);
