@@ -10,7 +10,7 @@ set -u
 B=$PWD/.device-bundle
 F=$B/fast-tiles/configs
 out=${OUT:-/tmp/fast-tiles-out}
-mkdir -p "$out"
+mkdir -p "$out/ptx"
 deadline=$(( $(date +%s) + ${BENCH_SECONDS:-430} ))
 export NVIDIA_TF32_OVERRIDE=0
 res=results/nvidia-h200
