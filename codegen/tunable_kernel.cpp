@@ -293,7 +293,8 @@ class TunableEmitter {
                                        : std::string()));
     }
     for (const std::string& condition : breaks_full_tiles)
-      out_ << "#if " << condition << "\n#error \"generated for full tiles: generate the kernel again for other tuning values\"\n#endif\n";
+      out_ << "#if " << condition
+           << "\n#error \"generated for full tiles: generate the kernel again for other tuning values\"\n#endif\n";
     out_ << '\n';
   }
 
@@ -575,7 +576,8 @@ class TunableEmitter {
       std::vector<std::string> relative, guard;
       for (size_t k = 0; k < rank; ++k) {
         const std::string v = "b_" + str(k);
-        loops.push_back({v, cache_macro(Layer::Private, a, "EXTENT_" + str(k)), cached_tile(Layer::Private, a).extents[k]});
+        loops.push_back(
+            {v, cache_macro(Layer::Private, a, "EXTENT_" + str(k)), cached_tile(Layer::Private, a).extents[k]});
         relative.push_back(v);
         if (box_fullness(a, k, g_.step_fullness) != Fullness::Always)
           guard.push_back(v + " < " + cache_var(Layer::Private, a, "ext", static_cast<int>(k)));
