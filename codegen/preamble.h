@@ -16,6 +16,10 @@ struct PreambleOptions {
   /// Compute in double wherever the spec says float (buffers, params, f, operators): the verifying reference.
   /// Only valid where no struct type is used (struct layouts would change); see can_promote_to_double().
   bool promote_float_to_double = false;
+  /// `#pragma OPENCL FP_CONTRACT ON` instead of OFF: the compiler may fuse a*b+c into one fused multiply-add (one
+  /// rounding instead of two). The tunable kernel sets it, for speed; references keep it off, so that they round
+  /// every operation as written and the tunable kernel is checked against exact-as-written arithmetic.
+  bool contract_multiply_add = false;
 };
 
 bool can_promote_to_double(const Mdh& mdh);

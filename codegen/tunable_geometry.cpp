@@ -29,6 +29,17 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c) {
     g.local_tiles.push_back(ceil_div(n, c.local_tile_size[d]));
     g.tiles_per_wg.push_back(ceil_div(g.local_tiles[d], c.num_wg[d]));
     g.private_steps.push_back(ceil_div(c.local_tile_size[d], c.num_wi[d] * c.private_tile_size[d]));
+    const int64_t lt = c.local_tile_size[d], step = c.num_wi[d] * c.private_tile_size[d];
+    const Fullness local = n % lt == 0 && g.local_tiles[d] % c.num_wg[d] == 0 ? Fullness::Always
+                           : n < lt                                          ? Fullness::Never
+                                                                             : Fullness::Sometimes;
+    g.local_tile_fullness.push_back(local);
+    g.step_fullness.push_back(local == Fullness::Always && lt % step == 0 ? Fullness::Always
+                              : step > std::min(lt, n)                     ? Fullness::Never
+                                                                           : Fullness::Sometimes);
+    g.tile_slots_fullness.push_back(g.step_fullness[d] == Fullness::Always         ? Fullness::Always
+                                    : lt % step != 0 || local == Fullness::Never ? Fullness::Never
+                                                                                 : Fullness::Sometimes);
     g.work_group_size *= c.num_wi[d];
     g.work_groups *= c.num_wg[d];
     const bool concat = mdh.dims[d].combine.is_concat();

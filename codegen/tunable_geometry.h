@@ -28,11 +28,29 @@ struct CachedTile {
   int64_t copies = 1;            // work-items holding a copy in this memory (private tiles cached in local memory)
 };
 
+/// Whether the tiles of one dimension are full, over every tile that some work-group visits. Sizes are bound when
+/// the kernel is generated, so the emitter knows where guards are needed: code for full tiles has none.
+enum class Fullness {
+  Always,     // every one is full: emit the unguarded code only
+  Sometimes,  // some are: decide once per tile (a work-group-uniform condition) between unguarded and guarded code
+  Never,      // none is: emit the guarded code only
+};
+
 struct TunableGeometry {
   std::vector<int> concat_dims, reduction_dims;
   std::vector<int64_t> local_tiles;     // per dimension: ceil(N / LT_SIZE)
   std::vector<int64_t> tiles_per_wg;    // per dimension: ceil(local_tiles / NUM_WG)
   std::vector<int64_t> private_steps;   // per dimension: ceil(LT_SIZE / (NUM_WI * PT_SIZE))
+  // Per dimension. A local tile is full when it holds LT_SIZE indices: Always when LT_SIZE divides N and NUM_WG
+  // divides the tile count (else the work-groups' blocks run past the last tile: empty tiles); Never when N < LT.
+  std::vector<Fullness> local_tile_fullness;
+  // A private step (the NUM_WI*PT_SIZE indices the work-items cover together) is full when every work-item's private
+  // tile in it is: Always when local tiles always are and the step divides LT_SIZE; Never when the step is longer
+  // than every tile (NUM_WI*PT_SIZE > min(LT_SIZE, N)).
+  std::vector<Fullness> step_fullness;
+  // All PRIVATE_STEPS steps of a local tile full, so that every result slot of a work-item lies in the tile (the
+  // result write-back): Always as step_fullness; Never when the step does not divide LT_SIZE or N < LT_SIZE.
+  std::vector<Fullness> tile_slots_fullness;
   int64_t result_slots = 1;             // per work-item: product over `++` dims of private_steps * PT_SIZE
   int64_t work_group_size = 1;          // product of NUM_WI
   int64_t concat_work_items = 1;        // product of NUM_WI over `++` dimensions

@@ -3,6 +3,7 @@
 // `#ifndef`-guarded macros and every derived count, array size and stride is a macro expression over them.
 #include "codegen/tunable_kernel.h"
 
+#include <functional>
 #include <limits>
 #include <sstream>
 
@@ -50,6 +51,8 @@ class TunableEmitter {
  public:
   TunableEmitter(const BoundMdh& bound, const KernelConfig& config, const PreambleOptions& options)
       : b_(bound), m_(*bound.mdh), c_(config), g_(tunable_geometry(bound, config)), options_(options) {
+    // Tunable kernels fuse a*b+c (FP_CONTRACT ON); the verification tolerance covers the rounding difference.
+    options_.contract_multiply_add = true;
     for (const auto& d : m_.dims) dim_vars_.push_back(d.name);
     result_type_ = element_type_name(m_, m_.result_type(), options_);
   }
@@ -279,6 +282,19 @@ class TunableEmitter {
       for (size_t k = 0; k < access.indices.size(); ++k) extents.push_back(cache_macro(t.layer, t.access, "EXTENT_" + str(k)));
       define(cache_macro(t.layer, t.access, "SIZE"), extents.empty() ? "1" : "(" + join(extents, " * ") + ")");
     }
+    // Code for tiles known to be full has no guards; other values given with -D could leave such tiles short.
+    std::vector<std::string> breaks_full_tiles;
+    for (int d = 0; d < dims; ++d) {
+      if (g_.local_tile_fullness[d] != Fullness::Always) continue;
+      breaks_full_tiles.push_back(macro("EXTENT", d) + " % " + macro("LT_SIZE", d) + " != 0 || " +
+                                  macro("LOCAL_TILES", d) + " % " + macro("NUM_WG", d) + " != 0" +
+                                  (g_.step_fullness[d] == Fullness::Always
+                                       ? " || " + macro("LT_SIZE", d) + " % " + macro("STEP", d) + " != 0"
+                                       : std::string()));
+    }
+    for (const std::string& condition : breaks_full_tiles)
+      out_ << "#if " << condition
+           << "\n#error \"generated for full tiles: generate the kernel again for other tuning values\"\n#endif\n";
     out_ << '\n';
   }
 
@@ -356,11 +372,86 @@ class TunableEmitter {
     line("barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);");
   }
 
+  // ------------------------------------------------------------------ full tiles and edge tiles
+  // Sizes are bound, so the emitter knows which tiles are full (tunable_geometry.h): full tiles get code without
+  // guards, the edge tiles guarded code. A test says when the unguarded code is valid along one dimension (or one
+  // dimension of a cached box): always, never, or when `runtime` holds. Every runtime test depends only on the tile
+  // and the private step, never on the work-item, so a whole work-group takes the same branch.
+  struct FullTest {
+    Fullness fullness;
+    std::string runtime;
+  };
+  // Emits `body(false)` (unguarded) where every test holds and `body(true)` (guarded along the dimensions whose test
+  // is not Always) elsewhere: one of them alone where that is known now, else both as the branches of one `if`.
+  // `body` must not contain a barrier: barriers stay outside branches, so every work-item meets the same barriers
+  // in the same loops of constant trip count (PoCL 3.1's optimised builds miscompile other shapes: open_tile_loop,
+  // codegen/README.md).
+  void peel(const std::vector<FullTest>& tests, const std::function<void(bool guarded)>& body) {
+    std::vector<std::string> runtime;
+    for (const FullTest& t : tests) {
+      if (t.fullness == Fullness::Never) {
+        body(true);
+        return;
+      }
+      if (t.fullness == Fullness::Sometimes) runtime.push_back(t.runtime);
+    }
+    if (runtime.empty()) {
+      body(false);
+      return;
+    }
+    open("if (" + join(runtime, " && ") + ")");
+    body(false);
+    --indent_;
+    line("} else {");
+    ++indent_;
+    body(true);
+    close();
+  }
+  // The fullness of a cached box of access `a` along buffer dimension k: the least full of the md_hom dimensions
+  // its index moves with (`per_dim`: local tiles for local caches, private steps for private caches).
+  Fullness box_fullness(int a, size_t k, const std::vector<Fullness>& per_dim) const {
+    Fullness f = Fullness::Always;
+    for (size_t d = 0; d < m_.dims.size(); ++d) {
+      if (b_.inputs[a].indices[k].coefficient[d] == 0) continue;
+      if (per_dim[d] == Fullness::Never) return Fullness::Never;
+      if (per_dim[d] == Fullness::Sometimes) f = Fullness::Sometimes;
+    }
+    return f;
+  }
+
+  // Fully unrolled loops of constant trip count index private arrays (results, private caches) with constants, so
+  // those arrays can live in registers, and let the compiler share loads between neighbouring elements. Up to
+  // kMaxUnrolled iterations in all: enough for the register tiles a GPU thread can hold (8x8 results fed 8 reduction
+  // steps at a time); a larger body cannot stay in registers anyway and would only multiply the code and the build
+  // time that the tuner pays for every candidate.
+  static constexpr int64_t kMaxUnrolled = 512;
+  // Opens the nest `loops` (variable, trip count macro, trip count), outermost first, with `#pragma unroll` on the
+  // innermost loops as long as their iterations together stay within kMaxUnrolled.
+  struct CountedLoop {
+    std::string var, count_macro;
+    int64_t count;
+  };
+  void open_counted_loops(const std::vector<CountedLoop>& loops) {
+    std::vector<bool> unrolled(loops.size(), false);
+    int64_t iterations = 1;
+    for (size_t n = loops.size(); n-- > 0;) {
+      iterations *= loops[n].count;
+      if (iterations > kMaxUnrolled) break;
+      unrolled[n] = true;
+    }
+    for (size_t n = 0; n < loops.size(); ++n) {
+      if (unrolled[n]) line("#pragma unroll");
+      const std::string& v = loops[n].var;
+      open("for (int " + v + " = 0; " + v + " < " + loops[n].count_macro + "; ++" + v + ")");
+    }
+  }
+
   // ------------------------------------------------------------------ caches
   // Lowest corner and extent of access `a` over the box [begin_d, end_d) of every dimension (clipped tile).
-  // `nonempty`: an expression that is false when the box is empty; the extents are then 0.
+  // `nonempty`: an expression that is false when the box is empty; the extents are then 0. `with_extents` false:
+  // the lowest corner only (a full box has the cache's extents).
   void emit_box(Layer l, int a, const std::string& begin_prefix, const std::string& end_prefix,
-                const std::string& nonempty = "") {
+                const std::string& nonempty = "", bool with_extents = true) {
     const BoundAccess& access = b_.inputs[a];
     for (size_t k = 0; k < access.indices.size(); ++k) {
       const BoundIndex& index = access.indices[k];
@@ -375,6 +466,7 @@ class TunableEmitter {
         ext += " + " + str(c < 0 ? -c : c) + "*(" + last + " - " + begin + ")";
       }
       line("const int " + cache_var(l, a, "lo", static_cast<int>(k)) + " = " + lo + ";");
+      if (!with_extents) continue;
       if (!nonempty.empty()) ext = nonempty + " ? " + ext + " : 0";
       line("const int " + cache_var(l, a, "ext", static_cast<int>(k)) + " = " + ext + ";");
     }
@@ -399,41 +491,74 @@ class TunableEmitter {
     if (accesses.empty()) return;
     line("// Cache the local tile's inputs (all work-items copy; the barriers keep the previous tile until all are done).");
     line("barrier(CLK_LOCAL_MEM_FENCE);");
-    std::vector<std::string> nonempty;
-    for (size_t d = 0; d < m_.dims.size(); ++d)
-      nonempty.push_back("tile_end_" + dim(static_cast<int>(d)) + " > tile_begin_" + dim(static_cast<int>(d)));
-    line("const int tile_nonempty = " + join(nonempty, " && ") + ";");
-    for (int a : accesses) {
-      emit_box(Layer::Local, a, "tile_begin_", "tile_end_", "tile_nonempty");
-      const size_t rank = b_.inputs[a].indices.size();
-      std::vector<std::string> exts;
-      for (size_t k = 0; k < rank; ++k) exts.push_back(cache_var(Layer::Local, a, "ext", static_cast<int>(k)));
-      // Over the full tile's box (constant trip count), skipping what lies outside the clipped tile.
-      open("for (int c = wi_lin; c < " + cache_macro(Layer::Local, a, "SIZE") + "; c += WG_SIZE)");
-      std::vector<std::string> relative(rank), guard;
-      for (int k = static_cast<int>(rank) - 1; k >= 0; --k) {
-        relative[k] = "b_" + str(k);
-        std::vector<std::string> inner_extents;
-        for (size_t later = k + 1; later < rank; ++later)
-          inner_extents.push_back(cache_macro(Layer::Local, a, "EXTENT_" + str(later)));
-        const std::string divisor = join(inner_extents, "*");
-        std::string value = divisor.empty() ? "c" : "c / (" + divisor + ")";
-        if (k > 0) value = "(" + value + ") % " + cache_macro(Layer::Local, a, "EXTENT_" + str(k));
-        line("const int b_" + str(k) + " = " + value + ";");
-        guard.insert(guard.begin(), "b_" + str(k) + " < " + exts[k]);
+    // Per access and buffer dimension: whether the clipped box has the full tile's extent.
+    std::vector<std::vector<FullTest>> tests(m_.inputs.size());
+    bool some_edge = false;
+    for (int a : accesses)
+      for (size_t k = 0; k < b_.inputs[a].indices.size(); ++k) {
+        tests[a].push_back({box_fullness(a, k, g_.local_tile_fullness),
+                            cache_var(Layer::Local, a, "ext", static_cast<int>(k)) + " == " +
+                                cache_macro(Layer::Local, a, "EXTENT_" + str(k))});
+        some_edge = some_edge || tests[a].back().fullness != Fullness::Always;
       }
-      if (!guard.empty()) open("if (" + join(guard, " && ") + ")");
-      emit_copy_body(Layer::Local, a, relative);
-      if (!guard.empty()) close();
-      close();
+    if (some_edge) {
+      std::vector<std::string> nonempty;
+      for (size_t d = 0; d < m_.dims.size(); ++d)
+        nonempty.push_back("tile_end_" + dim(static_cast<int>(d)) + " > tile_begin_" + dim(static_cast<int>(d)));
+      line("const int tile_nonempty = " + join(nonempty, " && ") + ";");
+    }
+    for (int a : accesses) {
+      const size_t rank = b_.inputs[a].indices.size();
+      bool all_full = true;
+      for (const FullTest& t : tests[a]) all_full = all_full && t.fullness == Fullness::Always;
+      emit_box(Layer::Local, a, "tile_begin_", "tile_end_", "tile_nonempty", !all_full);
+      // Over the full tile's box (constant trip count); in edge tiles skipping what lies outside the clipped tile.
+      peel(tests[a], [&](bool guarded) {
+        open("for (int c = wi_lin; c < " + cache_macro(Layer::Local, a, "SIZE") + "; c += WG_SIZE)");
+        std::vector<std::string> relative(rank), guard;
+        for (int k = static_cast<int>(rank) - 1; k >= 0; --k) {
+          relative[k] = "b_" + str(k);
+          std::vector<std::string> inner_extents;
+          for (size_t later = k + 1; later < rank; ++later)
+            inner_extents.push_back(cache_macro(Layer::Local, a, "EXTENT_" + str(later)));
+          const std::string divisor = join(inner_extents, "*");
+          std::string value = divisor.empty() ? "c" : "c / (" + divisor + ")";
+          if (k > 0) value = "(" + value + ") % " + cache_macro(Layer::Local, a, "EXTENT_" + str(k));
+          line("const int b_" + str(k) + " = " + value + ";");
+          if (guarded && tests[a][k].fullness != Fullness::Always)
+            guard.insert(guard.begin(), "b_" + str(k) + " < " + cache_var(Layer::Local, a, "ext", k));
+        }
+        if (!guard.empty()) open("if (" + join(guard, " && ") + ")");
+        emit_copy_body(Layer::Local, a, relative);
+        if (!guard.empty()) close();
+        close();
+      });
     }
     line("barrier(CLK_LOCAL_MEM_FENCE);");
   }
-  void emit_private_tile_loads() {
+  // The private caches of this work-item's private tile; `guarded`: in a step that may not be full.
+  void emit_private_tile_loads(bool guarded) {
     std::vector<int> accesses;
     for (size_t a = 0; a < m_.inputs.size(); ++a)
       if (cached(Layer::Private, a) != Memory::None) accesses.push_back(static_cast<int>(a));
     if (accesses.empty()) return;
+    if (!guarded) {
+      line("// Cache this work-item's private tile of inputs.");
+      for (int a : accesses) {
+        emit_box(Layer::Private, a, "pt_begin_", "pt_end_", "", false);
+        std::vector<CountedLoop> loops;
+        std::vector<std::string> relative;
+        for (size_t k = 0; k < b_.inputs[a].indices.size(); ++k) {
+          const CachedTile& t = cached_tile(Layer::Private, a);
+          loops.push_back({"b_" + str(k), cache_macro(Layer::Private, a, "EXTENT_" + str(k)), t.extents[k]});
+          relative.push_back("b_" + str(k));
+        }
+        open_counted_loops(loops);
+        emit_copy_body(Layer::Private, a, relative);
+        close_loops(loops.size());
+      }
+      return;
+    }
     std::vector<std::string> nonempty;
     for (size_t d = 0; d < m_.dims.size(); ++d)
       nonempty.push_back("pt_end_" + dim(static_cast<int>(d)) + " > pt_begin_" + dim(static_cast<int>(d)));
@@ -447,18 +572,26 @@ class TunableEmitter {
       const std::string zero = "zero_" + cache_array(Layer::Private, a);
       line("const " + buffer_type(m_.inputs[a].buffer) + " " + zero + " = {0};");
       const size_t rank = b_.inputs[a].indices.size();
-      std::vector<std::string> relative;
+      std::vector<CountedLoop> loops;
+      std::vector<std::string> relative, guard;
       for (size_t k = 0; k < rank; ++k) {
         const std::string v = "b_" + str(k);
-        open("for (int " + v + " = 0; " + v + " < " + cache_macro(Layer::Private, a, "EXTENT_" + str(k)) + "; ++" + v + ")");
+        loops.push_back(
+            {v, cache_macro(Layer::Private, a, "EXTENT_" + str(k)), cached_tile(Layer::Private, a).extents[k]});
         relative.push_back(v);
+        if (box_fullness(a, k, g_.step_fullness) != Fullness::Always)
+          guard.push_back(v + " < " + cache_var(Layer::Private, a, "ext", static_cast<int>(k)));
       }
-      std::vector<std::string> guard;
-      for (size_t k = 0; k < rank; ++k)
-        guard.push_back("b_" + str(k) + " < " + cache_var(Layer::Private, a, "ext", static_cast<int>(k)));
+      open_counted_loops(loops);
       emit_copy_body(Layer::Private, a, relative, join(guard, " && "), zero);
       close_loops(rank);
     }
+  }
+  const CachedTile& cached_tile(Layer l, int a) const {
+    for (const CachedTile& t : g_.cached_tiles)
+      if (t.layer == l && t.access == a) return t;
+    MDH_INTERNAL_ASSERT(false, "no cached tile of that layer and access");
+    return g_.cached_tiles.front();
   }
 
   // ------------------------------------------------------------------ the main kernel
@@ -531,6 +664,33 @@ class TunableEmitter {
     return s;
   }
 
+  // 5. Private layer: f on every element of this work-item's private tile, in loops of constant trip count (not
+  // work-item dependent bounds: unrollable, and PoCL's vectorising work-group method, loopvec, compiles them
+  // correctly). `guarded`: in a step that may not be full, each element is tested against the clipped private tile
+  // along the dimensions whose steps are not always full.
+  void emit_private_elements(bool guarded) {
+    line("// Private layer: f on every element of the private tile.");
+    std::vector<CountedLoop> loops;
+    for (int d : c_.loop_order[2]) loops.push_back({"e_" + dim(d), macro("PT_SIZE", d), c_.private_tile_size[d]});
+    open_counted_loops(loops);
+    std::vector<std::string> in_tile;
+    for (size_t d = 0; d < m_.dims.size(); ++d) {
+      const std::string n = dim(static_cast<int>(d));
+      line("const int " + n + " = pt_begin_" + n + " + e_" + n + ";");
+      if (guarded && g_.step_fullness[d] != Fullness::Always) in_tile.push_back(n + " < pt_end_" + n);
+    }
+    if (!in_tile.empty()) open("if (" + join(in_tile, " && ") + ")");
+    std::vector<std::string> per_dim;
+    for (int d : g_.concat_dims) per_dim.push_back("ps_" + dim(d) + "*" + macro("PT_SIZE", d) + " + e_" + dim(d));
+    line("const int slot = " + slot_of(per_dim) + ";");
+    if (has_reduction())
+      line(res_p("slot") + " = " + combine(res_p("slot"), f_call()) + ";");
+    else
+      line(res_p("slot") + " = " + f_call() + ";");
+    if (!in_tile.empty()) close();
+    close_loops(loops.size());
+  }
+
   void emit_main_kernel(LaunchPlan& plan) {
     const int out_buffer = m_.output_buffer();
     const std::string kernel_name = m_.name + "_tunable";
@@ -542,9 +702,10 @@ class TunableEmitter {
       params.push_back("__global const " + buffer_type(static_cast<int>(buffer)) + "* restrict " + buffer_name(static_cast<int>(buffer)));
       launch.args.push_back({KernelArg::Kind::Buffer, buffer_name(static_cast<int>(buffer)), -1});
     }
-    auto add_scratch = [&](const std::string& name, const std::string& purpose, uint64_t bytes) {
+    auto add_scratch = [&](const std::string& name, const std::string& purpose, uint64_t bytes,
+                           bool shared_by_work_items = false) {
       plan.scratch.push_back({purpose, bytes});
-      params.push_back("__global " + result_type_ + "* restrict " + name);
+      params.push_back("__global " + result_type_ + "* " + (shared_by_work_items ? "" : "restrict ") + name);
       launch.args.push_back({KernelArg::Kind::Scratch, "", static_cast<int>(plan.scratch.size()) - 1});
     };
     if (g_.combines_work_groups()) {
@@ -553,8 +714,14 @@ class TunableEmitter {
       params.push_back("__global " + result_type_ + "* restrict " + buffer_name(out_buffer));
       launch.args.push_back({KernelArg::Kind::Buffer, buffer_name(out_buffer), -1});
     }
+    // Where work-items share a reduction, the leader reads and resets the others' res_p slots between barriers.
+    // `restrict` would let the compiler assume that no other work-item touches them: a barrier is a call that never
+    // sees the pointer, so a work-item may keep its slot's old value across it (NVIDIA's compiler did, once the
+    // unguarded element loop made the slot's stores unconditional: 3 of 5,000 GPU soak configurations added their
+    // partial results twice).
     if (result_memory(Layer::Private) == Memory::Global)
-      add_scratch("res_p", "private-layer partial results (MEM_RES P = global)", g_.global_private_results_bytes);
+      add_scratch("res_p", "private-layer partial results (MEM_RES P = global)", g_.global_private_results_bytes,
+                  g_.combines_work_items());
     if (g_.combines_work_items() && result_memory(Layer::Local) == Memory::Global)
       add_scratch("res_l", "local-layer partial results (MEM_RES L = global)", g_.global_local_results_bytes);
     const std::string trailing = param_and_table_decls(b_, options_);
@@ -609,7 +776,7 @@ class TunableEmitter {
     for (int d : concat_order) open_tile_loop(d);
     if (has_reduction()) {
       line("// Start the partial results of this local tile of the `++` dimensions.");
-      open("for (int slot = 0; slot < RESULT_SLOTS; ++slot)");
+      open_counted_loops({{"slot", "RESULT_SLOTS", g_.result_slots}});
       line(res_p("slot") + " = " + identity() + ";");
       if (g_.combines_work_items()) line("if (wi_r_lin == 0) " + res_l("slot") + " = " + identity() + ";");
       close();
@@ -618,42 +785,45 @@ class TunableEmitter {
     emit_local_tile_loads();
 
     // 4. Local layer: private steps.
+    // A step is full when all of it lies in the tile; then so does every work-item's private tile in it, and the
+    // private caches and the elements need no guard. The test depends on the tile and on the step counters of the
+    // dimensions that are sometimes full, so it is made once inside their loops and outside the loops of the other
+    // dimensions (whose steps are all full or all guarded), unless a work-item combine after each step puts
+    // barriers in those loops.
+    const std::vector<int>& step_order = c_.loop_order[1];
+    const bool combine_per_step = g_.combines_work_items() && c_.combine_layer == Layer::Private;
+    size_t split = combine_per_step ? step_order.size() : 0;
+    for (size_t n = 0; n < step_order.size(); ++n)
+      if (g_.step_fullness[step_order[n]] == Fullness::Sometimes) split = std::max(split, n + 1);
+    auto open_step_loops = [&](size_t from, size_t to) {
+      for (size_t n = from; n < to; ++n) {
+        const std::string ps = "ps_" + dim(step_order[n]);
+        open("for (int " + ps + " = 0; " + ps + " < " + macro("PRIVATE_STEPS", step_order[n]) + "; ++" + ps + ")");
+      }
+    };
     line("// Local layer: this work-item's private tiles of the local tile.");
-    for (int d : c_.loop_order[1])
-      open("for (int ps_" + dim(d) + " = 0; ps_" + dim(d) + " < " + macro("PRIVATE_STEPS", d) + "; ++ps_" + dim(d) + ")");
+    open_step_loops(0, split);
+    std::vector<FullTest> step_tests;
     for (size_t d = 0; d < m_.dims.size(); ++d) {
       const std::string n = dim(static_cast<int>(d));
-      line("const int pt_begin_" + n + " = tile_begin_" + n + " + ps_" + n + "*" + macro("STEP", static_cast<int>(d)) +
-           " + wi_" + n + "*" + macro("PT_SIZE", static_cast<int>(d)) + ";");
-      line("const int pt_end_" + n + " = min(pt_begin_" + n + " + " + macro("PT_SIZE", static_cast<int>(d)) +
-           ", tile_end_" + n + ");");
+      step_tests.push_back({g_.step_fullness[d], "tile_begin_" + n + " + (ps_" + n + " + 1)*" +
+                                                     macro("STEP", static_cast<int>(d)) + " <= tile_end_" + n});
     }
-    emit_private_tile_loads();
-
-    // 5. Private layer: element by element.
-    // Loops of constant trip count with a guard (rather than work-item dependent bounds): unrollable, and
-    // PoCL's vectorising work-group method (loopvec) compiles them correctly.
-    line("// Private layer: f on every element of the private tile.");
-    for (int d : c_.loop_order[2])
-      open("for (int e_" + dim(d) + " = 0; e_" + dim(d) + " < " + macro("PT_SIZE", d) + "; ++e_" + dim(d) + ")");
-    std::vector<std::string> in_tile;
-    for (size_t d = 0; d < m_.dims.size(); ++d) {
-      const std::string n = dim(static_cast<int>(d));
-      line("const int " + n + " = pt_begin_" + n + " + e_" + n + ";");
-      in_tile.push_back(n + " < pt_end_" + n);
-    }
-    open("if (" + join(in_tile, " && ") + ")");
-    std::vector<std::string> per_dim;
-    for (int d : g_.concat_dims) per_dim.push_back("ps_" + dim(d) + "*" + macro("PT_SIZE", d) + " + e_" + dim(d));
-    line("const int slot = " + slot_of(per_dim) + ";");
-    if (has_reduction())
-      line(res_p("slot") + " = " + combine(res_p("slot"), f_call()) + ";");
-    else
-      line(res_p("slot") + " = " + f_call() + ";");
-    close();
-    close_loops(m_.dims.size());
-    if (g_.combines_work_items() && c_.combine_layer == Layer::Private) emit_work_item_combine(true);
-    close_loops(m_.dims.size());  // private steps
+    peel(step_tests, [&](bool guarded) {
+      open_step_loops(split, step_order.size());
+      for (size_t d = 0; d < m_.dims.size(); ++d) {
+        const std::string n = dim(static_cast<int>(d));
+        line("const int pt_begin_" + n + " = tile_begin_" + n + " + ps_" + n + "*" +
+             macro("STEP", static_cast<int>(d)) + " + wi_" + n + "*" + macro("PT_SIZE", static_cast<int>(d)) + ";");
+        const std::string end = "pt_begin_" + n + " + " + macro("PT_SIZE", static_cast<int>(d));
+        line("const int pt_end_" + n + " = " + (guarded ? "min(" + end + ", tile_end_" + n + ")" : end) + ";");
+      }
+      emit_private_tile_loads(guarded);
+      emit_private_elements(guarded);
+      close_loops(step_order.size() - split);
+    });
+    if (combine_per_step) emit_work_item_combine(true);
+    close_loops(split);  // private steps
     if (g_.combines_work_items() && c_.combine_layer == Layer::Local) emit_work_item_combine(false);
     close_loops(reduction_order.size());
     if (g_.combines_work_items() && c_.combine_layer == Layer::Global) emit_work_item_combine(false);
@@ -662,24 +832,38 @@ class TunableEmitter {
     line("// Results of this local tile: " +
          std::string(g_.combines_work_groups() ? "partials of this work-group, combined by the second kernel."
                                                : "through the output view."));
-    const auto slots = open_slot_loops(false);
-    for (size_t n = 0; n < g_.concat_dims.size(); ++n) {
-      const int d = g_.concat_dims[n];
-      line("const int " + dim(d) + " = tile_begin_" + dim(d) + " + (" + slots[n] + " / " + macro("PT_SIZE", d) + ")*" +
-           macro("STEP", d) + " + wi_" + dim(d) + "*" + macro("PT_SIZE", d) + " + " + slots[n] + " % " +
-           macro("PT_SIZE", d) + ";");
-    }
-    std::vector<std::string> inside;
-    if (g_.combines_work_items()) inside.push_back("wi_r_lin == 0");
-    for (int d : g_.concat_dims) inside.push_back(dim(d) + " < tile_end_" + dim(d));
-    if (!inside.empty()) open("if (" + join(inside, " && ") + ")");
-    const std::string value = g_.combines_work_items() ? res_l(slot_of(slots)) : res_p(slot_of(slots));
-    if (g_.combines_work_groups())
-      line("partials[wg_r_lin*OUTPUT_POINTS + " + point_index() + "] = " + value + ";");
-    else
-      line(buffer_name(out_buffer) + "[" + output_offset() + "] = " + value + ";");
-    if (!inside.empty()) close();
-    close_loops(slots.size());
+    std::vector<FullTest> slot_tests;
+    for (int d : g_.concat_dims)
+      slot_tests.push_back({g_.tile_slots_fullness[d], "tile_end_" + dim(d) + " - tile_begin_" + dim(d) + " == " +
+                                                           macro("LT_SIZE", d)});
+    peel(slot_tests, [&](bool guarded) {
+      std::vector<CountedLoop> loops;
+      std::vector<std::string> slots;
+      for (int d : g_.concat_dims) {
+        loops.push_back({"s_" + dim(d), macro("SLOTS", d), g_.private_steps[d] * c_.private_tile_size[d]});
+        slots.push_back("s_" + dim(d));
+      }
+      open_counted_loops(loops);
+      for (size_t n = 0; n < g_.concat_dims.size(); ++n) {
+        const int d = g_.concat_dims[n];
+        line("const int " + dim(d) + " = tile_begin_" + dim(d) + " + (" + slots[n] + " / " + macro("PT_SIZE", d) +
+             ")*" + macro("STEP", d) + " + wi_" + dim(d) + "*" + macro("PT_SIZE", d) + " + " + slots[n] + " % " +
+             macro("PT_SIZE", d) + ";");
+      }
+      std::vector<std::string> inside;
+      if (g_.combines_work_items()) inside.push_back("wi_r_lin == 0");
+      for (size_t n = 0; n < g_.concat_dims.size(); ++n)
+        if (guarded && slot_tests[n].fullness != Fullness::Always)
+          inside.push_back(dim(g_.concat_dims[n]) + " < tile_end_" + dim(g_.concat_dims[n]));
+      if (!inside.empty()) open("if (" + join(inside, " && ") + ")");
+      const std::string value = g_.combines_work_items() ? res_l(slot_of(slots)) : res_p(slot_of(slots));
+      if (g_.combines_work_groups())
+        line("partials[wg_r_lin*OUTPUT_POINTS + " + point_index() + "] = " + value + ";");
+      else
+        line(buffer_name(out_buffer) + "[" + output_offset() + "] = " + value + ";");
+      if (!inside.empty()) close();
+      close_loops(loops.size());
+    });
     // Not needed by OpenCL's rules, but PoCL 3.1's optimised builds crash (wild private-array index in the region
     // after the last barrier) on some kernels whose `++` tile loops contain barriers and end without one.
     if (has_barriers()) line("barrier(CLK_LOCAL_MEM_FENCE);");

@@ -13,8 +13,9 @@ namespace mdh {
 
 /// The generation of the generated code: raised whenever the kernel that a configuration generates changes (its
 /// speed or its rounding), so that journals of earlier generations are not resumed with timings of kernels that
-/// are no longer generated. 1: the kernel of the paper's families (until 2026-11).
-inline constexpr int kTunableKernelGeneration = 1;
+/// are no longer generated. 1: the kernel of the paper's families (until 2026-11); 2: full tiles without guards,
+/// edge tiles peeled, FP_CONTRACT ON (issue 12 items 1 and 2).
+inline constexpr int kTunableKernelGeneration = 2;
 
 /// Kernels `<mdh name>_tunable` and, when NUM_WG of a reduction dimension exceeds 1, `<mdh name>_combine_wg`.
 /// Arguments of the first: the input buffers in declaration order, the output buffer (or the partial-results

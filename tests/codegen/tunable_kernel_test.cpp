@@ -21,7 +21,7 @@ using testing::bind_app;
 const char* const kFast = "-cl-opt-disable";
 
 // Runs `config` and the reference on seeded inputs; empty when they agree, else what went wrong.
-std::string mismatch(const BoundMdh& bound, const KernelConfig& config) {
+std::string mismatch(const BoundMdh& bound, const KernelConfig& config, const std::string& build_options = kFast) {
   const DeviceLimits limits = testing::first_device_limits();
   const auto buffers = testing::seeded_buffers(bound, 7);
   const auto expected = testing::reference_output(bound, buffers);
@@ -31,7 +31,7 @@ std::string mismatch(const BoundMdh& bound, const KernelConfig& config) {
   } catch (const std::exception& e) {
     return std::string("generation failed: ") + e.what();
   }
-  const auto run = testing::run_plan_with_scratch(bound, plan, buffers, kFast);
+  const auto run = testing::run_plan_with_scratch(bound, plan, buffers, build_options);
   const std::string where = "\nconfig: " + config_to_json(bound, config).dump();
   if (!run.error.empty()) return run.error + where;
   if (auto why = testing::compare_outputs(bound, expected, run.output)) return *why + where;
@@ -59,6 +59,45 @@ TEST(TunableKernel, DefaultConfigOfEveryShape) {
     const BoundMdh bound = bind_app(app, sizes);
     EXPECT_EQ(mismatch(bound, default_config(bound, testing::first_device_limits())), "") << app;
   }
+}
+
+// Sizes around the tile sizes (tile - 1, tile, tile + 1, a prime, 1) make every dimension's tiles always full,
+// sometimes full (decided per tile or step) or never full, in every combination over i, j and k; with steps that
+// divide the local tiles and steps that do not (the last step of a full tile is short). Built unoptimised and
+// optimised: the unguarded and guarded copies are where optimisers reorder and if-convert.
+TEST(TunableKernel, FullAndEdgeTilesAroundTileMultiples) {
+  const int l = static_cast<int>(Layer::Local), p = static_cast<int>(Layer::Private);
+  struct Shape {
+    std::vector<int64_t> num_wg, num_wi, local_tile, private_tile;
+  };
+  const std::vector<Shape> shapes = {
+      {{2, 1, 2}, {2, 2, 2}, {4, 6, 2}, {2, 3, 1}},  // steps of 4, 6, 2 fill the local tiles
+      {{1, 2, 1}, {2, 2, 1}, {6, 4, 5}, {2, 1, 2}},  // steps of 4, 2, 2 in tiles of 6, 4, 5: the last step is short
+  };
+  const std::vector<std::string> sizes = {"I=8,J=6,K=4", "I=7,J=12,K=5", "I=9,J=13,K=3", "I=1,J=5,K=11",
+                                          "I=12,J=7,K=1", "I=3,J=8,K=10"};
+  for (const Shape& shape : shapes)
+    for (const std::string& size : sizes) {
+      const BoundMdh bound = bind_app("apps/gemm.mdh", size);
+      KernelConfig c = default_config(bound, testing::first_device_limits());
+      c.num_wg = shape.num_wg;
+      c.num_wi = shape.num_wi;
+      // The shape's values where the space allows them (tiles no larger than the extent, no idle work-items or
+      // work-groups), else the largest it allows.
+      for (int d = 0; d < 3; ++d) {
+        const int64_t n = bound.dim_extents[d];
+        c.local_tile_size[d] = std::min(shape.local_tile[d], n);
+        c.private_tile_size[d] = std::min(shape.private_tile[d], c.local_tile_size[d]);
+        const int64_t per_tile = (c.local_tile_size[d] + c.private_tile_size[d] - 1) / c.private_tile_size[d];
+        c.num_wi[d] = std::min(shape.num_wi[d], per_tile);
+        c.num_wg[d] = std::min(shape.num_wg[d], (n + c.local_tile_size[d] - 1) / c.local_tile_size[d]);
+      }
+      c.input_memory[l] = {Memory::Local, Memory::Local};
+      c.input_memory[p] = {Memory::Private, Memory::Private};
+      c.result_memory[p] = Memory::Local;
+      c.combine_layer = Layer::Private;
+      for (const char* options : {kFast, ""}) EXPECT_EQ(mismatch(bound, c, options), "") << size << " " << options;
+    }
 }
 
 TEST(TunableKernel, InputCachingPerLayerAndBuffer) {
@@ -94,6 +133,21 @@ TEST(TunableKernel, NvidiaAssemblesPrivateCachesFilledFromLocalCachesAtLevelOne)
   EXPECT_EQ(generate_tunable_kernel(bound, c, other).build_options, "-cl-std=CL1.2");
   c.input_memory[p] = {Memory::Local, Memory::None};  // A's private cache comes from global memory
   EXPECT_EQ(generate_tunable_kernel(bound, c, nvidia).build_options, "-cl-std=CL1.2");
+}
+
+// Work-items that share a reduction exchange partial results through res_p between barriers. Declared restrict,
+// NVIDIA's compiler kept a work-item's own slot across the barrier after the leader had reset it (3 of 5,000 GPU
+// soak configurations added partial results twice; PoCL gave the right result): no restrict where it is shared.
+TEST(TunableKernel, SharedGlobalPartialResultsAreNotRestrict) {
+  const BoundMdh bound = bind_app("apps/gemm.mdh", "I=5,J=7,K=3");
+  KernelConfig c = busy_gemm_config(bound);
+  c.result_memory[static_cast<int>(Layer::Private)] = Memory::Global;
+  const std::string shared = generate_tunable_kernel(bound, c, testing::first_device_limits()).source;
+  EXPECT_NE(shared.find("__global float* res_p"), std::string::npos);
+  EXPECT_EQ(shared.find("restrict res_p"), std::string::npos);
+  c.num_wi[2] = 1;  // no shared reduction: each work-item's res_p slots are its own
+  const std::string own = generate_tunable_kernel(bound, c, testing::first_device_limits()).source;
+  EXPECT_NE(own.find("__global float* restrict res_p"), std::string::npos);
 }
 
 TEST(TunableKernel, WindowCachingIncludesTheHalo) {
@@ -264,6 +318,24 @@ TEST(TunableKernelGolden, GemmWithCachesAndWorkItemReduction) {
   expect_golden(plan.source, "gemm_tunable.cl");
   EXPECT_EQ(launch_to_json(plan).dump(),
             R"({"build_options":"-cl-std=CL1.2","kernels":[{"args":[{"kind":"buffer","name":"A"},{"kind":"buffer","name":"B"},{"kind":"scratch","scratch":0}],"global_size":[12,16,4],"local_size":[4,4,2],"name":"gemm_tunable","work_dims":3},{"args":[{"kind":"scratch","scratch":0},{"kind":"buffer","name":"C"}],"global_size":[3072],"local_size":null,"name":"gemm_combine_wg","work_dims":1}],"scratch":[{"bytes":24576,"purpose":"partial results of the work-groups along the reduction dimensions"}]})");
+}
+
+// The configuration of GemmWithCachesAndWorkItemReduction on sizes that leave edge tiles along i (63 = 3*16 + 15):
+// A's local cache, the private steps and the write-back decide per tile between unguarded and guarded code, the
+// step test outside the loops of j and k (always full, never guarded); B's local cache needs no test.
+TEST(TunableKernelGolden, GemmWithEdgeTiles) {
+  const BoundMdh bound = bind_app("apps/gemm.mdh", "I=63,J=48,K=32");
+  KernelConfig c = default_config(bound, DeviceLimits{});
+  c.num_wg = {4, 3, 2};
+  c.num_wi = {4, 4, 2};
+  c.local_tile_size = {16, 16, 8};
+  c.private_tile_size = {4, 4, 2};
+  c.input_memory[static_cast<int>(Layer::Local)] = {Memory::Local, Memory::Local};
+  c.input_memory[static_cast<int>(Layer::Private)] = {Memory::None, Memory::Private};
+  c.cache_dim_order[static_cast<int>(Layer::Local)][0] = {1, 0};
+  c.result_memory[static_cast<int>(Layer::Private)] = Memory::Local;
+  c.combine_layer = Layer::Local;
+  expect_golden(generate_tunable_kernel(bound, c, DeviceLimits{}).source, "gemm_tunable_edges.cl");
 }
 
 TEST(TunableKernelGolden, GaussianWithHaloCache) {

@@ -11,8 +11,8 @@
 
 #include "codegen/kernel_config.h"
 #include "codegen/tunable_kernel.h"
-#include "pipeline/tuning_search_space.h"
 #include "codegen/tuning_space.h"
+#include "pipeline/tuning_search_space.h"
 #include "tests/codegen/codegen_test_support.h"
 #include "tests/codegen/tunable_test_support.h"
 
@@ -125,8 +125,9 @@ std::vector<PropertyCase> property_cases() {
   return cases;
 }
 
-void run_property_case(const PropertyCase& c, int configurations, uint64_t seed,
-                       const std::string& extra_build_options) {
+void for_each_property_configuration(
+    const PropertyCase& c, int configurations, uint64_t seed,
+    const std::function<void(const BoundMdh& bound, size_t size_index, int index, const KernelConfig& config)>& visit) {
   seed = seed_from_environment(seed);
   const Shard shard = shard_from_environment();
   const DeviceLimits limits = first_device_limits();
@@ -137,35 +138,51 @@ void run_property_case(const PropertyCase& c, int configurations, uint64_t seed,
     const TuningSpace space = make_tuning_space(bound, limits);
     // Uniform over the valid configurations the tuner searches (its engine samples; pipeline/tuning_search_space.h).
     const tuner::SearchSpace search = make_search_space(space, 1);
-    const auto buffers = seeded_buffers(bound, seed + s);
-    const Bytes expected = reference_output(bound, buffers);
     const int here = (configurations - drawn) / static_cast<int>(c.sizes.size() - s);
     for (int k = 0; k < here; ++k, ++drawn) {
       // One generator per configuration, so that a failing one is reproduced from (seed, index) alone.
       if (drawn % shard.count != shard.index) continue;
       tuner::Rng rng(seed * 1'000'003 + static_cast<uint64_t>(drawn));
-      const KernelConfig config = config_from_assignment(bound, space, search.configuration(search.sample(rng)).values());
-      const std::string where = c.name + " sizes " + c.sizes[s] + ", seed " + std::to_string(seed) +
-                                " (MDH_TUNABLE_SEED), configuration #" + std::to_string(drawn) +
-                                ":\n  config " + config_to_json(bound, config).dump();
-      // A crash of the device compiler or of a kernel leaves no failure message: MDH_TUNABLE_VERBOSE=1 names each
-      // configuration before it runs.
-      if (std::getenv("MDH_TUNABLE_VERBOSE")) std::cerr << where << std::endl;
-      LaunchPlan plan;
-      try {
-        plan = generate_tunable_kernel(bound, config, limits);
-      } catch (const std::exception& e) {
-        ADD_FAILURE() << where << "\n  generation failed: " << e.what();
-        continue;
-      }
-      const RunResult run = run_plan_with_scratch(bound, plan, buffers, extra_build_options);
-      if (!run.error.empty()) {
-        ADD_FAILURE() << where << "\n  " << run.error;
-        continue;
-      }
-      if (auto why = compare_outputs(bound, expected, run.output)) ADD_FAILURE() << where << "\n  " << *why;
+      visit(bound, s, drawn, config_from_assignment(bound, space, search.configuration(search.sample(rng)).values()));
     }
   }
+}
+
+void run_property_case(const PropertyCase& c, int configurations, uint64_t seed,
+                       const std::string& extra_build_options) {
+  const DeviceLimits limits = first_device_limits();
+  const uint64_t used_seed = seed_from_environment(seed);
+  // Inputs and the reference's output per size binding, made when its first configuration comes.
+  size_t prepared = c.sizes.size();
+  std::map<std::string, Bytes> buffers;
+  Bytes expected;
+  for_each_property_configuration(c, configurations, seed, [&](const BoundMdh& bound, size_t s, int drawn,
+                                                               const KernelConfig& config) {
+    if (prepared != s) {
+      buffers = seeded_buffers(bound, used_seed + s);
+      expected = reference_output(bound, buffers);
+      prepared = s;
+    }
+    const std::string where = c.name + " sizes " + c.sizes[s] + ", seed " + std::to_string(used_seed) +
+                              " (MDH_TUNABLE_SEED), configuration #" + std::to_string(drawn) +
+                              ":\n  config " + config_to_json(bound, config).dump();
+    // A crash of the device compiler or of a kernel leaves no failure message: MDH_TUNABLE_VERBOSE=1 names each
+    // configuration before it runs.
+    if (std::getenv("MDH_TUNABLE_VERBOSE")) std::cerr << where << std::endl;
+    LaunchPlan plan;
+    try {
+      plan = generate_tunable_kernel(bound, config, limits);
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << where << "\n  generation failed: " << e.what();
+      return;
+    }
+    const RunResult run = run_plan_with_scratch(bound, plan, buffers, extra_build_options);
+    if (!run.error.empty()) {
+      ADD_FAILURE() << where << "\n  " << run.error;
+      return;
+    }
+    if (auto why = compare_outputs(bound, expected, run.output)) ADD_FAILURE() << where << "\n  " << *why;
+  });
 }
 
 }  // namespace mdh::testing

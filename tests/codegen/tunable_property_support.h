@@ -3,8 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
+
+#include "codegen/kernel_config.h"
+#include "mdh/bind.h"
 
 namespace mdh::testing {
 
@@ -25,5 +29,11 @@ std::vector<PropertyCase> property_cases();
 /// the tunable kernel's build (the reference is built as generated).
 void run_property_case(const PropertyCase& c, int configurations, uint64_t seed,
                        const std::string& extra_build_options = "");
+
+/// What run_property_case draws (same seed, same order, same shard), handed to `visit` with the size binding's
+/// index and the configuration's index; nothing is run.
+void for_each_property_configuration(
+    const PropertyCase& c, int configurations, uint64_t seed,
+    const std::function<void(const BoundMdh& bound, size_t size_index, int index, const KernelConfig& config)>& visit);
 
 }  // namespace mdh::testing

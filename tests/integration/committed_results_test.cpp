@@ -71,6 +71,8 @@ TEST(CommittedResults, EveryConfigLoadsAndGeneratesAtItsSize) {
       config = j["config"];
     else if (j.is_object() && j.contains("notes") && j["notes"].contains("config_values"))
       config = j["notes"]["config_values"];
+    else if (j.is_object() && (j.contains("NUM_WG") || j.contains("mdh_config")))
+      ADD_FAILURE() << file.string() << ": a bare configuration; commit it with the spec and sizes it is for";
     else
       continue;
     SCOPED_TRACE(file.string());

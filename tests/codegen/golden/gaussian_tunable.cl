@@ -5,7 +5,7 @@
 //   ORDER_OCL  G: i->1 j->0  L: i->1 j->0
 //   MEM_INP img: L local, P none; BUF_ORDER L 0,1, P 0,1
 //   MEM_RES P: private  L: private  G: global;  CMB_RES: P
-#pragma OPENCL FP_CONTRACT OFF
+#pragma OPENCL FP_CONTRACT ON
 
 
 // Tuning parameters (override with -D; the launch sizes must then be changed to match).
@@ -61,6 +61,12 @@
 #define CACHE_L_img_STRIDE_0 (CACHE_L_img_EXTENT_1)
 #define CACHE_L_img_STRIDE_1 1
 #define CACHE_L_img_SIZE (CACHE_L_img_EXTENT_0 * CACHE_L_img_EXTENT_1)
+#if EXTENT_i % LT_SIZE_i != 0 || LOCAL_TILES_i % NUM_WG_i != 0 || LT_SIZE_i % STEP_i != 0
+#error "generated for full tiles: generate the kernel again for other tuning values"
+#endif
+#if EXTENT_j % LT_SIZE_j != 0 || LOCAL_TILES_j % NUM_WG_j != 0 || LT_SIZE_j % STEP_j != 0
+#error "generated for full tiles: generate the kernel again for other tuning values"
+#endif
 
 // The scalar function f (spec line 7).
 float mdh_f(__local const float* restrict w_origin, const int i, const int j)
@@ -72,7 +78,7 @@ float mdh_f(__local const float* restrict w_origin, const int i, const int j)
   for (int r = 0; r < 5; ++r)
     for (int c = 0; c < 5; ++c) s += k[r][c] * w(r, c);
   return s / 159.0f;
-#line 76 "gaussian_tunable.cl"
+#line 82 "gaussian_tunable.cl"
 #undef w
 }
 
@@ -105,47 +111,42 @@ void gaussian_tunable(__global const float* restrict img, __global float* restri
       const int tile_end_j = min(tile_begin_j + LT_SIZE_j, EXTENT_j);
       // Cache the local tile's inputs (all work-items copy; the barriers keep the previous tile until all are done).
       barrier(CLK_LOCAL_MEM_FENCE);
-      const int tile_nonempty = tile_end_i > tile_begin_i && tile_end_j > tile_begin_j;
       const int cl_img_lo_0 = 0 + 1*tile_begin_i;
-      const int cl_img_ext_0 = tile_nonempty ? 5 + 1*((tile_end_i - 1) - tile_begin_i) : 0;
       const int cl_img_lo_1 = 0 + 1*tile_begin_j;
-      const int cl_img_ext_1 = tile_nonempty ? 5 + 1*((tile_end_j - 1) - tile_begin_j) : 0;
       for (int c = wi_lin; c < CACHE_L_img_SIZE; c += WG_SIZE) {
         const int b_1 = (c) % CACHE_L_img_EXTENT_1;
         const int b_0 = c / (CACHE_L_img_EXTENT_1);
-        if (b_0 < cl_img_ext_0 && b_1 < cl_img_ext_1) {
-          cache_l_img[(b_0)*CACHE_L_img_STRIDE_0 + (b_1)*CACHE_L_img_STRIDE_1] = img[(cl_img_lo_0 + b_0)*228 + (cl_img_lo_1 + b_1)];
-        }
+        cache_l_img[(b_0)*CACHE_L_img_STRIDE_0 + (b_1)*CACHE_L_img_STRIDE_1] = img[(cl_img_lo_0 + b_0)*228 + (cl_img_lo_1 + b_1)];
       }
       barrier(CLK_LOCAL_MEM_FENCE);
       // Local layer: this work-item's private tiles of the local tile.
       for (int ps_i = 0; ps_i < PRIVATE_STEPS_i; ++ps_i) {
         for (int ps_j = 0; ps_j < PRIVATE_STEPS_j; ++ps_j) {
           const int pt_begin_i = tile_begin_i + ps_i*STEP_i + wi_i*PT_SIZE_i;
-          const int pt_end_i = min(pt_begin_i + PT_SIZE_i, tile_end_i);
+          const int pt_end_i = pt_begin_i + PT_SIZE_i;
           const int pt_begin_j = tile_begin_j + ps_j*STEP_j + wi_j*PT_SIZE_j;
-          const int pt_end_j = min(pt_begin_j + PT_SIZE_j, tile_end_j);
+          const int pt_end_j = pt_begin_j + PT_SIZE_j;
           // Private layer: f on every element of the private tile.
+          #pragma unroll
           for (int e_i = 0; e_i < PT_SIZE_i; ++e_i) {
+            #pragma unroll
             for (int e_j = 0; e_j < PT_SIZE_j; ++e_j) {
               const int i = pt_begin_i + e_i;
               const int j = pt_begin_j + e_j;
-              if (i < pt_end_i && j < pt_end_j) {
-                const int slot = (ps_i*PT_SIZE_i + e_i)*SLOTS_j + ps_j*PT_SIZE_j + e_j;
-                res_p[slot] = mdh_f(&cache_l_img[(((i) - cl_img_lo_0))*CACHE_L_img_STRIDE_0 + (((j) - cl_img_lo_1))*CACHE_L_img_STRIDE_1], i, j);
-              }
+              const int slot = (ps_i*PT_SIZE_i + e_i)*SLOTS_j + ps_j*PT_SIZE_j + e_j;
+              res_p[slot] = mdh_f(&cache_l_img[(((i) - cl_img_lo_0))*CACHE_L_img_STRIDE_0 + (((j) - cl_img_lo_1))*CACHE_L_img_STRIDE_1], i, j);
             }
           }
         }
       }
       // Results of this local tile: through the output view.
+      #pragma unroll
       for (int s_i = 0; s_i < SLOTS_i; ++s_i) {
+        #pragma unroll
         for (int s_j = 0; s_j < SLOTS_j; ++s_j) {
           const int i = tile_begin_i + (s_i / PT_SIZE_i)*STEP_i + wi_i*PT_SIZE_i + s_i % PT_SIZE_i;
           const int j = tile_begin_j + (s_j / PT_SIZE_j)*STEP_j + wi_j*PT_SIZE_j + s_j % PT_SIZE_j;
-          if (i < tile_end_i && j < tile_end_j) {
-            out[((i))*224 + ((j))] = res_p[(s_i)*SLOTS_j + s_j];
-          }
+          out[((i))*224 + ((j))] = res_p[(s_i)*SLOTS_j + s_j];
         }
       }
       barrier(CLK_LOCAL_MEM_FENCE);

@@ -6,7 +6,7 @@
 //   MEM_INP A: L local, P none; BUF_ORDER L 1,0, P 0,1
 //   MEM_INP B: L local, P private; BUF_ORDER L 0,1, P 0,1
 //   MEM_RES P: local  L: private  G: global;  CMB_RES: L
-#pragma OPENCL FP_CONTRACT OFF
+#pragma OPENCL FP_CONTRACT ON
 
 // Dimension 2 (k) combines with +.
 float mdh_combine_2(float p, float q) { return p + q; }
@@ -93,6 +93,15 @@ float mdh_identity_2(void) { return 0; }
 #define CACHE_P_B_STRIDE_0 (CACHE_P_B_EXTENT_1)
 #define CACHE_P_B_STRIDE_1 1
 #define CACHE_P_B_SIZE (CACHE_P_B_EXTENT_0 * CACHE_P_B_EXTENT_1)
+#if EXTENT_i % LT_SIZE_i != 0 || LOCAL_TILES_i % NUM_WG_i != 0 || LT_SIZE_i % STEP_i != 0
+#error "generated for full tiles: generate the kernel again for other tuning values"
+#endif
+#if EXTENT_j % LT_SIZE_j != 0 || LOCAL_TILES_j % NUM_WG_j != 0 || LT_SIZE_j % STEP_j != 0
+#error "generated for full tiles: generate the kernel again for other tuning values"
+#endif
+#if EXTENT_k % LT_SIZE_k != 0 || LOCAL_TILES_k % NUM_WG_k != 0 || LT_SIZE_k % STEP_k != 0
+#error "generated for full tiles: generate the kernel again for other tuning values"
+#endif
 
 // The scalar function f (spec line 8).
 float mdh_f(const float a, const float b, const int i, const int j, const int k)
@@ -100,7 +109,7 @@ float mdh_f(const float a, const float b, const int i, const int j, const int k)
   return
 #line 8 "apps/gemm.mdh"
                 a * b
-#line 104 "gemm_tunable.cl"
+#line 113 "gemm_tunable.cl"
   ;
 }
 
@@ -139,6 +148,7 @@ void gemm_tunable(__global const float* restrict A, __global const float* restri
       const int tile_begin_j = (wg_j*TILES_PER_WG_j + t_j)*LT_SIZE_j;
       const int tile_end_j = min(tile_begin_j + LT_SIZE_j, EXTENT_j);
       // Start the partial results of this local tile of the `++` dimensions.
+      #pragma unroll
       for (int slot = 0; slot < RESULT_SLOTS; ++slot) {
         res_p[(slot)*WG_SIZE + wi_lin] = mdh_identity_2();
         if (wi_r_lin == 0) res_l[slot] = mdh_identity_2();
@@ -148,28 +158,19 @@ void gemm_tunable(__global const float* restrict A, __global const float* restri
         const int tile_end_k = min(tile_begin_k + LT_SIZE_k, EXTENT_k);
         // Cache the local tile's inputs (all work-items copy; the barriers keep the previous tile until all are done).
         barrier(CLK_LOCAL_MEM_FENCE);
-        const int tile_nonempty = tile_end_i > tile_begin_i && tile_end_j > tile_begin_j && tile_end_k > tile_begin_k;
         const int cl_A_lo_0 = 0 + 1*tile_begin_i;
-        const int cl_A_ext_0 = tile_nonempty ? 1 + 1*((tile_end_i - 1) - tile_begin_i) : 0;
         const int cl_A_lo_1 = 0 + 1*tile_begin_k;
-        const int cl_A_ext_1 = tile_nonempty ? 1 + 1*((tile_end_k - 1) - tile_begin_k) : 0;
         for (int c = wi_lin; c < CACHE_L_A_SIZE; c += WG_SIZE) {
           const int b_1 = (c) % CACHE_L_A_EXTENT_1;
           const int b_0 = c / (CACHE_L_A_EXTENT_1);
-          if (b_0 < cl_A_ext_0 && b_1 < cl_A_ext_1) {
-            cache_l_A[(b_0)*CACHE_L_A_STRIDE_0 + (b_1)*CACHE_L_A_STRIDE_1] = A[(cl_A_lo_0 + b_0)*32 + (cl_A_lo_1 + b_1)];
-          }
+          cache_l_A[(b_0)*CACHE_L_A_STRIDE_0 + (b_1)*CACHE_L_A_STRIDE_1] = A[(cl_A_lo_0 + b_0)*32 + (cl_A_lo_1 + b_1)];
         }
         const int cl_B_lo_0 = 0 + 1*tile_begin_k;
-        const int cl_B_ext_0 = tile_nonempty ? 1 + 1*((tile_end_k - 1) - tile_begin_k) : 0;
         const int cl_B_lo_1 = 0 + 1*tile_begin_j;
-        const int cl_B_ext_1 = tile_nonempty ? 1 + 1*((tile_end_j - 1) - tile_begin_j) : 0;
         for (int c = wi_lin; c < CACHE_L_B_SIZE; c += WG_SIZE) {
           const int b_1 = (c) % CACHE_L_B_EXTENT_1;
           const int b_0 = c / (CACHE_L_B_EXTENT_1);
-          if (b_0 < cl_B_ext_0 && b_1 < cl_B_ext_1) {
-            cache_l_B[(b_0)*CACHE_L_B_STRIDE_0 + (b_1)*CACHE_L_B_STRIDE_1] = B[(cl_B_lo_0 + b_0)*48 + (cl_B_lo_1 + b_1)];
-          }
+          cache_l_B[(b_0)*CACHE_L_B_STRIDE_0 + (b_1)*CACHE_L_B_STRIDE_1] = B[(cl_B_lo_0 + b_0)*48 + (cl_B_lo_1 + b_1)];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         // Local layer: this work-item's private tiles of the local tile.
@@ -177,34 +178,33 @@ void gemm_tunable(__global const float* restrict A, __global const float* restri
           for (int ps_j = 0; ps_j < PRIVATE_STEPS_j; ++ps_j) {
             for (int ps_k = 0; ps_k < PRIVATE_STEPS_k; ++ps_k) {
               const int pt_begin_i = tile_begin_i + ps_i*STEP_i + wi_i*PT_SIZE_i;
-              const int pt_end_i = min(pt_begin_i + PT_SIZE_i, tile_end_i);
+              const int pt_end_i = pt_begin_i + PT_SIZE_i;
               const int pt_begin_j = tile_begin_j + ps_j*STEP_j + wi_j*PT_SIZE_j;
-              const int pt_end_j = min(pt_begin_j + PT_SIZE_j, tile_end_j);
+              const int pt_end_j = pt_begin_j + PT_SIZE_j;
               const int pt_begin_k = tile_begin_k + ps_k*STEP_k + wi_k*PT_SIZE_k;
-              const int pt_end_k = min(pt_begin_k + PT_SIZE_k, tile_end_k);
-              // Cache this work-item's private tile of inputs (nothing where it has no elements in this step).
-              const int pt_nonempty = pt_end_i > pt_begin_i && pt_end_j > pt_begin_j && pt_end_k > pt_begin_k;
+              const int pt_end_k = pt_begin_k + PT_SIZE_k;
+              // Cache this work-item's private tile of inputs.
               const int cp_B_lo_0 = 0 + 1*pt_begin_k;
-              const int cp_B_ext_0 = pt_nonempty ? 1 + 1*((pt_end_k - 1) - pt_begin_k) : 0;
               const int cp_B_lo_1 = 0 + 1*pt_begin_j;
-              const int cp_B_ext_1 = pt_nonempty ? 1 + 1*((pt_end_j - 1) - pt_begin_j) : 0;
-              const float zero_cache_p_B = {0};
+              #pragma unroll
               for (int b_0 = 0; b_0 < CACHE_P_B_EXTENT_0; ++b_0) {
+                #pragma unroll
                 for (int b_1 = 0; b_1 < CACHE_P_B_EXTENT_1; ++b_1) {
-                  cache_p_B[(b_0)*CACHE_P_B_STRIDE_0 + (b_1)*CACHE_P_B_STRIDE_1] = (b_0 < cp_B_ext_0 && b_1 < cp_B_ext_1) ? cache_l_B[((cp_B_lo_0 + b_0 - cl_B_lo_0))*CACHE_L_B_STRIDE_0 + ((cp_B_lo_1 + b_1 - cl_B_lo_1))*CACHE_L_B_STRIDE_1] : zero_cache_p_B;
+                  cache_p_B[(b_0)*CACHE_P_B_STRIDE_0 + (b_1)*CACHE_P_B_STRIDE_1] = cache_l_B[((cp_B_lo_0 + b_0 - cl_B_lo_0))*CACHE_L_B_STRIDE_0 + ((cp_B_lo_1 + b_1 - cl_B_lo_1))*CACHE_L_B_STRIDE_1];
                 }
               }
               // Private layer: f on every element of the private tile.
+              #pragma unroll
               for (int e_i = 0; e_i < PT_SIZE_i; ++e_i) {
+                #pragma unroll
                 for (int e_j = 0; e_j < PT_SIZE_j; ++e_j) {
+                  #pragma unroll
                   for (int e_k = 0; e_k < PT_SIZE_k; ++e_k) {
                     const int i = pt_begin_i + e_i;
                     const int j = pt_begin_j + e_j;
                     const int k = pt_begin_k + e_k;
-                    if (i < pt_end_i && j < pt_end_j && k < pt_end_k) {
-                      const int slot = (ps_i*PT_SIZE_i + e_i)*SLOTS_j + ps_j*PT_SIZE_j + e_j;
-                      res_p[(slot)*WG_SIZE + wi_lin] = mdh_combine_2(res_p[(slot)*WG_SIZE + wi_lin], mdh_f(cache_l_A[(((i) - cl_A_lo_0))*CACHE_L_A_STRIDE_0 + (((k) - cl_A_lo_1))*CACHE_L_A_STRIDE_1], cache_p_B[(((k) - cp_B_lo_0))*CACHE_P_B_STRIDE_0 + (((j) - cp_B_lo_1))*CACHE_P_B_STRIDE_1], i, j, k));
-                    }
+                    const int slot = (ps_i*PT_SIZE_i + e_i)*SLOTS_j + ps_j*PT_SIZE_j + e_j;
+                    res_p[(slot)*WG_SIZE + wi_lin] = mdh_combine_2(res_p[(slot)*WG_SIZE + wi_lin], mdh_f(cache_l_A[(((i) - cl_A_lo_0))*CACHE_L_A_STRIDE_0 + (((k) - cl_A_lo_1))*CACHE_L_A_STRIDE_1], cache_p_B[(((k) - cp_B_lo_0))*CACHE_P_B_STRIDE_0 + (((j) - cp_B_lo_1))*CACHE_P_B_STRIDE_1], i, j, k));
                   }
                 }
               }
@@ -227,11 +227,13 @@ void gemm_tunable(__global const float* restrict A, __global const float* restri
         barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
       }
       // Results of this local tile: partials of this work-group, combined by the second kernel.
+      #pragma unroll
       for (int s_i = 0; s_i < SLOTS_i; ++s_i) {
+        #pragma unroll
         for (int s_j = 0; s_j < SLOTS_j; ++s_j) {
           const int i = tile_begin_i + (s_i / PT_SIZE_i)*STEP_i + wi_i*PT_SIZE_i + s_i % PT_SIZE_i;
           const int j = tile_begin_j + (s_j / PT_SIZE_j)*STEP_j + wi_j*PT_SIZE_j + s_j % PT_SIZE_j;
-          if (wi_r_lin == 0 && i < tile_end_i && j < tile_end_j) {
+          if (wi_r_lin == 0) {
             partials[wg_r_lin*OUTPUT_POINTS + (i)*EXTENT_j + j] = res_l[(s_i)*SLOTS_j + s_j];
           }
         }
