@@ -71,12 +71,11 @@ TEST_F(TuneTest, JournalsAndResultsNameTheirValuesAndTheResultVerifies) {
   EXPECT_NE(run.output.find("PASS"), std::string::npos) << run.output;
 }
 
-// A journal written before values were named (and before the generator's generation was recorded) resumes: its
-// records are replayed, none is evaluated again.
+// A journal that differs only in how it wrote values (before they were named: enum ordinals, permutation ranks)
+// resumes: its records are replayed, none is evaluated again.
 TEST_F(TuneTest, AJournalWithEnumOrdinalsAndPermutationRanksResumes) {
   ASSERT_EQ(tune(3).status, 0);
   std::vector<json> lines = journal_lines("best.json.journal");
-  lines[0]["metadata"].erase("generator");
   lines[0]["metadata"].erase("config_format");
   const auto& families = parameter_families();
   for (size_t k = 1; k < lines.size(); ++k)
@@ -101,6 +100,21 @@ TEST_F(TuneTest, AJournalWithEnumOrdinalsAndPermutationRanksResumes) {
   const auto r = tune(5, " --resume");
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("5 evaluations (5 valid, 3 replayed)"), std::string::npos) << r.output;
+}
+
+// A journal of generation 1 (written before the generation was recorded) holds timings of kernels that are no
+// longer generated: it is not resumed.
+TEST_F(TuneTest, AJournalWithoutAGenerationIsOfGenerationOne) {
+  ASSERT_EQ(tune(2).status, 0);
+  std::vector<json> lines = journal_lines("best.json.journal");
+  lines[0]["metadata"].erase("generator");
+  write_journal("best.json.journal", lines);
+  const auto r = tune(4, " --resume");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("it was recorded with generator 1, this run has " + std::to_string(kTunableKernelGeneration) +
+                          " (its timings are of kernels mdh no longer generates)"),
+            std::string::npos)
+      << r.output;
 }
 
 TEST_F(TuneTest, AJournalOfAnotherSpecSizesOrGeneratorIsNotResumed) {
