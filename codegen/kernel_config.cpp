@@ -308,6 +308,72 @@ KernelConfig config_from_json(const BoundMdh& bound, const nlohmann::json& input
 namespace {
 constexpr int64_t kLongReduction = 65536;  // longer reduction dimensions are split over work-groups by default
 constexpr int64_t kReductionChunk = 4096;  // elements per work-group of such a split
+// A reduction dimension along which most input bytes are read contiguously is shared by this many work-items, when
+// it is at least kSharedReductionMinimum long: consecutive work-items then read consecutive elements (coalesced on
+// GPUs, one vector on CPUs) instead of one work-item streaming a row alone.
+constexpr int64_t kSharedReductionWorkItems = 256;
+constexpr int64_t kSharedReductionMinimum = 1024;
+constexpr int64_t kSharedReductionSteps = 64;  // private steps per work-item before a long reduction is split
+constexpr int64_t kRowsPerWorkGroup = 4;        // `++` elements per work-group (register tile) on that path
+
+// The dimension along which the most input bytes are contiguous in memory (the unit-stride index of their
+// accesses), the output's unit-stride dimension on a tie; -1 when no access has one.
+int most_read_contiguous_dimension(const BoundMdh& bound) {
+  const Mdh& mdh = *bound.mdh;
+  std::vector<double> bytes(mdh.dims.size(), 0);
+  auto unit_stride_dim = [&](const BoundAccess& access) {
+    if (access.indices.empty()) return -1;
+    const BoundIndex& last = access.indices.back();
+    int found = -1;
+    for (size_t d = 0; d < last.coefficient.size(); ++d)
+      if (last.coefficient[d] != 0) {
+        if (found >= 0 || (last.coefficient[d] != 1 && last.coefficient[d] != -1)) return -1;
+        found = static_cast<int>(d);
+      }
+    return found;
+  };
+  for (const BoundAccess& access : bound.inputs)
+    if (const int d = unit_stride_dim(access); d >= 0)
+      bytes[d] += static_cast<double>(bound.element_count(access.buffer)) *
+                  static_cast<double>(mdh.size_of(mdh.buffers[access.buffer].type));
+  const int output_dim = unit_stride_dim(bound.output);
+  int best = output_dim;
+  for (size_t d = 0; d < bytes.size(); ++d)
+    if (bytes[d] > 0 && (best < 0 || bytes[d] > bytes[best])) best = static_cast<int>(d);
+  return best;
+}
+
+// The shared-reduction layout (see kSharedReductionWorkItems): work-items along reduction dimension r, on OpenCL
+// dimension 0, each owning every NUM_WI-th element (private tiles of 1); their partial results meet in local
+// memory and are combined once at the end (CMB_RES = G); a long reduction is split over work-groups. The `++`
+// dimensions take a few elements per work-group each, as a register tile that reuses what r reads.
+void share_reduction(const BoundMdh& bound, const DeviceLimits& limits, int r, KernelConfig& c) {
+  const Mdh& mdh = *bound.mdh;
+  int64_t wi = kSharedReductionWorkItems;
+  while (wi > 1 && (static_cast<uint64_t>(wi) > limits.max_work_group_size ||
+                    static_cast<uint64_t>(wi) > limits.max_work_item_sizes[0]))
+    wi /= 2;
+  const int64_t extent = bound.dim_extents[r];
+  c.num_wi[r] = wi;
+  c.private_tile_size[r] = 1;
+  c.num_wg[r] = extent > wi * kSharedReductionSteps
+                    ? std::min<int64_t>(1024, (extent + wi * kSharedReductionSteps - 1) / (wi * kSharedReductionSteps))
+                    : 1;
+  c.local_tile_size[r] = (extent + c.num_wg[r] - 1) / c.num_wg[r];
+  c.ocl_dim[0][r] = 0;
+  c.ocl_dim[1][r] = 0;
+  int rank = 0;
+  for (int d : mdh.concat_dims()) {
+    c.num_wi[d] = 1;
+    c.private_tile_size[d] = std::min<int64_t>(kRowsPerWorkGroup, bound.dim_extents[d]);
+    c.local_tile_size[d] = c.private_tile_size[d];
+    c.num_wg[d] = (bound.dim_extents[d] + c.local_tile_size[d] - 1) / c.local_tile_size[d];
+    c.ocl_dim[0][d] = c.ocl_dim[1][d] = std::min(++rank, 2);
+  }
+  c.result_memory[static_cast<int>(Layer::Private)] = Memory::Local;
+  c.result_memory[static_cast<int>(Layer::Local)] = Memory::Private;
+  c.combine_layer = Layer::Global;
+}
 }  // namespace
 
 KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
@@ -358,6 +424,21 @@ KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
   // No caching, identity orders, partial results in private memory: config_frame's neutral values.
   c.result_memory = {Memory::Global, Memory::Private, Memory::Private};
   c.combine_layer = Layer::Private;
+  // Where most bytes stream along one long reduction dimension with a built-in operator (GEMV, DOT), work-items
+  // share it; a non-commutative user operator keeps one work-item per reduction (its ordered fold).
+  const std::vector<int> reductions = mdh.reduction_dims();
+  const int contiguous = most_read_contiguous_dimension(bound);
+  if (reductions.size() == 1 && contiguous == reductions[0] && mdh.dims[contiguous].combine.is_commutative() &&
+      bound.dim_extents[contiguous] >= kSharedReductionMinimum) {
+    KernelConfig shared = c;
+    share_reduction(bound, limits, contiguous, shared);
+    try {
+      check_config(bound, shared, limits);
+      c = shared;
+    } catch (const UserError&) {
+      // A device too small for the shared layout (local memory, work-group size) keeps the layout above.
+    }
+  }
   // Reductions last in the work-group loop nest: the space requires it (LOOP_ORDER_G in parameter_families.cpp).
   std::stable_partition(c.loop_order[0].begin(), c.loop_order[0].end(),
                         [&](int d) { return mdh.dims[d].combine.is_concat(); });
