@@ -16,7 +16,7 @@
 #include "mdh/bind.h"
 #include "runtime/context.h"
 #include "runtime/host_buffer.h"
-#include "runtime/md_hom_run.h"
+#include "pipeline/md_hom_run.h"
 #include "runtime/measurement.h"
 
 namespace mdh::peers {

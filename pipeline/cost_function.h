@@ -6,7 +6,7 @@
 #include "codegen/device_limits.h"
 #include "codegen/kernel_config.h"
 #include "codegen/tuning_space.h"
-#include "runtime/md_hom_run.h"
+#include "pipeline/md_hom_run.h"
 #include "tuner/evaluation.h"
 
 namespace mdh {

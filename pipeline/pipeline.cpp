@@ -2,7 +2,7 @@
 #include "pipeline/pipeline.h"
 
 #include "mdh/parser.h"
-#include "runtime/md_hom_run.h"
+#include "pipeline/md_hom_run.h"
 
 namespace mdh {
 

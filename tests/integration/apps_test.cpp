@@ -8,7 +8,7 @@
 #include "codegen/reference_kernel.h"
 #include "mdh/parser.h"
 #include "runtime/device.h"
-#include "runtime/md_hom_run.h"
+#include "pipeline/md_hom_run.h"
 #include "runtime/prl_data.h"
 #include "runtime/verify_result.h"
 #include "tests/integration/independent_references.h"

@@ -1,4 +1,4 @@
-#include "runtime/md_hom_run.h"
+#include "pipeline/md_hom_run.h"
 
 #include <cstring>
 
