@@ -447,9 +447,10 @@ std::vector<ParameterFamily> make_families() {
             return std::max({g.partial_results_bytes, g.global_private_results_bytes, g.global_local_results_bytes});
           }) <= limit(x.limits.max_alloc_bytes)};
       // The register budget (DeviceLimits::registers_per_work_item): private arrays beyond the register file spill
-      // to memory. On the H200 a register-blocked GEMM configuration with a 2,304-byte stack frame ran 14 ms, the
-      // same tile fed one reduction step at a time (77-120 registers) 0.2 ms. Estimated before the build: a
-      // register per 4 bytes of private arrays plus kRegisterOverhead for ids, indices, addresses and loop bounds.
+      // to memory. On the H200 a register-blocked GEMM configuration (PT 8x8x32) had a 2,304-byte stack frame and
+      // ran 14 ms; fed one reduction step at a time the same tile fits in 77-120 registers. Estimated before the
+      // build: a register per 4 bytes of private arrays plus kRegisterOverhead for ids, indices, addresses and
+      // loop bounds.
       if (x.limits.registers_per_work_item > 0)
         out.push_back(geometry_quantity(x,
                                         "estimated registers per work-item (private array bytes / 4 + " +
