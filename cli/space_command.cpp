@@ -14,24 +14,35 @@ namespace mdh::cli {
 
 int space_command(const Args& args) {
   po::options_description options("mdh space options");
-  options.add_options()                                                                                 //
+  options.add_options()                                                                                  //
       ("size", po::value<std::string>()->default_value(""), "size bindings, e.g. I=1024,J=1024,K=1024")  //
-      ("device", po::value<std::string>()->default_value(""), "device whose limits bound the space")       //
-      ("restrict", po::value<std::vector<std::string>>()->composing(), "narrow a parameter: NAME=V1,V2,... (repeatable)")  //
+      ("device", po::value<std::string>()->default_value(""), "device whose limits bound the space")     //
+      ("restrict", po::value<std::vector<std::string>>()->composing(),
+       "narrow a parameter: NAME=V1,V2,... (repeatable)")                                             //
+      ("full-ranges", "search every integer of each range, not only the lattices of sensible sizes")  //
       ("quiet,q", "print only the size");
   po::variables_map vm;
-  if (!parse_options("space", "SPEC --size I=..,J=.. [--device D]", args, options, vm)) return 0;
+  if (!parse_options("space", "SPEC --size I=..,J=.. [--device D] [--full-ranges]", args, options, vm)) return 0;
   BoundMdh bound = load_and_bind(vm["spec"].as<std::string>(), vm["size"].as<std::string>());
   DeviceInfo device = select_device(vm["device"].as<std::string>());
-  const TuningSpace space = restricted_tuning_space(bound, device_limits(device), restrictions(vm));
+  const TuningSpace space =
+      restricted_tuning_space(bound, device_limits(device), restrictions(vm), vm.count("full-ranges") > 0);
+  const std::vector<std::vector<int64_t>> searched = search_values(space);
   if (!vm.count("quiet")) {
     std::cout << "tuning space of " << bound.mdh->name << " (" << vm["size"].as<std::string>() << ") on "
               << device.name << " [" << device.selector() << "]\n\nparameters (" << space.parameters.size() << "):\n";
-    for (const TuningParameter& p : space.parameters) {
+    for (size_t n = 0; n < space.parameters.size(); ++n) {
+      const TuningParameter& p = space.parameters[n];
       std::cout << "  " << p.name << " in ";
       const int64_t count = p.restricted ? static_cast<int64_t>(p.restricted->size()) : p.hi - p.lo + 1;
       if (p.kind() == FamilyValueKind::integer && !p.restricted) {
+        // The range, and the lattice the tuner searches in it.
         std::cout << '[' << p.lo << ", " << p.hi << ']';
+        if (static_cast<int64_t>(searched[n].size()) < count) {
+          std::cout << ", searched {";
+          for (size_t k = 0; k < searched[n].size(); ++k) std::cout << (k ? ", " : "") << searched[n][k];
+          std::cout << '}';
+        }
       } else {
         std::cout << '{';
         for (int64_t k = 0; k < count; ++k) {

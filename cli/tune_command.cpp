@@ -71,27 +71,34 @@ int tune_worker_command(const Args& args) {
 
 int tune_command(const Args& args) {
   po::options_description options("mdh tune options");
-  options.add_options()                                                                                 //
-      ("size", po::value<std::string>()->default_value(""), "size bindings, e.g. I=1024,J=1024,K=1024")  //
-      ("warmup", po::value<int>()->default_value(1), "untimed runs before the timed ones, per configuration")  //
+  options.add_options()                                                                                          //
+      ("size", po::value<std::string>()->default_value(""), "size bindings, e.g. I=1024,J=1024,K=1024")          //
+      ("warmup", po::value<int>()->default_value(1), "untimed runs before the timed ones, per configuration")    //
       ("repeat", po::value<int>()->default_value(3), "timed runs per configuration (the cost is their median)")  //
-      ("binary-cache", po::value<std::string>(), "folder of compiled kernels shared by the compile threads and workers")  //
+      ("binary-cache", po::value<std::string>(),
+       "folder of compiled kernels shared by the compile threads and workers")  //
       ("restrict", po::value<std::vector<std::string>>()->composing(),
        "search only these values of a parameter: NAME=V1,V2,... (repeatable; see mdh space for the names)")  //
+      ("full-ranges",
+       "search every integer of each size range, not only the lattices of sensible sizes (mdh space "
+       "prints both)")  //
+      ("cut-factor", po::value<double>()->default_value(3),
+       "stop timing a candidate whose first run takes more than this many times the best so far (0: never)")  //
       ("device", po::value<std::vector<std::string>>()->composing(),
        "device selector; repeat for several identical devices, one worker each (default: the default device)")  //
       ("technique", po::value<std::string>()->default_value("auc_bandit"),
-       "auc_bandit, exhaustive, random, annealing, differential_evolution, pattern_search, particle_swarm")  //
-      ("budget", po::value<std::string>(), "tuning time, e.g. 90s, 10m, 1h")                                //
-      ("evals", po::value<uint64_t>(), "number of evaluations")                                             //
+       "auc_bandit, exhaustive, random, annealing, differential_evolution, pattern_search, particle_swarm")   //
+      ("budget", po::value<std::string>(), "tuning time, e.g. 90s, 10m, 1h")                                  //
+      ("evals", po::value<uint64_t>(), "number of evaluations")                                               //
       ("abort", po::value<std::string>(), "abort expression, e.g. 'evaluations(500) || speedup(1.05, 2m)'")   //
       ("journal", po::value<std::string>(), "JSON-lines journal of every evaluation (default: OUT.journal)")  //
-      ("resume", "continue the run recorded in the journal without re-evaluating anything")                  //
+      ("resume", "continue the run recorded in the journal without re-evaluating anything")                   //
       ("out", po::value<std::string>()->default_value("best.json"), "where to write the best configuration")  //
-      ("in-process", "evaluate in this process (no protection against hanging kernels; for debugging)")      //
-      ("compile-threads", po::value<unsigned>()->default_value(2),
-       "threads compiling upcoming configurations while the device runs the current one (0: off)")           //
-      ("timeout-floor", po::value<double>()->default_value(10), "seconds an evaluation may always take")    //
+      ("in-process", "evaluate in this process (no protection against hanging kernels; for debugging)")       //
+      ("compile-threads", po::value<unsigned>(),
+       "threads compiling upcoming configurations while the device runs the current one (0: off; default: one "
+       "per core)")                                                                                       //
+      ("timeout-floor", po::value<double>()->default_value(10), "seconds an evaluation may always take")  //
       ("no-default-start", "do not evaluate the default configuration (the one `mdh run` uses) first");
   add_data_options(options);
   po::variables_map vm;
@@ -107,6 +114,10 @@ int tune_command(const Args& args) {
   request.repeat = vm["repeat"].as<int>();
   if (vm.count("binary-cache")) request.binary_cache = vm["binary-cache"].as<std::string>();
   request.restrictions = restrictions(vm);
+  request.full_ranges = vm.count("full-ranges") > 0;
+  request.cut_factor = vm["cut-factor"].as<double>();
+  if (request.cut_factor != 0 && request.cut_factor < 1)
+    throw UserError("--cut-factor " + std::to_string(request.cut_factor) + ": must be 0 (never cut) or at least 1");
 
   TuningSettings settings;
   settings.technique = vm["technique"].as<std::string>();
@@ -124,7 +135,7 @@ int tune_command(const Args& args) {
   settings.resume = vm.count("resume") > 0;
   settings.default_start = !vm.count("no-default-start");
   settings.in_process = vm.count("in-process") > 0;
-  settings.compile_threads = vm["compile-threads"].as<unsigned>();
+  if (vm.count("compile-threads")) settings.compile_threads = vm["compile-threads"].as<unsigned>();
   settings.timeout_floor_seconds = vm["timeout-floor"].as<double>();
   settings.worker_executable = self_executable();
   settings.interrupt = &g_interrupted;
@@ -149,9 +160,14 @@ int tune_command(const Args& args) {
   if (terminal) std::cerr << '\n';
 
   const tuner::TuningResult& result = outcome.result;
+  // Evaluations per second over this run's wall time (replayed ones took none of it): the tuner's throughput.
+  const uint64_t evaluated = result.status.evaluations - result.replayed;
+  char rate[48];
+  std::snprintf(rate, sizeof rate, "%.2f evaluations/s", outcome.seconds > 0 ? evaluated / outcome.seconds : 0.0);
   std::cout << "stopped: " << result.stop_reason << "; " << result.status.evaluations << " evaluations ("
-            << result.status.valid_evaluations << " valid, " << result.replayed << " replayed) in "
-            << static_cast<int>(outcome.seconds) << " s\n";
+            << result.status.valid_evaluations << " valid, " << result.status.verified_evaluations << " verified, "
+            << result.status.cut_evaluations << " cut, " << result.replayed << " replayed) in "
+            << static_cast<int>(outcome.seconds) << " s, " << rate << "\n";
   if (!outcome.result_file) {
     std::cout << "no valid configuration found; see the journal " << settings.journal_path << " for the reasons\n";
     return 1;

@@ -18,6 +18,17 @@ struct DeviceLimits {
   // private tiles). Private arrays live in registers or on a per-work-item stack; beyond a few KiB they spill or
   // overflow PoCL's stack, so the tuning space keeps configurations below this budget.
   uint64_t private_mem_bytes = 16 * 1024;
+  // Work-items the device executes in lockstep: NVIDIA's warp (CL_DEVICE_WARP_SIZE_NV), elsewhere the preferred
+  // float vector width (CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT: PoCL vectorises a work-group's work-items across
+  // SIMD lanes along OpenCL dimension 0). Work-item counts that are multiples of it leave no lane idle, so the
+  // work-item lattices hold them (parameter_families.cpp).
+  uint64_t simd_width = 1;
+  // Not a device query: the 32-bit registers one work-item may use before the compiler spills to memory, 0 where
+  // the device has no register file worth modelling (CPUs keep private arrays on a stack that private_mem_bytes
+  // bounds). NVIDIA: 255, the architectural limit since Kepler, which the driver does not report; a configuration
+  // whose estimated register use exceeds it spills and runs many times slower, so the space prunes it before the
+  // build (the register budget constraint in parameter_families.cpp).
+  uint64_t registers_per_work_item = 0;
   // The device runs NVIDIA's OpenCL driver, whose PTX assembler needs a workaround for some kernels
   // (generate_tunable_kernel, nvidia_build_options in codegen/tunable_kernel.cpp).
   bool nvidia_driver = false;

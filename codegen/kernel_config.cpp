@@ -62,13 +62,6 @@ void reject_unknown_keys(const json& object, const std::vector<std::string>& all
       config_error(where + ": unknown key '" + it.key() + "' (expected " + joined(allowed) + ")");
 }
 
-const json& member(const json& object, const std::string& key, const std::string& where) {
-  if (!object.is_object()) config_error(where + ": expected a JSON object");
-  auto it = object.find(key);
-  if (it == object.end()) config_error(where + ": missing '" + key + "'");
-  return *it;
-}
-
 bool is_nested_form(const json& j) {
   for (const char* family : kNestedPerDimension)
     if (j.contains(family)) return true;

@@ -16,7 +16,10 @@ namespace mdh {
 namespace {
 
 constexpr int64_t kMaxOpenClIndex = std::numeric_limits<int32_t>::max();  // the kernel's ids are `int`
-constexpr int64_t kFullLatticeLimit = 64;  // integer ranges up to this many values are searched whole
+// Registers a work-item needs besides its private arrays (the register budget's estimate): ids, loop counters,
+// addresses. A guess checked against one measurement only: an 8x8 register tile fed one reduction step at a time
+// (64 result slots + 16 operands = 80 words) used 77-120 registers on the H200 (H200 measurements, 2026-11-23).
+constexpr uint64_t kRegisterOverhead = 32;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
@@ -68,14 +71,24 @@ std::vector<int> permutation_of(int64_t rank, int n) {
 
 // ---------------------------------------------------------------------------------------------- lattices
 
-// Powers of two and three times powers of two (the tile shapes that map well onto SIMD lanes, warps and cache
-// lines) and the range's ends.
-std::set<int64_t> smooth_sizes(int64_t lo, int64_t hi) {
-  std::set<int64_t> out{lo, hi};
-  for (int64_t p = 1; p <= hi; p *= 2) {
-    if (p >= lo) out.insert(p);
-    if (3 * p >= lo && 3 * p <= hi) out.insert(3 * p);
-  }
+// The values the tuner searches by default (TuningSpace::full_ranges searches whole ranges instead). Most values of
+// a whole range are odd shapes: tiles with a short last tile, work-groups that leave SIMD lanes idle. On the H200 a
+// random GEMM 1024^3 candidate of the whole ranges ran 4x slower than the default configuration, and none of 1,044
+// beat it. The lattices keep the shapes fast kernels have: powers of two, divisors of the extent (no short last
+// tile), multiples of the SIMD width where the values count work-items, and the range's ends.
+
+// Work-item counts up to this many SIMD widths are searched in steps of one width (CLBlast's tuned GEMM work-groups
+// hold 64-256 work-items, 2-8 warps); beyond it powers of two and divisors of the extent suffice.
+constexpr int64_t kSimdMultiples = 8;
+
+std::set<int64_t> tile_sizes(const LatticeContext& x) {
+  std::set<int64_t> out{x.lo, x.hi};
+  auto add = [&](int64_t v) {
+    if (v >= x.lo && v <= x.hi) out.insert(v);
+  };
+  for (int64_t p = 1; p <= x.hi; p *= 2) add(p);
+  for (int64_t d = 1; d * d <= x.extent; ++d)
+    if (x.extent % d == 0) add(d), add(x.extent / d);
   return out;
 }
 
@@ -85,9 +98,8 @@ std::vector<int64_t> whole_range(int64_t lo, int64_t hi) {
   return v;
 }
 
-std::vector<int64_t> smooth_lattice(const LatticeContext& x) {
-  if (x.hi - x.lo + 1 <= kFullLatticeLimit) return whole_range(x.lo, x.hi);
-  const auto s = smooth_sizes(x.lo, x.hi);
+std::vector<int64_t> tile_lattice(const LatticeContext& x) {
+  const auto s = tile_sizes(x);
   return {s.begin(), s.end()};
 }
 
@@ -157,7 +169,7 @@ std::vector<ParameterFamily> make_families() {
     f.meaning = "local tile size: consecutive indices of the dimension a work-group processes at a time";
     f.grouped_by_dimension = true;
     f.max_value = [](const FamilyContext& x, int d) { return x.bound.dim_extents[d]; };
-    f.lattice = smooth_lattice;
+    f.lattice = tile_lattice;
     f.neutral = none;
     f.get = [](const KernelConfig& c, int d) { return c.local_tile_size.at(d); };
     f.set = [](KernelConfig& c, int d, int64_t v) { c.local_tile_size.at(d) = v; };
@@ -170,7 +182,7 @@ std::vector<ParameterFamily> make_families() {
     f.meaning = "private tile size: consecutive indices a work-item owns in one step";
     f.grouped_by_dimension = true;
     f.max_value = [](const FamilyContext& x, int d) { return x.bound.dim_extents[d]; };
-    f.lattice = smooth_lattice;
+    f.lattice = tile_lattice;
     f.neutral = none;
     f.get = [](const KernelConfig& c, int d) { return c.private_tile_size.at(d); };
     f.set = [](KernelConfig& c, int d, int64_t v) { c.private_tile_size.at(d) = v; };
@@ -188,10 +200,13 @@ std::vector<ParameterFamily> make_families() {
     f.max_value = [](const FamilyContext& x, int d) {
       return std::min<int64_t>(x.bound.dim_extents[d], static_cast<int64_t>(x.limits.max_work_group_size));
     };
-    // The values that make one step cover a local tile exactly, ceil(LT / PT), besides the smooth sizes.
+    // Besides the tile sizes: multiples of the SIMD width (a work-group's work-items fill whole warps or vector
+    // registers when the dimension is on OpenCL dimension 0, or when the others' counts are powers of two), and the
+    // values that make one step cover a local tile exactly, ceil(LT / PT).
     f.lattice = [](const LatticeContext& x) {
-      if (x.hi - x.lo + 1 <= kFullLatticeLimit) return whole_range(x.lo, x.hi);
-      std::set<int64_t> s = smooth_sizes(x.lo, x.hi);
+      std::set<int64_t> s = tile_sizes(x);
+      for (int64_t k = 1; k <= kSimdMultiples; ++k)
+        if (const int64_t v = k * x.simd_width; v >= x.lo && v <= x.hi) s.insert(v);
       for (int64_t lt : x.lattice_of("LT_SIZE"))
         for (int64_t pt : x.lattice_of("PT_SIZE"))
           if (int64_t v = ceil_div(lt, pt); v >= x.lo && v <= x.hi) s.insert(v);
@@ -220,10 +235,9 @@ std::vector<ParameterFamily> make_families() {
     f.meaning = "work-groups along the dimension (on a reduction dimension: a split combined by a second kernel)";
     f.grouped_by_dimension = true;
     f.max_value = [](const FamilyContext& x, int d) { return x.bound.dim_extents[d]; };
-    // The values that make one pass cover the dimension exactly, ceil(extent / LT), besides the smooth sizes.
+    // The values that make one pass cover the dimension exactly, ceil(extent / LT), besides the tile sizes.
     f.lattice = [](const LatticeContext& x) {
-      if (x.hi - x.lo + 1 <= kFullLatticeLimit) return whole_range(x.lo, x.hi);
-      std::set<int64_t> s = smooth_sizes(x.lo, x.hi);
+      std::set<int64_t> s = tile_sizes(x);
       for (int64_t lt : x.lattice_of("LT_SIZE"))
         if (int64_t v = ceil_div(x.hi, lt); v >= x.lo && v <= x.hi) s.insert(v);
       return std::vector<int64_t>(s.begin(), s.end());
@@ -248,7 +262,6 @@ std::vector<ParameterFamily> make_families() {
                 " id; dimensions sharing one split it, the later varying fastest";
     f.min_value = 0;
     f.max_value = [](const FamilyContext&, int) { return int64_t{2}; };
-    f.lattice = smooth_lattice;
     f.neutral = none;
     f.get = [layer](const KernelConfig& c, int d) { return static_cast<int64_t>(c.ocl_dim[layer].at(d)); };
     f.set = [layer](KernelConfig& c, int d, int64_t v) { c.ocl_dim[layer].at(d) = static_cast<int>(v); };
@@ -424,16 +437,30 @@ std::vector<ParameterFamily> make_families() {
         return Expr::named_constant(static_cast<int64_t>(std::min<uint64_t>(bytes, std::numeric_limits<int64_t>::max())),
                                     std::to_string(bytes));
       };
-      return std::vector<Condition>{
+      std::vector<Condition> out{
           geometry_quantity(x, "local memory bytes", [](const TunableGeometry& g) { return g.local_memory_bytes; }) <=
               limit(x.limits.local_mem_bytes),
-          geometry_quantity(x, "private array bytes", [](const TunableGeometry& g) { return g.private_memory_bytes; }) <=
+          geometry_quantity(x, "private array bytes",
+                            [](const TunableGeometry& g) { return g.private_memory_bytes; }) <=
               limit(x.limits.private_mem_bytes),
-          geometry_quantity(x, "largest scratch buffer bytes",
-                            [](const TunableGeometry& g) {
-                              return std::max({g.partial_results_bytes, g.global_private_results_bytes,
-                                               g.global_local_results_bytes});
-                            }) <= limit(x.limits.max_alloc_bytes)};
+          geometry_quantity(x, "largest scratch buffer bytes", [](const TunableGeometry& g) {
+            return std::max({g.partial_results_bytes, g.global_private_results_bytes, g.global_local_results_bytes});
+          }) <= limit(x.limits.max_alloc_bytes)};
+      // The register budget (DeviceLimits::registers_per_work_item): private arrays beyond the register file spill
+      // to memory. On the H200 a register-blocked GEMM configuration (PT 8x8x32) had a 2,304-byte stack frame and
+      // ran 14 ms; fed one reduction step at a time the same tile fits in 77-120 registers. Estimated before the
+      // build: a register per 4 bytes of private arrays plus kRegisterOverhead for ids, indices, addresses and
+      // loop bounds.
+      if (x.limits.registers_per_work_item > 0)
+        out.push_back(geometry_quantity(x,
+                                        "estimated registers per work-item (private array bytes / 4 + " +
+                                            std::to_string(kRegisterOverhead) + ")",
+                                        [](const TunableGeometry& g) {
+                                          return (g.private_memory_bytes + 3) / 4 + kRegisterOverhead;
+                                        }) <=
+                      Expr::named_constant(static_cast<int64_t>(x.limits.registers_per_work_item),
+                                           std::to_string(x.limits.registers_per_work_item) + " (register budget)"));
+      return out;
     };
     const auto combine = f.family_constraints;
     f.family_constraints = [combine, memory](const FamilyContext& x) {

@@ -52,10 +52,13 @@ class FamilyContext {
   Expr product(const std::string& family, const std::vector<int>& dims) const;
 };
 
-/// What a family's search lattice may consult: its range, the dimension's extent, and the lattices already chosen
-/// for the other families of the same member (NUM_WG's lattice holds ceil(extent / LT) for LT's lattice values).
+/// What a family's search lattice may consult: its range, the dimension's extent (0 for families not per
+/// dimension), the device's SIMD width, and the lattices already chosen for the other families of the same member
+/// (NUM_WG's lattice holds ceil(extent / LT) for LT's lattice values).
 struct LatticeContext {
   int64_t lo = 0, hi = 0;
+  int64_t extent = 0;
+  int64_t simd_width = 1;
   std::function<const std::vector<int64_t>&(const std::string& family)> lattice_of;
 };
 
@@ -79,7 +82,8 @@ class ParameterFamily {
   /// Integers: the range [min_value, max_value(...)].
   int64_t min_value = 1;
   std::function<int64_t(const FamilyContext&, int index)> max_value;
-  /// Integers: the values the tuner searches within the range (ascending); default: the whole range.
+  /// Integers: the values the tuner searches within the range (ascending); default: the whole range. A tuning
+  /// request with full_ranges searches the whole range of every family instead (TuningSpace::full_ranges).
   std::function<std::vector<int64_t>(const LatticeContext&)> lattice;
   /// Permutations: the names of the permuted elements (dimension names, or buffer dimension positions "0", "1").
   std::function<std::vector<std::string>(const BoundMdh&, int index)> permutation_elements;

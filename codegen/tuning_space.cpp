@@ -184,6 +184,8 @@ TuningSpace make_tuning_space(const BoundMdh& bound, const DeviceLimits& limits)
   const FamilyContext context(bound, limits);
   TuningSpace space;
   space.index_.resize(families.size());
+  space.dim_extents = bound.dim_extents;
+  space.simd_width = static_cast<int64_t>(std::max<uint64_t>(1, limits.simd_width));
   int next_group = 0;
   auto add = [&](int f, int index, int group) {
     const ParameterFamily& family = families[f];
@@ -314,13 +316,16 @@ std::vector<std::vector<int64_t>> search_values(const TuningSpace& space) {
       values[k] = *p.restricted;
       continue;
     }
-    if (p.kind() != FamilyValueKind::integer) {
+    if (p.kind() != FamilyValueKind::integer || space.full_ranges) {
       for (int64_t v = p.lo; v <= p.hi; ++v) values[k].push_back(v);
       continue;
     }
     LatticeContext context;
     context.lo = p.lo;
     context.hi = p.hi;
+    if (p.family->scope == FamilyScope::dimension)
+      context.extent = space.dim_extents.at(static_cast<size_t>(p.ref.index));
+    context.simd_width = space.simd_width;
     // The lattices of the other families of the same member, declared earlier (NUM_WG reads LT_SIZE's).
     context.lattice_of = [&, ref = p.ref](const std::string& family) -> const std::vector<int64_t>& {
       const int other = space.index_of({family_index(family), ref.index});

@@ -65,6 +65,12 @@ struct TuningSpace {
   int index_of(const ParameterRef& ref) const;
   /// Narrows a parameter to the given values; throws UserError for an unknown name or a value outside its range.
   void restrict_to(const std::string& name, const std::vector<int64_t>& values);
+  /// Search every integer of each range instead of the families' lattices (`mdh tune --full-ranges`): the space
+  /// of the paper, mostly odd sizes; for experiments with the search, not for finding fast kernels.
+  bool full_ranges = false;
+  /// What the lattices read (set by make_tuning_space): the dimensions' extents and the device's SIMD width.
+  std::vector<int64_t> dim_extents;
+  int64_t simd_width = 1;
 
   std::vector<std::vector<int>> index_;  // [family][member] -> parameter index (-1: no such parameter)
 };
@@ -95,8 +101,8 @@ std::optional<std::string> first_violation(const TuningSpace& space, const Assig
 /// (G-layer caching, MEM_RES[G] other than global) or violates the space's constraints for the device.
 void check_config(const BoundMdh& bound, const KernelConfig& config, const DeviceLimits& limits);
 
-/// The values the tuner searches per parameter: the family's lattice within the range for integers (or the
-/// restriction), every value for enumerations and permutations (or the restriction).
+/// The values the tuner searches per parameter: the family's lattice within the range for integers (the whole range
+/// with full_ranges; or the restriction), every value for enumerations and permutations (or the restriction).
 std::vector<std::vector<int64_t>> search_values(const TuningSpace& space);
 
 }  // namespace mdh

@@ -12,13 +12,22 @@
 namespace mdh {
 
 struct CostSettings {
-  int warmups = 1;
+  int warmups = 1;  // untimed runs before the timed ones
   int repetitions = 3;
+  double cut_factor = 3;  // see below; 0: never cut
 };
 
 /// The cost of a configuration: the median over `repetitions` of the profiling-event time summed over all kernels
-/// of the configuration, in seconds. The output is checked against the reference (runtime/verify_result.h) on the
-/// first run of every configuration; failures are classified, never thrown:
+/// of the configuration, in seconds. Steps, given the best cost so far B (EvaluationContext):
+///   1. build, run the warm-ups and the first timed run: its time T1;
+///   2. when T1 > cut_factor * B, stop: the result is ok with cost T1, cut and unverified (the candidate is far behind,
+///      and timing it further would not change what the search learns from it);
+///   3. the other timed repetitions: the median M of all of them;
+///   4. when there is no B or M < B, the output of the last run is checked against the reference
+///      (runtime/verify_result.h): a configuration is checked exactly when it could become the best, so the best is
+///      always checked and no time goes into checking the rest, whose results are recorded as unverified.
+/// Every run starts from an output buffer of NaNs, so a run that misses an element or accumulates over runs fails
+/// the check. Failures are classified, never thrown:
 ///   constraint    the generator refused the configuration (it violates a constraint for this device)
 ///   build_error   the OpenCL compiler failed (reason: the log's first lines)
 ///   launch_error  enqueueing or running failed (e.g. CL_OUT_OF_RESOURCES)
@@ -27,9 +36,12 @@ class MdHomCostFunction final : public tuner::CostFunction {
  public:
   MdHomCostFunction(MdHomRun& run, std::shared_ptr<const TuningSpace> space, DeviceLimits limits,
                     CostSettings settings);
+  /// Without a best cost: checked and timed in full.
   tuner::EvaluationResult evaluate(const tuner::Configuration& configuration) override;
+  tuner::EvaluationResult evaluate_in_context(const tuner::Configuration& configuration,
+                                              const tuner::EvaluationContext& context) override;
   /// Evaluates a typed configuration (the same steps; for `mdh run --config` style checks and tests).
-  tuner::EvaluationResult evaluate(const KernelConfig& config);
+  tuner::EvaluationResult evaluate(const KernelConfig& config, const tuner::EvaluationContext& context = {});
 
  private:
   MdHomRun& run_;

@@ -69,7 +69,8 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
   const BoundMdh bound = load_and_bind(request.spec_path, request.sizes);
   const std::vector<DeviceInfo> devices = select_devices(request.device_selectors);
   const DeviceLimits limits = device_limits(devices[0]);
-  auto space = std::make_shared<const TuningSpace>(restricted_tuning_space(bound, limits, request.restrictions));
+  auto space = std::make_shared<const TuningSpace>(
+      restricted_tuning_space(bound, limits, request.restrictions, request.full_ranges));
   RunInputs data = load_run_inputs(bound, request.data);  // reads the input files now: a bad one fails first
 
   tuner::SearchSpace search_space = make_search_space(*space);
@@ -141,7 +142,8 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
       context = std::make_unique<Context>(devices[0]);
       context->use_binary_cache(cache);
       run = std::make_unique<MdHomRun>(*context, bound, std::move(data.inputs), data.params, data.seed);
-      cost = std::make_unique<MdHomCostFunction>(*run, space, limits, CostSettings{request.warmup, request.repeat});
+      cost = std::make_unique<MdHomCostFunction>(*run, space, limits,
+                                                 CostSettings{request.warmup, request.repeat, request.cut_factor});
       outcome.result = tuner::tune(search_space, *technique, abort, *cost, options);
     } else {
       request.write(request_path);
@@ -201,14 +203,15 @@ int serve_tuning_worker(const std::string& request_path, size_t device_index) {
     throw UserError(std::string(e.what()) + "\nin the worker process:\n" + describe_icd_loading());
   }
   const DeviceLimits limits = device_limits(device);
-  auto space = std::make_shared<const TuningSpace>(restricted_tuning_space(bound, limits, request.restrictions));
+  auto space = std::make_shared<const TuningSpace>(
+      restricted_tuning_space(bound, limits, request.restrictions, request.full_ranges));
   RunInputs data = load_run_inputs(bound, request.data);
   Context context(device);
   if (!request.binary_cache.empty()) context.use_binary_cache(std::make_shared<BinaryCache>(request.binary_cache));
   MdHomRun run(context, bound, std::move(data.inputs), data.params, data.seed);
   run.reference_output();  // once, before the first deadline-bound evaluation
-  MdHomCostFunction cost(run, space, limits, {request.warmup, request.repeat});
-  return tuner::serve_worker_requests([&](const nlohmann::json& json) {
+  MdHomCostFunction cost(run, space, limits, {request.warmup, request.repeat, request.cut_factor});
+  return tuner::serve_worker_requests([&](const nlohmann::json& json, const tuner::EvaluationContext& context) {
     // The tuner sends a configuration in the config JSON form (named values), the one form every stage reads.
     KernelConfig config;
     try {
@@ -216,7 +219,7 @@ int serve_tuning_worker(const std::string& request_path, size_t device_index) {
     } catch (const UserError& e) {
       return tuner::EvaluationResult::failed(tuner::EvaluationStatus::constraint, e.what());
     }
-    return cost.evaluate(config);
+    return cost.evaluate(config, context);
   });
 }
 

@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "codegen/kernel_config.h"
 #include "pipeline/tuning_request.h"
@@ -28,7 +29,7 @@ struct TuningSettings {
   bool resume = false;
   bool default_start = true;  // evaluate the default configuration first
   bool in_process = false;    // no worker processes (no protection against hanging kernels)
-  unsigned compile_threads = 2;
+  unsigned compile_threads = std::max(1u, std::thread::hardware_concurrency());  // 0: compile in the worker
   double timeout_floor_seconds = 10;
   /// The mdh executable, started as `EXE tune-worker --request FILE --device-index K` for each device.
   std::string worker_executable;

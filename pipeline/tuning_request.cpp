@@ -10,9 +10,10 @@ namespace mdh {
 nlohmann::json TuningRequest::to_json() const {
   nlohmann::json restrict = nlohmann::json::array();
   for (const auto& [name, values] : restrictions) restrict.push_back({{"parameter", name}, {"values", values}});
-  return {{"spec", spec_path},           {"sizes", sizes},   {"devices", device_selectors},
-          {"data", data.to_json()},      {"warmup", warmup}, {"repeat", repeat},
-          {"binary_cache", binary_cache}, {"restrict", restrict}};
+  return {
+      {"spec", spec_path},          {"sizes", sizes},          {"devices", device_selectors},  {"data", data.to_json()},
+      {"warmup", warmup},           {"repeat", repeat},        {"binary_cache", binary_cache}, {"restrict", restrict},
+      {"full_ranges", full_ranges}, {"cut_factor", cut_factor}};
 }
 
 TuningRequest TuningRequest::from_json(const nlohmann::json& json) {
@@ -25,6 +26,8 @@ TuningRequest TuningRequest::from_json(const nlohmann::json& json) {
     r.warmup = json.at("warmup").get<int>();
     r.repeat = json.at("repeat").get<int>();
     r.binary_cache = json.at("binary_cache").get<std::string>();
+    r.full_ranges = json.at("full_ranges").get<bool>();
+    r.cut_factor = json.at("cut_factor").get<double>();
     for (const auto& entry : json.at("restrict"))
       r.restrictions.emplace_back(entry.at("parameter").get<std::string>(),
                                   entry.at("values").get<std::vector<std::string>>());
@@ -51,8 +54,10 @@ TuningRequest TuningRequest::read(const std::string& path) {
 }
 
 TuningSpace restricted_tuning_space(const BoundMdh& bound, const DeviceLimits& limits,
-                                   const std::vector<std::pair<std::string, std::vector<std::string>>>& restrictions) {
+                                    const std::vector<std::pair<std::string, std::vector<std::string>>>& restrictions,
+                                    bool full_ranges) {
   TuningSpace space = make_tuning_space(bound, limits);
+  space.full_ranges = full_ranges;
   for (const auto& [name, items] : restrictions) {
     const int p = space.find(name);
     if (p < 0) throw UserError("--restrict " + name + ": the tuning space has no parameter '" + name + "'");

@@ -23,6 +23,11 @@ struct TuningRequest {
   std::string binary_cache;    // folder of compiled kernels shared by the compile threads and the workers
   /// --restrict NAME=V1,V2,...: value names as `mdh space` prints them, or numbers.
   std::vector<std::pair<std::string, std::vector<std::string>>> restrictions;
+  /// --full-ranges: search every integer of each range instead of the families' lattices (TuningSpace::full_ranges).
+  bool full_ranges = false;
+  /// A candidate whose first timed run is more than this many times the best cost so far is not timed further
+  /// (recorded as cut with that run's time; 0: never cut). See MdHomCostFunction.
+  double cut_factor = 3;
 
   nlohmann::json to_json() const;
   static TuningRequest from_json(const nlohmann::json& json);
@@ -31,8 +36,9 @@ struct TuningRequest {
 };
 
 /// The tuning space of the md_hom on the device, narrowed by the restrictions (UserError for unknown names or
-/// values).
+/// values), searched over whole ranges with full_ranges.
 TuningSpace restricted_tuning_space(const BoundMdh& bound, const DeviceLimits& limits,
-                                   const std::vector<std::pair<std::string, std::vector<std::string>>>& restrictions);
+                                    const std::vector<std::pair<std::string, std::vector<std::string>>>& restrictions,
+                                    bool full_ranges = false);
 
 }  // namespace mdh

@@ -10,6 +10,11 @@
 namespace mdh {
 
 namespace {
+
+// From cl_nv_device_attribute_query (CL/cl_ext.h names it only where the NVIDIA headers are installed).
+constexpr cl_device_info kDeviceWarpSizeNv = 0x4003;
+// The most 32-bit registers one thread may use on NVIDIA GPUs since Kepler (DeviceLimits::registers_per_work_item).
+constexpr uint64_t kNvidiaRegistersPerThread = 255;
 std::string to_lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
@@ -76,6 +81,8 @@ DeviceInfo query_device(int platform_index, cl_platform_id platform, int device_
   info.fp64 = device_value<cl_device_fp_config>(device, CL_DEVICE_DOUBLE_FP_CONFIG) != 0 ||
               device_string(device, CL_DEVICE_EXTENSIONS).find("cl_khr_fp64") != std::string::npos;
   info.preferred_float_vector_width = device_value<cl_uint>(device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT);
+  if (device_string(device, CL_DEVICE_EXTENSIONS).find("cl_nv_device_attribute_query") != std::string::npos)
+    info.warp_size = device_value<cl_uint>(device, kDeviceWarpSizeNv);
   return info;
 }
 
@@ -278,7 +285,8 @@ std::string format_device_list(const std::vector<DeviceInfo>& devices) {
         << (d.local_mem_dedicated ? " (dedicated)" : " (in global memory)") << ", global memory "
         << human_bytes(d.global_mem_bytes) << ", max allocation " << human_bytes(d.max_alloc_bytes) << '\n';
     out << "       fp64 " << (d.fp64 ? "yes" : "no") << ", preferred float vector width "
-        << d.preferred_float_vector_width << ", slug " << device_slug(d) << '\n';
+        << d.preferred_float_vector_width << (d.warp_size ? ", warp " + std::to_string(d.warp_size) : std::string())
+        << ", slug " << device_slug(d) << '\n';
   }
   return out.str();
 }
@@ -292,6 +300,9 @@ DeviceLimits device_limits(const DeviceInfo& device) {
   limits.max_alloc_bytes = device.max_alloc_bytes;
   limits.compute_units = device.compute_units;
   limits.nvidia_driver = is_nvidia_platform(device.platform_name);
+  limits.simd_width =
+      std::max<uint64_t>(1, device.warp_size > 0 ? device.warp_size : device.preferred_float_vector_width);
+  if (limits.nvidia_driver) limits.registers_per_work_item = kNvidiaRegistersPerThread;
   return limits;
 }
 

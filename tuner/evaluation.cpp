@@ -32,10 +32,11 @@ EvaluationStatus evaluation_status_from_string(const std::string& name) {
   throw UserError("unknown evaluation status '" + name + "'");
 }
 
-void InProcessEvaluator::submit(uint64_t ticket, const Configuration& configuration) {
+void InProcessEvaluator::submit(uint64_t ticket, const Configuration& configuration, const EvaluationContext& context) {
   MDH_INTERNAL_ASSERT(!has_pending_, "in-process evaluator runs one evaluation at a time");
   ticket_ = ticket;
   configuration_ = configuration;
+  context_ = context;
   has_pending_ = true;
 }
 
@@ -43,7 +44,7 @@ std::pair<uint64_t, EvaluationResult> InProcessEvaluator::wait() {
   MDH_INTERNAL_ASSERT(has_pending_, "nothing submitted");
   has_pending_ = false;
   try {
-    return {ticket_, cost_function_.evaluate(configuration_)};
+    return {ticket_, cost_function_.evaluate_in_context(configuration_, context_)};
   } catch (const std::exception& e) {
     return {ticket_, EvaluationResult::failed(EvaluationStatus::error, e.what())};
   }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -21,9 +22,21 @@ struct EvaluationResult {
   EvaluationStatus status = EvaluationStatus::error;
   double cost = 0;     // meaningful for ok only; lower is better
   std::string reason;  // why it failed (compiler log excerpt, signal, ...)
+  /// ok only: whether the result was checked. A cost function may leave unchecked a configuration that cannot
+  /// become the best (its cost is not below EvaluationContext::best_cost): checking costs time and would change
+  /// nothing. Its cost still guides the search; the tuner never takes an unchecked result as its best.
+  bool verified = true;
+  /// ok only: timing stopped after one timed run because it was far behind the best; the cost is that run's time
+  /// (one sample where the others are medians: good enough for a candidate this far behind). Never verified.
+  bool cut = false;
 
   static EvaluationResult ok(double cost) { return {EvaluationStatus::ok, cost, ""}; }
   static EvaluationResult failed(EvaluationStatus status, std::string reason) { return {status, 0, std::move(reason)}; }
+};
+
+/// What the tuner knows when an evaluation starts.
+struct EvaluationContext {
+  std::optional<double> best_cost;  // the best verified cost so far; nullopt before the first
 };
 
 class CostFunction {
@@ -31,6 +44,12 @@ class CostFunction {
   virtual ~CostFunction() = default;
   /// Exceptions escaping here are recorded as status error with the exception's message.
   virtual EvaluationResult evaluate(const Configuration& configuration) = 0;
+  /// The same, knowing the best cost so far (to skip checks or cut timing, see EvaluationResult); by default the
+  /// context is ignored.
+  virtual EvaluationResult evaluate_in_context(const Configuration& configuration, const EvaluationContext& context) {
+    (void)context;
+    return evaluate(configuration);
+  }
 };
 
 class Evaluator {
@@ -39,7 +58,7 @@ class Evaluator {
   /// How many evaluations may run at the same time.
   virtual size_t capacity() const = 0;
   /// Starts evaluating; at most capacity() evaluations are outstanding.
-  virtual void submit(uint64_t ticket, const Configuration& configuration) = 0;
+  virtual void submit(uint64_t ticket, const Configuration& configuration, const EvaluationContext& context) = 0;
   /// Blocks until one outstanding evaluation finishes and returns its ticket and result.
   virtual std::pair<uint64_t, EvaluationResult> wait() = 0;
   /// Gives up on all outstanding evaluations (the run stops); they are never returned by wait().
@@ -51,7 +70,7 @@ class InProcessEvaluator final : public Evaluator {
  public:
   explicit InProcessEvaluator(CostFunction& cost_function) : cost_function_(cost_function) {}
   size_t capacity() const override { return 1; }
-  void submit(uint64_t ticket, const Configuration& configuration) override;
+  void submit(uint64_t ticket, const Configuration& configuration, const EvaluationContext& context) override;
   std::pair<uint64_t, EvaluationResult> wait() override;
   void abandon() override { has_pending_ = false; }
 
@@ -59,6 +78,7 @@ class InProcessEvaluator final : public Evaluator {
   CostFunction& cost_function_;
   uint64_t ticket_ = 0;
   Configuration configuration_;
+  EvaluationContext context_;
   bool has_pending_ = false;
 };
 

@@ -26,6 +26,10 @@ EvaluationRecord record_from_json(const nlohmann::json& json) {
   record.result.status = evaluation_status_from_string(json.at("status").get<std::string>());
   record.result.cost = json.at("cost").is_null() ? 0.0 : json.at("cost").get<double>();
   record.result.reason = json.at("reason").get<std::string>();
+  // Absent in records of results that were checked and timed in full (and in journals written before either could
+  // be skipped).
+  record.result.verified = json.value("verified", true);
+  record.result.cut = json.value("cut", false);
   record.start_unix = json.at("start").get<double>();
   record.end_unix = json.at("end").get<double>();
   record.elapsed_seconds = json.at("elapsed").get<double>();
@@ -41,6 +45,8 @@ nlohmann::json to_json(const EvaluationRecord& record) {
   json["status"] = to_string(record.result.status);
   json["cost"] = record.result.status == EvaluationStatus::ok ? nlohmann::json(record.result.cost) : nlohmann::json();
   json["reason"] = record.result.reason;
+  if (record.result.status == EvaluationStatus::ok && !record.result.verified) json["verified"] = false;
+  if (record.result.status == EvaluationStatus::ok && record.result.cut) json["cut"] = true;
   json["start"] = record.start_unix;
   json["end"] = record.end_unix;
   json["elapsed"] = record.elapsed_seconds;

@@ -106,7 +106,10 @@ class TuningLoop {
       if (contents.header.window != header.window)
         throw mismatch("evaluation window", std::to_string(contents.header.window), std::to_string(header.window));
       if (contents.header.space_size != header.space_size)
-        throw mismatch("a space of size", contents.header.space_size, header.space_size);
+        throw UserError("cannot resume journal '" + options_.journal_path + "': it was recorded in a search space of " +
+                        contents.header.space_size + " candidates, this run's has " + header.space_size +
+                        " (the space changed: other restrictions, other value lattices or full ranges, or a newer "
+                        "version of the space); start a new journal");
       replay_.assign(contents.records.begin(), contents.records.end());
       if (!contents.records.empty()) elapsed_offset_ = contents.records.back().elapsed_seconds;
       journal_ = std::make_unique<JournalWriter>(options_.journal_path, contents.valid_bytes, options_.sync_journal);
@@ -195,7 +198,11 @@ class TuningLoop {
     status.elapsed_seconds = when;
     if (ticket.result.status == EvaluationStatus::ok) {
       ++status.valid_evaluations;
-      if (!result_.best_cost || ticket.result.cost < *result_.best_cost) {
+      status.verified_evaluations += ticket.result.verified;
+      status.cut_evaluations += ticket.result.cut;
+      // Only a checked result becomes the best. A cost function leaves unchecked only results no better than the
+      // best it was told at submission, which is never lower than the best now, so this skips no improvement.
+      if (ticket.result.verified && (!result_.best_cost || ticket.result.cost < *result_.best_cost)) {
         result_.best_cost = ticket.result.cost;
         result_.best = ticket.configuration;
         status.improvements.push_back({when, status.evaluations, ticket.result.cost});
@@ -243,7 +250,7 @@ class TuningLoop {
         ticket.prepared.reset();
       }
       ticket.start_unix = unix_now();
-      evaluator_.submit(ticket.id, ticket.configuration);
+      evaluator_.submit(ticket.id, ticket.configuration, EvaluationContext{result_.best_cost});
       ticket.submitted = true;
       ++in_flight_;
     }

@@ -164,7 +164,7 @@ double WorkerPool::current_timeout() const {
   return std::max(options_.timeout_floor_seconds, options_.timeout_factor * *fastest_success_);
 }
 
-void WorkerPool::submit(uint64_t ticket, const Configuration& configuration) {
+void WorkerPool::submit(uint64_t ticket, const Configuration& configuration, const EvaluationContext& context) {
   auto idle = std::find_if(workers_.begin(), workers_.end(), [](const Worker& w) { return !w.ticket; });
   MDH_INTERNAL_ASSERT(idle != workers_.end(), "submit with every worker busy");
   Worker& worker = *idle;
@@ -177,7 +177,9 @@ void WorkerPool::submit(uint64_t ticket, const Configuration& configuration) {
   worker.ticket = ticket;
   worker.started = monotonic_seconds();
   worker.deadline = worker.started + current_timeout();
-  const std::string line = nlohmann::json{{"id", ticket}, {"config", configuration.to_json()}}.dump() + "\n";
+  nlohmann::json request{{"id", ticket}, {"config", configuration.to_json()}};
+  if (context.best_cost) request["best"] = *context.best_cost;
+  const std::string line = request.dump() + "\n";
   size_t sent = 0;
   while (sent < line.size()) {
     ssize_t n = ::send(worker.socket, line.data() + sent, line.size() - sent, MSG_NOSIGNAL);
@@ -243,6 +245,8 @@ void WorkerPool::read_output(Worker& worker) {
       result.status = evaluation_status_from_string(reply.at("status").get<std::string>());
       if (result.status == EvaluationStatus::ok) result.cost = reply.at("cost").get<double>();
       result.reason = reply.value("reason", "");
+      result.verified = reply.value("verified", true);
+      result.cut = reply.value("cut", false);
     } catch (const std::exception& e) {
       // A worker that breaks the protocol cannot be trusted with the next request either.
       std::string how = stop(worker, true);
@@ -314,7 +318,8 @@ void WorkerPool::abandon() {
   finished_.clear();
 }
 
-int serve_worker_requests(const std::function<EvaluationResult(const nlohmann::json& config)>& evaluate) {
+int serve_worker_requests(
+    const std::function<EvaluationResult(const nlohmann::json& config, const EvaluationContext& context)>& evaluate) {
   std::string line;
   while (std::getline(std::cin, line)) {
     if (line.empty()) continue;
@@ -325,12 +330,16 @@ int serve_worker_requests(const std::function<EvaluationResult(const nlohmann::j
     }
     EvaluationResult result;
     try {
-      result = evaluate(request["config"]);
+      EvaluationContext context;
+      if (request.contains("best") && request["best"].is_number()) context.best_cost = request["best"].get<double>();
+      result = evaluate(request["config"], context);
     } catch (const std::exception& e) {
       result = EvaluationResult::failed(EvaluationStatus::error, e.what());
     }
     nlohmann::json reply{{"id", request["id"]}, {"status", to_string(result.status)}, {"reason", result.reason}};
     reply["cost"] = result.status == EvaluationStatus::ok ? nlohmann::json(result.cost) : nlohmann::json();
+    reply["verified"] = result.verified;
+    reply["cut"] = result.cut;
     std::cout << reply.dump() << std::endl;  // flushed: the tuner waits for this line
   }
   return 0;

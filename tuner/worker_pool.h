@@ -1,8 +1,8 @@
 // Evaluation in worker processes that the tuner can kill: OpenCL cannot cancel a running kernel or build, so a
 // configuration that hangs or crashes takes only its worker down. Each worker is a command line (one per device),
 // started with fork/exec on a socket pair as its stdin/stdout, speaking JSON lines:
-//   request  {"id": 7, "config": {"MWG": 32, ...}}
-//   reply    {"id": 7, "status": "ok", "cost": 0.00123, "reason": ""}
+//   request  {"id": 7, "config": {"MWG": 32, ...}, "best": 0.0009}     ("best": the best cost so far, when known)
+//   reply    {"id": 7, "status": "ok", "cost": 0.00123, "reason": "", "verified": false, "cut": false}
 // A worker that misses its deadline is killed (SIGKILL) and its evaluation recorded as timeout; one that exits,
 // crashes or breaks the protocol is recorded as error with the reason (exit status or signal, stderr tail). The
 // worker is restarted for the next evaluation and tuning goes on.
@@ -48,7 +48,7 @@ class WorkerPool final : public Evaluator {
   WorkerPool& operator=(const WorkerPool&) = delete;
 
   size_t capacity() const override { return workers_.size(); }
-  void submit(uint64_t ticket, const Configuration& configuration) override;
+  void submit(uint64_t ticket, const Configuration& configuration, const EvaluationContext& context) override;
   std::pair<uint64_t, EvaluationResult> wait() override;
   void abandon() override;
 
@@ -86,6 +86,7 @@ class WorkerPool final : public Evaluator {
 
 /// The worker side of the protocol: reads requests from stdin until EOF and answers each with `evaluate`'s result
 /// on stdout (exceptions become status error). Returns the process exit status.
-int serve_worker_requests(const std::function<EvaluationResult(const nlohmann::json& config)>& evaluate);
+int serve_worker_requests(
+    const std::function<EvaluationResult(const nlohmann::json& config, const EvaluationContext& context)>& evaluate);
 
 }  // namespace mdh::tuner

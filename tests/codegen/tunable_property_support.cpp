@@ -135,8 +135,12 @@ void for_each_property_configuration(
   int drawn = 0;
   for (size_t s = 0; s < c.sizes.size(); ++s) {
     const BoundMdh bound = bind_spec_text(text, c.file, c.sizes[s]);
-    const TuningSpace space = make_tuning_space(bound, limits);
-    // Uniform over the valid configurations the tuner searches (its engine samples; pipeline/tuning_search_space.h).
+    // Every valid configuration must be right, not only those of the lattices the tuner searches by default:
+    // `--full-ranges` and `mdh run --config` accept them all.
+    TuningSpace space = make_tuning_space(bound, limits);
+    space.full_ranges = true;
+    // Uniform over the valid configurations of the whole ranges (the tuner's engine samples;
+    // pipeline/tuning_search_space.h).
     const tuner::SearchSpace search = make_search_space(space, 1);
     const int here = (configurations - drawn) / static_cast<int>(c.sizes.size() - s);
     for (int k = 0; k < here; ++k, ++drawn) {

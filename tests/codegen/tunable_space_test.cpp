@@ -215,5 +215,79 @@ TEST(TuningSpace, DeviceLimitsBoundTheSpace) {
   }
 }
 
+// The searched values per parameter, by name.
+std::map<std::string, std::vector<int64_t>> lattices(const TuningSpace& s) {
+  std::map<std::string, std::vector<int64_t>> out;
+  const auto values = search_values(s);
+  for (size_t k = 0; k < s.parameters.size(); ++k) out[s.parameters[k].name] = values[k];
+  return out;
+}
+
+// By default the sizes searched are powers of two, divisors of the extent and the range's ends; work-item counts
+// also the first multiples of the SIMD width; work-group counts also the counts that cover the extent in one pass.
+TEST(TuningSpace, LatticesHoldSensibleShapes) {
+  const BoundMdh bound = bind_app("apps/gemm.mdh", "I=24,J=1000,K=7");
+  DeviceLimits limits = roomy();
+  limits.simd_width = 32;
+  const auto v = lattices(make_tuning_space(bound, limits));
+  using V = std::vector<int64_t>;
+  EXPECT_EQ(v.at("LT_SIZE_i"), (V{1, 2, 3, 4, 6, 8, 12, 16, 24}));
+  EXPECT_EQ(v.at("PT_SIZE_k"), (V{1, 2, 4, 7}));
+  EXPECT_EQ(v.at("LT_SIZE_j"),
+            (V{1, 2, 4, 5, 8, 10, 16, 20, 25, 32, 40, 50, 64, 100, 125, 128, 200, 250, 256, 500, 512, 1000}));
+  // NUM_WI_j: the tile sizes up to the work-group limit, 32..256 in steps of 32, and ceil(LT / PT) (e.g. 1000/8).
+  const V& wi = v.at("NUM_WI_j");
+  for (int64_t expected : {1, 5, 32, 64, 96, 160, 224, 256, 125, 1000})
+    EXPECT_TRUE(std::count(wi.begin(), wi.end(), expected)) << expected;
+  for (int64_t odd : {288, 999}) EXPECT_FALSE(std::count(wi.begin(), wi.end(), odd)) << odd;
+  // NUM_WG_j: also ceil(1000 / LT) for the LT lattice (1000 / 16 -> 63), but not 1000 / 3 (3 is no LT of 1000).
+  const V& wg = v.at("NUM_WG_j");
+  EXPECT_TRUE(std::count(wg.begin(), wg.end(), 63));  // ceil(1000 / 16)
+  EXPECT_FALSE(std::count(wg.begin(), wg.end(), 333));
+  EXPECT_EQ(v.at("ORDER_OCL_G_i"), (V{0, 1, 2}));
+}
+
+// --full-ranges: every integer of each range.
+TEST(TuningSpace, FullRangesSearchEveryValue) {
+  const BoundMdh bound = bind_app("apps/gemm.mdh", "I=24,J=10,K=7");
+  TuningSpace s = make_tuning_space(bound, roomy());
+  s.full_ranges = true;
+  const auto v = lattices(s);
+  using V = std::vector<int64_t>;
+  EXPECT_EQ(v.at("PT_SIZE_k"), (V{1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(v.at("LT_SIZE_i").size(), 24u);
+  EXPECT_GT(make_search_space(s, 1).size(), make_search_space(make_tuning_space(bound, roomy()), 1).size());
+}
+
+// A device with a register budget prunes configurations whose private arrays would not fit in registers; one
+// without (CPUs) keeps only the private memory budget.
+TEST(TuningSpace, RegisterBudgetPrunesSpillingConfigurations) {
+  const BoundMdh bound = bind_app("apps/gemm.mdh", "I=64,J=64,K=64");
+  DeviceLimits gpu = roomy();
+  gpu.registers_per_work_item = 255;
+  KernelConfig c = default_config(bound, roomy());
+  c.local_tile_size = {16, 16, 16};
+  c.private_tile_size = {8, 8, 1};
+  c.num_wi = {2, 2, 1};
+  c.num_wg = {4, 4, 1};
+  c.input_memory[static_cast<int>(Layer::Private)] = {Memory::None, Memory::None};
+  c.result_memory[static_cast<int>(Layer::Private)] = Memory::Private;
+  c.result_memory[static_cast<int>(Layer::Local)] = Memory::Private;
+  c.combine_layer = Layer::Private;
+  const uint64_t slots_bytes = tunable_geometry(bound, c).private_memory_bytes;
+  ASSERT_EQ(slots_bytes, 4u * 8 * 8);  // 64 result slots: 64 + 32 registers estimated, within 255
+  EXPECT_NO_THROW(check_config(bound, c, gpu));
+  c.private_tile_size = {16, 16, 1};  // 256 result slots: beyond any register file
+  c.num_wi = {1, 1, 1};
+  EXPECT_NO_THROW(check_config(bound, c, roomy()));
+  try {
+    check_config(bound, c, gpu);
+    FAIL() << "accepted 256 private result slots with a budget of 255 registers";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("estimated registers per work-item"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("255 (register budget)"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace mdh

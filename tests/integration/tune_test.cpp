@@ -99,7 +99,8 @@ TEST_F(TuneTest, AJournalWithEnumOrdinalsAndPermutationRanksResumes) {
   write_journal("best.json.journal", lines);
   const auto r = tune(5, " --resume");
   ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_NE(r.output.find("5 evaluations (5 valid, 3 replayed)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("5 evaluations (5 valid, "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(" cut, 3 replayed)"), std::string::npos) << r.output;
 }
 
 // A journal of generation 1 (written before the generation was recorded) holds timings of kernels that are no

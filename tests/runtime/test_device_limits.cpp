@@ -3,6 +3,8 @@
 // reports), and on every installed device against clGetDeviceInfo asked directly (the DeviceInfo query included).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
 #include <vector>
 
 #include "runtime/device.h"
@@ -18,16 +20,20 @@ TEST(DeviceLimits, EveryFieldIsCopiedFromTheDevice) {
   device.local_mem_bytes = 12345;
   device.max_alloc_bytes = uint64_t{3} << 40;
   device.compute_units = 77;
+  device.preferred_float_vector_width = 4;
+  device.warp_size = 48;
   const DeviceLimits defaults;
   // Destructured so that a field added to DeviceLimits does not compile here until this test checks it.
   const auto [max_work_group_size, max_work_item_sizes, local_mem_bytes, max_alloc_bytes, compute_units,
-              private_mem_bytes, nvidia_driver] = device_limits(device);
+              private_mem_bytes, simd_width, registers_per_work_item, nvidia_driver] = device_limits(device);
   EXPECT_EQ(max_work_group_size, 1000u);
   EXPECT_EQ(max_work_item_sizes, (std::array<uint64_t, 3>{11, 22, 33}));
   EXPECT_EQ(local_mem_bytes, 12345u);
   EXPECT_EQ(max_alloc_bytes, uint64_t{3} << 40);
   EXPECT_EQ(compute_units, 77u);
   EXPECT_TRUE(nvidia_driver);
+  EXPECT_EQ(simd_width, 48u);                // the warp, where the device reports one
+  EXPECT_EQ(registers_per_work_item, 255u);  // NVIDIA's per-thread register limit (not reported by the driver)
   // The synthetic values are not the defaults, so each check above fails for a field device_limits() leaves alone.
   EXPECT_NE(defaults.max_work_group_size, 1000u);
   EXPECT_NE(defaults.max_work_item_sizes, (std::array<uint64_t, 3>{11, 22, 33}));
@@ -35,6 +41,8 @@ TEST(DeviceLimits, EveryFieldIsCopiedFromTheDevice) {
   EXPECT_NE(defaults.max_alloc_bytes, uint64_t{3} << 40);
   EXPECT_NE(defaults.compute_units, 77u);
   EXPECT_FALSE(defaults.nvidia_driver);
+  EXPECT_NE(defaults.simd_width, 48u);
+  EXPECT_NE(defaults.registers_per_work_item, 255u);
   // Not a device query but mdh's budget for one work-item's private arrays (see device_limits.h).
   EXPECT_EQ(private_mem_bytes, defaults.private_mem_bytes);
 
@@ -43,6 +51,10 @@ TEST(DeviceLimits, EveryFieldIsCopiedFromTheDevice) {
   device.platform_name = "Portable Computing Language";
   EXPECT_EQ(device_limits(device).max_work_item_sizes, (std::array<uint64_t, 3>{64, 1, 1}));
   EXPECT_FALSE(device_limits(device).nvidia_driver);
+  // Without a warp the SIMD width is the preferred float vector width, and there is no register budget.
+  device.warp_size = 0;
+  EXPECT_EQ(device_limits(device).simd_width, 4u);
+  EXPECT_EQ(device_limits(device).registers_per_work_item, 0u);
 }
 
 template <class T>
@@ -50,6 +62,14 @@ T queried(cl_device_id device, cl_device_info what) {
   T value{};
   EXPECT_EQ(clGetDeviceInfo(device, what, sizeof value, &value, nullptr), CL_SUCCESS);
   return value;
+}
+
+std::string queried_string(cl_device_id device, cl_device_info what) {
+  size_t length = 0;
+  EXPECT_EQ(clGetDeviceInfo(device, what, 0, nullptr, &length), CL_SUCCESS);
+  std::string text(length, '\0');
+  EXPECT_EQ(clGetDeviceInfo(device, what, length, text.data(), nullptr), CL_SUCCESS);
+  return text;
 }
 
 TEST(DeviceLimits, InstalledDevicesMatchClGetDeviceInfo) {
@@ -73,6 +93,12 @@ TEST(DeviceLimits, InstalledDevicesMatchClGetDeviceInfo) {
     std::string name(length, '\0');
     ASSERT_EQ(clGetPlatformInfo(platform, CL_PLATFORM_NAME, length, name.data(), nullptr), CL_SUCCESS);
     EXPECT_EQ(limits.nvidia_driver, is_nvidia_platform(name.c_str())) << name;
+    const bool has_warp =
+        queried_string(d.device, CL_DEVICE_EXTENSIONS).find("cl_nv_device_attribute_query") != std::string::npos;
+    EXPECT_EQ(limits.simd_width,
+              std::max<uint64_t>(1, has_warp ? queried<cl_uint>(d.device, 0x4003 /* CL_DEVICE_WARP_SIZE_NV */)
+                                             : queried<cl_uint>(d.device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT)));
+    EXPECT_EQ(limits.registers_per_work_item, limits.nvidia_driver ? 255u : 0u);
   }
 }
 

@@ -115,6 +115,26 @@ TEST(Journal, ResumeContinuesTheSameSequenceWithoutReevaluating) {
     EXPECT_EQ(std::string(e.what()), "cannot resume journal '" + resumed_path +
                                          "': it was recorded with technique auc_bandit, this run uses random");
   }
+  // A journal of another space (other lattices, restrictions or ranges) is refused, saying that the space changed.
+  std::vector<Parameter> narrower = testing::bowl_parameters();
+  narrower[0] = Parameter::integer("X", Range::interval(1, 11));
+  SearchSpace other(std::move(narrower));
+  auto technique = make_technique("auc_bandit");
+  TunerOptions options;
+  options.seed = 3;
+  options.journal_path = resumed_path;
+  options.resume = true;
+  options.sync_journal = false;
+  try {
+    tune(other, *technique, evaluations(100), unused, options);
+    FAIL();
+  } catch (const UserError& e) {
+    EXPECT_EQ(std::string(e.what()), "cannot resume journal '" + resumed_path +
+                                         "': it was recorded in a search space of 2704 candidates, this run's has " +
+                                         other.size().str() +
+                                         " (the space changed: other restrictions, other value lattices or full "
+                                         "ranges, or a newer version of the space); start a new journal");
+  }
   std::remove(reference_path.c_str());
   std::remove(resumed_path.c_str());
 }

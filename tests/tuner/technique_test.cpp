@@ -3,12 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <deque>
 #include <mutex>
 #include <set>
 
 #include "support/error.h"
 #include "tests/tuner/synthetic.h"
+#include "tuner/journal.h"
 #include "tuner/seeded_technique.h"
 #include "tuner/techniques.h"
 #include "tuner/tuner.h"
@@ -101,7 +103,7 @@ class ScramblingEvaluator : public Evaluator {
  public:
   explicit ScramblingEvaluator(uint64_t scramble_seed) : rng_(scramble_seed) {}
   size_t capacity() const override { return 3; }
-  void submit(uint64_t ticket, const Configuration& c) override {
+  void submit(uint64_t ticket, const Configuration& c, const EvaluationContext&) override {
     running_.emplace_back(ticket, EvaluationResult::ok(testing::bowl_cost(c)));
   }
   std::pair<uint64_t, EvaluationResult> wait() override {
@@ -189,6 +191,64 @@ TEST(TuningLoop, StopsWhenTheSpaceIsExhausted) {
     EXPECT_EQ(result.stop_reason, "every configuration of the space has been evaluated") << name;
     EXPECT_EQ(result.best_cost, 1.0) << name;
   }
+}
+
+// A cost function that checks only what could become the best and cuts what is far behind (as mdh's does), and one
+// that claims an unchecked result better than the best: the loop tells each evaluation the best so far, counts
+// checks and cuts, journals them, and takes only checked results as its best.
+TEST(TuningLoop, OnlyCheckedResultsBecomeTheBest) {
+  struct Skipping : CostFunction {
+    bool lie = false;
+    std::vector<std::optional<double>> told;
+    EvaluationResult evaluate(const Configuration& c) override { return evaluate_in_context(c, {}); }
+    EvaluationResult evaluate_in_context(const Configuration& c, const EvaluationContext& context) override {
+      told.push_back(context.best_cost);
+      EvaluationResult r = EvaluationResult::ok(testing::bowl_cost(c));
+      if (lie && context.best_cost) {
+        r.cost = *context.best_cost / 2;
+        r.verified = false;
+        return r;
+      }
+      r.verified = !context.best_cost || r.cost < *context.best_cost;
+      if (context.best_cost && r.cost > 1.3 * *context.best_cost) r.cut = true, r.verified = false;
+      return r;
+    }
+  };
+  SearchSpace space(testing::bowl_parameters());
+  const std::string journal = ::testing::TempDir() + "/only_checked.jsonl";
+  std::remove(journal.c_str());
+  Skipping cost;
+  auto technique = make_technique("random");
+  TunerOptions options;
+  options.journal_path = journal;
+  options.sync_journal = false;
+  const TuningResult result = tune(space, *technique, evaluations(60), cost, options);
+  ASSERT_EQ(cost.told.size(), 60u);
+  EXPECT_FALSE(cost.told[0].has_value());
+  // Each evaluation was told the best checked cost of those before it (one evaluation at a time here).
+  std::optional<double> best;
+  const JournalContents contents = read_journal(journal);
+  ASSERT_EQ(contents.records.size(), 60u);
+  uint64_t verified = 0, cut = 0;
+  for (size_t k = 0; k < contents.records.size(); ++k) {
+    EXPECT_EQ(cost.told[k], best) << k;
+    const EvaluationResult& r = contents.records[k].result;
+    verified += r.verified;
+    cut += r.cut;
+    if (r.verified && (!best || r.cost < *best)) best = r.cost;
+  }
+  EXPECT_EQ(result.best_cost, best);
+  EXPECT_EQ(result.status.verified_evaluations, verified);
+  EXPECT_EQ(result.status.cut_evaluations, cut);
+  EXPECT_GT(cut, 0u);
+  EXPECT_LT(verified, 60u);
+
+  Skipping liar;
+  liar.lie = true;
+  auto again = make_technique("random");
+  const TuningResult lied = tune(space, *again, evaluations(20), liar, {});
+  EXPECT_EQ(lied.status.verified_evaluations, 1u);
+  EXPECT_EQ(lied.best_cost, liar.told[1]);  // the first, checked result stays the best
 }
 
 // The seeds are evaluated first, in order; then the inner technique makes exactly the search it makes unseeded.

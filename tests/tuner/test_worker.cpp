@@ -1,6 +1,7 @@
 // A worker process for the worker-pool tests: answers the bowl cost, hangs for X == --hang-x, aborts for
 // X == --crash-x, and reports its pid in the reason so tests can see evaluations spread over workers (or, with
-// --report-env NAME, the value of that environment variable as the worker sees it).
+// --report-env NAME, the value of that environment variable as the worker sees it; with --report-best, the best
+// cost the tuner sent, and results no better than it as unverified).
 #include <unistd.h>
 
 #include <cstdlib>
@@ -13,13 +14,21 @@
 int main(int argc, char** argv) {
   int64_t hang_x = -1, crash_x = -1;
   std::string report_env;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    std::string flag = argv[i];
-    if (flag == "--hang-x") hang_x = std::stoll(argv[i + 1]);
-    if (flag == "--crash-x") crash_x = std::stoll(argv[i + 1]);
-    if (flag == "--report-env") report_env = argv[i + 1];
+  bool report_best = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    if (flag == "--report-best") {
+      report_best = true;
+      continue;
+    }
+    if (i + 1 >= argc) break;
+    const std::string value = argv[++i];
+    if (flag == "--hang-x") hang_x = std::stoll(value);
+    if (flag == "--crash-x") crash_x = std::stoll(value);
+    if (flag == "--report-env") report_env = value;
   }
-  return mdh::tuner::serve_worker_requests([&](const nlohmann::json& config) {
+  return mdh::tuner::serve_worker_requests([&](const nlohmann::json& config,
+                                               const mdh::tuner::EvaluationContext& context) {
     int64_t x = config.at("X").get<int64_t>();
     if (x == hang_x)
       for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
@@ -31,6 +40,10 @@ int main(int argc, char** argv) {
     if (!report_env.empty()) {
       const char* value = std::getenv(report_env.c_str());
       result.reason = value ? value : "(unset)";
+    }
+    if (report_best) {
+      result.reason = context.best_cost ? std::to_string(*context.best_cost) : "none";
+      result.verified = !context.best_cost || cost < *context.best_cost;
     }
     return result;
   });

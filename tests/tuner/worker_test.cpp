@@ -30,11 +30,27 @@ TEST(WorkerPool, EvaluatesOverTheProtocol) {
   SearchSpace space(testing::bowl_parameters());
   WorkerPool pool(test_workers(1));
   Configuration c = space.configuration(space.point_of(BigUnsigned(100)));
-  pool.submit(42, c);
+  pool.submit(42, c, {});
   auto [ticket, result] = pool.wait();
   EXPECT_EQ(ticket, 42u);
   EXPECT_EQ(result.status, EvaluationStatus::ok);
   EXPECT_DOUBLE_EQ(result.cost, testing::bowl_cost(c));
+}
+
+// The best cost travels to the worker, and the worker's verified and cut flags come back.
+TEST(WorkerPool, SendsTheBestCostAndReturnsTheChecksMade) {
+  SearchSpace space(testing::bowl_parameters());
+  WorkerPool pool(test_workers(1, {"--report-best"}));
+  Configuration c = space.configuration(space.point_of(BigUnsigned(100)));
+  pool.submit(1, c, {});
+  auto [first, unchecked_best] = pool.wait();
+  EXPECT_EQ(unchecked_best.reason, "none");
+  EXPECT_TRUE(unchecked_best.verified);
+  pool.submit(2, c, EvaluationContext{0.5});
+  auto [second, behind] = pool.wait();
+  EXPECT_EQ(behind.reason, std::to_string(0.5));
+  EXPECT_FALSE(behind.verified);  // the bowl's costs are all above 1
+  EXPECT_FALSE(behind.cut);
 }
 
 TEST(WorkerPool, TimesOutAHangingWorkerAndTuningContinues) {
@@ -96,7 +112,7 @@ TEST(WorkerPool, WorkersGetTheEnvironmentTheTunerStartedWith) {
   ASSERT_STREQ(std::getenv("MDH_WORKER_ENV_PROBE"), "first");
   SearchSpace space(testing::bowl_parameters());
   WorkerPool pool(test_workers(1, {"--report-env", "MDH_WORKER_ENV_PROBE"}));
-  pool.submit(1, space.configuration(space.point_of(BigUnsigned(3))));
+  pool.submit(1, space.configuration(space.point_of(BigUnsigned(3))), {});
   auto [ticket, result] = pool.wait();
   live[5] = ':';
   EXPECT_EQ(result.status, EvaluationStatus::ok);
