@@ -7,6 +7,7 @@
 
 #include "cli/common.h"
 #include "pipeline/kernel.h"
+#include "pipeline/device_limits.h"
 #include "runtime/device.h"
 
 namespace mdh::cli {

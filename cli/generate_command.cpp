@@ -5,6 +5,7 @@
 #include "codegen/preamble.h"
 #include "codegen/reference_kernel.h"
 #include "pipeline/kernel.h"
+#include "pipeline/device_limits.h"
 #include "runtime/device.h"
 
 namespace mdh::cli {

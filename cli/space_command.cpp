@@ -8,6 +8,7 @@
 #include "codegen/tuning_space.h"
 #include "pipeline/tuning_request.h"
 #include "pipeline/tuning_search_space.h"
+#include "pipeline/device_limits.h"
 #include "runtime/device.h"
 
 namespace mdh::cli {

@@ -9,6 +9,7 @@
 #include "mdh/bind.h"
 #include "pipeline/kernel.h"
 #include "pipeline/run_inputs.h"
+#include "pipeline/device_limits.h"
 #include "runtime/device.h"
 #include "runtime/execute.h"
 #include "runtime/host_buffer.h"

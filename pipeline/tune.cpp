@@ -13,6 +13,7 @@
 #include "pipeline/pipeline.h"
 #include "pipeline/tuning_search_space.h"
 #include "runtime/binary_cache.h"
+#include "pipeline/device_limits.h"
 #include "runtime/device.h"
 #include "runtime/icd_diagnostics.h"
 #include "tuner/seeded_technique.h"

@@ -2,8 +2,6 @@
 // device from a user's `--device` selector.
 #pragma once
 
-#include "codegen/device_limits.h"
-
 #include <CL/cl.h>
 
 #include <cstdint>
@@ -62,8 +60,6 @@ DeviceInfo select_device(const std::string& selector);
 /// A stable folder name for results: lower-case words joined by dashes ("nvidia-h200", "pocl-cpu-amd-epyc").
 std::string device_slug(const DeviceInfo& device);
 
-/// The limits of a device that bound the tunable kernel's configurations (plain numbers for codegen/).
-DeviceLimits device_limits(const DeviceInfo& device);
 
 /// The human-readable listing printed by `mdh devices`.
 std::string format_device_list(const std::vector<DeviceInfo>& devices);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "pipeline/device_limits.h"
 #include "runtime/device.h"
 
 namespace mdh {
