@@ -1,11 +1,9 @@
 #include "cli/common.h"
 
 #include <fstream>
-#include <sstream>
 #include <iostream>
-
 #include <nlohmann/json.hpp>
-
+#include <sstream>
 
 namespace mdh::cli {
 
@@ -36,11 +34,11 @@ std::pair<std::string, std::string> split_assignment(const std::string& text, co
 }
 
 void add_data_options(po::options_description& options) {
-  options.add_options()                                                                                    //
+  options.add_options()                                                                                        //
       ("param", po::value<std::vector<std::string>>()->composing(), "a param value, NAME=VALUE (repeatable)")  //
       ("input", po::value<std::vector<std::string>>()->composing(),
        "read input NAME from FILE (.npy for numeric types, raw .bin for structs): NAME=FILE (repeatable)")  //
-      ("prl-data", "inputs a, b and freq from the seeded synthetic record generator (for apps/prl.mdh)")     //
+      ("prl-data", "inputs a, b and freq from the seeded synthetic record generator (for apps/prl.mdh)")    //
       ("seed", po::value<uint64_t>()->default_value(1), "seed of the inputs not given with --input");
 }
 

@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/common.h"
-#include "pipeline/kernel.h"
 #include "pipeline/device_limits.h"
+#include "pipeline/kernel.h"
 #include "runtime/device.h"
 
 namespace mdh::cli {
@@ -33,10 +33,10 @@ int export_command(const Args& args) {
 
   // The same plan `mdh generate` makes from these options, so the exported files equal its output.
   const DeviceLimits limits = device_limits(select_device(vm["device"].as<std::string>()));
-  const LaunchPlan plan =
-      prepare_kernel(bound, limits,
-                     vm.count("config") ? KernelChoice::file(vm["config"].as<std::string>()) : KernelChoice::default_configuration())
-          .plan;
+  const LaunchPlan plan = prepare_kernel(bound, limits,
+                                         vm.count("config") ? KernelChoice::file(vm["config"].as<std::string>())
+                                                            : KernelChoice::default_configuration())
+                              .plan;
 
   const std::filesystem::path directory = vm["output"].as<std::string>();
   std::error_code error;

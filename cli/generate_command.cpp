@@ -4,24 +4,26 @@
 #include "cli/common.h"
 #include "codegen/preamble.h"
 #include "codegen/reference_kernel.h"
-#include "pipeline/kernel.h"
 #include "pipeline/device_limits.h"
+#include "pipeline/kernel.h"
 #include "runtime/device.h"
 
 namespace mdh::cli {
 
 int generate_command(const Args& args) {
   po::options_description options("mdh generate options");
-  options.add_options()                                                                      //
-      ("size", po::value<std::string>()->default_value(""), "size bindings, e.g. I=1024,J=1024,K=1024")  //
-      ("output,o", po::value<std::string>()->default_value("-"), "write the OpenCL C here (default: stdout)")  //
-      ("launch", po::value<std::string>(), "write the launch description (kernels, NDRanges, arguments) as JSON")  //
-      ("config", po::value<std::string>(), "tunable-kernel configuration (default: the device's default config)")  //
+  options.add_options()                                                                                              //
+      ("size", po::value<std::string>()->default_value(""), "size bindings, e.g. I=1024,J=1024,K=1024")              //
+      ("output,o", po::value<std::string>()->default_value("-"), "write the OpenCL C here (default: stdout)")        //
+      ("launch", po::value<std::string>(), "write the launch description (kernels, NDRanges, arguments) as JSON")    //
+      ("config", po::value<std::string>(), "tunable-kernel configuration (default: the device's default config)")    //
       ("device", po::value<std::string>()->default_value(""), "device whose limits the configuration must respect")  //
-      ("reference", "the reference kernel (one work-item per output point) instead of the tunable kernel")  //
+      ("reference", "the reference kernel (one work-item per output point) instead of the tunable kernel")           //
       ("double", "with --reference: the verifying reference, in double wherever the spec says float");
   po::variables_map vm;
-  if (!parse_options("generate", "SPEC --size I=..,J=.. [--config FILE | --reference] [-o FILE] [--launch FILE]", args, options, vm)) return 0;
+  if (!parse_options("generate", "SPEC --size I=..,J=.. [--config FILE | --reference] [-o FILE] [--launch FILE]", args,
+                     options, vm))
+    return 0;
   BoundMdh bound = load_and_bind(vm["spec"].as<std::string>(), vm["size"].as<std::string>());
   PreambleOptions preamble;
   if (vm.count("double")) {

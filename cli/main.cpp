@@ -18,7 +18,8 @@ constexpr Subcommand kSubcommands[] = {
     {"devices", mdh::cli::devices_command, "list OpenCL platforms and devices with their limits and selectors"},
     {"check", mdh::cli::check_command, "parse and verify a spec; print its dimensions, operators, buffers, views"},
     {"generate", mdh::cli::generate_command, "print the generated OpenCL C and its launch description"},
-    {"export", mdh::cli::export_command, "write the tuned kernel, its launch description and a runner for an application"},
+    {"export", mdh::cli::export_command,
+     "write the tuned kernel, its launch description and a runner for an application"},
     {"run", mdh::cli::run_command, "run an md_hom on given or random inputs; time it; verify it"},
     {"space", mdh::cli::space_command, "print the tuning parameters, their constraints and the space's size"},
     {"tune", mdh::cli::tune_command, "auto-tune the kernel for a device and size binding"},
@@ -27,7 +28,8 @@ constexpr Subcommand kSubcommands[] = {
 
 void print_usage(std::ostream& out) {
   out << "usage: mdh <command> [options]   (mdh <command> --help for its options)\n\ncommands:\n";
-  for (const auto& s : kSubcommands) out << "  " << s.name << std::string(13 - std::strlen(s.name), ' ') << s.summary << '\n';
+  for (const auto& s : kSubcommands)
+    out << "  " << s.name << std::string(13 - std::strlen(s.name), ' ') << s.summary << '\n';
 }
 
 }  // namespace

@@ -21,18 +21,19 @@ std::string format_ms(uint64_t ns) {
 
 int run_command(const Args& args) {
   po::options_description options("mdh run options");
-  options.add_options()                                                                                 //
-      ("size", po::value<std::string>()->default_value(""), "size bindings, e.g. I=1024,J=1024,K=1024")  //
+  options.add_options()                                                                                              //
+      ("size", po::value<std::string>()->default_value(""), "size bindings, e.g. I=1024,J=1024,K=1024")              //
       ("config", po::value<std::string>(), "tunable-kernel configuration (JSON: a config or an `mdh tune` result)")  //
-      ("reference", "run the reference kernel (one work-item per output point) instead of the tunable kernel")  //
-      ("output", po::value<std::string>(), "write the output to FILE (.npy or .bin): NAME=FILE")           //
+      ("reference", "run the reference kernel (one work-item per output point) instead of the tunable kernel")       //
+      ("output", po::value<std::string>(), "write the output to FILE (.npy or .bin): NAME=FILE")                     //
       ("device", po::value<std::string>()->default_value(""), "device selector: P:D, gpu, cpu or a name substring")  //
-      ("repeat", po::value<int>()->default_value(10), "timed repetitions")                                  //
-      ("warmup", po::value<int>()->default_value(1), "untimed runs before the timed ones")                  //
+      ("repeat", po::value<int>()->default_value(10), "timed repetitions")                                           //
+      ("warmup", po::value<int>()->default_value(1), "untimed runs before the timed ones")                           //
       ("verify", "check the result against the reference kernel (in double where possible); exit 1 on failure");
   add_data_options(options);
   po::variables_map vm;
-  if (!parse_options("run", "SPEC --size I=..,J=.. [--config FILE] [--param N=V] [--input N=F] [--output N=F] [--verify]",
+  if (!parse_options("run",
+                     "SPEC --size I=..,J=.. [--config FILE] [--param N=V] [--input N=F] [--output N=F] [--verify]",
                      args, options, vm))
     return 0;
   if (vm.count("config") && vm.count("reference")) throw UserError("--config and --reference exclude each other");
@@ -64,8 +65,10 @@ int run_command(const Args& args) {
             << format_ms(*std::max_element(timing.kernel_ns.begin(), timing.kernel_ns.end())) << ")";
   const double seconds = std::max(static_cast<double>(median), 1.0) * 1e-9;
   char rate[64];
-  if (run.bound.flops) std::snprintf(rate, sizeof rate, ", %.2f GFLOP/s", *run.bound.flops / seconds * 1e-9), std::cout << rate;
-  if (run.bound.bytes) std::snprintf(rate, sizeof rate, ", %.2f GB/s", *run.bound.bytes / seconds * 1e-9), std::cout << rate;
+  if (run.bound.flops)
+    std::snprintf(rate, sizeof rate, ", %.2f GFLOP/s", *run.bound.flops / seconds * 1e-9), std::cout << rate;
+  if (run.bound.bytes)
+    std::snprintf(rate, sizeof rate, ", %.2f GB/s", *run.bound.bytes / seconds * 1e-9), std::cout << rate;
   std::cout << "\nwhole call: median " << format_ms(timing.median_wall_ns()) << '\n';
 
   if (output_file) write_buffer_file(output_file->second, run.output);

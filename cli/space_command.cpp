@@ -6,9 +6,9 @@
 
 #include "cli/common.h"
 #include "codegen/tuning_space.h"
+#include "pipeline/device_limits.h"
 #include "pipeline/tuning_request.h"
 #include "pipeline/tuning_search_space.h"
-#include "pipeline/device_limits.h"
 #include "runtime/device.h"
 
 namespace mdh::cli {
@@ -30,8 +30,8 @@ int space_command(const Args& args) {
       restricted_tuning_space(bound, device_limits(device), restrictions(vm), vm.count("full-ranges") > 0);
   const std::vector<std::vector<int64_t>> searched = search_values(space);
   if (!vm.count("quiet")) {
-    std::cout << "tuning space of " << bound.mdh->name << " (" << vm["size"].as<std::string>() << ") on "
-              << device.name << " [" << device.selector() << "]\n\nparameters (" << space.parameters.size() << "):\n";
+    std::cout << "tuning space of " << bound.mdh->name << " (" << vm["size"].as<std::string>() << ") on " << device.name
+              << " [" << device.selector() << "]\n\nparameters (" << space.parameters.size() << "):\n";
     for (size_t n = 0; n < space.parameters.size(); ++n) {
       const TuningParameter& p = space.parameters[n];
       std::cout << "  " << p.name << " in ";

@@ -17,7 +17,9 @@ namespace mdh::cli {
 namespace {
 
 std::atomic<bool> g_interrupted{false};
-extern "C" void on_interrupt(int) { g_interrupted = true; }
+extern "C" void on_interrupt(int) {
+  g_interrupted = true;
+}
 
 std::string self_executable() {
   std::error_code ec;
@@ -59,7 +61,7 @@ double parse_budget(const std::string& text) {
 
 int tune_worker_command(const Args& args) {
   po::options_description options("mdh tune-worker options");
-  options.add_options()                                                                    //
+  options.add_options()                                                                     //
       ("request", po::value<std::string>(), "the tuning request file written by mdh tune")  //
       ("device-index", po::value<size_t>()->default_value(0), "which of the request's devices this worker uses");
   po::variables_map vm;
@@ -141,13 +143,14 @@ int tune_command(const Args& args) {
   settings.interrupt = &g_interrupted;
   settings.note = [](const std::string& text) { std::cerr << "note: " << text << '\n'; };
   const bool terminal = ::isatty(STDERR_FILENO);
-  settings.on_evaluation = [&](const tuner::TuningStatus& status, const tuner::EvaluationRecord& record, bool replayed) {
+  settings.on_evaluation = [&](const tuner::TuningStatus& status, const tuner::EvaluationRecord& record,
+                               bool replayed) {
     auto best = status.best_cost();
     const bool improved = record.result.status == tuner::EvaluationStatus::ok && best && record.result.cost == *best;
-    std::string line = "evaluations " + std::to_string(status.evaluations) + " (" +
-                       std::to_string(status.valid_evaluations) + " valid), best " +
-                       (best ? format_cost(*best) : std::string("none yet")) + ", " +
-                       std::to_string(static_cast<int>(status.elapsed_seconds)) + " s" + (replayed ? " (replayed)" : "");
+    std::string line =
+        "evaluations " + std::to_string(status.evaluations) + " (" + std::to_string(status.valid_evaluations) +
+        " valid), best " + (best ? format_cost(*best) : std::string("none yet")) + ", " +
+        std::to_string(static_cast<int>(status.elapsed_seconds)) + " s" + (replayed ? " (replayed)" : "");
     if (terminal)
       std::cerr << "\r\033[K" << line << std::flush;
     else if (improved)

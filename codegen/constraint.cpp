@@ -28,6 +28,16 @@ int64_t saturating_mul(int64_t a, int64_t b) {
 
 // ceil(a / b) for b > 0; a non-positive divisor can only come from a value outside its range, which the range check
 // reports first, so it saturates rather than traps.
+// "(text)", appended piece by piece: GCC 12 warns falsely (-Wrestrict) about "(" + std::string + ")" here.
+std::string parenthesised(const std::string& text) {
+  std::string s;
+  s.reserve(text.size() + 2);
+  s += '(';
+  s += text;
+  s += ')';
+  return s;
+}
+
 int64_t ceil_division(int64_t a, int64_t b) {
   if (b <= 0) return kMax;
   if (a >= 0) return a / b + (a % b != 0);
@@ -69,7 +79,8 @@ Expr Expr::parameter(ParameterRef parameter, std::string name) {
   return Expr(n);
 }
 
-Expr Expr::measured(std::string name, std::vector<ParameterRef> reads, std::function<int64_t(const ValueSource&)> compute) {
+Expr Expr::measured(std::string name, std::vector<ParameterRef> reads,
+                    std::function<int64_t(const ValueSource&)> compute) {
   auto n = std::make_shared<Node>();
   n->kind = Node::Kind::measured;
   n->name = std::move(name);
@@ -94,7 +105,9 @@ Expr operator+(const Expr& a, const Expr& b) {
   return Expr(n);
 }
 
-Expr operator*(const Expr& a, const Expr& b) { return Expr::product({a, b}); }
+Expr operator*(const Expr& a, const Expr& b) {
+  return Expr::product({a, b});
+}
 
 Expr ceil_div(const Expr& a, const Expr& b) {
   auto n = std::make_shared<Expr::Node>();
@@ -106,16 +119,21 @@ Expr ceil_div(const Expr& a, const Expr& b) {
 int64_t Expr::evaluate(const ValueSource& values) const {
   const Node& n = *node_;
   switch (n.kind) {
-    case Node::Kind::constant: return n.value;
-    case Node::Kind::parameter: return values.value(n.parameter);
-    case Node::Kind::measured: return n.compute(values);
-    case Node::Kind::sum: return saturating_add(n.operands[0].evaluate(values), n.operands[1].evaluate(values));
+    case Node::Kind::constant:
+      return n.value;
+    case Node::Kind::parameter:
+      return values.value(n.parameter);
+    case Node::Kind::measured:
+      return n.compute(values);
+    case Node::Kind::sum:
+      return saturating_add(n.operands[0].evaluate(values), n.operands[1].evaluate(values));
     case Node::Kind::product: {
       int64_t p = 1;
       for (const Expr& e : n.operands) p = saturating_mul(p, e.evaluate(values));
       return p;
     }
-    case Node::Kind::ceil_div: return ceil_division(n.operands[0].evaluate(values), n.operands[1].evaluate(values));
+    case Node::Kind::ceil_div:
+      return ceil_division(n.operands[0].evaluate(values), n.operands[1].evaluate(values));
   }
   MDH_INTERNAL_ASSERT(false, "unknown expression kind");
 }
@@ -123,19 +141,24 @@ int64_t Expr::evaluate(const ValueSource& values) const {
 std::string Expr::to_string() const {
   const Node& n = *node_;
   switch (n.kind) {
-    case Node::Kind::constant: return n.name.empty() ? std::to_string(n.value) : n.name;
+    case Node::Kind::constant:
+      return n.name.empty() ? std::to_string(n.value) : n.name;
     case Node::Kind::parameter:
-    case Node::Kind::measured: return n.name;
-    case Node::Kind::sum: return n.operands[0].to_string() + " + " + n.operands[1].to_string();
+    case Node::Kind::measured:
+      return n.name;
+    case Node::Kind::sum:
+      return n.operands[0].to_string() + " + " + n.operands[1].to_string();
     case Node::Kind::product: {
       std::string s;
       for (const Expr& e : n.operands) {
         const bool wrap = e.node_->kind == Node::Kind::sum;
-        s += (s.empty() ? "" : " * ") + (wrap ? "(" + e.to_string() + ")" : e.to_string());
+        if (!s.empty()) s += " * ";
+        s += wrap ? parenthesised(e.to_string()) : e.to_string();
       }
       return s;
     }
-    case Node::Kind::ceil_div: return "ceil(" + n.operands[0].to_string() + " / " + n.operands[1].to_string() + ")";
+    case Node::Kind::ceil_div:
+      return "ceil(" + n.operands[0].to_string() + " / " + n.operands[1].to_string() + ")";
   }
   MDH_INTERNAL_ASSERT(false, "unknown expression kind");
 }
@@ -146,8 +169,11 @@ void Expr::collect_reads(std::vector<ParameterRef>& reads) const {
     if (std::find(reads.begin(), reads.end(), r) == reads.end()) reads.push_back(r);
   };
   switch (n.kind) {
-    case Node::Kind::constant: return;
-    case Node::Kind::parameter: add(n.parameter); return;
+    case Node::Kind::constant:
+      return;
+    case Node::Kind::parameter:
+      add(n.parameter);
+      return;
     case Node::Kind::measured:
       for (const auto& r : n.reads) add(r);
       return;
@@ -158,8 +184,8 @@ void Expr::collect_reads(std::vector<ParameterRef>& reads) const {
 
 struct Condition::Node {
   enum class Kind { le, lt, ge, eq, ne, all, any, unless } kind;
-  std::vector<Expr> operands;           // comparisons
-  std::vector<Condition> conditions;    // all, any, unless (holds, exemption)
+  std::vector<Expr> operands;         // comparisons
+  std::vector<Condition> conditions;  // all, any, unless (holds, exemption)
 };
 
 namespace {
@@ -211,14 +237,21 @@ Condition Condition::unless(const Condition& holds, const Condition& exemption) 
 bool Condition::holds(const ValueSource& values) const {
   const Node& n = *node_;
   switch (n.kind) {
-    case Node::Kind::le: return n.operands[0].evaluate(values) <= n.operands[1].evaluate(values);
-    case Node::Kind::lt: return n.operands[0].evaluate(values) < n.operands[1].evaluate(values);
-    case Node::Kind::ge: return n.operands[0].evaluate(values) >= n.operands[1].evaluate(values);
-    case Node::Kind::eq: return n.operands[0].evaluate(values) == n.operands[1].evaluate(values);
-    case Node::Kind::ne: return n.operands[0].evaluate(values) != n.operands[1].evaluate(values);
-    case Node::Kind::all: return n.conditions[0].holds(values) && n.conditions[1].holds(values);
+    case Node::Kind::le:
+      return n.operands[0].evaluate(values) <= n.operands[1].evaluate(values);
+    case Node::Kind::lt:
+      return n.operands[0].evaluate(values) < n.operands[1].evaluate(values);
+    case Node::Kind::ge:
+      return n.operands[0].evaluate(values) >= n.operands[1].evaluate(values);
+    case Node::Kind::eq:
+      return n.operands[0].evaluate(values) == n.operands[1].evaluate(values);
+    case Node::Kind::ne:
+      return n.operands[0].evaluate(values) != n.operands[1].evaluate(values);
+    case Node::Kind::all:
+      return n.conditions[0].holds(values) && n.conditions[1].holds(values);
     case Node::Kind::any:
-    case Node::Kind::unless: return n.conditions[0].holds(values) || n.conditions[1].holds(values);
+    case Node::Kind::unless:
+      return n.conditions[0].holds(values) || n.conditions[1].holds(values);
   }
   MDH_INTERNAL_ASSERT(false, "unknown condition kind");
 }
@@ -230,17 +263,25 @@ std::string Condition::to_string() const {
   auto nested = [&](const Condition& c) {
     const auto k = c.node_->kind;
     const bool compound = k == Node::Kind::all || k == Node::Kind::any || k == Node::Kind::unless;
-    return compound ? "(" + c.to_string() + ")" : c.to_string();
+    return compound ? parenthesised(c.to_string()) : c.to_string();
   };
   switch (n.kind) {
-    case Node::Kind::le: return compare("<=");
-    case Node::Kind::lt: return compare("<");
-    case Node::Kind::ge: return compare(">=");
-    case Node::Kind::eq: return compare("=");
-    case Node::Kind::ne: return compare("!=");
-    case Node::Kind::all: return nested(n.conditions[0]) + " and " + nested(n.conditions[1]);
-    case Node::Kind::any: return nested(n.conditions[0]) + " or " + nested(n.conditions[1]);
-    case Node::Kind::unless: return nested(n.conditions[0]) + " unless " + nested(n.conditions[1]);
+    case Node::Kind::le:
+      return compare("<=");
+    case Node::Kind::lt:
+      return compare("<");
+    case Node::Kind::ge:
+      return compare(">=");
+    case Node::Kind::eq:
+      return compare("=");
+    case Node::Kind::ne:
+      return compare("!=");
+    case Node::Kind::all:
+      return nested(n.conditions[0]) + " and " + nested(n.conditions[1]);
+    case Node::Kind::any:
+      return nested(n.conditions[0]) + " or " + nested(n.conditions[1]);
+    case Node::Kind::unless:
+      return nested(n.conditions[0]) + " unless " + nested(n.conditions[1]);
   }
   MDH_INTERNAL_ASSERT(false, "unknown condition kind");
 }

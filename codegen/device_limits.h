@@ -9,11 +9,11 @@
 namespace mdh {
 
 struct DeviceLimits {
-  uint64_t max_work_group_size = 256;                       // CL_DEVICE_MAX_WORK_GROUP_SIZE
+  uint64_t max_work_group_size = 256;                         // CL_DEVICE_MAX_WORK_GROUP_SIZE
   std::array<uint64_t, 3> max_work_item_sizes{256, 256, 64};  // CL_DEVICE_MAX_WORK_ITEM_SIZES
-  uint64_t local_mem_bytes = 32 * 1024;                     // CL_DEVICE_LOCAL_MEM_SIZE
-  uint64_t max_alloc_bytes = uint64_t{1} << 30;            // CL_DEVICE_MAX_MEM_ALLOC_SIZE (scratch buffers)
-  uint64_t compute_units = 1;                               // CL_DEVICE_MAX_COMPUTE_UNITS (for defaults only)
+  uint64_t local_mem_bytes = 32 * 1024;                       // CL_DEVICE_LOCAL_MEM_SIZE
+  uint64_t max_alloc_bytes = uint64_t{1} << 30;               // CL_DEVICE_MAX_MEM_ALLOC_SIZE (scratch buffers)
+  uint64_t compute_units = 1;                                 // CL_DEVICE_MAX_COMPUTE_UNITS (for defaults only)
   // Not a device query: the most bytes of arrays one work-item may keep in private memory (result slots, cached
   // private tiles). Private arrays live in registers or on a per-work-item stack; beyond a few KiB they spill or
   // overflow PoCL's stack, so the tuning space keeps configurations below this budget.

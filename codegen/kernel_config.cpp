@@ -23,7 +23,9 @@ constexpr const char* kVersionKey = "mdh_config";
 constexpr Layer kLayers[] = {Layer::Global, Layer::Local, Layer::Private};
 constexpr Layer kOclLayers[] = {Layer::Global, Layer::Local};
 
-[[noreturn]] void config_error(const std::string& message) { throw UserError(SourceLoc{}, "config: " + message); }
+[[noreturn]] void config_error(const std::string& message) {
+  throw UserError(SourceLoc{}, "config: " + message);
+}
 
 std::vector<std::string> dim_names(const Mdh& mdh) {
   std::vector<std::string> names;
@@ -80,7 +82,8 @@ json flatten_nested_form(const Mdh& mdh, const json& j) {
   const auto accesses = access_names(mdh);
   json flat = json::object();
   auto per_dimension = [&](const std::string& family, const json& object, const std::string& prefix) {
-    if (!object.is_object()) config_error(family + ": expected an object with one entry per dimension (" + joined(dims) + ")");
+    if (!object.is_object())
+      config_error(family + ": expected an object with one entry per dimension (" + joined(dims) + ")");
     reject_unknown_keys(object, dims, family);
     for (const auto& [key, value] : object.items()) flat[prefix + "_" + key] = value;
   };
@@ -114,7 +117,8 @@ json flatten_nested_form(const Mdh& mdh, const json& j) {
           config_error("MEM_RES.G: the results of the global layer are in global memory (only \"global\")");
         continue;
       }
-      if (!value.is_object()) config_error(where + ": expected an object with one entry per input access (" + joined(accesses) + ")");
+      if (!value.is_object())
+        config_error(where + ": expected an object with one entry per input access (" + joined(accesses) + ")");
       reject_unknown_keys(value, accesses, where);
       for (size_t a = 0; a < accesses.size(); ++a) {
         if (!value.contains(accesses[a])) continue;
@@ -132,8 +136,9 @@ json flatten_nested_form(const Mdh& mdh, const json& j) {
           for (int k = 0; k < rank; ++k) identity.push_back(k);
           if (l == Layer::Global || rank < 2) {
             if (v != identity)
-              config_error(at + (l == Layer::Global ? ": the global layer caches nothing, so its order must be the identity"
-                                                    : ": a buffer of rank 1 has only the order [0]"));
+              config_error(at + (l == Layer::Global
+                                     ? ": the global layer caches nothing, so its order must be the identity"
+                                     : ": a buffer of rank 1 has only the order [0]"));
             continue;
           }
           flat["BUF_ORDER_" + ln + "_" + accesses[a]] = v;
@@ -149,19 +154,26 @@ json flatten_nested_form(const Mdh& mdh, const json& j) {
 
 const char* layer_name(Layer layer) {
   switch (layer) {
-    case Layer::Global: return "G";
-    case Layer::Local: return "L";
-    case Layer::Private: return "P";
+    case Layer::Global:
+      return "G";
+    case Layer::Local:
+      return "L";
+    case Layer::Private:
+      return "P";
   }
   return "?";
 }
 
 const char* memory_name(Memory memory) {
   switch (memory) {
-    case Memory::None: return "none";
-    case Memory::Private: return "private";
-    case Memory::Local: return "local";
-    case Memory::Global: return "global";
+    case Memory::None:
+      return "none";
+    case Memory::Private:
+      return "private";
+    case Memory::Local:
+      return "local";
+    case Memory::Global:
+      return "global";
   }
   return "?";
 }
@@ -194,7 +206,8 @@ void check_config_shape(const BoundMdh& bound, const KernelConfig& c) {
     const int li = static_cast<int>(l);
     const std::string ln = layer_name(l);
     if (c.input_memory[li].size() != accesses) config_error("MEM_INP_" + ln + ": expected one entry per input access");
-    if (c.cache_dim_order[li].size() != accesses) config_error("BUF_ORDER_" + ln + ": expected one entry per input access");
+    if (c.cache_dim_order[li].size() != accesses)
+      config_error("BUF_ORDER_" + ln + ": expected one entry per input access");
     for (size_t a = 0; a < accesses; ++a)
       if (!is_permutation_of_iota(c.cache_dim_order[li][a], buffer_rank(mdh, static_cast<int>(a))))
         config_error("BUF_ORDER_" + ln + "_" + input_access_name(mdh, static_cast<int>(a)) +
@@ -205,7 +218,8 @@ void check_config_shape(const BoundMdh& bound, const KernelConfig& c) {
   }
   for (Layer l : kOclLayers) {
     const auto& map = c.ocl_dim[static_cast<int>(l)];
-    if (map.size() != dims) config_error(std::string("ORDER_OCL_") + layer_name(l) + ": expected one entry per dimension");
+    if (map.size() != dims)
+      config_error(std::string("ORDER_OCL_") + layer_name(l) + ": expected one entry per dimension");
     for (size_t d = 0; d < dims; ++d)
       if (map[d] < 0 || map[d] > 2)
         config_error(std::string("ORDER_OCL_") + layer_name(l) + "_" + mdh.dims[d].name +
@@ -238,7 +252,8 @@ KernelConfig config_frame(const BoundMdh& bound) {
   // Every family's neutral value (the first value where it has none): a family added later needs no code here.
   for (const ParameterFamily& family : parameter_families())
     for (int index : family.members(bound))
-      family.set(c, index, family.neutral(bound, index).value_or(family.kind == FamilyValueKind::integer ? family.min_value : 0));
+      family.set(c, index,
+                 family.neutral(bound, index).value_or(family.kind == FamilyValueKind::integer ? family.min_value : 0));
   return c;
 }
 
@@ -307,7 +322,7 @@ constexpr int64_t kReductionChunk = 4096;  // elements per work-group of such a 
 constexpr int64_t kSharedReductionWorkItems = 256;
 constexpr int64_t kSharedReductionMinimum = 1024;
 constexpr int64_t kSharedReductionSteps = 64;  // private steps per work-item before a long reduction is split
-constexpr int64_t kRowsPerWorkGroup = 4;        // `++` elements per work-group (register tile) on that path
+constexpr int64_t kRowsPerWorkGroup = 4;       // `++` elements per work-group (register tile) on that path
 
 // The dimension along which the most input bytes are contiguous in memory (the unit-stride index of their
 // accesses), the output's unit-stride dimension on a tie; -1 when no access has one.

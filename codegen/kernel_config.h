@@ -9,10 +9,9 @@
 
 #include <array>
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "codegen/device_limits.h"
 #include "mdh/bind.h"

@@ -10,18 +10,24 @@ namespace mdh {
 namespace {
 const char* buffer_kind_name(BufferKind k) {
   switch (k) {
-    case BufferKind::Input: return "input";
-    case BufferKind::Table: return "table";
-    case BufferKind::Output: return "output";
+    case BufferKind::Input:
+      return "input";
+    case BufferKind::Table:
+      return "table";
+    case BufferKind::Output:
+      return "output";
   }
   return "?";
 }
 
 const char* kind_name(KernelArg::Kind k) {
   switch (k) {
-    case KernelArg::Kind::Buffer: return "buffer";
-    case KernelArg::Kind::Scratch: return "scratch";
-    case KernelArg::Kind::Param: return "param";
+    case KernelArg::Kind::Buffer:
+      return "buffer";
+    case KernelArg::Kind::Scratch:
+      return "scratch";
+    case KernelArg::Kind::Param:
+      return "param";
   }
   return "?";
 }
@@ -68,12 +74,13 @@ nlohmann::json launch_to_json(const LaunchPlan& plan, const BoundMdh& bound, boo
   for (size_t b = 0; b < mdh.buffers.size(); ++b) {
     const ElementType type = promoted(mdh.buffers[b].type);
     const uint64_t element_bytes = mdh.size_of(type);
-    j["buffers"].push_back({{"name", mdh.buffers[b].name},
-                            {"kind", buffer_kind_name(mdh.buffers[b].kind)},
-                            {"type", mdh.type_name(type)},
-                            {"element_bytes", element_bytes},
-                            {"extents", bound.buffer_extents[b]},
-                            {"bytes", element_bytes * static_cast<uint64_t>(bound.element_count(static_cast<int>(b)))}});
+    j["buffers"].push_back(
+        {{"name", mdh.buffers[b].name},
+         {"kind", buffer_kind_name(mdh.buffers[b].kind)},
+         {"type", mdh.type_name(type)},
+         {"element_bytes", element_bytes},
+         {"extents", bound.buffer_extents[b]},
+         {"bytes", element_bytes * static_cast<uint64_t>(bound.element_count(static_cast<int>(b)))}});
   }
   j["params"] = nlohmann::json::array();
   for (const Param& p : mdh.params) {
@@ -94,11 +101,13 @@ LaunchPlan launch_from_json(const nlohmann::json& j) {
       k.work_dims = jk.at("work_dims");
       if (k.work_dims < 1 || k.work_dims > 3) throw UserError("launch description: work_dims must be 1, 2 or 3");
       auto global = jk.at("global_size").get<std::vector<uint64_t>>();
-      if (static_cast<int>(global.size()) != k.work_dims) throw UserError("launch description: global_size has the wrong length");
+      if (static_cast<int>(global.size()) != k.work_dims)
+        throw UserError("launch description: global_size has the wrong length");
       for (int d = 0; d < k.work_dims; ++d) k.global_size[d] = global[d];
       if (!jk.at("local_size").is_null()) {
         auto local = jk.at("local_size").get<std::vector<uint64_t>>();
-        if (static_cast<int>(local.size()) != k.work_dims) throw UserError("launch description: local_size has the wrong length");
+        if (static_cast<int>(local.size()) != k.work_dims)
+          throw UserError("launch description: local_size has the wrong length");
         std::array<uint64_t, 3> l{1, 1, 1};
         for (int d = 0; d < k.work_dims; ++d) l[d] = local[d];
         k.local_size = l;
@@ -106,10 +115,14 @@ LaunchPlan launch_from_json(const nlohmann::json& j) {
       for (const auto& ja : jk.at("args")) {
         KernelArg a;
         std::string kind = ja.at("kind");
-        if (kind == "buffer") a.kind = KernelArg::Kind::Buffer, a.name = ja.at("name");
-        else if (kind == "param") a.kind = KernelArg::Kind::Param, a.name = ja.at("name");
-        else if (kind == "scratch") a.kind = KernelArg::Kind::Scratch, a.scratch = ja.at("scratch");
-        else throw UserError("launch description: unknown argument kind '" + kind + "'");
+        if (kind == "buffer")
+          a.kind = KernelArg::Kind::Buffer, a.name = ja.at("name");
+        else if (kind == "param")
+          a.kind = KernelArg::Kind::Param, a.name = ja.at("name");
+        else if (kind == "scratch")
+          a.kind = KernelArg::Kind::Scratch, a.scratch = ja.at("scratch");
+        else
+          throw UserError("launch description: unknown argument kind '" + kind + "'");
         k.args.push_back(a);
       }
       plan.kernels.push_back(k);

@@ -21,7 +21,9 @@ constexpr int64_t kMaxOpenClIndex = std::numeric_limits<int32_t>::max();  // the
 // (64 result slots + 16 operands = 80 words) used 77-120 registers on the H200 (H200 measurements, 2026-11-23).
 constexpr uint64_t kRegisterOverhead = 32;
 
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t ceil_div(int64_t a, int64_t b) {
+  return (a + b - 1) / b;
+}
 
 int buffer_rank(const Mdh& mdh, int access) {
   return static_cast<int>(mdh.buffers.at(mdh.inputs.at(access).buffer).extents.size());
@@ -107,7 +109,9 @@ std::vector<int64_t> tile_lattice(const LatticeContext& x) {
 
 // A typed config from parameter values (the members a quantity does not read keep whatever the source says; every
 // value of a family's range gives a config of the right shape).
-KernelConfig config_of(const BoundMdh& bound, const ValueSource& values) { return config_from_values(bound, values); }
+KernelConfig config_of(const BoundMdh& bound, const ValueSource& values) {
+  return config_from_values(bound, values);
+}
 
 std::vector<ParameterRef> refs(const BoundMdh& bound, const std::vector<std::string>& families) {
   std::vector<ParameterRef> out;
@@ -119,7 +123,7 @@ std::vector<ParameterRef> refs(const BoundMdh& bound, const std::vector<std::str
 }
 
 // Everything that sizes an array of the kernel.
-const std::vector<std::string> kArrayFamilies{"LT_SIZE", "PT_SIZE", "NUM_WI",    "NUM_WG",
+const std::vector<std::string> kArrayFamilies{"LT_SIZE",   "PT_SIZE",   "NUM_WI",    "NUM_WG",
                                               "MEM_INP_L", "MEM_INP_P", "MEM_RES_P", "MEM_RES_L"};
 
 // The memory a configuration needs, from codegen/tunable_geometry.h (the emitter sizes its arrays from the same).
@@ -289,7 +293,9 @@ std::vector<ParameterFamily> make_families() {
     f.name = std::string("LOOP_ORDER_") + layer_name(layer);
     f.kind = FamilyValueKind::permutation;
     f.meaning = std::string("order of the dimensions in the ") +
-                (layer == Layer::Global ? "work-group's tile loops" : layer == Layer::Local ? "private steps" : "private tile's element loops") +
+                (layer == Layer::Global  ? "work-group's tile loops"
+                 : layer == Layer::Local ? "private steps"
+                                         : "private tile's element loops") +
                 ", outermost first";
     f.permutation_elements = dimension_name;
     f.neutral = zero;
@@ -360,8 +366,9 @@ std::vector<ParameterFamily> make_families() {
     };
     // The order of a copy that is not made means nothing: pinned, so that it does not multiply the space.
     f.member_constraints = [ln](const FamilyContext& x, int a) {
-      return std::vector<Condition>{Condition::unless(
-          x.parameter("BUF_ORDER_" + ln, a) == Expr::named_constant(0, "identity"), x.is_not("MEM_INP_" + ln, a, "none"))};
+      return std::vector<Condition>{
+          Condition::unless(x.parameter("BUF_ORDER_" + ln, a) == Expr::named_constant(0, "identity"),
+                            x.is_not("MEM_INP_" + ln, a, "none"))};
     };
     t.push_back(f);
   }
@@ -417,8 +424,7 @@ std::vector<ParameterFamily> make_families() {
       const Mdh& mdh = *x.bound.mdh;
       const std::vector<int> reduction = mdh.reduction_dims();
       if (reduction.empty()) return std::vector<Condition>{x.is("CMB_RES", 0, "P")};
-      std::vector<Condition> out{
-          Condition::unless(x.is("CMB_RES", 0, "P"), reduction_sharing(x) >= Expr::constant(2))};
+      std::vector<Condition> out{Condition::unless(x.is("CMB_RES", 0, "P"), reduction_sharing(x) >= Expr::constant(2))};
       if (reduction.size() == 1 && !mdh.dims[reduction[0]].combine.is_commutative()) {
         // A user operator need not commute: work-item partials must cover consecutive index ranges in work-item
         // order when they are combined. In a step of the local layer they do; across steps only when a local tile
@@ -434,8 +440,9 @@ std::vector<ParameterFamily> make_families() {
     // buffers within the largest allocation (declared here, with the last family that sizes an array).
     const auto memory = [](const FamilyContext& x) {
       auto limit = [](uint64_t bytes) {
-        return Expr::named_constant(static_cast<int64_t>(std::min<uint64_t>(bytes, std::numeric_limits<int64_t>::max())),
-                                    std::to_string(bytes));
+        return Expr::named_constant(
+            static_cast<int64_t>(std::min<uint64_t>(bytes, std::numeric_limits<int64_t>::max())),
+            std::to_string(bytes));
       };
       std::vector<Condition> out{
           geometry_quantity(x, "local memory bytes", [](const TunableGeometry& g) { return g.local_memory_bytes; }) <=
@@ -515,9 +522,12 @@ std::vector<int> ParameterFamily::members(const BoundMdh& bound) const {
 
 std::string ParameterFamily::parameter_name(const Mdh& mdh, int index) const {
   switch (scope) {
-    case FamilyScope::dimension: return name + "_" + mdh.dims.at(index).name;
-    case FamilyScope::input_access: return name + "_" + input_access_name(mdh, index);
-    case FamilyScope::single: return name;
+    case FamilyScope::dimension:
+      return name + "_" + mdh.dims.at(index).name;
+    case FamilyScope::input_access:
+      return name + "_" + input_access_name(mdh, index);
+    case FamilyScope::single:
+      return name;
   }
   MDH_INTERNAL_ASSERT(false, "unknown family scope");
 }
@@ -551,8 +561,7 @@ KernelConfig config_from_values(const BoundMdh& bound, const ValueSource& values
   KernelConfig c = config_frame(bound);
   const auto& families = parameter_families();
   for (size_t f = 0; f < families.size(); ++f)
-    for (int index : families[f].members(bound))
-      families[f].set(c, index, values.value({static_cast<int>(f), index}));
+    for (int index : families[f].members(bound)) families[f].set(c, index, values.value({static_cast<int>(f), index}));
   return c;
 }
 

@@ -33,7 +33,7 @@ std::string emit_preamble(const BoundMdh& bound, const PreambleOptions& options)
 /// `w(r, s, ...)` reads origin[r*strides[0] + s*strides[1] + ...].
 struct WindowBinding {
   std::string address_space = "__global";  // "__global", "__local" or "__private"
-  std::vector<std::string> strides;         // OpenCL C expressions, one per index of the access
+  std::vector<std::string> strides;        // OpenCL C expressions, one per index of the access
 };
 
 /// Emits the scalar function f as

@@ -223,7 +223,6 @@ std::string product_code(const Mdh& mdh, const std::vector<int>& dims, const Siz
   return s.empty() ? "1" : s;
 }
 
-
 std::string indent(int level) {
   return std::string(2 * level, ' ');
 }

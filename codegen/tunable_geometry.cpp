@@ -8,7 +8,9 @@
 namespace mdh {
 
 namespace {
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t ceil_div(int64_t a, int64_t b) {
+  return (a + b - 1) / b;
+}
 }  // namespace
 
 int64_t CachedTile::elements() const {
@@ -31,13 +33,13 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c) {
     g.private_steps.push_back(ceil_div(c.local_tile_size[d], c.num_wi[d] * c.private_tile_size[d]));
     const int64_t lt = c.local_tile_size[d], step = c.num_wi[d] * c.private_tile_size[d];
     const Fullness local = n % lt == 0 && g.local_tiles[d] % c.num_wg[d] == 0 ? Fullness::Always
-                           : n < lt                                          ? Fullness::Never
-                                                                             : Fullness::Sometimes;
+                           : n < lt                                           ? Fullness::Never
+                                                                              : Fullness::Sometimes;
     g.local_tile_fullness.push_back(local);
     g.step_fullness.push_back(local == Fullness::Always && lt % step == 0 ? Fullness::Always
-                              : step > std::min(lt, n)                     ? Fullness::Never
-                                                                           : Fullness::Sometimes);
-    g.tile_slots_fullness.push_back(g.step_fullness[d] == Fullness::Always         ? Fullness::Always
+                              : step > std::min(lt, n)                    ? Fullness::Never
+                                                                          : Fullness::Sometimes);
+    g.tile_slots_fullness.push_back(g.step_fullness[d] == Fullness::Always       ? Fullness::Always
                                     : lt % step != 0 || local == Fullness::Never ? Fullness::Never
                                                                                  : Fullness::Sometimes);
     g.work_group_size *= c.num_wi[d];
@@ -72,8 +74,8 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c) {
       for (const auto& r : access_footprint(bound.inputs[a], box)) t.extents.push_back(r.extent());
       t.dim_order = c.cache_dim_order[li][a];
       if (layer == Layer::Private && m == Memory::Local) t.copies = g.work_group_size;
-      const uint64_t bytes = static_cast<uint64_t>(t.elements() * t.copies) *
-                             mdh.size_of(mdh.buffers[mdh.inputs[a].buffer].type);
+      const uint64_t bytes =
+          static_cast<uint64_t>(t.elements() * t.copies) * mdh.size_of(mdh.buffers[mdh.inputs[a].buffer].type);
       (m == Memory::Local ? g.local_memory_bytes : g.private_memory_bytes) += bytes;
       g.cached_tiles.push_back(t);
     }
@@ -82,17 +84,31 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c) {
   const int p = static_cast<int>(Layer::Private), l = static_cast<int>(Layer::Local);
   const uint64_t slot_bytes = static_cast<uint64_t>(g.result_slots) * g.result_bytes;
   switch (c.result_memory[p]) {
-    case Memory::Private: g.private_memory_bytes += slot_bytes; break;
-    case Memory::Local: g.local_memory_bytes += slot_bytes * g.work_group_size; break;
-    case Memory::Global: g.global_private_results_bytes = slot_bytes * g.work_group_size * g.work_groups; break;
-    case Memory::None: break;
+    case Memory::Private:
+      g.private_memory_bytes += slot_bytes;
+      break;
+    case Memory::Local:
+      g.local_memory_bytes += slot_bytes * g.work_group_size;
+      break;
+    case Memory::Global:
+      g.global_private_results_bytes = slot_bytes * g.work_group_size * g.work_groups;
+      break;
+    case Memory::None:
+      break;
   }
   if (g.combines_work_items()) {
     switch (c.result_memory[l]) {
-      case Memory::Private: g.private_memory_bytes += slot_bytes; break;
-      case Memory::Local: g.local_memory_bytes += slot_bytes * g.concat_work_items; break;
-      case Memory::Global: g.global_local_results_bytes = slot_bytes * g.concat_work_items * g.work_groups; break;
-      case Memory::None: break;
+      case Memory::Private:
+        g.private_memory_bytes += slot_bytes;
+        break;
+      case Memory::Local:
+        g.local_memory_bytes += slot_bytes * g.concat_work_items;
+        break;
+      case Memory::Global:
+        g.global_local_results_bytes = slot_bytes * g.concat_work_items * g.work_groups;
+        break;
+      case Memory::None:
+        break;
     }
   }
   if (g.combines_work_groups())

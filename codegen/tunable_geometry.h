@@ -38,9 +38,9 @@ enum class Fullness {
 
 struct TunableGeometry {
   std::vector<int> concat_dims, reduction_dims;
-  std::vector<int64_t> local_tiles;     // per dimension: ceil(N / LT_SIZE)
-  std::vector<int64_t> tiles_per_wg;    // per dimension: ceil(local_tiles / NUM_WG)
-  std::vector<int64_t> private_steps;   // per dimension: ceil(LT_SIZE / (NUM_WI * PT_SIZE))
+  std::vector<int64_t> local_tiles;    // per dimension: ceil(N / LT_SIZE)
+  std::vector<int64_t> tiles_per_wg;   // per dimension: ceil(local_tiles / NUM_WG)
+  std::vector<int64_t> private_steps;  // per dimension: ceil(LT_SIZE / (NUM_WI * PT_SIZE))
   // Per dimension. A local tile is full when it holds LT_SIZE indices: Always when LT_SIZE divides N and NUM_WG
   // divides the tile count (else the work-groups' blocks run past the last tile: empty tiles); Never when N < LT.
   std::vector<Fullness> local_tile_fullness;
@@ -51,23 +51,23 @@ struct TunableGeometry {
   // All PRIVATE_STEPS steps of a local tile full, so that every result slot of a work-item lies in the tile (the
   // result write-back): Always as step_fullness; Never when the step does not divide LT_SIZE or N < LT_SIZE.
   std::vector<Fullness> tile_slots_fullness;
-  int64_t result_slots = 1;             // per work-item: product over `++` dims of private_steps * PT_SIZE
-  int64_t work_group_size = 1;          // product of NUM_WI
-  int64_t concat_work_items = 1;        // product of NUM_WI over `++` dimensions
-  int64_t reduction_work_items = 1;     // product of NUM_WI over reduction dimensions (W_R)
-  int64_t reduction_work_groups = 1;    // product of NUM_WG over reduction dimensions (G_R)
-  int64_t work_groups = 1;              // product of NUM_WG
-  int64_t output_points = 1;            // product of the `++` extents
+  int64_t result_slots = 1;                     // per work-item: product over `++` dims of private_steps * PT_SIZE
+  int64_t work_group_size = 1;                  // product of NUM_WI
+  int64_t concat_work_items = 1;                // product of NUM_WI over `++` dimensions
+  int64_t reduction_work_items = 1;             // product of NUM_WI over reduction dimensions (W_R)
+  int64_t reduction_work_groups = 1;            // product of NUM_WG over reduction dimensions (G_R)
+  int64_t work_groups = 1;                      // product of NUM_WG
+  int64_t output_points = 1;                    // product of the `++` extents
   std::array<uint64_t, 3> num_groups{1, 1, 1};  // per OpenCL dimension
   std::array<uint64_t, 3> local_size{1, 1, 1};  // per OpenCL dimension
   int work_dims = 1;
   std::vector<CachedTile> cached_tiles;
-  uint64_t local_memory_bytes = 0;    // every __local array of the kernel, exactly
-  uint64_t private_memory_bytes = 0;  // every private array of one work-item
-  uint64_t partial_results_bytes = 0;        // scratch: G_R partial results per output point (0: not needed)
+  uint64_t local_memory_bytes = 0;            // every __local array of the kernel, exactly
+  uint64_t private_memory_bytes = 0;          // every private array of one work-item
+  uint64_t partial_results_bytes = 0;         // scratch: G_R partial results per output point (0: not needed)
   uint64_t global_private_results_bytes = 0;  // scratch for MEM_RES[P] = global (0: not used)
   uint64_t global_local_results_bytes = 0;    // scratch for MEM_RES[L] = global (0: not used)
-  size_t result_bytes = 0;          // sizeof the result type
+  size_t result_bytes = 0;                    // sizeof the result type
   bool combines_work_items() const { return reduction_work_items > 1; }
   bool combines_work_groups() const { return reduction_work_groups > 1; }
 };

@@ -15,7 +15,9 @@ namespace mdh {
 
 namespace {
 
-std::string str(int64_t v) { return std::to_string(v); }
+std::string str(int64_t v) {
+  return std::to_string(v);
+}
 
 std::string join(const std::vector<std::string>& parts, const std::string& separator) {
   std::string out;
@@ -136,7 +138,8 @@ class TunableEmitter {
         << join_ints(c_.cache_dim_order[1][a]) << ", P " << join_ints(c_.cache_dim_order[2][a]) << '\n';
     }
     s << "//   MEM_RES P: " << memory_name(result_memory(Layer::Private))
-      << "  L: " << memory_name(result_memory(Layer::Local)) << "  G: global;  CMB_RES: " << layer_name(c_.combine_layer);
+      << "  L: " << memory_name(result_memory(Layer::Local))
+      << "  G: global;  CMB_RES: " << layer_name(c_.combine_layer);
     return s.str();
   }
   static std::string join_ints(const std::vector<int>& v) {
@@ -172,7 +175,8 @@ class TunableEmitter {
     std::vector<std::string> terms;
     for (size_t k = 0; k < relative.size(); ++k)
       terms.push_back("(" + relative[k] + ")*" + cache_macro(l, a, "STRIDE_" + str(k)));
-    std::string base = (l == Layer::Private && cached(l, a) == Memory::Local) ? "wi_lin*" + cache_macro(l, a, "SIZE") + " + " : "";
+    std::string base =
+        (l == Layer::Private && cached(l, a) == Memory::Local) ? "wi_lin*" + cache_macro(l, a, "SIZE") + " + " : "";
     return base + (terms.empty() ? "0" : join(terms, " + "));
   }
   // The element at absolute buffer coordinates, read from `source`.
@@ -181,7 +185,8 @@ class TunableEmitter {
     if (source == Source::Global) return buffer_name(buffer) + "[" + flat_offset(buffer, coords) + "]";
     const Layer l = source == Source::LocalTile ? Layer::Local : Layer::Private;
     std::vector<std::string> relative;
-    for (size_t k = 0; k < coords.size(); ++k) relative.push_back("(" + coords[k] + " - " + cache_var(l, a, "lo", static_cast<int>(k)) + ")");
+    for (size_t k = 0; k < coords.size(); ++k)
+      relative.push_back("(" + coords[k] + " - " + cache_var(l, a, "lo", static_cast<int>(k)) + ")");
     return cache_array(l, a) + "[" + cache_offset(l, a, relative) + "]";
   }
 
@@ -232,7 +237,8 @@ class TunableEmitter {
     out_ << "\n// Extents, and what the tuning parameters imply (see codegen/tunable_geometry.h).\n";
     for (int d = 0; d < dims; ++d) {
       define(macro("EXTENT", d), str(b_.dim_extents[d]));
-      define(macro("LOCAL_TILES", d), "((" + macro("EXTENT", d) + " + " + macro("LT_SIZE", d) + " - 1) / " + macro("LT_SIZE", d) + ")");
+      define(macro("LOCAL_TILES", d),
+             "((" + macro("EXTENT", d) + " + " + macro("LT_SIZE", d) + " - 1) / " + macro("LT_SIZE", d) + ")");
       define(macro("TILES_PER_WG", d),
              "((" + macro("LOCAL_TILES", d) + " + " + macro("NUM_WG", d) + " - 1) / " + macro("NUM_WG", d) + ")");
       define(macro("STEP", d), "(" + macro("NUM_WI", d) + " * " + macro("PT_SIZE", d) + ")");
@@ -276,10 +282,12 @@ class TunableEmitter {
         std::vector<std::string> inner;
         for (size_t later = pos + 1; later < t.dim_order.size(); ++later)
           inner.push_back(cache_macro(t.layer, t.access, "EXTENT_" + str(t.dim_order[later])));
-        define(cache_macro(t.layer, t.access, "STRIDE_" + str(t.dim_order[pos])), inner.empty() ? "1" : "(" + join(inner, " * ") + ")");
+        define(cache_macro(t.layer, t.access, "STRIDE_" + str(t.dim_order[pos])),
+               inner.empty() ? "1" : "(" + join(inner, " * ") + ")");
       }
       std::vector<std::string> extents;
-      for (size_t k = 0; k < access.indices.size(); ++k) extents.push_back(cache_macro(t.layer, t.access, "EXTENT_" + str(k)));
+      for (size_t k = 0; k < access.indices.size(); ++k)
+        extents.push_back(cache_macro(t.layer, t.access, "EXTENT_" + str(k)));
       define(cache_macro(t.layer, t.access, "SIZE"), extents.empty() ? "1" : "(" + join(extents, " * ") + ")");
     }
     // Code for tiles known to be full has no guards; other values given with -D could leave such tiles short.
@@ -313,16 +321,22 @@ class TunableEmitter {
 
   std::string res_p(const std::string& slot, const std::string& who = "wi_lin") const {
     switch (result_memory(Layer::Private)) {
-      case Memory::Local: return "res_p[(" + slot + ")*WG_SIZE + " + who + "]";
-      case Memory::Global: return "res_p[(wg_lin*RESULT_SLOTS + " + slot + ")*WG_SIZE + " + who + "]";
-      default: return "res_p[" + slot + "]";
+      case Memory::Local:
+        return "res_p[(" + slot + ")*WG_SIZE + " + who + "]";
+      case Memory::Global:
+        return "res_p[(wg_lin*RESULT_SLOTS + " + slot + ")*WG_SIZE + " + who + "]";
+      default:
+        return "res_p[" + slot + "]";
     }
   }
   std::string res_l(const std::string& slot) const {
     switch (result_memory(Layer::Local)) {
-      case Memory::Local: return "res_l[(" + slot + ")*CONCAT_WI + wi_c_lin]";
-      case Memory::Global: return "res_l[(wg_lin*RESULT_SLOTS + " + slot + ")*CONCAT_WI + wi_c_lin]";
-      default: return "res_l[" + slot + "]";
+      case Memory::Local:
+        return "res_l[(" + slot + ")*CONCAT_WI + wi_c_lin]";
+      case Memory::Global:
+        return "res_l[(wg_lin*RESULT_SLOTS + " + slot + ")*CONCAT_WI + wi_c_lin]";
+      default:
+        return "res_l[" + slot + "]";
     }
   }
   // The slot of a `++` point from per-dimension slot expressions, row-major over the `++` dimensions.
@@ -479,17 +493,20 @@ class TunableEmitter {
     std::vector<std::string> absolute;
     for (size_t k = 0; k < relative.size(); ++k)
       absolute.push_back(cache_var(l, a, "lo", static_cast<int>(k)) + " + " + relative[k]);
-    const Source outer = (l == Layer::Private && cached(Layer::Local, a) != Memory::None) ? Source::LocalTile : Source::Global;
+    const Source outer =
+        (l == Layer::Private && cached(Layer::Local, a) != Memory::None) ? Source::LocalTile : Source::Global;
     const std::string element = element_at(a, outer, absolute);
-    line(cache_array(l, a) + "[" + cache_offset(l, a, relative) + "] = " +
-         (guard.empty() ? element : "(" + guard + ") ? " + element + " : " + otherwise) + ";");
+    line(cache_array(l, a) + "[" + cache_offset(l, a, relative) +
+         "] = " + (guard.empty() ? element : "(" + guard + ") ? " + element + " : " + otherwise) + ";");
   }
   void emit_local_tile_loads() {
     std::vector<int> accesses;
     for (size_t a = 0; a < m_.inputs.size(); ++a)
       if (cached(Layer::Local, a) != Memory::None) accesses.push_back(static_cast<int>(a));
     if (accesses.empty()) return;
-    line("// Cache the local tile's inputs (all work-items copy; the barriers keep the previous tile until all are done).");
+    line(
+        "// Cache the local tile's inputs (all work-items copy; the barriers keep the previous tile until all are "
+        "done).");
     line("barrier(CLK_LOCAL_MEM_FENCE);");
     // Per access and buffer dimension: whether the clipped box has the full tile's extent.
     std::vector<std::vector<FullTest>> tests(m_.inputs.size());
@@ -497,8 +514,8 @@ class TunableEmitter {
     for (int a : accesses)
       for (size_t k = 0; k < b_.inputs[a].indices.size(); ++k) {
         tests[a].push_back({box_fullness(a, k, g_.local_tile_fullness),
-                            cache_var(Layer::Local, a, "ext", static_cast<int>(k)) + " == " +
-                                cache_macro(Layer::Local, a, "EXTENT_" + str(k))});
+                            cache_var(Layer::Local, a, "ext", static_cast<int>(k)) +
+                                " == " + cache_macro(Layer::Local, a, "EXTENT_" + str(k))});
         some_edge = some_edge || tests[a].back().fullness != Fullness::Always;
       }
     if (some_edge) {
@@ -610,10 +627,12 @@ class TunableEmitter {
   }
 
   // `const int x = <linear index of ids over dims>` (row-major, later dims fastest).
-  void linear_index(const std::string& name, const std::vector<int>& dims, const char* id_prefix, const char* count_family) {
+  void linear_index(const std::string& name, const std::vector<int>& dims, const char* id_prefix,
+                    const char* count_family) {
     std::string s = "0";
     for (size_t n = 0; n < dims.size(); ++n)
-      s = n == 0 ? id_prefix + dim(dims[n]) : "(" + s + ")*" + macro(count_family, dims[n]) + " + " + id_prefix + dim(dims[n]);
+      s = n == 0 ? id_prefix + dim(dims[n])
+                 : "(" + s + ")*" + macro(count_family, dims[n]) + " + " + id_prefix + dim(dims[n]);
     line("const int " + name + " = " + s + ";");
   }
 
@@ -646,7 +665,8 @@ class TunableEmitter {
     open("for (int t_" + n + " = 0; t_" + n + " < " + macro("TILES_PER_WG", d) + "; ++t_" + n + ")");
     line("const int tile_begin_" + n + " = (wg_" + n + "*" + macro("TILES_PER_WG", d) + " + t_" + n + ")*" +
          macro("LT_SIZE", d) + ";");
-    line("const int tile_end_" + n + " = min(tile_begin_" + n + " + " + macro("LT_SIZE", d) + ", " + macro("EXTENT", d) + ");");
+    line("const int tile_end_" + n + " = min(tile_begin_" + n + " + " + macro("LT_SIZE", d) + ", " +
+         macro("EXTENT", d) + ");");
   }
 
   std::string output_offset() const {
@@ -699,7 +719,8 @@ class TunableEmitter {
     std::vector<std::string> params;
     for (size_t buffer = 0; buffer < m_.buffers.size(); ++buffer) {
       if (m_.buffers[buffer].kind != BufferKind::Input) continue;
-      params.push_back("__global const " + buffer_type(static_cast<int>(buffer)) + "* restrict " + buffer_name(static_cast<int>(buffer)));
+      params.push_back("__global const " + buffer_type(static_cast<int>(buffer)) + "* restrict " +
+                       buffer_name(static_cast<int>(buffer)));
       launch.args.push_back({KernelArg::Kind::Buffer, buffer_name(static_cast<int>(buffer)), -1});
     }
     auto add_scratch = [&](const std::string& name, const std::string& purpose, uint64_t bytes,
@@ -709,7 +730,8 @@ class TunableEmitter {
       launch.args.push_back({KernelArg::Kind::Scratch, "", static_cast<int>(plan.scratch.size()) - 1});
     };
     if (g_.combines_work_groups()) {
-      add_scratch("partials", "partial results of the work-groups along the reduction dimensions", g_.partial_results_bytes);
+      add_scratch("partials", "partial results of the work-groups along the reduction dimensions",
+                  g_.partial_results_bytes);
     } else {
       params.push_back("__global " + result_type_ + "* restrict " + buffer_name(out_buffer));
       launch.args.push_back({KernelArg::Kind::Buffer, buffer_name(out_buffer), -1});
@@ -750,22 +772,33 @@ class TunableEmitter {
     // 2. Storage.
     line("// Partial results: res_p per work-item (MEM_RES P), res_l per leading work-item (MEM_RES L).");
     switch (result_memory(Layer::Private)) {
-      case Memory::Private: line(result_type_ + " res_p[RESULT_SLOTS];"); break;
-      case Memory::Local: line("__local " + result_type_ + " res_p[RESULT_SLOTS * WG_SIZE];"); break;
-      default: break;
+      case Memory::Private:
+        line(result_type_ + " res_p[RESULT_SLOTS];");
+        break;
+      case Memory::Local:
+        line("__local " + result_type_ + " res_p[RESULT_SLOTS * WG_SIZE];");
+        break;
+      default:
+        break;
     }
     if (g_.combines_work_items()) {
       switch (result_memory(Layer::Local)) {
-        case Memory::Private: line(result_type_ + " res_l[RESULT_SLOTS];"); break;
-        case Memory::Local: line("__local " + result_type_ + " res_l[RESULT_SLOTS * CONCAT_WI];"); break;
-        default: break;
+        case Memory::Private:
+          line(result_type_ + " res_l[RESULT_SLOTS];");
+          break;
+        case Memory::Local:
+          line("__local " + result_type_ + " res_l[RESULT_SLOTS * CONCAT_WI];");
+          break;
+        default:
+          break;
       }
     }
     for (const CachedTile& t : g_.cached_tiles) {
       const std::string type = buffer_type(m_.inputs[t.access].buffer);
       const std::string size = cache_macro(t.layer, t.access, "SIZE");
       if (t.memory == Memory::Local)
-        line("__local " + type + " " + cache_array(t.layer, t.access) + "[" + size + (t.copies > 1 ? " * WG_SIZE" : "") + "];");
+        line("__local " + type + " " + cache_array(t.layer, t.access) + "[" + size +
+             (t.copies > 1 ? " * WG_SIZE" : "") + "];");
       else
         line(type + " " + cache_array(t.layer, t.access) + "[" + size + "];");
     }
@@ -834,8 +867,8 @@ class TunableEmitter {
                                                : "through the output view."));
     std::vector<FullTest> slot_tests;
     for (int d : g_.concat_dims)
-      slot_tests.push_back({g_.tile_slots_fullness[d], "tile_end_" + dim(d) + " - tile_begin_" + dim(d) + " == " +
-                                                           macro("LT_SIZE", d)});
+      slot_tests.push_back(
+          {g_.tile_slots_fullness[d], "tile_end_" + dim(d) + " - tile_begin_" + dim(d) + " == " + macro("LT_SIZE", d)});
     peel(slot_tests, [&](bool guarded) {
       std::vector<CountedLoop> loops;
       std::vector<std::string> slots;
@@ -952,7 +985,7 @@ LaunchPlan generate_tunable_kernel(const BoundMdh& bound, const KernelConfig& co
   for (size_t buffer = 0; buffer < bound.mdh->buffers.size(); ++buffer)
     if (bound.element_count(static_cast<int>(buffer)) > std::numeric_limits<int32_t>::max())
       throw UserError(SourceLoc{}, "buffer '" + bound.mdh->buffers[buffer].name +
-                      "' has more elements than the tunable kernel's 32-bit indices address");
+                                       "' has more elements than the tunable kernel's 32-bit indices address");
   LaunchPlan plan = TunableEmitter(bound, config, options).emit();
   plan.build_options += nvidia_build_options(config, limits);
   return plan;

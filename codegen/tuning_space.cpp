@@ -34,8 +34,10 @@ bool TuningParameter::contains(int64_t value) const {
 std::string TuningParameter::value_name(int64_t value) const {
   if (value < lo || value > hi) return std::to_string(value);
   switch (kind()) {
-    case FamilyValueKind::integer: return std::to_string(value);
-    case FamilyValueKind::enumeration: return family->labels.at(static_cast<size_t>(value));
+    case FamilyValueKind::integer:
+      return std::to_string(value);
+    case FamilyValueKind::enumeration:
+      return family->labels.at(static_cast<size_t>(value));
     case FamilyValueKind::permutation: {
       std::vector<std::string> names;
       for (int k : permutation_from_rank(value, permutation_length)) names.push_back(permutation_elements.at(k));
@@ -49,8 +51,10 @@ nlohmann::json TuningParameter::value_to_json(int64_t value) const {
   if (kind() == FamilyValueKind::integer) return value;
   MDH_INTERNAL_ASSERT(value >= lo && value <= hi, name + " = " + std::to_string(value) + " is outside its range");
   switch (kind()) {
-    case FamilyValueKind::integer: return value;
-    case FamilyValueKind::enumeration: return family->labels.at(static_cast<size_t>(value));
+    case FamilyValueKind::integer:
+      return value;
+    case FamilyValueKind::enumeration:
+      return family->labels.at(static_cast<size_t>(value));
     case FamilyValueKind::permutation: {
       // Dimension names for loop orders; buffer dimension positions as numbers, as the cached copy's order.
       nlohmann::json list = nlohmann::json::array();
@@ -84,7 +88,8 @@ int64_t TuningParameter::value_from_json(const nlohmann::json& json) const {
         // Journals and results written before values were named stored the C++ enum ordinal.
         const auto& codes = family->legacy_codes;
         const auto it = std::find(codes.begin(), codes.end(), json.get<int64_t>());
-        if (it == codes.end()) value_error(*this, "unknown value " + json.dump() + " (expected " + joined(labels, ", ") + ")");
+        if (it == codes.end())
+          value_error(*this, "unknown value " + json.dump() + " (expected " + joined(labels, ", ") + ")");
         return it - codes.begin();
       }
       value_error(*this, "expected one of " + joined(labels, ", ") + ", got " + json.dump());
@@ -102,7 +107,8 @@ int64_t TuningParameter::value_from_json(const nlohmann::json& json) const {
       for (const auto& element : json) {
         int k = -1;
         if (element.is_string()) {
-          const auto it = std::find(permutation_elements.begin(), permutation_elements.end(), element.get<std::string>());
+          const auto it =
+              std::find(permutation_elements.begin(), permutation_elements.end(), element.get<std::string>());
           if (it != permutation_elements.end()) k = static_cast<int>(it - permutation_elements.begin());
         } else if (element.is_number_integer() && element.get<int64_t>() >= 0 &&
                    element.get<int64_t>() < permutation_length) {
@@ -111,7 +117,8 @@ int64_t TuningParameter::value_from_json(const nlohmann::json& json) const {
         if (k < 0) value_error(*this, "'" + element.dump() + "' is not one of " + joined(permutation_elements, ", "));
         order.push_back(k);
       }
-      if (!is_permutation_of_iota(order, permutation_length)) value_error(*this, "expected " + expected + ", got " + json.dump());
+      if (!is_permutation_of_iota(order, permutation_length))
+        value_error(*this, "expected " + expected + ", got " + json.dump());
       return permutation_rank(order);
     }
   }
@@ -131,7 +138,9 @@ std::optional<int64_t> TuningParameter::parse_value_name(const std::string& text
   return std::nullopt;
 }
 
-int TuningConstraint::last_read() const { return reads.empty() ? -1 : *std::max_element(reads.begin(), reads.end()); }
+int TuningConstraint::last_read() const {
+  return reads.empty() ? -1 : *std::max_element(reads.begin(), reads.end());
+}
 
 int TuningSpace::find(const std::string& name) const {
   for (size_t k = 0; k < parameters.size(); ++k)
@@ -199,7 +208,9 @@ TuningSpace make_tuning_space(const BoundMdh& bound, const DeviceLimits& limits)
         p.lo = family.min_value;
         p.hi = family.max_value(context, index);
         break;
-      case FamilyValueKind::enumeration: p.hi = static_cast<int64_t>(family.labels.size()) - 1; break;
+      case FamilyValueKind::enumeration:
+        p.hi = static_cast<int64_t>(family.labels.size()) - 1;
+        break;
       case FamilyValueKind::permutation:
         p.permutation_elements = family.permutation_elements(bound, index);
         p.permutation_length = static_cast<int>(p.permutation_elements.size());
@@ -296,16 +307,18 @@ void check_config(const BoundMdh& bound, const KernelConfig& c, const DeviceLimi
   for (size_t a = 0; a < mdh.inputs.size(); ++a) {
     if (c.input_memory[g][a] != Memory::None)
       throw UserError(SourceLoc{}, "config: MEM_INP.G." + input_access_name(mdh, static_cast<int>(a)) +
-                      ": the global layer reads inputs through (only \"none\" is supported)");
+                                       ": the global layer reads inputs through (only \"none\" is supported)");
     for (size_t k = 0; k < c.cache_dim_order[g][a].size(); ++k)
       if (c.cache_dim_order[g][a][k] != static_cast<int>(k))
         throw UserError(SourceLoc{}, "config: BUF_ORDER.G." + input_access_name(mdh, static_cast<int>(a)) +
-                        ": the global layer caches nothing, so its order must be the identity");
+                                         ": the global layer caches nothing, so its order must be the identity");
   }
   if (c.result_memory[g] != Memory::Global)
-    throw UserError(SourceLoc{}, "config: MEM_RES.G: the results of the global layer are in global memory (only \"global\")");
+    throw UserError(SourceLoc{},
+                    "config: MEM_RES.G: the results of the global layer are in global memory (only \"global\")");
   const TuningSpace space = make_tuning_space(bound, limits);
-  if (auto why = first_violation(space, assignment_from_config(space, c))) throw UserError(SourceLoc{}, "config: " + *why);
+  if (auto why = first_violation(space, assignment_from_config(space, c)))
+    throw UserError(SourceLoc{}, "config: " + *why);
 }
 
 std::vector<std::vector<int64_t>> search_values(const TuningSpace& space) {

@@ -6,11 +6,10 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "codegen/constraint.h"
 #include "codegen/device_limits.h"
@@ -54,7 +53,7 @@ struct TuningConstraint {
   Condition condition;
   std::vector<int> reads;  // parameter indices, each once
   std::string description() const { return condition.to_string(); }
-  int last_read() const;   // the parameter after which it can be checked
+  int last_read() const;  // the parameter after which it can be checked
 };
 
 struct TuningSpace {

@@ -143,12 +143,18 @@ int main(int argc, char** argv) try {
   for (int a = 1; a < argc; ++a) {
     const std::string arg = argv[a];
     const bool has_value = a + 1 < argc;
-    if (arg == "--device" && has_value) device_kind = argv[++a];
-    else if (arg == "--seed" && has_value) seed = static_cast<unsigned>(std::stoul(argv[++a]));
-    else if (arg == "--save" && has_value) save_path = argv[++a];
-    else if (arg == "--expect" && has_value) expect_path = argv[++a];
-    else if (arg == "--binaries" && has_value) binaries_dir = argv[++a];
-    else if (launch_path.empty()) launch_path = arg;
+    if (arg == "--device" && has_value)
+      device_kind = argv[++a];
+    else if (arg == "--seed" && has_value)
+      seed = static_cast<unsigned>(std::stoul(argv[++a]));
+    else if (arg == "--save" && has_value)
+      save_path = argv[++a];
+    else if (arg == "--expect" && has_value)
+      expect_path = argv[++a];
+    else if (arg == "--binaries" && has_value)
+      binaries_dir = argv[++a];
+    else if (launch_path.empty())
+      launch_path = arg;
     else {
       const size_t split = arg.find("::");
       if (split == std::string::npos) return usage();
@@ -200,8 +206,8 @@ int main(int argc, char** argv) try {
         // Outputs start as all-ones bytes (NaN for floats) so that elements a run never writes show up.
         std::vector<unsigned char> initial =
             shape.buffers[b].kind != "output" ? inputs[b] : std::vector<unsigned char>(shape.buffers[b].bytes, 0xFF);
-        cl_mem mem = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, initial.size(), initial.data(),
-                                    &status);
+        cl_mem mem =
+            clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, initial.size(), initial.data(), &status);
         mdh_runner::check(status, "clCreateBuffer " + shape.buffers[b].name);
         owned.push_back(mem);
         buffers[shape.buffers[b].name] = mem;
@@ -218,7 +224,8 @@ int main(int argc, char** argv) try {
       if (expected.empty()) {
         expected = got;
         std::printf("reference\n");
-        if (!save_path.empty()) std::ofstream(save_path, std::ios::binary).write(reinterpret_cast<const char*>(got.data()), got.size());
+        if (!save_path.empty())
+          std::ofstream(save_path, std::ios::binary).write(reinterpret_cast<const char*>(got.data()), got.size());
         continue;
       }
       const std::string verdict = compare(*output, expected, got);

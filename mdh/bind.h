@@ -30,9 +30,9 @@ struct BoundAccess {
 struct BoundMdh {
   std::shared_ptr<const Mdh> mdh;
   SizeBinding sizes;
-  std::vector<int64_t> dim_extents;                 // per dimension
+  std::vector<int64_t> dim_extents;                  // per dimension
   std::vector<std::vector<int64_t>> buffer_extents;  // per buffer, row-major
-  std::vector<BoundAccess> inputs;                  // per input access
+  std::vector<BoundAccess> inputs;                   // per input access
   BoundAccess output;
   std::optional<double> flops, bytes;
 

@@ -6,7 +6,6 @@ namespace mdh {
 
 namespace {
 
-
 const char* buffer_kind(BufferKind k) {
   switch (k) {
     case BufferKind::Input:

@@ -43,12 +43,24 @@ int find_by_name(const std::vector<T>& items, const std::string& name) {
 }
 }  // namespace
 
-const char* opencl_name(ScalarType t) { return info(t).name; }
-size_t size_of(ScalarType t) { return info(t).size; }
-bool is_floating(ScalarType t) { return info(t).floating; }
-bool is_signed(ScalarType t) { return info(t).is_signed; }
-const char* opencl_lowest(ScalarType t) { return info(t).lowest; }
-const char* opencl_highest(ScalarType t) { return info(t).highest; }
+const char* opencl_name(ScalarType t) {
+  return info(t).name;
+}
+size_t size_of(ScalarType t) {
+  return info(t).size;
+}
+bool is_floating(ScalarType t) {
+  return info(t).floating;
+}
+bool is_signed(ScalarType t) {
+  return info(t).is_signed;
+}
+const char* opencl_lowest(ScalarType t) {
+  return info(t).lowest;
+}
+const char* opencl_highest(ScalarType t) {
+  return info(t).highest;
+}
 
 const std::vector<ScalarType>& all_scalar_types() {
   static const std::vector<ScalarType> kTypes = [] {
@@ -73,12 +85,24 @@ bool CombineOp::is_commutative() const {
   return kind != Kind::User && builtin_combine_operator(kind).commutative;
 }
 
-int Mdh::find_buffer(const std::string& n) const { return find_by_name(buffers, n); }
-int Mdh::find_dim(const std::string& n) const { return find_by_name(dims, n); }
-int Mdh::find_struct(const std::string& n) const { return find_by_name(structs, n); }
-int Mdh::find_operator(const std::string& n) const { return find_by_name(operators, n); }
-int Mdh::find_param(const std::string& n) const { return find_by_name(params, n); }
-int Mdh::find_size(const std::string& n) const { return find_by_name(sizes, n); }
+int Mdh::find_buffer(const std::string& n) const {
+  return find_by_name(buffers, n);
+}
+int Mdh::find_dim(const std::string& n) const {
+  return find_by_name(dims, n);
+}
+int Mdh::find_struct(const std::string& n) const {
+  return find_by_name(structs, n);
+}
+int Mdh::find_operator(const std::string& n) const {
+  return find_by_name(operators, n);
+}
+int Mdh::find_param(const std::string& n) const {
+  return find_by_name(params, n);
+}
+int Mdh::find_size(const std::string& n) const {
+  return find_by_name(sizes, n);
+}
 
 std::vector<int> Mdh::concat_dims() const {
   std::vector<int> out;

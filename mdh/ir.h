@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "support/error.h"
 #include "mdh/size_expr.h"
+#include "support/error.h"
 
 namespace mdh {
 

@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "support/error.h"
 #include "mdh/ir.h"
+#include "support/error.h"
 
 namespace mdh {
 

@@ -52,7 +52,9 @@ SizeExpr SizeExpr::negate(const SizeExpr& operand, SourceLoc loc) {
 }
 
 // A null node_ is the constant 0 (the default), so that SizeExpr is cheap to default-construct.
-SizeExpr::Kind SizeExpr::kind() const { return node_ ? node_->kind : Kind::Constant; }
+SizeExpr::Kind SizeExpr::kind() const {
+  return node_ ? node_->kind : Kind::Constant;
+}
 int64_t SizeExpr::constant_value() const {
   MDH_INTERNAL_ASSERT(kind() == Kind::Constant, "not a constant");
   return node_ ? node_->value : 0;
@@ -75,16 +77,21 @@ const SourceLoc& SizeExpr::loc() const {
   return node_ ? node_->loc : kNone;
 }
 
-bool SizeExpr::is_constant() const { return symbols().empty(); }
+bool SizeExpr::is_constant() const {
+  return symbols().empty();
+}
 
 int64_t SizeExpr::evaluate(const SizeBinding& sizes) const {
-  auto overflow = [&]() -> int64_t { throw UserError(loc(), "size expression '" + to_string() + "' overflows 64 bits"); };
+  auto overflow = [&]() -> int64_t {
+    throw UserError(loc(), "size expression '" + to_string() + "' overflows 64 bits");
+  };
   switch (kind()) {
     case Kind::Constant:
       return constant_value();
     case Kind::Symbol: {
       auto it = sizes.find(node_->name);
-      if (it == sizes.end()) throw UserError(loc(), "size '" + node_->name + "' is not bound (use --size " + node_->name + "=N)");
+      if (it == sizes.end())
+        throw UserError(loc(), "size '" + node_->name + "' is not bound (use --size " + node_->name + "=N)");
       return it->second;
     }
     case Kind::Neg: {
@@ -168,8 +175,11 @@ std::string SizeExpr::to_string() const {
     default:
       break;
   }
-  const char* op = kind() == Kind::Add ? " + " : kind() == Kind::Sub ? " - " : kind() == Kind::Mul ? "*"
-                   : kind() == Kind::Div ? "/" : "%";
+  const char* op = kind() == Kind::Add   ? " + "
+                   : kind() == Kind::Sub ? " - "
+                   : kind() == Kind::Mul ? "*"
+                   : kind() == Kind::Div ? "/"
+                                         : "%";
   int p = precedence(kind());
   std::string l = lhs().to_string(), r = rhs().to_string();
   if (precedence(lhs().kind()) < p) l = "(" + l + ")";
@@ -180,8 +190,14 @@ std::string SizeExpr::to_string() const {
   return l + op + r;
 }
 
-SizeExpr operator+(const SizeExpr& a, const SizeExpr& b) { return SizeExpr::binary(SizeExpr::Kind::Add, a, b, a.loc()); }
-SizeExpr operator-(const SizeExpr& a, const SizeExpr& b) { return SizeExpr::binary(SizeExpr::Kind::Sub, a, b, a.loc()); }
-SizeExpr operator*(const SizeExpr& a, const SizeExpr& b) { return SizeExpr::binary(SizeExpr::Kind::Mul, a, b, a.loc()); }
+SizeExpr operator+(const SizeExpr& a, const SizeExpr& b) {
+  return SizeExpr::binary(SizeExpr::Kind::Add, a, b, a.loc());
+}
+SizeExpr operator-(const SizeExpr& a, const SizeExpr& b) {
+  return SizeExpr::binary(SizeExpr::Kind::Sub, a, b, a.loc());
+}
+SizeExpr operator*(const SizeExpr& a, const SizeExpr& b) {
+  return SizeExpr::binary(SizeExpr::Kind::Mul, a, b, a.loc());
+}
 
 }  // namespace mdh

@@ -28,10 +28,10 @@ class SizeExpr {
   static SizeExpr negate(const SizeExpr& operand, SourceLoc loc = {});
 
   Kind kind() const;
-  int64_t constant_value() const;        // Kind::Constant only
+  int64_t constant_value() const;          // Kind::Constant only
   const std::string& symbol_name() const;  // Kind::Symbol only
-  const SizeExpr& lhs() const;           // binary kinds, and Neg's operand
-  const SizeExpr& rhs() const;           // binary kinds
+  const SizeExpr& lhs() const;             // binary kinds, and Neg's operand
+  const SizeExpr& rhs() const;             // binary kinds
   const SourceLoc& loc() const;
 
   bool is_constant() const;  // no symbols anywhere in the tree

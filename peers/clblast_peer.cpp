@@ -50,8 +50,9 @@ PeerSetup prepare_clblast(PeerCase& pc) {
                                  context.device().platform_name + ", " + context.device().driver_version + ")";
   setup.device_time_includes =
       "sum of the profiled durations of every kernel CLBlast enqueues in the call (pad/transpose/main/epilogue)";
-  setup.call_time_includes = "host wall time from the CLBlast call until clFinish returns (buffers already on the "
-                             "device; first-call kernel compilation excluded by warm-ups)";
+  setup.call_time_includes =
+      "host wall time from the CLBlast call until clFinish returns (buffers already on the "
+      "device; first-call kernel compilation excluded by warm-ups)";
   if (tuned != pc.options().extra.end()) {
     ClblastTuning tuning = read_clblast_tuning(tuned->second, context.device().name);
     setup.notes["tuned_from"] = tuned->second;
@@ -78,8 +79,8 @@ PeerSetup prepare_clblast(PeerCase& pc) {
                        : "kRowMajor; A MxK kNo (lda=K); B KxN kNo (ldb=N); C MxN (ldc=N)";
     call = [state, m, n, k, nt](cl_command_queue* queue, cl_event* event) {
       return clblast::Gemm<float>(Layout::kRowMajor, Transpose::kNo, nt ? Transpose::kYes : Transpose::kNo, m, n, k,
-                                  1.0f, state->a.get(), 0, k, state->b.get(), 0, nt ? k : n, 0.0f, state->c.get(), 0,
-                                  n, queue, event);
+                                  1.0f, state->a.get(), 0, k, state->b.get(), 0, nt ? k : n, 0.0f, state->c.get(), 0, n,
+                                  queue, event);
     };
   } else if (routine == "gemv") {
     pc.require_md_hom("gemv");

@@ -32,11 +32,17 @@ std::string clblast_database_kernel(const std::string& kernel_family) {
     if (variant == "3") return "XgemvFastRot";
     return "";
   }
-  static const std::map<std::string, std::string> kByTuner = {
-      {"xgemm", "Xgemm"},   {"xgemm_direct", "XgemmDirect"}, {"xdot", "Xdot"},
-      {"xaxpy", "Xaxpy"},   {"xger", "Xger"},                {"copy", "Copy"},
-      {"pad", "Pad"},       {"transpose", "Transpose"},      {"padtranspose", "Padtranspose"},
-      {"invert", "Invert"}, {"xconvgemm", "Xconvgemm"}};
+  static const std::map<std::string, std::string> kByTuner = {{"xgemm", "Xgemm"},
+                                                              {"xgemm_direct", "XgemmDirect"},
+                                                              {"xdot", "Xdot"},
+                                                              {"xaxpy", "Xaxpy"},
+                                                              {"xger", "Xger"},
+                                                              {"copy", "Copy"},
+                                                              {"pad", "Pad"},
+                                                              {"transpose", "Transpose"},
+                                                              {"padtranspose", "Padtranspose"},
+                                                              {"invert", "Invert"},
+                                                              {"xconvgemm", "Xconvgemm"}};
   auto it = kByTuner.find(tuner);
   return it == kByTuner.end() ? "" : it->second;
 }

@@ -6,9 +6,8 @@
 
 #include <cstddef>
 #include <map>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace mdh::peers {
 

@@ -2,7 +2,6 @@
 // Eigen parallelises only GEMM, and only when built with OpenMP (the record says how many threads it used).
 // Device time = call time = host wall time of the expression's evaluation.
 #include <Eigen/Core>
-
 #include <memory>
 
 #include "peers/peer_common.h"

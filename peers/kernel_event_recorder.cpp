@@ -53,8 +53,10 @@ uint64_t sum_kernel_ns_and_release(std::vector<cl_event>& events) {
     cl_ulong start = 0, end = 0;
     cl_int s1 = clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr);
     cl_int s2 = clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr);
-    if (s1 != CL_SUCCESS || s2 != CL_SUCCESS) failure = s1 != CL_SUCCESS ? s1 : s2;
-    else if (end > start) total += end - start;
+    if (s1 != CL_SUCCESS || s2 != CL_SUCCESS)
+      failure = s1 != CL_SUCCESS ? s1 : s2;
+    else if (end > start)
+      total += end - start;
     clReleaseEvent(e);
   }
   events.clear();
@@ -77,8 +79,8 @@ extern "C" CL_API_ENTRY cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_que
     return loader_entry()(queue, kernel, work_dim, global_offset, global_size, local_size, wait_count, wait_list,
                           event);
   cl_event own = nullptr;
-  cl_int status = loader_entry()(queue, kernel, work_dim, global_offset, global_size, local_size, wait_count,
-                                 wait_list, event ? event : &own);
+  cl_int status = loader_entry()(queue, kernel, work_dim, global_offset, global_size, local_size, wait_count, wait_list,
+                                 event ? event : &own);
   if (status != CL_SUCCESS) return status;
   cl_event recorded = event ? *event : own;
   if (event) clRetainEvent(recorded);  // the caller releases its reference whenever it likes

@@ -1,11 +1,11 @@
 // peer_mdh: mdh's own tunable kernel measured exactly like every peer (same inputs, same check, same method,
 // same JSON record), so that benchmark tables compare like with like. --config takes an `mdh tune` result.
-#include "peers/peer_common.h"
-#include "pipeline/kernel.h"
-#include "pipeline/device_limits.h"
-#include "runtime/device.h"
-
 #include <nlohmann/json.hpp>
+
+#include "peers/peer_common.h"
+#include "pipeline/device_limits.h"
+#include "pipeline/kernel.h"
+#include "runtime/device.h"
 
 namespace mdh::peers {
 namespace {
@@ -15,8 +15,8 @@ PeerSetup prepare_mdh(PeerCase& pc) {
   const DeviceLimits limits = device_limits(device);
   auto config_path = pc.options().extra.find("config");
   const bool tuned = config_path != pc.options().extra.end();
-  PreparedKernel kernel = prepare_kernel(pc.bound(), limits,
-                                        tuned ? KernelChoice::file(config_path->second) : KernelChoice::default_configuration());
+  PreparedKernel kernel = prepare_kernel(
+      pc.bound(), limits, tuned ? KernelChoice::file(config_path->second) : KernelChoice::default_configuration());
   const KernelConfig config = *kernel.config;
   auto plan = std::make_shared<LaunchPlan>(std::move(kernel.plan));
 

@@ -31,7 +31,8 @@ PeerSetup prepare_openblas(PeerCase& pc) {
   if (routine == "gemm" || routine == "gemm_nt") {
     const bool nt = routine == "gemm_nt";
     pc.require_md_hom(nt ? "gemm_nt" : "gemm");
-    const int m = static_cast<int>(pc.size("I")), n = static_cast<int>(pc.size("J")), k = static_cast<int>(pc.size("K"));
+    const int m = static_cast<int>(pc.size("I")), n = static_cast<int>(pc.size("J")),
+              k = static_cast<int>(pc.size("K"));
     ops->a = float_values(pc.input("A"));
     ops->b = float_values(pc.input("B"));
     ops->c.assign(static_cast<size_t>(m) * n, 0.0f);

@@ -1,7 +1,6 @@
 #include "peers/peer_common.h"
 
 #include <boost/program_options.hpp>
-
 #include <chrono>
 #include <cstring>
 #include <fstream>
@@ -19,7 +18,7 @@ namespace mdh::peers {
 namespace {
 
 nlohmann::json stats_json(const TimeStats& s) {
-  return {{"median", s.median_ns}, {"min", s.min_ns},           {"max", s.max_ns},
+  return {{"median", s.median_ns}, {"min", s.min_ns},       {"max", s.max_ns},
           {"stddev", s.stddev_ns}, {"ci_low", s.ci_low_ns}, {"ci_high", s.ci_high_ns}};
 }
 
@@ -42,17 +41,18 @@ double now_ns() {
 bool parse_peer_options(int argc, const char* const* argv, const std::string& program,
                         const std::vector<ExtraOption>& extra, PeerOptions& options) {
   po::options_description desc(program + " options");
-  desc.add_options()                                                                                         //
-      ("help", "print this help")                                                                            //
+  desc.add_options()                                                                                                 //
+      ("help", "print this help")                                                                                    //
       ("routine", po::value<std::string>(), "the computation: gemm, gemm_nt, gemv, dot, ... (see peers/README.md)")  //
-      ("spec", po::value<std::string>(), "the spec file whose inputs and reference are used, e.g. apps/gemm.mdh")  //
-      ("size", po::value<std::string>(), "size bindings, e.g. I=1024,J=1024,K=1024")                       //
-      ("seed", po::value<uint64_t>()->default_value(1), "seed of the inputs (as mdh run --seed)")            //
-      ("device", po::value<std::string>()->default_value(""), "OpenCL device of the reference: P:D, gpu, cpu or a name")  //
-      ("json", po::value<std::string>(), "also write the JSON record to FILE")                              //
-      ("label", po::value<std::string>()->default_value(""), "a label for the record, e.g. RW or PC")       //
-      ("warmups", po::value<int>()->default_value(MeasurementOptions{}.warmups), "untimed calls first")     //
-      ("min-runs", po::value<int>()->default_value(MeasurementOptions{}.min_runs), "fewest timed calls")    //
+      ("spec", po::value<std::string>(), "the spec file whose inputs and reference are used, e.g. apps/gemm.mdh")    //
+      ("size", po::value<std::string>(), "size bindings, e.g. I=1024,J=1024,K=1024")                                 //
+      ("seed", po::value<uint64_t>()->default_value(1), "seed of the inputs (as mdh run --seed)")                    //
+      ("device", po::value<std::string>()->default_value(""),
+       "OpenCL device of the reference: P:D, gpu, cpu or a name")                                         //
+      ("json", po::value<std::string>(), "also write the JSON record to FILE")                            //
+      ("label", po::value<std::string>()->default_value(""), "a label for the record, e.g. RW or PC")     //
+      ("warmups", po::value<int>()->default_value(MeasurementOptions{}.warmups), "untimed calls first")   //
+      ("min-runs", po::value<int>()->default_value(MeasurementOptions{}.min_runs), "fewest timed calls")  //
       ("max-runs", po::value<int>()->default_value(MeasurementOptions{}.max_runs),
        "most timed calls (the CI target of 2% may stop earlier)");
   for (const ExtraOption& e : extra) desc.add_options()(e.name.c_str(), po::value<std::string>(), e.help.c_str());
@@ -106,7 +106,9 @@ int64_t PeerCase::size(const std::string& name) const {
   return it->second;
 }
 
-HostBuffer PeerCase::make_output() const { return make_host_buffer(bound(), bound().output.buffer); }
+HostBuffer PeerCase::make_output() const {
+  return make_host_buffer(bound(), bound().output.buffer);
+}
 
 void PeerCase::require_md_hom(const std::string& md_hom_name) const {
   if (mdh().name != md_hom_name)

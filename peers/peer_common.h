@@ -7,16 +7,15 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "mdh/bind.h"
+#include "pipeline/md_hom_run.h"
 #include "runtime/context.h"
 #include "runtime/host_buffer.h"
-#include "pipeline/md_hom_run.h"
 #include "runtime/measurement.h"
 
 namespace mdh::peers {
@@ -28,14 +27,14 @@ struct ExtraOption {
 };
 
 struct PeerOptions {
-  std::string routine;  // --routine: which computation, e.g. gemm, gemm_nt, gemv, dot, prl
-  std::string spec;     // --spec apps/X.mdh
-  std::string sizes;    // --size I=..,J=..
-  uint64_t seed = 1;    // --seed, as `mdh run --seed`
-  std::string device;   // --device: the OpenCL device of the reference (and of OpenCL peers)
-  std::string json_path;  // --json FILE: also write the record there
-  std::string label;      // --label RW / PC / ...
-  MeasurementOptions measurement;  // --warmups, --min-runs, --max-runs
+  std::string routine;                       // --routine: which computation, e.g. gemm, gemm_nt, gemv, dot, prl
+  std::string spec;                          // --spec apps/X.mdh
+  std::string sizes;                         // --size I=..,J=..
+  uint64_t seed = 1;                         // --seed, as `mdh run --seed`
+  std::string device;                        // --device: the OpenCL device of the reference (and of OpenCL peers)
+  std::string json_path;                     // --json FILE: also write the record there
+  std::string label;                         // --label RW / PC / ...
+  MeasurementOptions measurement;            // --warmups, --min-runs, --max-runs
   std::map<std::string, std::string> extra;  // values of the peer's ExtraOptions that were given
 };
 
@@ -75,16 +74,16 @@ class PeerCase {
 
 /// What a peer provides for one routine.
 struct PeerSetup {
-  std::string peer;            // "openblas", "clblast-tuned", ...
+  std::string peer;             // "openblas", "clblast-tuned", ...
   std::string library_version;  // "OpenBLAS 0.3.21 ..."
   std::string device_name;      // where the peer computes
   std::string layouts;          // storage of every operand, in the library's terms
   std::string device_time_includes;
   std::string call_time_includes;
   nlohmann::json notes = nlohmann::json::object();  // peer-specific facts (algorithm chosen, parameters, ...)
-  std::function<nlohmann::json()> late_notes;  // optional: facts known only after the runs, merged into notes
-  std::function<RunTimes()> run_once;       // one whole call, timed
-  std::function<HostBuffer()> read_output;  // the output the last call produced, shaped as the spec's output
+  std::function<nlohmann::json()> late_notes;       // optional: facts known only after the runs, merged into notes
+  std::function<RunTimes()> run_once;               // one whole call, timed
+  std::function<HostBuffer()> read_output;          // the output the last call produced, shaped as the spec's output
 };
 
 /// Validates (one call, compared with the reference), measures, prints the JSON record on stdout and writes it to

@@ -8,14 +8,15 @@
 #include "codegen/reference_kernel.h"
 #include "codegen/tunable_kernel.h"
 #include "codegen/tuning_space.h"
-#include "support/error.h"
 #include "pipeline/tuning_result.h"
+#include "support/error.h"
 
 namespace mdh {
 
 KernelConfig load_config(const std::string& path, const BoundMdh& bound, const DeviceLimits& limits) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw UserError(path + ": error: is a directory, not a configuration file");
+  if (std::filesystem::is_directory(path, ec))
+    throw UserError(path + ": error: is a directory, not a configuration file");
   std::ifstream in(path);
   if (!in) throw UserError(path + ": error: cannot read the configuration file");
   nlohmann::json json;

@@ -22,7 +22,7 @@ struct KernelChoice {
     config,          // the tunable kernel with a typed configuration
   };
   Kind kind = Kind::default_config;
-  std::string config_path;            // config_file
+  std::string config_path;             // config_file
   std::optional<KernelConfig> config;  // config
 
   static KernelChoice reference() { return {Kind::reference, "", std::nullopt}; }

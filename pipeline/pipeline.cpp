@@ -33,11 +33,10 @@ RunOutcome run_md_hom(const RunRequest& request) {
   HostBuffer output = run.read_output();
   // 6. Verification against the reference kernel.
   std::optional<VerifyReport> verification;
-  if (request.verify)
-    verification = verify_result(output, run.reference_output(), *bound.mdh, bound.reduction_size());
+  if (request.verify) verification = verify_result(output, run.reference_output(), *bound.mdh, bound.reduction_size());
   const bool in_double = request.verify && run.reference_in_double();
-  return {std::move(bound), std::move(device), std::move(kernel), std::move(timing), std::move(output),
-          std::move(verification), in_double};
+  return {std::move(bound),  std::move(device),       std::move(kernel), std::move(timing),
+          std::move(output), std::move(verification), in_double};
 }
 
 }  // namespace mdh

@@ -7,9 +7,9 @@
 #include <string>
 
 #include "mdh/bind.h"
+#include "pipeline/device_limits.h"
 #include "pipeline/kernel.h"
 #include "pipeline/run_inputs.h"
-#include "pipeline/device_limits.h"
 #include "runtime/device.h"
 #include "runtime/execute.h"
 #include "runtime/host_buffer.h"
@@ -26,7 +26,7 @@ struct RunRequest {
   KernelChoice kernel;
   DataOptions data;
   int warmup = 1, repeat = 10;
-  bool verify = false;  // against the reference kernel, in double where the md_hom allows it
+  bool verify = false;        // against the reference kernel, in double where the md_hom allows it
   std::string output_buffer;  // when set, must name the md_hom's output (checked before any device work)
 };
 

@@ -1,9 +1,9 @@
 // Loading an md_hom's inputs from the user's options.
 #include "pipeline/run_inputs.h"
 
-#include "support/error.h"
 #include "runtime/npy.h"
 #include "runtime/prl_data.h"
+#include "support/error.h"
 
 namespace mdh {
 

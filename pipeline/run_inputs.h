@@ -4,9 +4,8 @@
 
 #include <cstdint>
 #include <map>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "mdh/bind.h"
 #include "runtime/host_buffer.h"
@@ -14,10 +13,10 @@
 namespace mdh {
 
 struct DataOptions {
-  uint64_t seed = 1;                              // of the inputs not read from files
-  std::map<std::string, std::string> params;      // NAME -> value text
+  uint64_t seed = 1;                               // of the inputs not read from files
+  std::map<std::string, std::string> params;       // NAME -> value text
   std::map<std::string, std::string> input_files;  // buffer NAME -> .npy / .bin path
-  bool prl_data = false;                          // inputs a, b and freq from the synthetic record generator
+  bool prl_data = false;                           // inputs a, b and freq from the synthetic record generator
 
   nlohmann::json to_json() const;
   static DataOptions from_json(const nlohmann::json& json);

@@ -10,10 +10,10 @@
 
 #include "codegen/tunable_kernel.h"
 #include "pipeline/cost_function.h"
+#include "pipeline/device_limits.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/tuning_search_space.h"
 #include "runtime/binary_cache.h"
-#include "pipeline/device_limits.h"
 #include "runtime/device.h"
 #include "runtime/icd_diagnostics.h"
 #include "tuner/seeded_technique.h"
@@ -43,9 +43,11 @@ void check_journal_resumable(const std::string& path, const nlohmann::json& meta
   for (const char* key : {"spec_hash", "sizes", "device", "driver", "generator"}) {
     const nlohmann::json was = value(recorded, key), now = value(metadata, key);
     if (was != now)
-      throw UserError(SourceLoc{}, "cannot resume journal '" + path + "': it was recorded with " + key + " " + was.dump() +
-                      ", this run has " + now.dump() +
-                      (std::string(key) == "generator" ? " (its timings are of kernels mdh no longer generates)" : ""));
+      throw UserError(
+          SourceLoc{},
+          "cannot resume journal '" + path + "': it was recorded with " + key + " " + was.dump() + ", this run has " +
+              now.dump() +
+              (std::string(key) == "generator" ? " (its timings are of kernels mdh no longer generates)" : ""));
   }
 }
 
@@ -152,8 +154,9 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
       pool_options.timeout_floor_seconds = settings.timeout_floor_seconds;
       // Until a first success sets the pace, one evaluation may not take more than the whole time budget.
       if (settings.budget_seconds)
-        pool_options.initial_timeout_seconds = std::max(
-            pool_options.timeout_floor_seconds, std::min(pool_options.initial_timeout_seconds, *settings.budget_seconds));
+        pool_options.initial_timeout_seconds =
+            std::max(pool_options.timeout_floor_seconds,
+                     std::min(pool_options.initial_timeout_seconds, *settings.budget_seconds));
       for (size_t k = 0; k < devices.size(); ++k)
         pool_options.commands.push_back({settings.worker_executable, "tune-worker", "--request", request_path,
                                          "--device-index", std::to_string(k)});
@@ -173,8 +176,10 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
   file.spec_hash = spec_hash(request.spec_path);
   file.md_hom = bound.mdh->name;
   file.sizes = bound.sizes;
-  file.device = {{"name", devices[0].name}, {"driver", devices[0].driver_version},
-                 {"platform", devices[0].platform_name}, {"slug", device_slug(devices[0])},
+  file.device = {{"name", devices[0].name},
+                 {"driver", devices[0].driver_version},
+                 {"platform", devices[0].platform_name},
+                 {"slug", device_slug(devices[0])},
                  {"count", devices.size()}};
   file.technique = settings.technique;
   file.seed = settings.seed;

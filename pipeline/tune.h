@@ -20,8 +20,8 @@ namespace mdh {
 struct TuningSettings {
   std::string technique = "auc_bandit";
   uint64_t seed = 1;
-  std::optional<tuner::Abort> abort;      // default: 200 evaluations
-  std::optional<double> budget_seconds;   // the --budget part of the abort: no evaluation may take longer at first
+  std::optional<tuner::Abort> abort;     // default: 200 evaluations
+  std::optional<double> budget_seconds;  // the --budget part of the abort: no evaluation may take longer at first
   std::string journal_path;
   /// Continue the journal's run without re-evaluating anything. Allowed when the journal was recorded for the same
   /// spec (hash), sizes, device and driver, generator generation and search (technique, seed, window, space size);

@@ -2,11 +2,10 @@
 // to a file that every worker process reads, so the tuner and its workers build the same space on the same data.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "codegen/device_limits.h"
 #include "codegen/tuning_space.h"

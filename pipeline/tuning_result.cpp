@@ -26,7 +26,9 @@ nlohmann::json TuningResultFile::to_json() const {
   return out;
 }
 
-bool TuningResultFile::is_result(const nlohmann::json& json) { return json.is_object() && json.contains("config"); }
+bool TuningResultFile::is_result(const nlohmann::json& json) {
+  return json.is_object() && json.contains("config");
+}
 
 TuningResultFile TuningResultFile::from_json(const nlohmann::json& json) {
   if (!is_result(json)) throw UserError("not a tuning result: no 'config'");

@@ -3,16 +3,15 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 namespace mdh {
 
 struct TuningResultFile {
   std::string spec, spec_hash, md_hom;
-  nlohmann::json sizes = nlohmann::json::object();  // {"I": 1024, ...}
+  nlohmann::json sizes = nlohmann::json::object();   // {"I": 1024, ...}
   nlohmann::json device = nlohmann::json::object();  // name, driver, platform, slug, count
   std::string technique, abort;
   uint64_t seed = 0, evaluations = 0, valid_evaluations = 0;

@@ -64,12 +64,13 @@ tuner::SearchSpace make_search_space(const TuningSpace& space, unsigned threads)
     if (across_groups) {
       std::vector<std::string> names;
       for (int r : c.reads) names.push_back(space.parameters[r].name);
-      global_constraints.push_back({c.description(), std::move(names),
-                                    [condition, reads = c.reads, assignment_buffer, shared_space](std::span<const int64_t> values) {
-                                      Assignment& a = assignment_buffer();
-                                      for (size_t k = 0; k < reads.size(); ++k) a[reads[k]] = values[k];
-                                      return condition.holds(AssignmentValues(*shared_space, a));
-                                    }});
+      global_constraints.push_back(
+          {c.description(), std::move(names),
+           [condition, reads = c.reads, assignment_buffer, shared_space](std::span<const int64_t> values) {
+             Assignment& a = assignment_buffer();
+             for (size_t k = 0; k < reads.size(); ++k) a[reads[k]] = values[k];
+             return condition.holds(AssignmentValues(*shared_space, a));
+           }});
       continue;
     }
     std::vector<int> others;
@@ -87,7 +88,8 @@ tuner::SearchSpace make_search_space(const TuningSpace& space, unsigned threads)
   return tuner::SearchSpace(std::move(parameters), std::move(global_constraints), threads);
 }
 
-KernelConfig kernel_config_of(const BoundMdh& bound, const TuningSpace& space, const tuner::Configuration& configuration) {
+KernelConfig kernel_config_of(const BoundMdh& bound, const TuningSpace& space,
+                              const tuner::Configuration& configuration) {
   MDH_INTERNAL_ASSERT(configuration.size() == space.parameters.size(), "configuration of another space");
   return config_from_assignment(bound, space, configuration.values());
 }

@@ -18,7 +18,8 @@ namespace mdh {
 tuner::SearchSpace make_search_space(const TuningSpace& space, unsigned threads = 0);
 
 /// A tuner configuration of make_search_space(space) as the kernel's typed configuration.
-KernelConfig kernel_config_of(const BoundMdh& bound, const TuningSpace& space, const tuner::Configuration& configuration);
+KernelConfig kernel_config_of(const BoundMdh& bound, const TuningSpace& space,
+                              const tuner::Configuration& configuration);
 
 /// The tuner's point of a typed configuration; nullopt when the configuration is outside the searched values (a
 /// size off the lattice, a --restrict) or invalid.

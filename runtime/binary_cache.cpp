@@ -1,10 +1,11 @@
 #include "runtime/binary_cache.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <unistd.h>
 
 #include "support/error.h"
 
@@ -55,8 +56,8 @@ void BinaryCache::store(const DeviceInfo& device, const std::string& source, con
                         const std::vector<unsigned char>& binary) const {
   const std::string key = full_key(device, source, options);
   const std::string path = path_of(key);
-  const std::string temporary = path + ".tmp" + std::to_string(::getpid()) + "-" +
-                                std::to_string(reinterpret_cast<uintptr_t>(&binary));
+  const std::string temporary =
+      path + ".tmp" + std::to_string(::getpid()) + "-" + std::to_string(reinterpret_cast<uintptr_t>(&binary));
   {
     std::ofstream out(temporary, std::ios::binary);
     const uint64_t key_length = key.size();

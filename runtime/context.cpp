@@ -1,12 +1,11 @@
 #include "runtime/context.h"
 
-#include <regex>
-
 #include <algorithm>
+#include <regex>
 #include <sstream>
 
-#include "support/error.h"
 #include "runtime/opencl_error.h"
+#include "support/error.h"
 
 namespace mdh {
 
@@ -107,7 +106,8 @@ cl_program Context::program(const std::string& source, const std::string& option
       const unsigned char* data = binary->data();
       size_t size = binary->size();
       cl_int binary_status = CL_SUCCESS;
-      ClProgram cached(clCreateProgramWithBinary(context_.get(), 1, &device_.device, &size, &data, &binary_status, &status));
+      ClProgram cached(
+          clCreateProgramWithBinary(context_.get(), 1, &device_.device, &size, &data, &binary_status, &status));
       if (status == CL_SUCCESS && binary_status == CL_SUCCESS &&
           clBuildProgram(cached.get(), 1, &device_.device, options.c_str(), nullptr, nullptr) == CL_SUCCESS) {
         ++binary_cache_hits_;
@@ -132,7 +132,8 @@ cl_program Context::program(const std::string& source, const std::string& option
   check(status, "clBuildProgram");
   if (binary_cache_) {
     size_t size = 0;
-    if (clGetProgramInfo(program.get(), CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr) == CL_SUCCESS && size > 0) {
+    if (clGetProgramInfo(program.get(), CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr) == CL_SUCCESS &&
+        size > 0) {
       std::vector<unsigned char> binary(size);
       unsigned char* data = binary.data();
       if (clGetProgramInfo(program.get(), CL_PROGRAM_BINARIES, sizeof data, &data, nullptr) == CL_SUCCESS)

@@ -6,11 +6,10 @@
 
 #include <cstddef>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <memory>
 
 #include "runtime/binary_cache.h"
 #include "runtime/device.h"

@@ -4,8 +4,8 @@
 #include <cctype>
 #include <sstream>
 
-#include "support/error.h"
 #include "runtime/opencl_error.h"
+#include "support/error.h"
 
 namespace mdh {
 
@@ -257,7 +257,8 @@ std::string device_slug(const DeviceInfo& device) {
   if (slug.empty()) slug = "opencl-device";
   // A CPU's name often says only the family ("Intel(R) Xeon(R) Processor" on a 2-core VM and on a 16-core host
   // alike), and its tuned configurations depend on the cores it has: the core count keeps their results apart.
-  if ((device.type & CL_DEVICE_TYPE_CPU) && device.compute_units > 0) slug += "-" + std::to_string(device.compute_units) + "c";
+  if ((device.type & CL_DEVICE_TYPE_CPU) && device.compute_units > 0)
+    slug += "-" + std::to_string(device.compute_units) + "c";
   return slug;
 }
 
@@ -288,6 +289,5 @@ std::string format_device_list(const std::vector<DeviceInfo>& devices) {
   }
   return out.str();
 }
-
 
 }  // namespace mdh

@@ -60,7 +60,6 @@ DeviceInfo select_device(const std::string& selector);
 /// A stable folder name for results: lower-case words joined by dashes ("nvidia-h200", "pocl-cpu-amd-epyc").
 std::string device_slug(const DeviceInfo& device);
 
-
 /// The human-readable listing printed by `mdh devices`.
 std::string format_device_list(const std::vector<DeviceInfo>& devices);
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
-#include "support/error.h"
 #include "runtime/opencl_error.h"
+#include "support/error.h"
 
 namespace mdh {
 

@@ -60,7 +60,8 @@ std::string describe_icd_loading() {
     for (size_t start = 0; start <= list.size();) {
       size_t end = list.find(':', start);
       if (end == std::string::npos) end = list.size();
-      if (end > start) text += "  " + list.substr(start, end - start) + ": " + try_loading(list.substr(start, end - start)) + "\n";
+      if (end > start)
+        text += "  " + list.substr(start, end - start) + ": " + try_loading(list.substr(start, end - start)) + "\n";
       start = end + 1;
     }
   }
@@ -82,7 +83,8 @@ std::string describe_icd_loading() {
   text += "ignored signals: " + signal_list([](int sig) {
             struct sigaction action {};
             return ::sigaction(sig, nullptr, &action) == 0 && action.sa_handler == SIG_IGN;
-          }) + "\n";
+          }) +
+          "\n";
   return text;
 }
 

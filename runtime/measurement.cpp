@@ -13,7 +13,7 @@ std::pair<size_t, size_t> median_ci_ranks(size_t n, double confidence) {
   // cdf = P(B <= r - 1) = P(B < r), accumulated from the binomial probabilities; 0.5^n stays a normal double
   // up to n = 1000, far beyond any run limit.
   double pmf = std::pow(0.5, static_cast<double>(n));  // P(B = 0)
-  double below = 0.0;                                   // P(B < r) for the current r
+  double below = 0.0;                                  // P(B < r) for the current r
   size_t lower = 0;
   for (size_t r = 1; r <= (n + 1) / 2; ++r) {
     below += pmf;  // now P(B < r) = P(B <= r - 1)

@@ -17,11 +17,11 @@ struct RunTimes {
 };
 
 struct MeasurementOptions {
-  int warmups = 2;             // untimed runs first (kernel builds, caches, thread pools)
-  int min_runs = 5;            // never stop before this many timed runs
-  int max_runs = 200;          // stop here even if the CI target is missed
-  double confidence = 0.95;    // of the median's confidence interval
-  double ci_relative = 0.02;   // target: both CI ends within this share of the median
+  int warmups = 2;            // untimed runs first (kernel builds, caches, thread pools)
+  int min_runs = 5;           // never stop before this many timed runs
+  int max_runs = 200;         // stop here even if the CI target is missed
+  double confidence = 0.95;   // of the median's confidence interval
+  double ci_relative = 0.02;  // target: both CI ends within this share of the median
 };
 
 /// Order statistics of one quantity over the timed runs.
@@ -32,14 +32,14 @@ struct TimeStats {
   double stddev_ns = 0;  // sample standard deviation (n - 1); 0 for one run
   double ci_low_ns = 0;  // the distribution-free CI of the median; equal to min/max when too few runs
   double ci_high_ns = 0;
-  bool ci_met = false;   // both CI ends within ci_relative of the median
+  bool ci_met = false;  // both CI ends within ci_relative of the median
 };
 
 struct Measurement {
   TimeStats device, call;
-  int runs = 0;          // timed runs
+  int runs = 0;  // timed runs
   int warmups = 0;
-  bool ci_met = false;   // device.ci_met && call.ci_met
+  bool ci_met = false;  // device.ci_met && call.ci_met
   std::vector<RunTimes> samples;
 };
 

@@ -19,8 +19,7 @@ struct SourceLoc {
 class UserError : public std::runtime_error {
  public:
   explicit UserError(const std::string& message) : std::runtime_error(message) {}
-  UserError(const SourceLoc& loc, const std::string& message)
-      : std::runtime_error(format(loc, message)), loc_(loc) {}
+  UserError(const SourceLoc& loc, const std::string& message) : std::runtime_error(format(loc, message)), loc_(loc) {}
   const SourceLoc& loc() const { return loc_; }
 
   /// `file:line:col: error: message`, or `error: message` when the location is unknown.
@@ -51,7 +50,7 @@ class InternalError : public std::logic_error {
 
 }  // namespace mdh
 
-#define MDH_INTERNAL_ASSERT(cond, msg)                                              \
-  do {                                                                              \
+#define MDH_INTERNAL_ASSERT(cond, msg)                                                              \
+  do {                                                                                              \
     if (!(cond)) ::mdh::internal_error(__FILE__, __LINE__, std::string(#cond " failed: ") + (msg)); \
   } while (0)

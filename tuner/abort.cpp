@@ -81,11 +81,16 @@ double speedup(std::optional<double> then, std::optional<double> now) {
 
 }  // namespace
 
-Abort operator&&(const Abort& a, const Abort& b) { return Abort(std::make_shared<Combined>(a, b, true)); }
-Abort operator||(const Abort& a, const Abort& b) { return Abort(std::make_shared<Combined>(a, b, false)); }
+Abort operator&&(const Abort& a, const Abort& b) {
+  return Abort(std::make_shared<Combined>(a, b, true));
+}
+Abort operator||(const Abort& a, const Abort& b) {
+  return Abort(std::make_shared<Combined>(a, b, false));
+}
 
 Abort evaluations(uint64_t count) {
-  return make("evaluations(" + std::to_string(count) + ")", [count](const TuningStatus& s) { return s.evaluations >= count; });
+  return make("evaluations(" + std::to_string(count) + ")",
+              [count](const TuningStatus& s) { return s.evaluations >= count; });
 }
 
 Abort valid_evaluations(uint64_t count) {
@@ -94,7 +99,8 @@ Abort valid_evaluations(uint64_t count) {
 }
 
 Abort duration(double seconds) {
-  return make("duration(" + number(seconds) + "s)", [seconds](const TuningStatus& s) { return s.elapsed_seconds >= seconds; });
+  return make("duration(" + number(seconds) + "s)",
+              [seconds](const TuningStatus& s) { return s.elapsed_seconds >= seconds; });
 }
 
 Abort space_fraction(double fraction) {
@@ -177,7 +183,8 @@ class AbortParser {
     if (name == "fraction" && second.empty()) return space_fraction(real(first));
     if (name == "cost" && second.empty()) return cost_at_most(real(first));
     if (name == "speedup" && !second.empty()) {
-      if (std::isalpha(static_cast<unsigned char>(second.back()))) return speedup_within_time(real(first), seconds(second));
+      if (std::isalpha(static_cast<unsigned char>(second.back())))
+        return speedup_within_time(real(first), seconds(second));
       return speedup_within_evaluations(real(first), count(second));
     }
     fail("unknown abort condition '" + name + "' with " + (second.empty() ? "one argument" : "two arguments"));
@@ -205,7 +212,8 @@ class AbortParser {
     return value;
   }
   uint64_t count(const std::string& s) {
-    if (s.empty() || !std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+    if (s.empty() ||
+        !std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
       fail("'" + s + "' is not a count");
     return std::stoull(s);
   }
@@ -215,9 +223,12 @@ class AbortParser {
     if (!digits.empty() && std::isalpha(static_cast<unsigned char>(digits.back()))) {
       char unit = digits.back();
       digits.pop_back();
-      if (unit == 'm') scale = 60;
-      else if (unit == 'h') scale = 3600;
-      else if (unit != 's') fail("unknown time unit '" + std::string(1, unit) + "' (use s, m or h)");
+      if (unit == 'm')
+        scale = 60;
+      else if (unit == 'h')
+        scale = 3600;
+      else if (unit != 's')
+        fail("unknown time unit '" + std::string(1, unit) + "' (use s, m or h)");
     }
     return real(digits) * scale;
   }
@@ -244,6 +255,8 @@ class AbortParser {
 
 }  // namespace
 
-Abort parse_abort(const std::string& expression) { return AbortParser(expression).parse(); }
+Abort parse_abort(const std::string& expression) {
+  return AbortParser(expression).parse();
+}
 
 }  // namespace mdh::tuner

@@ -18,12 +18,12 @@ struct Improvement {
 
 /// What an abort condition may look at.
 struct TuningStatus {
-  uint64_t evaluations = 0;        // configurations evaluated (one journal line each)
-  uint64_t valid_evaluations = 0;  // ... of which had status ok
+  uint64_t evaluations = 0;           // configurations evaluated (one journal line each)
+  uint64_t valid_evaluations = 0;     // ... of which had status ok
   uint64_t verified_evaluations = 0;  // ... of which were checked (EvaluationResult::verified)
   uint64_t cut_evaluations = 0;       // ... of which were cut after one run (EvaluationResult::cut)
   double elapsed_seconds = 0;
-  double space_size = 0;           // for fractions; exact size is SearchSpace::size()
+  double space_size = 0;                  // for fractions; exact size is SearchSpace::size()
   std::vector<Improvement> improvements;  // ascending in time, descending in cost
 
   std::optional<double> best_cost() const;

@@ -18,7 +18,8 @@ int64_t Configuration::operator[](std::string_view name) const {
 
 nlohmann::json Configuration::to_json() const {
   nlohmann::json json = nlohmann::json::object();
-  for (size_t i = 0; i < values_.size(); ++i) json[(*parameters_)[i].name()] = (*parameters_)[i].value_to_json(values_[i]);
+  for (size_t i = 0; i < values_.size(); ++i)
+    json[(*parameters_)[i].name()] = (*parameters_)[i].value_to_json(values_[i]);
   return json;
 }
 

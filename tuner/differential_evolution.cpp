@@ -41,15 +41,19 @@ class DifferentialEvolution final : public SearchTechnique {
       size_t target = next_target_;
       next_target_ = (next_target_ + 1) % population_.size();
       size_t a, b, c;
-      do a = rng_->below(population_.size()); while (a == target);
-      do b = rng_->below(population_.size()); while (b == target || b == a);
-      do c = rng_->below(population_.size()); while (c == target || c == a || c == b);
+      do a = rng_->below(population_.size());
+      while (a == target);
+      do b = rng_->below(population_.size());
+      while (b == target || b == a);
+      do c = rng_->below(population_.size());
+      while (c == target || c == a || c == b);
       const size_t dims = population_[target].size();
       size_t forced = rng_->below(dims);
       pending.vector = population_[target];
       for (size_t d = 0; d < dims; ++d)
         if (d == forced || rng_->chance(kCrossover))
-          pending.vector[d] = std::clamp(population_[a][d] + kWeight * (population_[b][d] - population_[c][d]), 0.0, 1.0);
+          pending.vector[d] =
+              std::clamp(population_[a][d] + kWeight * (population_[b][d] - population_[c][d]), 0.0, 1.0);
       pending.target = target;
       pending.point = space_->closest(pending.vector);
     }
@@ -111,6 +115,8 @@ class DifferentialEvolution final : public SearchTechnique {
 
 }  // namespace
 
-std::unique_ptr<SearchTechnique> make_differential_evolution() { return std::make_unique<DifferentialEvolution>(); }
+std::unique_ptr<SearchTechnique> make_differential_evolution() {
+  return std::make_unique<DifferentialEvolution>();
+}
 
 }  // namespace mdh::tuner

@@ -59,7 +59,8 @@ class Builder {
         last_key_(parameters.size()),
         last_result_(parameters.size(), nullptr) {
     for (size_t p = 0; p < parameters.size(); ++p) {
-      for (const auto& reads : parameters[p].constraint_reads) key_reads_[p].insert(key_reads_[p].end(), reads.begin(), reads.end());
+      for (const auto& reads : parameters[p].constraint_reads)
+        key_reads_[p].insert(key_reads_[p].end(), reads.begin(), reads.end());
       std::sort(key_reads_[p].begin(), key_reads_[p].end());
       key_reads_[p].erase(std::unique(key_reads_[p].begin(), key_reads_[p].end()), key_reads_[p].end());
       if (p >= stored_levels)
@@ -221,7 +222,8 @@ void merge_chunks(std::vector<Chunk>& chunks, size_t stored_levels, std::vector<
       level.value.insert(level.value.end(), part.value.begin(), part.value.end());
       for (uint64_t begin : part.leaf_begin) level.leaf_begin.push_back(begin + leaf_offset[c]);
       if (has_children) {
-        for (uint32_t begin : part.child_begin) level.child_begin.push_back(static_cast<uint32_t>(begin + child_offset));
+        for (uint32_t begin : part.child_begin)
+          level.child_begin.push_back(static_cast<uint32_t>(begin + child_offset));
         child_offset += chunks[c].levels[l + 1].value.size();
       }
       release(part.value);

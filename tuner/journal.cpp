@@ -17,7 +17,9 @@ namespace {
 constexpr const char* kFormatKey = "mdh_tuner_journal";
 constexpr int kFormatVersion = 1;
 
-std::string errno_text() { return std::strerror(errno); }
+std::string errno_text() {
+  return std::strerror(errno);
+}
 
 EvaluationRecord record_from_json(const nlohmann::json& json) {
   EvaluationRecord record;
@@ -103,7 +105,8 @@ JournalContents read_journal(const std::string& path) {
   return contents;
 }
 
-JournalWriter::JournalWriter(const std::string& path, const JournalHeader& header, bool sync) : path_(path), sync_(sync) {
+JournalWriter::JournalWriter(const std::string& path, const JournalHeader& header, bool sync)
+    : path_(path), sync_(sync) {
   fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
   if (fd_ < 0) throw UserError("cannot create journal '" + path + "': " + errno_text());
   nlohmann::json json;
@@ -127,7 +130,9 @@ JournalWriter::~JournalWriter() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-void JournalWriter::append(const EvaluationRecord& record) { write_line(to_json(record)); }
+void JournalWriter::append(const EvaluationRecord& record) {
+  write_line(to_json(record));
+}
 
 void JournalWriter::write_line(const nlohmann::json& json) {
   const std::string line = json.dump() + "\n";

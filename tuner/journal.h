@@ -3,10 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "tuner/evaluation.h"
 
@@ -25,7 +24,7 @@ struct EvaluationRecord {
   uint64_t evaluation = 0;  // 1-based
   nlohmann::json configuration;
   EvaluationResult result;
-  double start_unix = 0;       // seconds since the epoch
+  double start_unix = 0;  // seconds since the epoch
   double end_unix = 0;
   double elapsed_seconds = 0;  // tuning time when the result arrived
 };

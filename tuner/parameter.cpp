@@ -31,8 +31,7 @@ Range::Range(std::vector<int64_t> values) : values_(std::move(values)) {
 
 Range Range::interval(int64_t first, int64_t last, int64_t step) {
   if (step <= 0) throw UserError("interval step must be positive, got " + std::to_string(step));
-  if (last < first)
-    throw UserError("interval [" + std::to_string(first) + ", " + std::to_string(last) + "] is empty");
+  if (last < first) throw UserError("interval [" + std::to_string(first) + ", " + std::to_string(last) + "] is empty");
   if (static_cast<uint64_t>(last - first) / static_cast<uint64_t>(step) >= kMaxRangeSize)
     throw UserError("interval [" + std::to_string(first) + ", " + std::to_string(last) + "] has too many values");
   std::vector<int64_t> values;
@@ -59,7 +58,9 @@ Range Range::set(std::vector<int64_t> values) {
   return Range(std::move(values));
 }
 
-Range Range::generated(const std::function<std::vector<int64_t>()>& generator) { return set(generator()); }
+Range Range::generated(const std::function<std::vector<int64_t>()>& generator) {
+  return set(generator());
+}
 
 Parameter::Parameter(std::string name, ValueKind kind, Range range)
     : name_(std::move(name)), kind_(kind), range_(std::move(range)) {
@@ -95,7 +96,8 @@ Parameter Parameter::permutation(std::string name, std::vector<std::string> elem
   Parameter p = permutation(std::move(name), static_cast<int>(element_names.size()));
   std::unordered_set<std::string> seen;
   for (const auto& e : element_names)
-    if (!seen.insert(e).second) throw UserError("permutation parameter '" + p.name_ + "' names element '" + e + "' twice");
+    if (!seen.insert(e).second)
+      throw UserError("permutation parameter '" + p.name_ + "' names element '" + e + "' twice");
   p.value_names_ = std::move(element_names);
   return p;
 }
@@ -121,9 +123,8 @@ Parameter& Parameter::constrain_prefix(std::vector<std::string> reads, Constrain
 }
 
 Parameter& Parameter::constrain(std::function<bool(int64_t value)> predicate) {
-  return constrain({}, [predicate = std::move(predicate)](int64_t value, std::span<const int64_t>) {
-    return predicate(value);
-  });
+  return constrain(
+      {}, [predicate = std::move(predicate)](int64_t value, std::span<const int64_t>) { return predicate(value); });
 }
 
 std::vector<int64_t> Parameter::permutation_of(int64_t value) const {
@@ -144,9 +145,12 @@ std::vector<int64_t> Parameter::permutation_of(int64_t value) const {
 
 nlohmann::json Parameter::value_to_json(int64_t value) const {
   switch (kind_) {
-    case ValueKind::integer: return value;
-    case ValueKind::boolean: return value != 0;
-    case ValueKind::enumeration: return value_names_.at(static_cast<size_t>(value));
+    case ValueKind::integer:
+      return value;
+    case ValueKind::boolean:
+      return value != 0;
+    case ValueKind::enumeration:
+      return value_names_.at(static_cast<size_t>(value));
     case ValueKind::permutation: {
       if (value_names_.empty()) return permutation_of(value);
       nlohmann::json names = nlohmann::json::array();

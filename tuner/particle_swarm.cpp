@@ -99,6 +99,8 @@ class ParticleSwarm final : public SearchTechnique {
 
 }  // namespace
 
-std::unique_ptr<SearchTechnique> make_particle_swarm() { return std::make_unique<ParticleSwarm>(); }
+std::unique_ptr<SearchTechnique> make_particle_swarm() {
+  return std::make_unique<ParticleSwarm>();
+}
 
 }  // namespace mdh::tuner

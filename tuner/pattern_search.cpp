@@ -93,7 +93,8 @@ class PatternSearch final : public SearchTechnique {
   double simplex_size() const {
     double size = 0;
     for (size_t i = 1; i < vertices_.size(); ++i)
-      for (size_t d = 0; d < vertices_[i].size(); ++d) size = std::max(size, std::abs(vertices_[i][d] - vertices_[0][d]));
+      for (size_t d = 0; d < vertices_[i].size(); ++d)
+        size = std::max(size, std::abs(vertices_[i][d] - vertices_[0][d]));
     return size;
   }
 
@@ -150,6 +151,8 @@ class PatternSearch final : public SearchTechnique {
 
 }  // namespace
 
-std::unique_ptr<SearchTechnique> make_pattern_search() { return std::make_unique<PatternSearch>(); }
+std::unique_ptr<SearchTechnique> make_pattern_search() {
+  return std::make_unique<PatternSearch>();
+}
 
 }  // namespace mdh::tuner

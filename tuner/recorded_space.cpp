@@ -45,11 +45,11 @@ RecordedSpace load_recorded_space(const std::string& path) {
   std::vector<std::set<int64_t>> integers(names.size());
   for (size_t p = 0; p < names.size(); ++p) {
     const nlohmann::json& first = configurations.front()[names[p]];
-    RecordedKind kind = first.is_boolean() ? RecordedKind::boolean
+    RecordedKind kind = first.is_boolean()          ? RecordedKind::boolean
                         : first.is_number_integer() ? RecordedKind::integer
                         : first.is_string()         ? RecordedKind::text
-                                                    : throw UserError("recorded costs '" + path + "': parameter '" +
-                                                                      names[p] + "' is not an integer, boolean or string");
+                                            : throw UserError("recorded costs '" + path + "': parameter '" + names[p] +
+                                                              "' is not an integer, boolean or string");
     kinds.push_back(kind);
   }
   std::vector<std::vector<int64_t>> rows;
@@ -57,7 +57,8 @@ RecordedSpace load_recorded_space(const std::string& path) {
     std::vector<int64_t> row;
     for (size_t p = 0; p < names.size(); ++p) {
       auto it = configuration.find(names[p]);
-      if (it == configuration.end()) throw UserError("recorded costs '" + path + "': a configuration lacks '" + names[p] + "'");
+      if (it == configuration.end())
+        throw UserError("recorded costs '" + path + "': a configuration lacks '" + names[p] + "'");
       int64_t value = 0;
       switch (kinds[p]) {
         case RecordedKind::boolean:
@@ -65,7 +66,8 @@ RecordedSpace load_recorded_space(const std::string& path) {
           value = it->get<bool>() ? 1 : 0;
           break;
         case RecordedKind::integer:
-          if (!it->is_number_integer()) throw UserError("recorded costs '" + path + "': '" + names[p] + "' mixes kinds");
+          if (!it->is_number_integer())
+            throw UserError("recorded costs '" + path + "': '" + names[p] + "' mixes kinds");
           value = it->get<int64_t>();
           integers[p].insert(value);
           break;
@@ -86,13 +88,15 @@ RecordedSpace load_recorded_space(const std::string& path) {
   // 2. Every recorded prefix, so parameter p admits exactly the values that continue some recorded prefix.
   auto prefixes = std::make_shared<std::vector<std::set<std::vector<int64_t>>>>(names.size());
   for (const auto& row : rows)
-    for (size_t p = 0; p < names.size(); ++p) (*prefixes)[p].insert(std::vector<int64_t>(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(p) + 1));
+    for (size_t p = 0; p < names.size(); ++p)
+      (*prefixes)[p].insert(std::vector<int64_t>(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(p) + 1));
 
   RecordedSpace recorded;
   for (size_t p = 0; p < names.size(); ++p) {
     Parameter parameter = kinds[p] == RecordedKind::boolean ? Parameter::boolean(names[p])
-                          : kinds[p] == RecordedKind::text  ? Parameter::enumeration(names[p], texts[p])
-                                                            : Parameter::integer(names[p], Range::set({integers[p].begin(), integers[p].end()}));
+                          : kinds[p] == RecordedKind::text
+                              ? Parameter::enumeration(names[p], texts[p])
+                              : Parameter::integer(names[p], Range::set({integers[p].begin(), integers[p].end()}));
     std::vector<std::string> reads(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(p));
     parameter.constrain(reads, [prefixes, p](int64_t value, std::span<const int64_t> earlier) {
       std::vector<int64_t> key(earlier.begin(), earlier.end());

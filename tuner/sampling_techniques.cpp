@@ -4,7 +4,6 @@
 #include <set>
 
 #include "support/error.h"
-
 #include "tuner/techniques.h"
 
 namespace mdh::tuner {
@@ -72,7 +71,11 @@ class RandomSearch final : public SearchTechnique {
 
 }  // namespace
 
-std::unique_ptr<SearchTechnique> make_exhaustive() { return std::make_unique<Exhaustive>(); }
-std::unique_ptr<SearchTechnique> make_random_search() { return std::make_unique<RandomSearch>(); }
+std::unique_ptr<SearchTechnique> make_exhaustive() {
+  return std::make_unique<Exhaustive>();
+}
+std::unique_ptr<SearchTechnique> make_random_search() {
+  return std::make_unique<RandomSearch>();
+}
 
 }  // namespace mdh::tuner

@@ -233,7 +233,8 @@ Configuration SearchSpace::configuration_from_json(const nlohmann::json& json) c
   }
   if (json.size() != parameters_->size()) {
     for (const auto& [name, value] : json.items()) {
-      bool known = std::any_of(parameters_->begin(), parameters_->end(), [&](const Parameter& p) { return p.name() == name; });
+      bool known =
+          std::any_of(parameters_->begin(), parameters_->end(), [&](const Parameter& p) { return p.name() == name; });
       if (!known) throw UserError("configuration has unknown parameter '" + name + "'");
     }
   }
@@ -363,8 +364,8 @@ UserError SearchSpace::no_valid_configuration(Rng& rng, bool exhaustive) const {
     if (best == GlobalConstraintSet::npos) break;
     for (uint64_t k = 0; k < candidates; ++k)
       if (fails[k * constraint_count + best]) covered[k] = 1;
-    const int percent = static_cast<int>(std::floor(100.0 * static_cast<double>(failures[best]) /
-                                                    static_cast<double>(candidates)));
+    const int percent =
+        static_cast<int>(std::floor(100.0 * static_cast<double>(failures[best]) / static_cast<double>(candidates)));
     listed += (listed.empty() ? "" : "; ") + globals_.description(best) + " (fails for " + std::to_string(percent) +
               "% of " + to_grouped_decimal(candidates) + " candidates)";
   }

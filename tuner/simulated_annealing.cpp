@@ -76,6 +76,8 @@ class SimulatedAnnealing final : public SearchTechnique {
 
 }  // namespace
 
-std::unique_ptr<SearchTechnique> make_simulated_annealing() { return std::make_unique<SimulatedAnnealing>(); }
+std::unique_ptr<SearchTechnique> make_simulated_annealing() {
+  return std::make_unique<SimulatedAnnealing>();
+}
 
 }  // namespace mdh::tuner

@@ -14,7 +14,7 @@ uint64_t derive_seed(uint64_t seed, uint64_t stream) {
 }
 
 std::vector<std::string> technique_names() {
-  return {"auc_bandit",       "exhaustive",     "random", "annealing", "differential_evolution",
+  return {"auc_bandit",     "exhaustive",    "random", "annealing", "differential_evolution",
           "pattern_search", "particle_swarm"};
 }
 

@@ -39,6 +39,8 @@ std::unique_ptr<SearchTechnique> make_technique(const std::string& name);
 uint64_t derive_seed(uint64_t seed, uint64_t stream);
 
 /// Failed configurations compare as infinitely expensive.
-inline double cost_value(Cost cost) { return cost ? *cost : std::numeric_limits<double>::infinity(); }
+inline double cost_value(Cost cost) {
+  return cost ? *cost : std::numeric_limits<double>::infinity();
+}
 
 }  // namespace mdh::tuner

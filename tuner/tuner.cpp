@@ -3,19 +3,18 @@
 // run is reproducible from (technique, seed, window, costs) and a journal can be replayed.
 #include "tuner/tuner.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <boost/asio/post.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <boost/asio/use_future.hpp>
 #include <chrono>
 #include <deque>
 #include <future>
 #include <map>
 #include <memory>
 #include <set>
-
-#include <unistd.h>
-
-#include <boost/asio/post.hpp>
-#include <boost/asio/thread_pool.hpp>
-#include <boost/asio/use_future.hpp>
 
 #include "support/error.h"
 
@@ -52,8 +51,13 @@ class TuningLoop {
  public:
   TuningLoop(const SearchSpace& space, SearchTechnique& technique, const Abort& abort, Evaluator& evaluator,
              const TunerOptions& options)
-      : space_(space), technique_(technique), abort_(abort), evaluator_(evaluator), options_(options),
-        window_(evaluator.capacity() + options.lookahead), start_(std::chrono::steady_clock::now()) {
+      : space_(space),
+        technique_(technique),
+        abort_(abort),
+        evaluator_(evaluator),
+        options_(options),
+        window_(evaluator.capacity() + options.lookahead),
+        start_(std::chrono::steady_clock::now()) {
     // Fractions of the space are fractions of its valid configurations (estimated when there are too many
     // candidates to count them).
     result_.status.space_size = space.known_valid_size() ? static_cast<double>(*space.known_valid_size())
@@ -208,8 +212,8 @@ class TuningLoop {
         status.improvements.push_back({when, status.evaluations, ticket.result.cost});
       }
     }
-    EvaluationRecord entry{status.evaluations, ticket.configuration.to_json(), ticket.result,
-                           ticket.start_unix, ticket.end_unix, when};
+    EvaluationRecord entry{
+        status.evaluations, ticket.configuration.to_json(), ticket.result, ticket.start_unix, ticket.end_unix, when};
     if (ticket.replayed) {
       ++result_.replayed;
     } else if (journal_) {
@@ -314,8 +318,8 @@ TuningResult tune(const SearchSpace& space, SearchTechnique& technique, const Ab
   return TuningLoop(space, technique, abort, evaluator, options).run();
 }
 
-TuningResult tune(const SearchSpace& space, SearchTechnique& technique, const Abort& abort,
-                  CostFunction& cost_function, const TunerOptions& options) {
+TuningResult tune(const SearchSpace& space, SearchTechnique& technique, const Abort& abort, CostFunction& cost_function,
+                  const TunerOptions& options) {
   InProcessEvaluator evaluator(cost_function);
   return tune(space, technique, abort, evaluator, options);
 }

@@ -51,7 +51,7 @@ struct TuningResult {
 TuningResult tune(const SearchSpace& space, SearchTechnique& technique, const Abort& abort, Evaluator& evaluator,
                   const TunerOptions& options = {});
 /// Evaluates in the calling thread.
-TuningResult tune(const SearchSpace& space, SearchTechnique& technique, const Abort& abort,
-                  CostFunction& cost_function, const TunerOptions& options = {});
+TuningResult tune(const SearchSpace& space, SearchTechnique& technique, const Abort& abort, CostFunction& cost_function,
+                  const TunerOptions& options = {});
 
 }  // namespace mdh::tuner

@@ -51,7 +51,9 @@ std::string describe_exit(int status) {
 
 }  // namespace
 
-const std::vector<std::string>& start_environment() { return g_start_environment; }
+const std::vector<std::string>& start_environment() {
+  return g_start_environment;
+}
 
 WorkerPool::WorkerPool(WorkerPoolOptions options) : options_(std::move(options)) {
   if (options_.commands.empty()) throw UserError("a worker pool needs at least one worker command");
@@ -223,7 +225,9 @@ void WorkerPool::read_output(Worker& worker) {
   if (n <= 0) {
     // EOF: the worker is gone (crash, exit). Collect what it said on stderr first.
     while (worker.error_pipe >= 0) {
-      struct pollfd p{worker.error_pipe, POLLIN, 0};
+      struct pollfd p {
+        worker.error_pipe, POLLIN, 0
+      };
       if (::poll(&p, 1, 0) <= 0 || !(p.revents & (POLLIN | POLLHUP))) break;
       size_t before = worker.stderr_tail.size();
       read_stderr(worker);
@@ -250,9 +254,9 @@ void WorkerPool::read_output(Worker& worker) {
     } catch (const std::exception& e) {
       // A worker that breaks the protocol cannot be trusted with the next request either.
       std::string how = stop(worker, true);
-      complete(worker, EvaluationResult::failed(EvaluationStatus::error,
-                                                "worker broke the protocol (" + std::string(e.what()) + ") with '" +
-                                                    line.substr(0, 200) + "'; " + how));
+      complete(worker,
+               EvaluationResult::failed(EvaluationStatus::error, "worker broke the protocol (" + std::string(e.what()) +
+                                                                     ") with '" + line.substr(0, 200) + "'; " + how));
       return;
     }
     complete(worker, std::move(result));

@@ -13,11 +13,10 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "tuner/evaluation.h"
 
@@ -61,8 +60,8 @@ class WorkerPool final : public Evaluator {
   struct Worker {
     std::vector<std::string> command;
     pid_t pid = -1;
-    int socket = -1;        // the worker's stdin and stdout
-    int error_pipe = -1;    // the worker's stderr
+    int socket = -1;      // the worker's stdin and stdout
+    int error_pipe = -1;  // the worker's stderr
     std::string pending_output;
     std::string stderr_tail;
     std::optional<uint64_t> ticket;  // busy with this evaluation

@@ -50,7 +50,9 @@ struct CudaState {
   }
 };
 
-std::string cuda_version_text(int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); }
+std::string cuda_version_text(int v) {
+  return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
 
 /// cuBLAS is column-major: a row-major X (r x c) is the column-major X^T, so row-major C = A B is computed as the
 /// column-major C^T = B^T A^T, i.e. Sgemm(n, m, k) with the operands swapped.
@@ -59,13 +61,15 @@ void prepare_blas(PeerCase& pc, CudaState& s, PeerSetup& setup) {
   if (routine == "gemm" || routine == "gemm_nt") {
     const bool nt = routine == "gemm_nt";
     pc.require_md_hom(nt ? "gemm_nt" : "gemm");
-    const int m = static_cast<int>(pc.size("I")), n = static_cast<int>(pc.size("J")), k = static_cast<int>(pc.size("K"));
+    const int m = static_cast<int>(pc.size("I")), n = static_cast<int>(pc.size("J")),
+              k = static_cast<int>(pc.size("K"));
     const float* a = s.upload(float_values(pc.input("A")), "A");
     const float* b = s.upload(float_values(pc.input("B")), "B");
     s.output_count = static_cast<size_t>(m) * n;
     s.output = s.allocate(s.output_count, "C");
-    setup.layouts = nt ? "row-major A MxK, B NxK, C MxN; cublasSgemm(OP_T, OP_N, N, M, K, B, ldb=K, A, lda=K, C, ldc=N)"
-                       : "row-major A MxK, B KxN, C MxN; cublasSgemm(OP_N, OP_N, N, M, K, B, ldb=N, A, lda=K, C, ldc=N)";
+    setup.layouts =
+        nt ? "row-major A MxK, B NxK, C MxN; cublasSgemm(OP_T, OP_N, N, M, K, B, ldb=K, A, lda=K, C, ldc=N)"
+           : "row-major A MxK, B KxN, C MxN; cublasSgemm(OP_N, OP_N, N, M, K, B, ldb=N, A, lda=K, C, ldc=N)";
     s.enqueue = [&s, a, b, m, n, k, nt] {
       const float alpha = 1.0f, beta = 0.0f;
       check_cublas(cublasSgemm(s.cublas, nt ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, b, nt ? k : n, a,
@@ -114,11 +118,13 @@ void prepare_conv(PeerCase& pc, CudaState& s, PeerSetup& setup) {
       for (float v : row) weights.push_back(v / 159.0f);
     expected = {i, j};
     input_name = "img";
-    setup.layouts = "NCHW 1x1x(I+4)x(J+4) input (halo included, no padding), KCRS 1x1x5x5 filter (weights/159), "
-                    "NCHW 1x1xIxJ output; cross-correlation";
+    setup.layouts =
+        "NCHW 1x1x(I+4)x(J+4) input (halo included, no padding), KCRS 1x1x5x5 filter (weights/159), "
+        "NCHW 1x1xIxJ output; cross-correlation";
   } else if (routine == "jacobi3d") {
     pc.require_md_hom("jacobi3d");
-    const int i = static_cast<int>(pc.size("I")), j = static_cast<int>(pc.size("J")), k = static_cast<int>(pc.size("K"));
+    const int i = static_cast<int>(pc.size("I")), j = static_cast<int>(pc.size("J")),
+              k = static_cast<int>(pc.size("K"));
     shape.input_spatial = {i + 2, j + 2, k + 2};
     shape.filter_spatial = {3, 3, 3};
     weights.assign(27, 0.0f);  // the 7-point stencil as a dense 3x3x3 filter: zeros off the axes
@@ -127,13 +133,15 @@ void prepare_conv(PeerCase& pc, CudaState& s, PeerSetup& setup) {
     at(2, 1, 1) = 0.165f, at(0, 1, 1) = 0.166f, at(1, 1, 1) = -1.67f;
     expected = {i, j, k};
     input_name = "a";
-    setup.layouts = "NCDHW 1x1x(I+2)x(J+2)x(K+2) input, 1x1x3x3x3 filter holding the 7-point weights and 20 zeros "
-                    "(cuDNN has no sparse stencil: it computes all 27 taps), NCDHW output; cross-correlation";
+    setup.layouts =
+        "NCDHW 1x1x(I+2)x(J+2)x(K+2) input, 1x1x3x3x3 filter holding the 7-point weights and 20 zeros "
+        "(cuDNN has no sparse stencil: it computes all 27 taps), NCDHW output; cross-correlation";
     setup.notes["filter"] = "dense 3x3x3 with the 7-point weights, zeros elsewhere";
   } else {
     pc.require_md_hom("mcc");
-    const int n = static_cast<int>(pc.size("N")), p = static_cast<int>(pc.size("P")), q = static_cast<int>(pc.size("Q")),
-              k = static_cast<int>(pc.size("K")), c = static_cast<int>(pc.size("C")), r = static_cast<int>(pc.size("R")),
+    const int n = static_cast<int>(pc.size("N")), p = static_cast<int>(pc.size("P")),
+              q = static_cast<int>(pc.size("Q")), k = static_cast<int>(pc.size("K")),
+              c = static_cast<int>(pc.size("C")), r = static_cast<int>(pc.size("R")),
               sz = static_cast<int>(pc.size("S"));
     shape.channels_last = true;
     shape.batch = n, shape.in_channels = c, shape.out_channels = k;
@@ -142,8 +150,9 @@ void prepare_conv(PeerCase& pc, CudaState& s, PeerSetup& setup) {
     weights = float_values(pc.input("F"));
     expected = {p, q};
     input_name = "I";
-    setup.layouts = "NHWC input N x (P+R-1) x (Q+S-1) x C (pre-padded), KRSC filter (cuDNN NHWC filter format), NHWC "
-                    "output N x P x Q x K; cross-correlation, stride 1";
+    setup.layouts =
+        "NHWC input N x (P+R-1) x (Q+S-1) x C (pre-padded), KRSC filter (cuDNN NHWC filter format), NHWC "
+        "output N x P x Q x K; cross-correlation, stride 1";
   }
   const float* x = s.upload(float_values(pc.input(input_name)), input_name);
   const float* w = s.upload(weights, "filter");
@@ -178,7 +187,9 @@ void prepare_contraction(PeerCase& pc, CudaState& s, PeerSetup& setup) {
   const std::vector<int> a_dims = plain_dims(pc, bound.inputs[0]), b_dims = plain_dims(pc, bound.inputs[1]),
                          c_dims = plain_dims(pc, bound.output);
   auto contains = [](const std::vector<int>& v, int d) { return std::find(v.begin(), v.end(), d) != v.end(); };
-  auto position = [](const std::vector<int>& v, int d) { return static_cast<int>(std::find(v.begin(), v.end(), d) - v.begin()); };
+  auto position = [](const std::vector<int>& v, int d) {
+    return static_cast<int>(std::find(v.begin(), v.end(), d) - v.begin());
+  };
   std::vector<int> m_dims, n_dims, k_dims;
   for (int d : c_dims) {
     if (contains(a_dims, d) == contains(b_dims, d))
@@ -240,11 +251,13 @@ void prepare_contraction(PeerCase& pc, CudaState& s, PeerSetup& setup) {
     return t;
   };
   setup.layouts = "row-major " + a_name + "[" + dim_names(a_dims) + "] -> [" + dim_names(a_to) + "], " + b_name + "[" +
-                  dim_names(b_dims) + "] -> [" + dim_names(b_to) + "], SGEMM M=" + std::to_string(m) + " N=" +
-                  std::to_string(n) + " K=" + std::to_string(k) + " -> [" + dim_names(ct_dims) + "] -> output[" +
-                  dim_names(c_dims) + "]";
-  setup.notes["ttgt"] = {{"transpose_a", !perm_a.empty()}, {"transpose_b", !perm_b.empty()},
-                         {"transpose_c", !perm_c.empty()}, {"gemm_mnk", {m, n, k}}};
+                  dim_names(b_dims) + "] -> [" + dim_names(b_to) + "], SGEMM M=" + std::to_string(m) +
+                  " N=" + std::to_string(n) + " K=" + std::to_string(k) + " -> [" + dim_names(ct_dims) +
+                  "] -> output[" + dim_names(c_dims) + "]";
+  setup.notes["ttgt"] = {{"transpose_a", !perm_a.empty()},
+                         {"transpose_b", !perm_b.empty()},
+                         {"transpose_c", !perm_c.empty()},
+                         {"gemm_mnk", {m, n, k}}};
   s.enqueue = [&s, a, b, a_gemm, b_gemm, ct, m, n, k, perm_a, perm_b, perm_c, a_ext, b_ext, ct_ext] {
     const float* a_in = a;
     const float* b_in = b;
@@ -299,10 +312,12 @@ PeerSetup prepare_cuda(PeerCase& pc) {
   setup.notes["cuda_runtime"] = cuda_version_text(runtime_version);
   setup.notes["cuda_driver"] = cuda_version_text(driver_version);
   setup.notes["math"] = "FP32: CUBLAS_DEFAULT_MATH, cuDNN CUDNN_FMA_MATH, NVIDIA_TF32_OVERRIDE=0";
-  setup.device_time_includes = "CUDA events recorded on the call's stream before and after the call: every kernel "
-                               "of the call (for TTGT: the permutes and the SGEMM)";
-  setup.call_time_includes = "host wall time from the call until cudaDeviceSynchronize returns (operands already "
-                             "on the device; handles, descriptors, algorithm search and workspace set up before)";
+  setup.device_time_includes =
+      "CUDA events recorded on the call's stream before and after the call: every kernel "
+      "of the call (for TTGT: the permutes and the SGEMM)";
+  setup.call_time_includes =
+      "host wall time from the call until cudaDeviceSynchronize returns (operands already "
+      "on the device; handles, descriptors, algorithm search and workspace set up before)";
   const std::string& routine = pc.options().routine;
   if (routine == "gemm" || routine == "gemm_nt" || routine == "gemv" || routine == "dot") {
     setup.peer = "cublas";

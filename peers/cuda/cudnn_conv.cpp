@@ -61,9 +61,9 @@ CudnnConvolution::CudnnConvolution(cudnnHandle_t handle, const ConvShape& shape)
   if (!chosen) throw UserError("cuDNN found no FP32 (FMA) forward algorithm for this convolution");
   algo_ = chosen->algo;
   check_cudnn(cudnnSetConvolutionMathType(conv_desc_, chosen->mathType), "cudnnSetConvolutionMathType");
-  check_cudnn(cudnnGetConvolutionForwardWorkspaceSize(handle_, x_desc_, w_desc_, conv_desc_, y_desc_, algo_,
-                                                      &workspace_bytes_),
-              "cudnnGetConvolutionForwardWorkspaceSize");
+  check_cudnn(
+      cudnnGetConvolutionForwardWorkspaceSize(handle_, x_desc_, w_desc_, conv_desc_, y_desc_, algo_, &workspace_bytes_),
+      "cudnnGetConvolutionForwardWorkspaceSize");
   workspace_ = device_floats((workspace_bytes_ + sizeof(float) - 1) / sizeof(float), "cuDNN workspace");
   description_ = {{"algo", static_cast<int>(algo_)},
                   {"math_type", static_cast<int>(chosen->mathType)},

@@ -4,9 +4,8 @@
 
 #include <cudnn.h>
 
-#include <vector>
-
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "cuda_check.h"
 

@@ -1,9 +1,10 @@
 // KernelConfig: JSON round trip, pinned messages for malformed configs, the default config, check_config.
+#include "codegen/kernel_config.h"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
-#include "codegen/kernel_config.h"
 #include "codegen/tuning_space.h"
 #include "tests/codegen/codegen_test_support.h"
 
@@ -32,9 +33,9 @@ std::string error_of(const BoundMdh& bound, const json& j) {
 
 TEST(KernelConfig, DefaultIsValidAndRoundTripsThroughJson) {
   for (const char* app : {"apps/gemm.mdh", "apps/gaussian.mdh", "apps/prl.mdh", "apps/mcc.mdh", "apps/dot.mdh"}) {
-    const std::string sizes = std::string(app) == "apps/mcc.mdh"      ? "N=1,P=7,Q=7,K=64,C=32,R=3,S=3"
-                              : std::string(app) == "apps/prl.mdh"    ? "N=100,M=50"
-                              : std::string(app) == "apps/dot.mdh"    ? "K=1000"
+    const std::string sizes = std::string(app) == "apps/mcc.mdh"        ? "N=1,P=7,Q=7,K=64,C=32,R=3,S=3"
+                              : std::string(app) == "apps/prl.mdh"      ? "N=100,M=50"
+                              : std::string(app) == "apps/dot.mdh"      ? "K=1000"
                               : std::string(app) == "apps/gaussian.mdh" ? "I=224,J=224"
                                                                         : "I=64,J=48,K=32";
     const BoundMdh bound = bind_app(app, sizes);
@@ -98,7 +99,8 @@ TEST(KernelConfig, AMissingFamilyTakesItsNeutralValue) {
 TEST(KernelConfig, MalformedConfigsAreUserErrors) {
   const BoundMdh bound = bind_app("apps/gemm.mdh", "I=8,J=8,K=8");
   const json good = config_to_json(bound, default_config(bound, small_gpu()));
-  EXPECT_EQ(error_of(bound, json::array()), "error: config: expected a JSON object with one entry per tuning parameter");
+  EXPECT_EQ(error_of(bound, json::array()),
+            "error: config: expected a JSON object with one entry per tuning parameter");
   json j = good;
   j["VECTOR_WIDTH_A"] = 4;
   EXPECT_EQ(error_of(bound, j), "error: config: unknown parameter 'VECTOR_WIDTH_A' (mdh space lists the parameters)");
@@ -116,7 +118,8 @@ TEST(KernelConfig, MalformedConfigsAreUserErrors) {
   EXPECT_EQ(error_of(bound, j), "error: config: MEM_INP_L_A: unknown value \"shared\" (expected none, local)");
   j = good;
   j["LOOP_ORDER_P"] = {"i", "i", "k"};
-  EXPECT_EQ(error_of(bound, j), "error: config: LOOP_ORDER_P: expected a permutation of i, j, k, got [\"i\",\"i\",\"k\"]");
+  EXPECT_EQ(error_of(bound, j),
+            "error: config: LOOP_ORDER_P: expected a permutation of i, j, k, got [\"i\",\"i\",\"k\"]");
   j = good;
   j["LOOP_ORDER_P"] = {"i", "q", "k"};
   EXPECT_EQ(error_of(bound, j), "error: config: LOOP_ORDER_P: '\"q\"' is not one of i, j, k");
@@ -148,8 +151,7 @@ TEST(KernelConfig, CheckConfigNamesTheViolatedConstraint) {
     check_config(bound, c, small_gpu());
     FAIL() << "accepted PT_SIZE > LT_SIZE";
   } catch (const UserError& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "error: config: violates PT_SIZE_i <= LT_SIZE_i (PT_SIZE_i = 8, LT_SIZE_i = 4)");
+    EXPECT_EQ(std::string(e.what()), "error: config: violates PT_SIZE_i <= LT_SIZE_i (PT_SIZE_i = 8, LT_SIZE_i = 4)");
   }
   c = default_config(bound, small_gpu());
   c.input_memory[0][1] = Memory::Local;
@@ -168,9 +170,10 @@ TEST(KernelConfig, CheckConfigNamesTheViolatedConstraint) {
 }
 
 TEST(KernelConfig, AccessNamesDistinguishRepeatedBuffers) {
-  const auto mdh = parse_spec("md_hom sq\nsize N\ninput x : float[N]\noutput r : float[1]\n"
-                              "view (k < N) : x[k], x[k] -> r[0]\nscalar (a, b) = a * b\ncombine (+)\n",
-                              "sq.mdh");
+  const auto mdh = parse_spec(
+      "md_hom sq\nsize N\ninput x : float[N]\noutput r : float[1]\n"
+      "view (k < N) : x[k], x[k] -> r[0]\nscalar (a, b) = a * b\ncombine (+)\n",
+      "sq.mdh");
   EXPECT_EQ(input_access_name(*mdh, 0), "x@a");
   EXPECT_EQ(input_access_name(*mdh, 1), "x@b");
 }

@@ -32,8 +32,8 @@ TEST(TunableExhaustive, Gemm5x7x3ReductionDimensionWithEveryResultRegion) {
   const auto expected = testing::reference_output(bound, buffers);
   const int64_t visited = testing::for_each_valid_assignment(space, [&](const Assignment& a) {
     const KernelConfig c = config_from_assignment(bound, space, a);
-    const auto run = testing::run_plan_with_scratch(bound, generate_tunable_kernel(bound, c, limits), buffers,
-                                                    "-cl-opt-disable");
+    const auto run =
+        testing::run_plan_with_scratch(bound, generate_tunable_kernel(bound, c, limits), buffers, "-cl-opt-disable");
     const std::string where = "config " + config_to_json(bound, c).dump();
     if (!run.error.empty()) {
       ADD_FAILURE() << where << "\n" << run.error;

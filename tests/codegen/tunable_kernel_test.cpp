@@ -1,6 +1,8 @@
 // Targeted tests of the tunable kernel, one parameter family at a time, against the reference kernel on PoCL:
 // caching on/off per layer and input, every result region and CMB_RES, every loop order and OpenCL mapping of a
 // 3-D md_hom, reductions over several work-groups for every combine operator, and golden generated code.
+#include "codegen/tunable_kernel.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -8,7 +10,6 @@
 #include <nlohmann/json.hpp>
 
 #include "codegen/kernel_config.h"
-#include "codegen/tunable_kernel.h"
 #include "codegen/tuning_space.h"
 #include "tests/codegen/codegen_test_support.h"
 #include "tests/codegen/tunable_test_support.h"
@@ -53,9 +54,12 @@ KernelConfig busy_gemm_config(const BoundMdh& bound) {
 }
 
 TEST(TunableKernel, DefaultConfigOfEveryShape) {
-  for (const auto& [app, sizes] : std::vector<std::pair<const char*, const char*>>{
-           {"apps/gemm.mdh", "I=13,J=7,K=5"}, {"apps/dot.mdh", "K=37"}, {"apps/gaussian.mdh", "I=9,J=20"},
-           {"apps/prl.mdh", "N=6,M=9"}, {"apps/mcc.mdh", "N=1,P=3,Q=3,K=4,C=3,R=2,S=2"}}) {
+  for (const auto& [app, sizes] :
+       std::vector<std::pair<const char*, const char*>>{{"apps/gemm.mdh", "I=13,J=7,K=5"},
+                                                        {"apps/dot.mdh", "K=37"},
+                                                        {"apps/gaussian.mdh", "I=9,J=20"},
+                                                        {"apps/prl.mdh", "N=6,M=9"},
+                                                        {"apps/mcc.mdh", "N=1,P=3,Q=3,K=4,C=3,R=2,S=2"}}) {
     const BoundMdh bound = bind_app(app, sizes);
     EXPECT_EQ(mismatch(bound, default_config(bound, testing::first_device_limits())), "") << app;
   }
@@ -74,8 +78,8 @@ TEST(TunableKernel, FullAndEdgeTilesAroundTileMultiples) {
       {{2, 1, 2}, {2, 2, 2}, {4, 6, 2}, {2, 3, 1}},  // steps of 4, 6, 2 fill the local tiles
       {{1, 2, 1}, {2, 2, 1}, {6, 4, 5}, {2, 1, 2}},  // steps of 4, 2, 2 in tiles of 6, 4, 5: the last step is short
   };
-  const std::vector<std::string> sizes = {"I=8,J=6,K=4", "I=7,J=12,K=5", "I=9,J=13,K=3", "I=1,J=5,K=11",
-                                          "I=12,J=7,K=1", "I=3,J=8,K=10"};
+  const std::vector<std::string> sizes = {"I=8,J=6,K=4",  "I=7,J=12,K=5", "I=9,J=13,K=3",
+                                          "I=1,J=5,K=11", "I=12,J=7,K=1", "I=3,J=8,K=10"};
   for (const Shape& shape : shapes)
     for (const std::string& size : sizes) {
       const BoundMdh bound = bind_app("apps/gemm.mdh", size);
@@ -316,8 +320,9 @@ TEST(TunableKernelGolden, GemmWithCachesAndWorkItemReduction) {
   c.combine_layer = Layer::Local;
   const LaunchPlan plan = generate_tunable_kernel(bound, c, DeviceLimits{});
   expect_golden(plan.source, "gemm_tunable.cl");
-  EXPECT_EQ(launch_to_json(plan).dump(),
-            R"({"build_options":"-cl-std=CL1.2","kernels":[{"args":[{"kind":"buffer","name":"A"},{"kind":"buffer","name":"B"},{"kind":"scratch","scratch":0}],"global_size":[12,16,4],"local_size":[4,4,2],"name":"gemm_tunable","work_dims":3},{"args":[{"kind":"scratch","scratch":0},{"kind":"buffer","name":"C"}],"global_size":[3072],"local_size":null,"name":"gemm_combine_wg","work_dims":1}],"scratch":[{"bytes":24576,"purpose":"partial results of the work-groups along the reduction dimensions"}]})");
+  EXPECT_EQ(
+      launch_to_json(plan).dump(),
+      R"({"build_options":"-cl-std=CL1.2","kernels":[{"args":[{"kind":"buffer","name":"A"},{"kind":"buffer","name":"B"},{"kind":"scratch","scratch":0}],"global_size":[12,16,4],"local_size":[4,4,2],"name":"gemm_tunable","work_dims":3},{"args":[{"kind":"scratch","scratch":0},{"kind":"buffer","name":"C"}],"global_size":[3072],"local_size":null,"name":"gemm_combine_wg","work_dims":1}],"scratch":[{"bytes":24576,"purpose":"partial results of the work-groups along the reduction dimensions"}]})");
 }
 
 // The configuration of GemmWithCachesAndWorkItemReduction on sizes that leave edge tiles along i (63 = 3*16 + 15):

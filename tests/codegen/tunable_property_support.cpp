@@ -4,10 +4,10 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <stdexcept>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <stdexcept>
 
 #include "codegen/kernel_config.h"
 #include "codegen/tunable_kernel.h"
@@ -71,8 +71,8 @@ combine (++, matmul)
 )";
 
 std::string contraction_sizes(int a, int b, int c, int d, int e, int f, int g) {
-  return "A=" + std::to_string(a) + ",B=" + std::to_string(b) + ",C=" + std::to_string(c) + ",D=" +
-         std::to_string(d) + ",E=" + std::to_string(e) + ",F=" + std::to_string(f) + ",G=" + std::to_string(g);
+  return "A=" + std::to_string(a) + ",B=" + std::to_string(b) + ",C=" + std::to_string(c) + ",D=" + std::to_string(d) +
+         ",E=" + std::to_string(e) + ",F=" + std::to_string(f) + ",G=" + std::to_string(g);
 }
 
 uint64_t seed_from_environment(uint64_t fallback) {
@@ -113,13 +113,15 @@ std::vector<PropertyCase> property_cases() {
       {"strided", "strided.mdh", kStrided, {"I=3,J=5,R=2,S=3", "I=4,J=2,R=3,S=1"}},
       {"matrix_chain", "matrix_chain.mdh", kMatrixChain, {"N=3,M=7", "N=2,M=16", "N=5,M=1"}},
   };
-  for (const char* tc : {"abcdef-gdab-efgc", "abcdef-gdac-efgb", "abcdef-gdbc-efga", "abcdef-geab-dfgc",
-                         "abcdef-geac-dfgb", "abcdef-gebc-dfga", "abcdef-gfab-degc", "abcdef-gfac-degb",
-                         "abcdef-gfbc-dega"}) {
+  for (const char* tc :
+       {"abcdef-gdab-efgc", "abcdef-gdac-efgb", "abcdef-gdbc-efga", "abcdef-geab-dfgc", "abcdef-geac-dfgb",
+        "abcdef-gebc-dfga", "abcdef-gfab-degc", "abcdef-gfac-degb", "abcdef-gfbc-dega"}) {
     std::string name = std::string("tc_") + tc;
     for (char& ch : name)
       if (ch == '-') ch = '_';
-    cases.push_back({name, std::string("apps/tc/") + tc + ".mdh", "",
+    cases.push_back({name,
+                     std::string("apps/tc/") + tc + ".mdh",
+                     "",
                      {contraction_sizes(2, 3, 1, 2, 3, 2, 5), contraction_sizes(3, 1, 2, 2, 1, 3, 2)}});
   }
   return cases;
@@ -160,33 +162,33 @@ void run_property_case(const PropertyCase& c, int configurations, uint64_t seed,
   size_t prepared = c.sizes.size();
   std::map<std::string, Bytes> buffers;
   Bytes expected;
-  for_each_property_configuration(c, configurations, seed, [&](const BoundMdh& bound, size_t s, int drawn,
-                                                               const KernelConfig& config) {
-    if (prepared != s) {
-      buffers = seeded_buffers(bound, used_seed + s);
-      expected = reference_output(bound, buffers);
-      prepared = s;
-    }
-    const std::string where = c.name + " sizes " + c.sizes[s] + ", seed " + std::to_string(used_seed) +
-                              " (MDH_TUNABLE_SEED), configuration #" + std::to_string(drawn) +
-                              ":\n  config " + config_to_json(bound, config).dump();
-    // A crash of the device compiler or of a kernel leaves no failure message: MDH_TUNABLE_VERBOSE=1 names each
-    // configuration before it runs.
-    if (std::getenv("MDH_TUNABLE_VERBOSE")) std::cerr << where << std::endl;
-    LaunchPlan plan;
-    try {
-      plan = generate_tunable_kernel(bound, config, limits);
-    } catch (const std::exception& e) {
-      ADD_FAILURE() << where << "\n  generation failed: " << e.what();
-      return;
-    }
-    const RunResult run = run_plan_with_scratch(bound, plan, buffers, extra_build_options);
-    if (!run.error.empty()) {
-      ADD_FAILURE() << where << "\n  " << run.error;
-      return;
-    }
-    if (auto why = compare_outputs(bound, expected, run.output)) ADD_FAILURE() << where << "\n  " << *why;
-  });
+  for_each_property_configuration(
+      c, configurations, seed, [&](const BoundMdh& bound, size_t s, int drawn, const KernelConfig& config) {
+        if (prepared != s) {
+          buffers = seeded_buffers(bound, used_seed + s);
+          expected = reference_output(bound, buffers);
+          prepared = s;
+        }
+        const std::string where = c.name + " sizes " + c.sizes[s] + ", seed " + std::to_string(used_seed) +
+                                  " (MDH_TUNABLE_SEED), configuration #" + std::to_string(drawn) + ":\n  config " +
+                                  config_to_json(bound, config).dump();
+        // A crash of the device compiler or of a kernel leaves no failure message: MDH_TUNABLE_VERBOSE=1 names each
+        // configuration before it runs.
+        if (std::getenv("MDH_TUNABLE_VERBOSE")) std::cerr << where << std::endl;
+        LaunchPlan plan;
+        try {
+          plan = generate_tunable_kernel(bound, config, limits);
+        } catch (const std::exception& e) {
+          ADD_FAILURE() << where << "\n  generation failed: " << e.what();
+          return;
+        }
+        const RunResult run = run_plan_with_scratch(bound, plan, buffers, extra_build_options);
+        if (!run.error.empty()) {
+          ADD_FAILURE() << where << "\n  " << run.error;
+          return;
+        }
+        if (auto why = compare_outputs(bound, expected, run.output)) ADD_FAILURE() << where << "\n  " << *why;
+      });
 }
 
 }  // namespace mdh::testing

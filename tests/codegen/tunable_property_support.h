@@ -13,9 +13,9 @@
 namespace mdh::testing {
 
 struct PropertyCase {
-  std::string name;      // test name
-  std::string file;      // spec path below the source tree, or a made-up name for `text`
-  std::string text;      // the spec text (empty: read `file`)
+  std::string name;                // test name
+  std::string file;                // spec path below the source tree, or a made-up name for `text`
+  std::string text;                // the spec text (empty: read `file`)
   std::vector<std::string> sizes;  // size bindings, tiny, with primes
 };
 

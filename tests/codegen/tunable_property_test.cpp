@@ -55,19 +55,20 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
   // [local tiles, steps, result slots][Always, Sometimes, Never]
   std::array<std::array<int, 3>, 3> seen{};
   for (const PropertyCase& c : property_cases())
-    for_each_property_configuration(c, kConfigurations, kSeed, [&](const BoundMdh& bound, size_t, int,
-                                                                    const KernelConfig& config) {
-      const TunableGeometry g = tunable_geometry(bound, config);
-      for (size_t d = 0; d < g.step_fullness.size(); ++d) {
-        ++seen[0][static_cast<int>(g.local_tile_fullness[d])];
-        ++seen[1][static_cast<int>(g.step_fullness[d])];
-        if (bound.mdh->dims[d].combine.is_concat()) ++seen[2][static_cast<int>(g.tile_slots_fullness[d])];
-      }
-    });
+    for_each_property_configuration(c, kConfigurations, kSeed,
+                                    [&](const BoundMdh& bound, size_t, int, const KernelConfig& config) {
+                                      const TunableGeometry g = tunable_geometry(bound, config);
+                                      for (size_t d = 0; d < g.step_fullness.size(); ++d) {
+                                        ++seen[0][static_cast<int>(g.local_tile_fullness[d])];
+                                        ++seen[1][static_cast<int>(g.step_fullness[d])];
+                                        if (bound.mdh->dims[d].combine.is_concat())
+                                          ++seen[2][static_cast<int>(g.tile_slots_fullness[d])];
+                                      }
+                                    });
   const char* kinds[] = {"local tiles", "private steps", "result slots"};
   for (int k = 0; k < 3; ++k) {
-    std::cout << kinds[k] << ": always full " << seen[k][0] << ", sometimes " << seen[k][1] << ", never "
-              << seen[k][2] << " dimensions\n";
+    std::cout << kinds[k] << ": always full " << seen[k][0] << ", sometimes " << seen[k][1] << ", never " << seen[k][2]
+              << " dimensions\n";
     // LT_SIZE <= N in the space, so the first local tile is full: local tiles are never "never full".
     for (int f = 0; f < (k == 0 ? 2 : 3); ++f) EXPECT_GT(seen[k][f], 0) << kinds[k] << ", fullness " << f;
   }

@@ -39,9 +39,15 @@ TEST(TunableSoakExhaustive, Gemm2x3x2EveryFamilyButOrders) {
   const BoundMdh bound = bind_app("apps/gemm.mdh", "I=2,J=3,K=2");
   const DeviceLimits limits = first_device_limits();
   TuningSpace space = make_tuning_space(bound, limits);
-  for (const auto& [name, value] : std::vector<std::pair<std::string, int64_t>>{
-           {"ORDER_OCL_G_i", 1}, {"ORDER_OCL_G_j", 0}, {"ORDER_OCL_G_k", 2}, {"ORDER_OCL_L_i", 1},
-           {"ORDER_OCL_L_j", 0}, {"ORDER_OCL_L_k", 2}, {"LOOP_ORDER_G", 0}, {"LOOP_ORDER_L", 0}, {"LOOP_ORDER_P", 0}})
+  for (const auto& [name, value] : std::vector<std::pair<std::string, int64_t>>{{"ORDER_OCL_G_i", 1},
+                                                                                {"ORDER_OCL_G_j", 0},
+                                                                                {"ORDER_OCL_G_k", 2},
+                                                                                {"ORDER_OCL_L_i", 1},
+                                                                                {"ORDER_OCL_L_j", 0},
+                                                                                {"ORDER_OCL_L_k", 2},
+                                                                                {"LOOP_ORDER_G", 0},
+                                                                                {"LOOP_ORDER_L", 0},
+                                                                                {"LOOP_ORDER_P", 0}})
     space.restrict_to(name, {value});
   const auto buffers = seeded_buffers(bound, 5);
   const auto expected = reference_output(bound, buffers);

@@ -7,8 +7,8 @@
 #include <random>
 
 #include "codegen/kernel_config.h"
-#include "codegen/tunable_geometry.h"
 #include "codegen/permutation.h"
+#include "codegen/tunable_geometry.h"
 #include "codegen/tuning_space.h"
 #include "pipeline/tuning_search_space.h"
 #include "tests/codegen/codegen_test_support.h"
@@ -39,14 +39,14 @@ TEST(TuningSpace, ParametersOfGemm) {
   const TuningSpace s = make_tuning_space(bound, roomy());
   std::vector<std::string> names;
   for (const auto& p : s.parameters) names.push_back(p.name);
-  EXPECT_EQ(names, (std::vector<std::string>{
-                       "LT_SIZE_i",     "PT_SIZE_i",     "NUM_WI_i",      "NUM_WG_i",      "LT_SIZE_j",
-                       "PT_SIZE_j",     "NUM_WI_j",      "NUM_WG_j",      "LT_SIZE_k",     "PT_SIZE_k",
-                       "NUM_WI_k",      "NUM_WG_k",      "ORDER_OCL_G_i", "ORDER_OCL_G_j", "ORDER_OCL_G_k",
-                       "ORDER_OCL_L_i", "ORDER_OCL_L_j", "ORDER_OCL_L_k", "LOOP_ORDER_G",  "LOOP_ORDER_L",
-                       "LOOP_ORDER_P",  "MEM_INP_L_A",   "MEM_INP_L_B",   "MEM_INP_P_A",   "MEM_INP_P_B",
-                       "BUF_ORDER_L_A", "BUF_ORDER_L_B", "BUF_ORDER_P_A", "BUF_ORDER_P_B", "MEM_RES_P",
-                       "MEM_RES_L",     "CMB_RES"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{
+                "LT_SIZE_i",     "PT_SIZE_i",     "NUM_WI_i",      "NUM_WG_i",      "LT_SIZE_j",     "PT_SIZE_j",
+                "NUM_WI_j",      "NUM_WG_j",      "LT_SIZE_k",     "PT_SIZE_k",     "NUM_WI_k",      "NUM_WG_k",
+                "ORDER_OCL_G_i", "ORDER_OCL_G_j", "ORDER_OCL_G_k", "ORDER_OCL_L_i", "ORDER_OCL_L_j", "ORDER_OCL_L_k",
+                "LOOP_ORDER_G",  "LOOP_ORDER_L",  "LOOP_ORDER_P",  "MEM_INP_L_A",   "MEM_INP_L_B",   "MEM_INP_P_A",
+                "MEM_INP_P_B",   "BUF_ORDER_L_A", "BUF_ORDER_L_B", "BUF_ORDER_P_A", "BUF_ORDER_P_B", "MEM_RES_P",
+                "MEM_RES_L",     "CMB_RES"}));
   EXPECT_EQ(s.parameters[s.find("LOOP_ORDER_L")].value_name(3), "j,k,i");
   EXPECT_EQ(s.parameters[s.find("MEM_INP_P_A")].value_name(2), "local");
   EXPECT_EQ(s.parameters[s.find("NUM_WI_i")].hi, 8);
@@ -120,9 +120,8 @@ TEST(TuningSpace, TheTunersCountMatchesBruteForce) {
   };
   visit(0);
   EXPECT_GT(valid, 20);
-  EXPECT_EQ(testing::for_each_valid_assignment(s, [&](const Assignment& v) {
-              EXPECT_FALSE(first_violation(s, v).has_value());
-            }),
+  EXPECT_EQ(testing::for_each_valid_assignment(
+                s, [&](const Assignment& v) { EXPECT_FALSE(first_violation(s, v).has_value()); }),
             valid);
   const auto known = make_search_space(s, 1).known_valid_size();
   ASSERT_TRUE(known.has_value());
@@ -182,10 +181,10 @@ TEST(TuningSpace, LocalMemoryIsExact) {
   c.private_tile_size = {2, 2, 2};
   c.num_wi = {4, 4, 2};
   c.num_wg = {4, 8, 1};
-  c.input_memory[static_cast<int>(Layer::Local)] = {Memory::Local, Memory::Local};      // 16x4 + 4x8 floats
-  c.input_memory[static_cast<int>(Layer::Private)] = {Memory::Local, Memory::None};     // 2x2 floats x 32 WIs
-  c.result_memory[static_cast<int>(Layer::Private)] = Memory::Local;                    // 8x4 slots x 32 WIs
-  c.result_memory[static_cast<int>(Layer::Local)] = Memory::Local;                      // 8x4 slots x 16 leaders
+  c.input_memory[static_cast<int>(Layer::Local)] = {Memory::Local, Memory::Local};   // 16x4 + 4x8 floats
+  c.input_memory[static_cast<int>(Layer::Private)] = {Memory::Local, Memory::None};  // 2x2 floats x 32 WIs
+  c.result_memory[static_cast<int>(Layer::Private)] = Memory::Local;                 // 8x4 slots x 32 WIs
+  c.result_memory[static_cast<int>(Layer::Local)] = Memory::Local;                   // 8x4 slots x 16 leaders
   const TunableGeometry g = tunable_geometry(gemm, c);
   EXPECT_EQ(g.result_slots, 4 * 2);  // i: 2 steps x PT 2, j: 1 step x PT 2
   EXPECT_EQ(g.local_memory_bytes, 4u * (16 * 4 + 4 * 8 + 2 * 2 * 32 + g.result_slots * 32 + g.result_slots * 16));

@@ -1,7 +1,5 @@
 #include "tests/codegen/tunable_test_support.h"
 
-#include "pipeline/tuning_search_space.h"
-
 #include <CL/cl.h>
 
 #include <algorithm>
@@ -13,11 +11,11 @@
 #include <stdexcept>
 
 #include "codegen/reference_kernel.h"
+#include "pipeline/tuning_search_space.h"
 
 namespace mdh::testing {
 
 namespace {
-
 
 struct Device {
   cl_device_id device = nullptr;
@@ -32,9 +30,12 @@ struct Device {
       throw std::runtime_error("no OpenCL platform (install PoCL)");
     const char* wanted = std::getenv("MDH_TEST_DEVICE_TYPE");
     cl_device_type type = CL_DEVICE_TYPE_ALL;
-    if (wanted && std::strcmp(wanted, "gpu") == 0) type = CL_DEVICE_TYPE_GPU;
-    else if (wanted && std::strcmp(wanted, "cpu") == 0) type = CL_DEVICE_TYPE_CPU;
-    else if (wanted && *wanted) throw std::runtime_error("MDH_TEST_DEVICE_TYPE must be gpu or cpu");
+    if (wanted && std::strcmp(wanted, "gpu") == 0)
+      type = CL_DEVICE_TYPE_GPU;
+    else if (wanted && std::strcmp(wanted, "cpu") == 0)
+      type = CL_DEVICE_TYPE_CPU;
+    else if (wanted && *wanted)
+      throw std::runtime_error("MDH_TEST_DEVICE_TYPE must be gpu or cpu");
     const cl_uint searched = type == CL_DEVICE_TYPE_ALL ? 1 : std::min<cl_uint>(count, 16);
     for (cl_uint p = 0; p < searched && !device; ++p) {
       cl_uint found = 0;
@@ -66,16 +67,56 @@ void fill_scalar(ScalarType t, unsigned char* at, std::mt19937_64& rng) {
   std::uniform_real_distribution<double> real(0.05, 0.95);
   std::uniform_int_distribution<int> integer(-8, 8), natural(0, 15);
   switch (t) {
-    case ScalarType::Float: { float v = static_cast<float>(real(rng)); std::memcpy(at, &v, 4); return; }
-    case ScalarType::Double: { double v = real(rng); std::memcpy(at, &v, 8); return; }
-    case ScalarType::Int: { int32_t v = integer(rng); std::memcpy(at, &v, 4); return; }
-    case ScalarType::Uint: { uint32_t v = natural(rng); std::memcpy(at, &v, 4); return; }
-    case ScalarType::Long: { int64_t v = integer(rng); std::memcpy(at, &v, 8); return; }
-    case ScalarType::Ulong: { uint64_t v = natural(rng); std::memcpy(at, &v, 8); return; }
-    case ScalarType::Short: { int16_t v = static_cast<int16_t>(integer(rng)); std::memcpy(at, &v, 2); return; }
-    case ScalarType::Ushort: { uint16_t v = static_cast<uint16_t>(natural(rng)); std::memcpy(at, &v, 2); return; }
-    case ScalarType::Char: { int8_t v = static_cast<int8_t>(integer(rng)); std::memcpy(at, &v, 1); return; }
-    case ScalarType::Uchar: { uint8_t v = static_cast<uint8_t>(natural(rng)); std::memcpy(at, &v, 1); return; }
+    case ScalarType::Float: {
+      float v = static_cast<float>(real(rng));
+      std::memcpy(at, &v, 4);
+      return;
+    }
+    case ScalarType::Double: {
+      double v = real(rng);
+      std::memcpy(at, &v, 8);
+      return;
+    }
+    case ScalarType::Int: {
+      int32_t v = integer(rng);
+      std::memcpy(at, &v, 4);
+      return;
+    }
+    case ScalarType::Uint: {
+      uint32_t v = natural(rng);
+      std::memcpy(at, &v, 4);
+      return;
+    }
+    case ScalarType::Long: {
+      int64_t v = integer(rng);
+      std::memcpy(at, &v, 8);
+      return;
+    }
+    case ScalarType::Ulong: {
+      uint64_t v = natural(rng);
+      std::memcpy(at, &v, 8);
+      return;
+    }
+    case ScalarType::Short: {
+      int16_t v = static_cast<int16_t>(integer(rng));
+      std::memcpy(at, &v, 2);
+      return;
+    }
+    case ScalarType::Ushort: {
+      uint16_t v = static_cast<uint16_t>(natural(rng));
+      std::memcpy(at, &v, 2);
+      return;
+    }
+    case ScalarType::Char: {
+      int8_t v = static_cast<int8_t>(integer(rng));
+      std::memcpy(at, &v, 1);
+      return;
+    }
+    case ScalarType::Uchar: {
+      uint8_t v = static_cast<uint8_t>(natural(rng));
+      std::memcpy(at, &v, 1);
+      return;
+    }
   }
 }
 
@@ -95,8 +136,21 @@ bool same_scalar(ScalarType t, const unsigned char* e, const unsigned char* a, d
   double x = 0, y = 0;
   bool floating = false;
   switch (t) {
-    case ScalarType::Float: { float p, q; std::memcpy(&p, e, 4); std::memcpy(&q, a, 4); x = p; y = q; floating = true; break; }
-    case ScalarType::Double: { std::memcpy(&x, e, 8); std::memcpy(&y, a, 8); floating = true; break; }
+    case ScalarType::Float: {
+      float p, q;
+      std::memcpy(&p, e, 4);
+      std::memcpy(&q, a, 4);
+      x = p;
+      y = q;
+      floating = true;
+      break;
+    }
+    case ScalarType::Double: {
+      std::memcpy(&x, e, 8);
+      std::memcpy(&y, a, 8);
+      floating = true;
+      break;
+    }
     default: {
       const size_t n = size_of(t);
       if (std::memcmp(e, a, n) == 0) return true;
@@ -217,7 +271,8 @@ RunResult run_plan_with_scratch(const BoundMdh& bound, const LaunchPlan& plan,
     memory[name] = clCreateBuffer(device().context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes.size(),
                                   const_cast<unsigned char*>(bytes.data()), &err);
   for (const auto& s : plan.scratch)
-    scratch.push_back(clCreateBuffer(device().context, CL_MEM_READ_WRITE, std::max<uint64_t>(s.bytes, 1), nullptr, &err));
+    scratch.push_back(
+        clCreateBuffer(device().context, CL_MEM_READ_WRITE, std::max<uint64_t>(s.bytes, 1), nullptr, &err));
   for (const auto& launch : plan.kernels) {
     cl_kernel kernel = clCreateKernel(program, launch.kernel_name.c_str(), &err);
     if (err != CL_SUCCESS) {
@@ -241,7 +296,8 @@ RunResult run_plan_with_scratch(const BoundMdh& bound, const LaunchPlan& plan,
         for (int d = 0; d < 3; ++d) local[d] = (*launch.local_size)[d];
       err = clEnqueueNDRangeKernel(device().queue, kernel, launch.work_dims, nullptr, global,
                                    launch.local_size ? local : nullptr, 0, nullptr, nullptr);
-      if (err != CL_SUCCESS) result.error = "clEnqueueNDRangeKernel(" + launch.kernel_name + "): " + std::to_string(err);
+      if (err != CL_SUCCESS)
+        result.error = "clEnqueueNDRangeKernel(" + launch.kernel_name + "): " + std::to_string(err);
     }
     clReleaseKernel(kernel);
     if (!result.error.empty()) break;
@@ -285,8 +341,8 @@ std::optional<std::string> compare_outputs(const BoundMdh& bound, const Bytes& e
     for (size_t k = 0; k < count; ++k) {
       std::string why;
       if (!same_scalar(t, expected.data() + k * element + offset, actual.data() + k * element + offset, scale, why))
-        return "output element " + std::to_string(k) + (scalars.size() > 1 ? " (byte " + std::to_string(offset) + ")" : "") +
-               ": " + why;
+        return "output element " + std::to_string(k) +
+               (scalars.size() > 1 ? " (byte " + std::to_string(offset) + ")" : "") + ": " + why;
     }
   }
   return std::nullopt;

@@ -3,11 +3,8 @@
 // comparison. Independent of runtime/, so codegen is tested on its own.
 #pragma once
 
-#include "codegen/tuning_space.h"
-
-#include <functional>
-
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -15,6 +12,7 @@
 
 #include "codegen/device_limits.h"
 #include "codegen/launch_plan.h"
+#include "codegen/tuning_space.h"
 #include "mdh/bind.h"
 
 namespace mdh::testing {
@@ -41,7 +39,8 @@ struct RunResult {
   Bytes output;
   std::string error;  // empty on success
 };
-RunResult run_plan_with_scratch(const BoundMdh& bound, const LaunchPlan& plan, const std::map<std::string, Bytes>& buffers,
+RunResult run_plan_with_scratch(const BoundMdh& bound, const LaunchPlan& plan,
+                                const std::map<std::string, Bytes>& buffers,
                                 const std::string& extra_build_options = "");
 
 /// The output of the reference kernel on `buffers` (cached per md_hom, sizes and seed by the caller).

@@ -7,8 +7,8 @@
 
 #include "codegen/reference_kernel.h"
 #include "mdh/parser.h"
-#include "runtime/device.h"
 #include "pipeline/md_hom_run.h"
+#include "runtime/device.h"
 #include "runtime/prl_data.h"
 #include "runtime/verify_result.h"
 #include "tests/integration/independent_references.h"
@@ -16,7 +16,9 @@
 namespace mdh {
 namespace {
 
-std::string app_path(const std::string& name) { return std::string(MDH_SOURCE_DIR) + "/apps/" + name; }
+std::string app_path(const std::string& name) {
+  return std::string(MDH_SOURCE_DIR) + "/apps/" + name;
+}
 
 Context& shared_context() {
   static Context context(select_device(""));
@@ -70,7 +72,8 @@ void check_app(const std::string& spec, const std::string& sizes, const Independ
 
 TEST(Apps, Dot) {
   for (const char* sizes : {"K=1000", "K=1"})
-    check_app("dot.mdh", sizes, [](const MdHomRun& r) { return test::dot_reference(floats(r.input("x")), floats(r.input("y"))); });
+    check_app("dot.mdh", sizes,
+              [](const MdHomRun& r) { return test::dot_reference(floats(r.input("x")), floats(r.input("y"))); });
 }
 
 TEST(Apps, Gemv) {
@@ -97,9 +100,8 @@ TEST(Apps, GemmNt) {
 
 TEST(Apps, Gaussian) {
   for (auto [sizes, I, J] : {std::tuple{"I=32,J=40", 32, 40}, std::tuple{"I=7,J=13", 7, 13}})
-    check_app("gaussian.mdh", sizes, [I = I, J = J](const MdHomRun& r) {
-      return test::gaussian_reference(floats(r.input("img")), I, J);
-    });
+    check_app("gaussian.mdh", sizes,
+              [I = I, J = J](const MdHomRun& r) { return test::gaussian_reference(floats(r.input("img")), I, J); });
 }
 
 TEST(Apps, Jacobi3d) {
@@ -119,9 +121,9 @@ TEST(Apps, Mcc) {
 }
 
 TEST(Apps, TensorContractions) {
-  for (const char* name : {"abcdef-gdab-efgc", "abcdef-gdac-efgb", "abcdef-gdbc-efga", "abcdef-geab-dfgc",
-                           "abcdef-geac-dfgb", "abcdef-gebc-dfga", "abcdef-gfab-degc", "abcdef-gfac-degb",
-                           "abcdef-gfbc-dega"}) {
+  for (const char* name :
+       {"abcdef-gdab-efgc", "abcdef-gdac-efgb", "abcdef-gdbc-efga", "abcdef-geab-dfgc", "abcdef-geac-dfgb",
+        "abcdef-gebc-dfga", "abcdef-gfab-degc", "abcdef-gfac-degb", "abcdef-gfbc-dega"}) {
     const std::vector<int64_t> extents{3, 2, 5, 4, 3, 2, 7};
     check_app(std::string("tc/") + name + ".mdh", "A=3,B=2,C=5,D=4,E=3,F=2,G=7", [&](const MdHomRun& r) {
       return test::contraction_reference(name, floats(r.input("TA")), floats(r.input("TB")), extents);

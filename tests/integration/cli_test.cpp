@@ -1,11 +1,11 @@
 // The `mdh` command line as a user meets it: exit codes (0 ok, 1 failed check, 2 user error), messages, files.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sys/wait.h>
 
 #include "mdh/parser.h"
 #include "runtime/context.h"
@@ -65,9 +65,12 @@ TEST(Cli, DevicesIcdSaysWhichDriversTheLoaderReadsAndWhetherTheyLoad) {
   r = mdh_cli("devices --icd", "OCL_ICD_VENDORS='" + vendors.string() + "' OCL_ICD_FILENAMES=libmdh_other_missing.so");
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("OCL_ICD_FILENAMES=libmdh_other_missing.so\n  libmdh_other_missing.so: does not load: "),
-            std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("ICD files (" + vendors.string() + "):\n  missing.icd -> libmdh_no_such_driver.so: does not load: "),
-            std::string::npos) << r.output;
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("ICD files (" + vendors.string() +
+                          "):\n  missing.icd -> libmdh_no_such_driver.so: does not load: "),
+            std::string::npos)
+      << r.output;
   EXPECT_NE(r.output.find("blocked signals: "), std::string::npos) << r.output;
 }
 

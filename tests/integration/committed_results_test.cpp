@@ -99,15 +99,16 @@ TEST(CommittedResults, EveryJournalRecordParses) {
     const tuner::JournalContents contents = tuner::read_journal(file.string());
     const json& metadata = contents.header.metadata;
     ASSERT_TRUE(metadata.contains("spec") && metadata.contains("sizes"));
-    const BoundMdh bound = load_and_bind(spec_in_this_checkout(metadata["spec"].get<std::string>()),
-                                         size_text(metadata["sizes"]));
+    const BoundMdh bound =
+        load_and_bind(spec_in_this_checkout(metadata["spec"].get<std::string>()), size_text(metadata["sizes"]));
     const TuningSpace space = make_tuning_space(bound, limits_of_results_folder(file));
     for (const tuner::EvaluationRecord& record : contents.records) {
       try {
         const KernelConfig c = config_from_json(bound, record.configuration);
         // A configuration that ran successfully was valid for its device and still is.
         if (record.result.status == tuner::EvaluationStatus::ok) {
-          EXPECT_EQ(first_violation(space, assignment_from_config(space, c)), std::nullopt) << record.configuration.dump();
+          EXPECT_EQ(first_violation(space, assignment_from_config(space, c)), std::nullopt)
+              << record.configuration.dump();
         }
       } catch (const UserError& e) {
         ADD_FAILURE() << "evaluation " << record.evaluation << ": " << e.what();

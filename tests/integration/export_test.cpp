@@ -19,9 +19,9 @@
 #include "codegen/tuning_space.h"
 #include "mdh/parser.h"
 #include "pipeline/device_limits.h"
+#include "pipeline/tuning_search_space.h"
 #include "runtime/device.h"
 #include "runtime/mdh_runner.hpp"
-#include "pipeline/tuning_search_space.h"
 #include "tests/integration/command_runner.h"
 
 namespace mdh {

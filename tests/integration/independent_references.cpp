@@ -30,7 +30,8 @@ std::vector<double> dot_reference(const std::vector<float>& x, const std::vector
   return {ex.dot(ey)};
 }
 
-std::vector<double> gemv_reference(const std::vector<float>& A, const std::vector<float>& x, int64_t rows, int64_t cols) {
+std::vector<double> gemv_reference(const std::vector<float>& A, const std::vector<float>& x, int64_t rows,
+                                   int64_t cols) {
   RowMatrix y = to_matrix(A, rows, cols) * to_matrix(x, cols, 1);
   return to_vector(y);
 }

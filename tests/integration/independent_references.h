@@ -11,7 +11,8 @@ namespace mdh::test {
 
 std::vector<double> dot_reference(const std::vector<float>& x, const std::vector<float>& y);
 /// A is rows x cols, row-major.
-std::vector<double> gemv_reference(const std::vector<float>& A, const std::vector<float>& x, int64_t rows, int64_t cols);
+std::vector<double> gemv_reference(const std::vector<float>& A, const std::vector<float>& x, int64_t rows,
+                                   int64_t cols);
 /// C = A·B with A I x K; B K x J, or (transposed_b) J x K.
 std::vector<double> gemm_reference(const std::vector<float>& A, const std::vector<float>& B, int64_t I, int64_t J,
                                    int64_t K, bool transposed_b);

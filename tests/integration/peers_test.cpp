@@ -1,7 +1,6 @@
 // The peer programs end to end at small sizes: each runs on mdh's inputs, validates against mdh's reference on the
 // default OpenCL device (PoCL here) and writes its JSON record.
 #include <gtest/gtest.h>
-
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -9,9 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "runtime/device.h"
 
@@ -47,7 +45,9 @@ PeerRun run_peer(const std::string& program, const std::string& arguments) {
   return run;
 }
 
-std::string spec(const std::string& name) { return std::string(" --spec ") + MDH_SOURCE_DIR + "/apps/" + name; }
+std::string spec(const std::string& name) {
+  return std::string(" --spec ") + MDH_SOURCE_DIR + "/apps/" + name;
+}
 
 void expect_validated_record(const PeerRun& run, const std::string& peer, const std::string& routine) {
   ASSERT_EQ(run.exit_code, 0) << run.stderr_text;
@@ -81,23 +81,27 @@ const BlasCase kBlasCases[] = {{"gemm", "gemm.mdh", "I=37,J=29,K=41"},
 void run_blas_cases(const std::string& program, const std::string& peer) {
   for (const BlasCase& c : kBlasCases) {
     SCOPED_TRACE(program + " " + c.routine);
-    PeerRun run = run_peer(program, "--routine " + c.routine + spec(c.spec_file) + " --size " + c.sizes +
-                                        " --label test --seed 3");
+    PeerRun run = run_peer(
+        program, "--routine " + c.routine + spec(c.spec_file) + " --size " + c.sizes + " --label test --seed 3");
     expect_validated_record(run, peer, c.routine);
     EXPECT_EQ(run.record.at("data_type"), "fp32");
     EXPECT_EQ(run.record.at("seed"), 3);
   }
 }
 
-TEST(Peers, OpenBlasValidatesGemmGemvDot) { run_blas_cases("peer_openblas", "openblas"); }
+TEST(Peers, OpenBlasValidatesGemmGemvDot) {
+  run_blas_cases("peer_openblas", "openblas");
+}
 
-TEST(Peers, EigenValidatesGemmGemvDot) { run_blas_cases("peer_eigen", "eigen"); }
+TEST(Peers, EigenValidatesGemmGemvDot) {
+  run_blas_cases("peer_eigen", "eigen");
+}
 
 TEST(Peers, ClblastValidatesGemmGemvDotAndCountsEveryKernel) {
   for (const BlasCase& c : kBlasCases) {
     SCOPED_TRACE(c.routine);
-    PeerRun run = run_peer("peer_clblast", "--routine " + c.routine + spec(c.spec_file) + " --size " + c.sizes +
-                                               " --label test");
+    PeerRun run =
+        run_peer("peer_clblast", "--routine " + c.routine + spec(c.spec_file) + " --size " + c.sizes + " --label test");
     expect_validated_record(run, "clblast", c.routine);
     EXPECT_GE(run.record.at("notes").at("kernels_per_call").get<int>(), 1);
   }
@@ -110,21 +114,27 @@ TEST(Peers, ClblastAppliesTunerResults) {
   fs::create_directories(dir);
   for (const auto& [family, kernel, parameter] :
        {std::tuple{"xdot_1", "Xdot", "WGS1"}, std::tuple{"xdot_2", "XdotEpilogue", "WGS2"}}) {
-    nlohmann::json file = {{"kernel_family", family}, {"precision", "32"}, {"device", device},
-                           {"results", {{{"kernel", kernel}, {"time", 1.0}, {"parameters", {{"PRECISION", 32}, {parameter, 32}}}},
-                                        {{"kernel", kernel}, {"time", 2.0}, {"parameters", {{"PRECISION", 32}, {parameter, 64}}}}}}};
+    nlohmann::json file = {
+        {"kernel_family", family},
+        {"precision", "32"},
+        {"device", device},
+        {"results",
+         {{{"kernel", kernel}, {"time", 1.0}, {"parameters", {{"PRECISION", 32}, {parameter, 32}}}},
+          {{"kernel", kernel}, {"time", 2.0}, {"parameters", {{"PRECISION", 32}, {parameter, 64}}}}}}};
     std::ofstream(dir / (std::string("clblast_") + family + "_32.json")) << file.dump();
   }
-  PeerRun run = run_peer("peer_clblast", "--routine dot" + spec("dot.mdh") + " --size K=5000 --label test --tuned " +
-                                             dir.string());
+  PeerRun run = run_peer("peer_clblast",
+                         "--routine dot" + spec("dot.mdh") + " --size K=5000 --label test --tuned " + dir.string());
   expect_validated_record(run, "clblast-tuned", "dot");
   EXPECT_EQ(run.record.at("notes").at("tuned_parameters").at("Xdot").at("WGS1"), 32);
   EXPECT_EQ(run.record.at("notes").at("tuned_parameters").at("Xdot").at("WGS2"), 32);
 
   // Results from another device are refused.
-  nlohmann::json other = {{"kernel_family", "xdot_1"}, {"device", "some other device"}, {"results", nlohmann::json::array()}};
+  nlohmann::json other = {
+      {"kernel_family", "xdot_1"}, {"device", "some other device"}, {"results", nlohmann::json::array()}};
   std::ofstream(dir / "clblast_xdot_1_32.json") << other.dump();
-  PeerRun refused = run_peer("peer_clblast", "--routine dot" + spec("dot.mdh") + " --size K=5000 --tuned " + dir.string());
+  PeerRun refused =
+      run_peer("peer_clblast", "--routine dot" + spec("dot.mdh") + " --size K=5000 --tuned " + dir.string());
   EXPECT_EQ(refused.exit_code, 2);
   EXPECT_NE(refused.stderr_text.find("tuned on 'some other device', but the peer runs on '" + device + "'"),
             std::string::npos)
@@ -140,12 +150,14 @@ TEST(Peers, ClblastAppliesGemvTunerResultsUnderTheFamilyNamesOfDebiansTuners) {
   for (const auto& [family, kernel, parameters] :
        {std::tuple{"xgemv", "Xgemv", Parameters{{"WGS1", 64}, {"WPT1", 1}}},
         std::tuple{"xgemv_fast", "XgemvFast", Parameters{{"VW2", 1}, {"WGS2", 32}, {"WPT2", 1}}}}) {
-    nlohmann::json file = {{"kernel_family", family}, {"precision", "32"}, {"device", device},
+    nlohmann::json file = {{"kernel_family", family},
+                           {"precision", "32"},
+                           {"device", device},
                            {"results", {{{"kernel", kernel}, {"time", 1.0}, {"parameters", parameters}}}}};
     std::ofstream(dir / (std::string("clblast_") + family + "_32.json")) << file.dump();
   }
-  PeerRun run = run_peer("peer_clblast", "--routine gemv" + spec("gemv.mdh") + " --size I=300,K=200 --label test --tuned " +
-                                             dir.string());
+  PeerRun run = run_peer(
+      "peer_clblast", "--routine gemv" + spec("gemv.mdh") + " --size I=300,K=200 --label test --tuned " + dir.string());
   expect_validated_record(run, "clblast-tuned", "gemv");
   EXPECT_EQ(run.record.at("notes").at("tuned_parameters").at("Xgemv").at("WGS1"), 64);
   EXPECT_EQ(run.record.at("notes").at("tuned_parameters").at("XgemvFast").at("WGS2"), 32);

@@ -20,7 +20,9 @@ using nlohmann::json;
 
 constexpr const char* kGemm = "apps/gemm.mdh --size I=8,J=8,K=8";
 
-testing::CommandResult mdh_cli(const std::string& args) { return testing::run_command("'" MDH_BINARY "' " + args); }
+testing::CommandResult mdh_cli(const std::string& args) {
+  return testing::run_command("'" MDH_BINARY "' " + args);
+}
 
 class TuneTest : public ::testing::Test {
  protected:

@@ -62,12 +62,14 @@ std::vector<Parameter> xgemm_space(int64_t M, bool one_group) {
   p.push_back(Parameter::integer("KWI", Range::interval(1, K)).constrain({"KWG"}, [](int64_t v, Reads r) {
     return r[0] % v == 0;
   }));
-  p.push_back(Parameter::integer("VWM", Range::set({1, 2, 4, 8})).constrain({"MWG", "MDIMC", "MDIMA"}, [](int64_t v, Reads r) {
-    return (r[0] / r[1]) % v == 0 && (r[0] / r[2]) % v == 0;
-  }));
-  p.push_back(Parameter::integer("VWN", Range::set({1, 2, 4, 8})).constrain({"NWG", "NDIMC", "NDIMB"}, [](int64_t v, Reads r) {
-    return (r[0] / r[1]) % v == 0 && (r[0] / r[2]) % v == 0;
-  }));
+  p.push_back(
+      Parameter::integer("VWM", Range::set({1, 2, 4, 8})).constrain({"MWG", "MDIMC", "MDIMA"}, [](int64_t v, Reads r) {
+        return (r[0] / r[1]) % v == 0 && (r[0] / r[2]) % v == 0;
+      }));
+  p.push_back(
+      Parameter::integer("VWN", Range::set({1, 2, 4, 8})).constrain({"NWG", "NDIMC", "NDIMB"}, [](int64_t v, Reads r) {
+        return (r[0] / r[1]) % v == 0 && (r[0] / r[2]) % v == 0;
+      }));
   p.push_back(Parameter::boolean("STRM"));
   p.push_back(Parameter::boolean("STRN"));
   if (one_group) {
@@ -104,12 +106,12 @@ std::vector<Parameter> contraction_space() {
     const int64_t n = extents[d];
     std::string D = std::to_string(d);
     p.push_back(Parameter::integer("NUM_WG_" + D, Range::interval(1, n)));
-    p.push_back(Parameter::integer("LOCAL_TILE_" + D, Range::interval(1, n)).constrain({"NUM_WG_" + D}, [n](int64_t v, Reads r) {
-      return v * r[0] <= n + r[0] - 1;  // tile <= ceil(extent / work-groups)
-    }));
-    p.push_back(Parameter::integer("PRIVATE_TILE_" + D, Range::interval(1, n)).constrain({"LOCAL_TILE_" + D}, [](int64_t v, Reads r) {
-      return v <= r[0];
-    }));
+    p.push_back(Parameter::integer("LOCAL_TILE_" + D, Range::interval(1, n))
+                    .constrain({"NUM_WG_" + D}, [n](int64_t v, Reads r) {
+                      return v * r[0] <= n + r[0] - 1;  // tile <= ceil(extent / work-groups)
+                    }));
+    p.push_back(Parameter::integer("PRIVATE_TILE_" + D, Range::interval(1, n))
+                    .constrain({"LOCAL_TILE_" + D}, [](int64_t v, Reads r) { return v <= r[0]; }));
   }
   return p;
 }
@@ -175,8 +177,8 @@ void run_case(const std::string& label, const std::function<tuner::SearchSpace()
 // The real mdh tuning space (codegen/tuning_space.h) of a spec at the given sizes, for the device limits of
 // ISSUE4.md, as the tuner sees it (pipeline/tuning_search_space.h: cross-group constraints become global constraints).
 tuner::SearchSpace mdh_space(const std::string& spec, const std::string& sizes) {
-  mdh::BoundMdh bound = mdh::bind(mdh::parse_spec_file(std::string(MDH_SOURCE_DIR) + "/" + spec),
-                                  mdh::parse_size_binding(sizes));
+  mdh::BoundMdh bound =
+      mdh::bind(mdh::parse_spec_file(std::string(MDH_SOURCE_DIR) + "/" + spec), mdh::parse_size_binding(sizes));
   mdh::DeviceLimits limits;
   limits.max_work_group_size = 1024;
   limits.max_work_item_sizes = {1024, 1024, 64};
@@ -194,8 +196,8 @@ int main(int argc, char** argv) {
     sizes.clear();
     for (int i = 2; i < argc; ++i) sizes.push_back(std::stoll(argv[i]));
   }
-  std::printf("%-30s %22s %32s %7s %8s %8s %8s %8s %9s\n", "space", "candidates", "valid configurations",
-              "groups", "seconds", "tree MB", "peak MB", "est. s", "sample us");
+  std::printf("%-30s %22s %32s %7s %8s %8s %8s %8s %9s\n", "space", "candidates", "valid configurations", "groups",
+              "seconds", "tree MB", "peak MB", "est. s", "sample us");
   for (int64_t M : sizes) {
     run_case("xgemm M=" + std::to_string(M), [M] { return tuner::SearchSpace(xgemm_space(M, false)); });
     run_case("xgemm M=" + std::to_string(M) + " (one group)", [M] { return tuner::SearchSpace(xgemm_space(M, true)); });
@@ -203,9 +205,8 @@ int main(int argc, char** argv) {
   if (xgemm_only) return 0;
 #ifdef MDH_SPACE_GENERATION_WITH_MDH
   run_case("mdh gemm 1024^3", [] { return mdh_space("apps/gemm.mdh", "I=1024,J=1024,K=1024"); });
-  run_case("mdh tc abcdef-gdab-efgc", [] {
-    return mdh_space("apps/tc/abcdef-gdab-efgc.mdh", "A=24,B=16,C=16,D=16,E=24,F=16,G=24");
-  });
+  run_case("mdh tc abcdef-gdab-efgc",
+           [] { return mdh_space("apps/tc/abcdef-gdab-efgc.mdh", "A=24,B=16,C=16,D=16,E=24,F=16,G=24"); });
 #endif
   run_case("7-D contraction (synthetic)", [] { return tuner::SearchSpace(contraction_space()); });
   return 0;

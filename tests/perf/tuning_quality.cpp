@@ -38,8 +38,12 @@ std::vector<Parameter> grid_space() {
   std::vector<Parameter> p;
   p.push_back(Parameter::integer("A", Range::interval(1, 32)));
   p.push_back(Parameter::integer("B", Range::interval(1, 32)));
-  p.push_back(Parameter::integer("C", Range::interval(1, 32)).constrain({"A", "B"}, [](int64_t c, Reads r) { return c <= r[0] + r[1]; }));
-  p.push_back(Parameter::integer("D", Range::powers_of_two(1, 64)).constrain({"A"}, [](int64_t d, Reads r) { return r[0] * d <= 512; }));
+  p.push_back(Parameter::integer("C", Range::interval(1, 32)).constrain({"A", "B"}, [](int64_t c, Reads r) {
+    return c <= r[0] + r[1];
+  }));
+  p.push_back(Parameter::integer("D", Range::powers_of_two(1, 64)).constrain({"A"}, [](int64_t d, Reads r) {
+    return r[0] * d <= 512;
+  }));
   p.push_back(Parameter::boolean("E"));
   return p;
 }
@@ -56,7 +60,9 @@ double grid_valley(const Values& v) {
          0.02 * std::abs(std::log2(v[3]) - 2);
 }
 
-double grid_rugged(const Values& v) { return grid_bowl(v) * (1 + 0.5 * noise(v, 1)); }
+double grid_rugged(const Values& v) {
+  return grid_bowl(v) * (1 + 0.5 * noise(v, 1));
+}
 
 // A simple GEMM performance model on Xgemm's parameters (M = 32): work per thread, occupancy, vector widths,
 // local-memory reuse and register pressure; lower is faster.
@@ -80,7 +86,9 @@ std::vector<Parameter> xgemm_space(int64_t M) {
   p.push_back(Parameter::integer("MWG", Range::interval(1, M)).constrain(divides));
   p.push_back(Parameter::integer("NWG", Range::interval(1, M)).constrain(divides));
   p.push_back(Parameter::integer("KWG", Range::interval(1, M)).constrain(divides));
-  p.push_back(Parameter::integer("MDIMC", Range::interval(1, M)).constrain({"MWG"}, [](int64_t v, Reads r) { return r[0] % v == 0; }));
+  p.push_back(Parameter::integer("MDIMC", Range::interval(1, M)).constrain({"MWG"}, [](int64_t v, Reads r) {
+    return r[0] % v == 0;
+  }));
   p.push_back(Parameter::integer("NDIMC", Range::interval(1, M)).constrain({"NWG", "MDIMC"}, [](int64_t v, Reads r) {
     return r[0] % v == 0 && r[1] * v <= 1024;
   }));
@@ -90,7 +98,9 @@ std::vector<Parameter> xgemm_space(int64_t M) {
   };
   p.push_back(Parameter::integer("MDIMA", Range::interval(1, M)).constrain({"MWG", "MDIMC", "NDIMC", "KWG"}, dima));
   p.push_back(Parameter::integer("NDIMB", Range::interval(1, M)).constrain({"NWG", "MDIMC", "NDIMC", "KWG"}, dima));
-  p.push_back(Parameter::integer("KWI", Range::interval(1, M)).constrain({"KWG"}, [](int64_t v, Reads r) { return r[0] % v == 0; }));
+  p.push_back(Parameter::integer("KWI", Range::interval(1, M)).constrain({"KWG"}, [](int64_t v, Reads r) {
+    return r[0] % v == 0;
+  }));
   auto vw = [](int64_t v, Reads r) { return (r[0] / r[1]) % v == 0 && (r[0] / r[2]) % v == 0; };
   p.push_back(Parameter::integer("VWM", Range::set({1, 2, 4, 8})).constrain({"MWG", "MDIMC", "MDIMA"}, vw));
   p.push_back(Parameter::integer("VWN", Range::set({1, 2, 4, 8})).constrain({"NWG", "NDIMC", "NDIMB"}, vw));
@@ -164,7 +174,8 @@ void report(const Landscape& landscape) {
         for (size_t k = 0; k < std::size(kCheckpoints); ++k)
           if (status.evaluations <= kCheckpoints[k]) best_at[k] = best;
       };
-      tuner::tune(*landscape.space, *technique, tuner::evaluations(kCheckpoints[std::size(kCheckpoints) - 1]), cost, options);
+      tuner::tune(*landscape.space, *technique, tuner::evaluations(kCheckpoints[std::size(kCheckpoints) - 1]), cost,
+                  options);
       for (size_t k = 0; k < std::size(kCheckpoints); ++k) {
         // A run that ended early (space exhausted) keeps its final best for later checkpoints.
         if (k > 0 && std::isinf(best_at[k])) best_at[k] = best_at[k - 1];
@@ -193,7 +204,8 @@ int main(int argc, char** argv) {
   if (recordings.empty() && std::filesystem::is_directory(MDH_TEST_DATA_DIR))
     for (const auto& entry : std::filesystem::directory_iterator(MDH_TEST_DATA_DIR)) {
       std::string file = entry.path().filename().string();
-      if (file.rfind("recorded_space_", 0) == 0 && entry.path().extension() == ".jsonl") recordings.push_back(entry.path().string());
+      if (file.rfind("recorded_space_", 0) == 0 && entry.path().extension() == ".jsonl")
+        recordings.push_back(entry.path().string());
     }
   std::sort(recordings.begin(), recordings.end());
 
@@ -204,12 +216,15 @@ int main(int argc, char** argv) {
   report(synthetic("grid: Rosenbrock valley", grid, grid_valley));
   report(synthetic("grid: rugged (bowl x noise)", grid, grid_rugged));
   report(synthetic("grid: bowl with 40% failing configurations", grid, grid_bowl, 0.4));
-  report(synthetic("xgemm M=32: analytic GEMM model", std::make_shared<tuner::SearchSpace>(xgemm_space(32)), xgemm_model));
+  report(
+      synthetic("xgemm M=32: analytic GEMM model", std::make_shared<tuner::SearchSpace>(xgemm_space(32)), xgemm_model));
   for (const std::string& path : recordings) {
     auto recorded = std::make_shared<tuner::RecordedSpace>(tuner::load_recorded_space(path));
     Landscape landscape{"recorded " + std::filesystem::path(path).filename().string(),
                         std::make_shared<tuner::SearchSpace>(recorded->parameters), nullptr, 0};
-    landscape.evaluate = [recorded](const tuner::Configuration& c) { return tuner::RecordedCostFunction(*recorded).evaluate(c); };
+    landscape.evaluate = [recorded](const tuner::Configuration& c) {
+      return tuner::RecordedCostFunction(*recorded).evaluate(c);
+    };
     if (!recorded->best) {
       std::printf("\n%s: every configuration failed, skipped\n", landscape.name.c_str());
       continue;

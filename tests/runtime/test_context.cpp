@@ -1,9 +1,9 @@
 // Context: program cache, build errors with their log, device buffers, OpenCL error names.
 #include <gtest/gtest.h>
 
-#include "support/error.h"
 #include "runtime/context.h"
 #include "runtime/opencl_error.h"
+#include "support/error.h"
 
 namespace mdh {
 namespace {

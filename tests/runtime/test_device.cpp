@@ -1,8 +1,8 @@
 // Device listing and selection: the real list (PoCL here) and synthetic lists for the forms PoCL cannot show.
 #include <gtest/gtest.h>
 
-#include "support/error.h"
 #include "runtime/device.h"
+#include "support/error.h"
 
 namespace mdh {
 namespace {

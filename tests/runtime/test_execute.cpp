@@ -3,8 +3,8 @@
 
 #include <cstring>
 
-#include "support/error.h"
 #include "runtime/execute.h"
+#include "support/error.h"
 
 namespace mdh {
 namespace {

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "support/error.h"
 #include "runtime/npy.h"
+#include "support/error.h"
 
 namespace mdh {
 namespace {

@@ -57,7 +57,8 @@ TEST(VerifyResult, DoubleBoundScalesWithTheLargestReference) {
   // R = 4096: tol = 2^-42 for double. M = 1024, so an element whose reference is 0 may be off by tol * M = 2^-32.
   HostBuffer ref = buffer_from<double>({0.0, 1024.0}, ScalarType::Double);
   const double tol = std::ldexp(1.0, -42);
-  EXPECT_TRUE(verify_result(buffer_from<double>({1024 * tol, 1024.0}, ScalarType::Double), ref, kNoStructs, 4096).passed);
+  EXPECT_TRUE(
+      verify_result(buffer_from<double>({1024 * tol, 1024.0}, ScalarType::Double), ref, kNoStructs, 4096).passed);
   EXPECT_FALSE(verify_result(buffer_from<double>({std::nextafter(1024 * tol, 1.0), 1024.0}, ScalarType::Double), ref,
                              kNoStructs, 4096)
                    .passed);

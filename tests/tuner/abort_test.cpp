@@ -1,8 +1,9 @@
 // Each abort condition, the combinators and the expression parser.
+#include "tuner/abort.h"
+
 #include <gtest/gtest.h>
 
 #include "support/error.h"
-#include "tuner/abort.h"
 
 namespace mdh::tuner {
 namespace {
@@ -35,9 +36,9 @@ TEST(Abort, CountsTimeFractionAndCost) {
 TEST(Abort, SpeedupWithinWindows) {
   // Best 8.0 from t=1 (evaluation 3), 2.0 from t=10 (evaluation 90).
   TuningStatus s = status_with(100, 40, 12.5, {{1.0, 3, 8.0}, {10.0, 90, 2.0}});
-  EXPECT_FALSE(speedup_within_time(2.0, 5).stop(s));   // 8.0 at t=7.5 -> 2.0 now: 4x
-  EXPECT_TRUE(speedup_within_time(2.0, 2).stop(s));    // 2.0 at t=10.5 -> 2.0 now: 1x
-  EXPECT_FALSE(speedup_within_time(2.0, 20).stop(s));  // window longer than the run so far
+  EXPECT_FALSE(speedup_within_time(2.0, 5).stop(s));          // 8.0 at t=7.5 -> 2.0 now: 4x
+  EXPECT_TRUE(speedup_within_time(2.0, 2).stop(s));           // 2.0 at t=10.5 -> 2.0 now: 1x
+  EXPECT_FALSE(speedup_within_time(2.0, 20).stop(s));         // window longer than the run so far
   EXPECT_FALSE(speedup_within_evaluations(1.5, 20).stop(s));  // at evaluation 80 best was 8.0
   EXPECT_TRUE(speedup_within_evaluations(1.5, 5).stop(s));    // at evaluation 95 best was 2.0
   // No valid result at all counts as no improvement; a first valid result as infinite improvement.
@@ -64,7 +65,8 @@ TEST(Abort, ParsesExpressions) {
   EXPECT_TRUE(parse_abort("duration(90s) && valid(10)").stop(s));
   EXPECT_TRUE(parse_abort("evaluations(1000) || cost(4.0) && fraction(0.05)").stop(s));
   EXPECT_FALSE(parse_abort("(evaluations(1000) || cost(4.0)) && fraction(0.06)").stop(s));
-  EXPECT_EQ(parse_abort("speedup(1.05, 10m) || speedup(2, 100)").describe(), "(speedup(1.05, 600s) || speedup(2, 100))");
+  EXPECT_EQ(parse_abort("speedup(1.05, 10m) || speedup(2, 100)").describe(),
+            "(speedup(1.05, 600s) || speedup(2, 100))");
   auto message = [](const std::string& text) {
     try {
       parse_abort(text);
@@ -75,8 +77,10 @@ TEST(Abort, ParsesExpressions) {
   };
   EXPECT_EQ(message("evaluations(10) ||"),
             "abort expression 'evaluations(10) ||' at column 19: expected an abort condition such as evaluations(100)");
-  EXPECT_EQ(message("budget(10)"), "abort expression 'budget(10)' at column 11: unknown abort condition 'budget' with one argument");
-  EXPECT_EQ(message("duration(3d)"), "abort expression 'duration(3d)' at column 13: unknown time unit 'd' (use s, m or h)");
+  EXPECT_EQ(message("budget(10)"),
+            "abort expression 'budget(10)' at column 11: unknown abort condition 'budget' with one argument");
+  EXPECT_EQ(message("duration(3d)"),
+            "abort expression 'duration(3d)' at column 13: unknown time unit 'd' (use s, m or h)");
   EXPECT_EQ(message("evaluations(1.5)"), "abort expression 'evaluations(1.5)' at column 17: '1.5' is not a count");
   EXPECT_THROW(space_fraction(1.5), UserError);
 }

@@ -153,8 +153,9 @@ TEST(GlobalConstraints, SamplesUniformlyOverValidConfigurations) {
 // The bowl (2,704 candidates) with a global constraint that keeps one in five: every technique must propose
 // valid configurations only, and find the optimum (valid) within a budget of half the valid configurations.
 std::vector<GlobalConstraint> bowl_globals() {
-  return {{"(X + 2*Y + Z + FLAG) % 5 == 2", {"X", "Y", "Z", "FLAG"},
-           [](Reads r) { return (r[0] + 2 * r[1] + r[2] + r[3]) % 5 == 2; }}};
+  return {{"(X + 2*Y + Z + FLAG) % 5 == 2", {"X", "Y", "Z", "FLAG"}, [](Reads r) {
+             return (r[0] + 2 * r[1] + r[2] + r[3]) % 5 == 2;
+           }}};
 }
 
 class MostlyInvalidTechniqueTest : public ::testing::TestWithParam<std::string> {
@@ -221,7 +222,8 @@ TEST(GlobalConstraints, EstimatesTheValidSize) {
   // Three groups of 40 values (64,000 candidates, counted eagerly) with a product bound across all three.
   std::vector<Parameter> p;
   for (const char* name : {"A", "B", "C"}) p.push_back(Parameter::integer(name, Range::interval(1, 40)));
-  std::vector<GlobalConstraint> globals{{"A * B * C <= 4000", {"A", "B", "C"}, [](Reads r) { return r[0] * r[1] * r[2] <= 4000; }}};
+  std::vector<GlobalConstraint> globals{
+      {"A * B * C <= 4000", {"A", "B", "C"}, [](Reads r) { return r[0] * r[1] * r[2] <= 4000; }}};
   SearchSpace space(std::move(p), std::move(globals));
   const double exact = static_cast<double>(*space.known_valid_size());
   ValidSizeEstimate estimate = space.estimate_valid_size(20000, 7);
@@ -282,12 +284,18 @@ TEST(GlobalConstraints, NamesTheViolatedConstraintAndBadDeclarations) {
   p.push_back(Parameter::integer("B", Range::interval(1, 8)));
   std::vector<GlobalConstraint> globals{{"A * B <= 16", {"A", "B"}, [](Reads r) { return r[0] * r[1] <= 16; }}};
   SearchSpace space(p, globals);
-  EXPECT_EQ(error_of([&] { space.configuration_from_json({{"A", 4}, {"B", 5}}); }),
+  EXPECT_EQ(error_of([&] {
+              space.configuration_from_json({{"A", 4}, {"B", 5}});
+            }),
             "configuration {\"A\":4,\"B\":5} violates the constraint 'A * B <= 16'");
   EXPECT_EQ(space.configuration_from_json({{"A", 4}, {"B", 4}})["B"], 4);
-  EXPECT_EQ(error_of([&] { SearchSpace bad(p, {{"A * Q", {"A", "Q"}, [](Reads) { return true; }}}); }),
+  EXPECT_EQ(error_of([&] {
+              SearchSpace bad(p, {{"A * Q", {"A", "Q"}, [](Reads) { return true; }}});
+            }),
             "global constraint 'A * Q' reads 'Q', which is not a parameter of the space");
-  EXPECT_EQ(error_of([&] { SearchSpace bad(p, {{"nothing", {}, [](Reads) { return true; }}}); }),
+  EXPECT_EQ(error_of([&] {
+              SearchSpace bad(p, {{"nothing", {}, [](Reads) { return true; }}});
+            }),
             "global constraint 'nothing' reads no parameter");
 }
 

@@ -32,7 +32,8 @@ TEST(Journal, RoundTripsRecordsAndIgnoresATornLastLine) {
   {
     JournalWriter writer(path, JournalHeader{"random", 7, 2, "1364", {{"spec", "gemm"}}}, false);
     writer.append({1, {{"X", 1}}, EvaluationResult::ok(2.5), 100.0, 101.0, 1.0});
-    writer.append({2, {{"X", 2}}, EvaluationResult::failed(EvaluationStatus::timeout, "no answer"), 101.0, 111.0, 11.0});
+    writer.append(
+        {2, {{"X", 2}}, EvaluationResult::failed(EvaluationStatus::timeout, "no answer"), 101.0, 111.0, 11.0});
   }
   {
     std::ofstream torn(path, std::ios::app);
@@ -69,7 +70,9 @@ TEST(Journal, RejectsACorruptLineInTheMiddle) {
   }
   {
     std::ofstream out(path, std::ios::app);
-    out << "garbage\n" << R"({"x":1})" << "\n";
+    out << "garbage\n"
+        << R"({"x":1})"
+        << "\n";
   }
   try {
     read_journal(path);

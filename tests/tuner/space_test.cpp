@@ -74,9 +74,11 @@ TEST(SearchSpace, DetectsGroupsFromDeclaredReads) {
   std::vector<Parameter> p;
   p.push_back(Parameter::integer("A", Range::interval(1, 4)));
   p.push_back(Parameter::integer("B", Range::interval(1, 4)));
-  p.push_back(Parameter::integer("C", Range::interval(1, 4)).constrain({"A"}, [](int64_t v, Reads r) { return v <= r[0]; }));
+  p.push_back(
+      Parameter::integer("C", Range::interval(1, 4)).constrain({"A"}, [](int64_t v, Reads r) { return v <= r[0]; }));
   p.push_back(Parameter::boolean("D"));
-  p.push_back(Parameter::integer("E", Range::interval(1, 4)).constrain({"B", "D"}, [](int64_t, Reads) { return true; }));
+  p.push_back(
+      Parameter::integer("E", Range::interval(1, 4)).constrain({"B", "D"}, [](int64_t, Reads) { return true; }));
   p.push_back(Parameter::integer("F", Range::interval(1, 4)).constrain({"C"}, [](int64_t, Reads) { return true; }));
   SearchSpace space(std::move(p));
   ASSERT_EQ(space.group_count(), 2u);
@@ -97,8 +99,7 @@ TEST(SearchSpace, ReportsDeclarationErrors) {
   std::vector<Parameter> later;
   later.push_back(Parameter::integer("A", Range::interval(1, 4)).constrain({"B"}, [](int64_t, Reads) { return true; }));
   later.push_back(Parameter::integer("B", Range::interval(1, 4)));
-  EXPECT_EQ(message(std::move(later)),
-            "constraint of 'A' reads 'B', which is not a parameter declared before it");
+  EXPECT_EQ(message(std::move(later)), "constraint of 'A' reads 'B', which is not a parameter declared before it");
   std::vector<Parameter> twice;
   twice.push_back(Parameter::boolean("A"));
   twice.push_back(Parameter::boolean("A"));
@@ -115,7 +116,8 @@ TEST(SearchSpace, ReportsDeclarationErrors) {
 TEST(SearchSpace, SamplesUniformly) {
   std::vector<Parameter> p;
   p.push_back(Parameter::integer("A", Range::interval(1, 8)));
-  p.push_back(Parameter::integer("B", Range::interval(1, 8)).constrain({"A"}, [](int64_t v, Reads r) { return v <= r[0]; }));
+  p.push_back(
+      Parameter::integer("B", Range::interval(1, 8)).constrain({"A"}, [](int64_t v, Reads r) { return v <= r[0]; }));
   SearchSpace space(std::move(p));
   ASSERT_EQ(space.size(), BigUnsigned(36));
   Rng rng(3);
@@ -131,7 +133,9 @@ TEST(SearchSpace, XgemmLikeTreeGivesExactCount) {
   // The divisor structure of CLBlast's Xgemm space on a 16^3 problem, cross-checked by brute force.
   std::vector<Parameter> p;
   p.push_back(Parameter::integer("MWG", Range::interval(1, 16)).constrain([](int64_t v) { return 16 % v == 0; }));
-  p.push_back(Parameter::integer("MDIMC", Range::interval(1, 16)).constrain({"MWG"}, [](int64_t v, Reads r) { return r[0] % v == 0; }));
+  p.push_back(Parameter::integer("MDIMC", Range::interval(1, 16)).constrain({"MWG"}, [](int64_t v, Reads r) {
+    return r[0] % v == 0;
+  }));
   p.push_back(Parameter::integer("VWM", Range::set({1, 2, 4, 8})).constrain({"MWG", "MDIMC"}, [](int64_t v, Reads r) {
     return (r[0] / r[1]) % v == 0;
   }));

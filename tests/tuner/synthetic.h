@@ -15,8 +15,12 @@ inline std::vector<Parameter> bowl_parameters() {
   using Reads = std::span<const int64_t>;
   std::vector<Parameter> p;
   p.push_back(Parameter::integer("X", Range::interval(1, 12)));
-  p.push_back(Parameter::integer("Y", Range::interval(1, 12)).constrain({"X"}, [](int64_t y, Reads r) { return r[0] * y <= 96; }));
-  p.push_back(Parameter::integer("Z", Range::interval(1, 12)).constrain({"X", "Y"}, [](int64_t z, Reads r) { return z <= r[0] + r[1]; }));
+  p.push_back(Parameter::integer("Y", Range::interval(1, 12)).constrain({"X"}, [](int64_t y, Reads r) {
+    return r[0] * y <= 96;
+  }));
+  p.push_back(Parameter::integer("Z", Range::interval(1, 12)).constrain({"X", "Y"}, [](int64_t z, Reads r) {
+    return z <= r[0] + r[1];
+  }));
   p.push_back(Parameter::boolean("FLAG"));
   return p;
 }
@@ -28,7 +32,9 @@ inline double bowl_cost(int64_t x, int64_t y, int64_t z, int64_t flag) {
          0.02 * std::abs(std::sin(static_cast<double>(x * 3 + y * 5 + z * 7)));
 }
 
-inline double bowl_cost(const Configuration& c) { return bowl_cost(c["X"], c["Y"], c["Z"], c["FLAG"]); }
+inline double bowl_cost(const Configuration& c) {
+  return bowl_cost(c["X"], c["Y"], c["Z"], c["FLAG"]);
+}
 
 /// The bowl with failing configurations: X+Z divisible by 5 (but never the optimum) fails to "build".
 class BowlCostFunction : public CostFunction {
@@ -36,7 +42,8 @@ class BowlCostFunction : public CostFunction {
   explicit BowlCostFunction(bool with_failures = false) : with_failures_(with_failures) {}
   EvaluationResult evaluate(const Configuration& c) override {
     evaluated.push_back(c);
-    if (with_failures_ && (c["X"] + c["Z"]) % 5 == 0) return EvaluationResult::failed(EvaluationStatus::build_error, "synthetic");
+    if (with_failures_ && (c["X"] + c["Z"]) % 5 == 0)
+      return EvaluationResult::failed(EvaluationStatus::build_error, "synthetic");
     return EvaluationResult::ok(bowl_cost(c));
   }
   std::vector<Configuration> evaluated;

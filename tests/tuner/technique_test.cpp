@@ -127,7 +127,9 @@ TEST(TuningLoop, ParallelEvaluationOrderDoesNotChangeTheSequence) {
     std::vector<nlohmann::json> order;
     TunerOptions options;
     options.seed = 9;
-    options.on_evaluation = [&](const TuningStatus&, const EvaluationRecord& r, bool) { order.push_back(r.configuration); };
+    options.on_evaluation = [&](const TuningStatus&, const EvaluationRecord& r, bool) {
+      order.push_back(r.configuration);
+    };
     TuningResult result = tune(space, *technique, evaluations(100), evaluator, options);
     EXPECT_EQ(result.status.evaluations, 100u);
     return order;
@@ -182,7 +184,9 @@ TEST(TuningLoop, StopsWhenTheSpaceIsExhausted) {
   p.push_back(Parameter::integer("A", Range::interval(1, 5)));
   SearchSpace space(std::move(p));
   struct Constant : CostFunction {
-    EvaluationResult evaluate(const Configuration& c) override { return EvaluationResult::ok(static_cast<double>(c["A"])); }
+    EvaluationResult evaluate(const Configuration& c) override {
+      return EvaluationResult::ok(static_cast<double>(c["A"]));
+    }
   } cost;
   for (const std::string& name : technique_names()) {
     auto technique = make_technique(name);
@@ -265,8 +269,8 @@ TEST(SeededTechnique, EvaluatesTheSeedsFirstThenSearchesAsWithoutThem) {
     return std::make_pair(cost.evaluated, result);
   };
   const auto [plain, plain_result] = run(make_exhaustive(), 30);
-  const auto [seeded, seeded_result] = run(std::make_unique<SeededTechnique>(make_exhaustive(),
-                                                                             std::vector<Point>{*other, *optimum}), 32);
+  const auto [seeded, seeded_result] =
+      run(std::make_unique<SeededTechnique>(make_exhaustive(), std::vector<Point>{*other, *optimum}), 32);
   ASSERT_EQ(seeded.size(), 32u);
   EXPECT_EQ(seeded[0], space.configuration(*other));
   EXPECT_EQ(seeded[1], space.configuration(*optimum));

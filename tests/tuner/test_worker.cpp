@@ -27,24 +27,24 @@ int main(int argc, char** argv) {
     if (flag == "--crash-x") crash_x = std::stoll(value);
     if (flag == "--report-env") report_env = value;
   }
-  return mdh::tuner::serve_worker_requests([&](const nlohmann::json& config,
-                                               const mdh::tuner::EvaluationContext& context) {
-    int64_t x = config.at("X").get<int64_t>();
-    if (x == hang_x)
-      for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
-    if (x == crash_x) std::abort();
-    double cost = mdh::tuner::testing::bowl_cost(x, config.at("Y").get<int64_t>(), config.at("Z").get<int64_t>(),
-                                                 config.at("FLAG").get<bool>() ? 1 : 0);
-    mdh::tuner::EvaluationResult result = mdh::tuner::EvaluationResult::ok(cost);
-    result.reason = "pid " + std::to_string(::getpid());
-    if (!report_env.empty()) {
-      const char* value = std::getenv(report_env.c_str());
-      result.reason = value ? value : "(unset)";
-    }
-    if (report_best) {
-      result.reason = context.best_cost ? std::to_string(*context.best_cost) : "none";
-      result.verified = !context.best_cost || cost < *context.best_cost;
-    }
-    return result;
-  });
+  return mdh::tuner::serve_worker_requests(
+      [&](const nlohmann::json& config, const mdh::tuner::EvaluationContext& context) {
+        int64_t x = config.at("X").get<int64_t>();
+        if (x == hang_x)
+          for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+        if (x == crash_x) std::abort();
+        double cost = mdh::tuner::testing::bowl_cost(x, config.at("Y").get<int64_t>(), config.at("Z").get<int64_t>(),
+                                                     config.at("FLAG").get<bool>() ? 1 : 0);
+        mdh::tuner::EvaluationResult result = mdh::tuner::EvaluationResult::ok(cost);
+        result.reason = "pid " + std::to_string(::getpid());
+        if (!report_env.empty()) {
+          const char* value = std::getenv(report_env.c_str());
+          result.reason = value ? value : "(unset)";
+        }
+        if (report_best) {
+          result.reason = context.best_cost ? std::to_string(*context.best_cost) : "none";
+          result.verified = !context.best_cost || cost < *context.best_cost;
+        }
+        return result;
+      });
 }

@@ -96,7 +96,9 @@ TEST(WorkerPool, SpreadsEvaluationsOverWorkers) {
   auto technique = make_technique("auc_bandit");
   std::set<std::string> workers;
   TunerOptions options;
-  options.on_evaluation = [&](const TuningStatus&, const EvaluationRecord& r, bool) { workers.insert(r.result.reason); };
+  options.on_evaluation = [&](const TuningStatus&, const EvaluationRecord& r, bool) {
+    workers.insert(r.result.reason);
+  };
   TuningResult result = tune(space, *technique, evaluations(60), pool, options);
   EXPECT_EQ(result.status.valid_evaluations, 60u);
   EXPECT_EQ(workers.size(), 3u);
