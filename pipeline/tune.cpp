@@ -134,7 +134,7 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
     };
   }
 
-  const tuner::Abort abort = settings.abort ? *settings.abort : tuner::evaluations(200);
+  const tuner::Abort abort = settings.abort ? *settings.abort : tuner::evaluations(kDefaultTuningEvaluations);
   const std::string request_path = request.binary_cache + ".request.json";
   {
     std::unique_ptr<Context> context;
