@@ -19,6 +19,7 @@ import csv
 import glob
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -49,6 +50,13 @@ def program(name):
         if folder and os.access(os.path.join(folder, name), os.X_OK):
             return os.path.join(folder, name)
     return shutil.which(name)
+
+
+def shown_path(path):
+    """A path as the user should read it: relative to the current folder when inside it, else absolute."""
+    path = os.path.abspath(path)
+    relative = os.path.relpath(path, os.getcwd())
+    return path if relative.startswith("..") else relative
 
 
 def fail(message):
@@ -120,7 +128,7 @@ TIMED_OUT = -1000  # run()'s status for a program stopped by its time limit
 
 
 def run(command, log=None, timeout=None):
-    print("+ " + " ".join(command), flush=True)
+    print("+ " + shlex.join(command), flush=True)
     try:
         return subprocess.run(command, stdout=log, stderr=subprocess.STDOUT if log else None,
                               timeout=timeout).returncode
@@ -140,7 +148,7 @@ def tune(options):
         journal = out + ".journal"
         print("tune " + case_heading(k, cases, case), flush=True)
         if os.path.exists(out):
-            print("  tuned already (%s)" % os.path.relpath(out, ROOT))
+            print("  tuned already (%s)" % shown_path(out))
         else:
             budget = case.get("budget", {})
             command = [mdh, "tune", os.path.join(ROOT, case["spec"]), "--size", case["size"]] + device_args(
@@ -269,7 +277,7 @@ def benchmark(options):
                     record = json.load(f)
             status = {0: "ok", 1: "validation failed", 3: "not available here (%s)" % unavailable_reason(record_path),
                       TIMED_OUT: "stopped after %gs (--run-timeout)" % (options.run_timeout or 0)}.get(
-                          code, "error (exit %d; see %s.log)" % (code, os.path.relpath(record_path, ROOT)))
+                          code, "error (exit %d; see %s.log)" % (code, shown_path(record_path)))
             rows.append(flat_record(slug, case, peer, record, status))
             print("  %-14s %s" % (peer, status if code else "%.4f ms" % (float(stats_median(record)) / 1e6)),
                   flush=True)
@@ -298,7 +306,7 @@ def benchmark(options):
     }
     with open(os.path.join(folder, "benchmark.json"), "w") as f:
         json.dump(metadata, f, indent=2)
-    print("wrote %s" % os.path.relpath(os.path.join(folder, "benchmark.csv"), ROOT))
+    print("wrote %s" % shown_path(os.path.join(folder, "benchmark.csv")))
 
 
 # ------------------------------------------------------------------------------------------------ print
@@ -400,7 +408,7 @@ def print_results(options):
         rows = read_rows(folder)
         if not rows:
             if options.device_given:
-                print("no benchmark results in %s (run scripts/benchmark.sh first)" % os.path.relpath(folder, ROOT))
+                print("no benchmark results in %s (run scripts/benchmark.sh first)" % shown_path(folder))
             continue
         cases = table(rows)
         text = tables_text(folder, cases)
@@ -421,21 +429,19 @@ def print_results(options):
 def print_file_list(folder):
     """What the device's folder holds, for someone who has just run the main job."""
     def rel(name):
-        path = os.path.normpath(os.path.join(folder, name))
-        relative = os.path.relpath(path, os.getcwd())
-        return path if relative.startswith("..") else relative
+        return shown_path(os.path.join(folder, name))
 
     def count(pattern):
         return len(glob.glob(os.path.join(folder, pattern)))
 
-    lines = ["The files of this device (%s):" % rel(".")]
+    entries = []
     for name, what in (("tables.md", "the tables above"),
                        ("benchmark.csv", "every program run: device and call times (median, min, max, stddev), "
                                          "runs, validation, GFLOP/s"),
                        ("benchmark.json", "how they were measured: device, compiler, commit, date, method"),
                        ("speedup.png", "speedup of mdh over each peer, per case")):
         if os.path.exists(os.path.join(folder, name)):
-            lines.append("  %-34s %s" % (rel(name), what))
+            entries.append((rel(name), what))
     configs = [p for p in glob.glob(os.path.join(folder, "*.json")) if not p.endswith("benchmark.json")]
     for pattern, n, what in (
             ("tuning-*.png", count("tuning-*.png"), "best kernel time over tuning time, one plot per case"),
@@ -443,8 +449,10 @@ def print_file_list(folder):
             ("*.json.journal", count("*.json.journal"), "every evaluation of each tuning run (mdh tune --resume)"),
             ("records/*.json", count("records/*.json"), "one measurement record per program run, its log beside it")):
         if n:
-            lines.append("  %-34s %s (%d)" % (rel(pattern), what, n))
-    print("\n".join(lines))
+            entries.append((rel(pattern), "%s (%d)" % (what, n)))
+    width = max(len(path) for path, _ in entries) if entries else 0
+    print("\n".join(["The files of this device (%s):" % rel(".")] +
+                    ["  %-*s  %s" % (width, path, what) for path, what in entries]))
 
 
 def print_portability(results):

@@ -16,7 +16,7 @@ fail() {
   exit 1
 }
 work=$(mktemp -d /tmp/mdh-main-job-test.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+trap '[[ -n ${MDH_KEEP_MAIN_JOB_TEST:-} ]] || rm -rf "$work"' EXIT
 before=$(git status --porcelain --untracked-files=all)
 MDH_BIN=$bin_dir bash scripts/main.sh --experiments tests/data/experiments.main-job-test.json \
   --results "$work/results" >"$work/log" 2>&1 || fail "scripts/main.sh exited with $?"
