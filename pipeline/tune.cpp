@@ -122,6 +122,7 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
       if (!context || context_cache != cache.get()) {
         context = std::make_unique<Context>(device);
         context->use_binary_cache(cache);
+        context->capture_driver_output(false);  // compile threads build side by side; their failures are ignored
         context_cache = cache.get();
       }
       try {

@@ -310,7 +310,7 @@ TEST_F(ExportTest, UserErrorsExitWith2) {
        "no-such.json: error: cannot read the configuration file"},
       {std::string("apps/gemm.mdh --size ") + kGemmSize + " --config " + bad_config.string() + out,
        bad_config.string() + ": error: config: NUM_WG_i: 1000 is outside its range [1, 37]"},
-      {"apps/gemm.mdh --size I=37,J=29" + out, "apps/gemm.mdh:3:12: error: size 'K' is not bound (use --size K=N)"},
+      {"apps/gemm.mdh --size I=37,J=29" + out, "apps/gemm.mdh:3:12: error: size 'K' is not bound (use --size K=<value>)"},
       {"apps/gemm.mdh --size I=37,J=x,K=13" + out,
        "error: malformed size binding 'I=37,J=x,K=13': expected an integer value for 'J'"},
       {std::string("apps/gemm.mdh --size ") + kGemmSize, "error: mdh export: missing the output directory (-o DIR)"},
