@@ -92,10 +92,10 @@ int tune_command(const Args& args) {
       ("device", po::value<std::vector<std::string>>()->composing(),
        "device selector; repeat for several identical devices, one worker each (default: the default device)")  //
       ("technique", po::value<std::string>()->default_value("auc_bandit"),
-       "auc_bandit, exhaustive, random, annealing, differential_evolution, pattern_search, particle_swarm")   //
-      ("budget", po::value<std::string>(), "tuning time, e.g. 90s, 10m, 1h")                                  //
+       "auc_bandit, exhaustive, random, annealing, differential_evolution, pattern_search, particle_swarm")  //
+      ("budget", po::value<std::string>(), "tuning time, e.g. 90s, 10m, 1h")                                 //
       ("evals", po::value<uint64_t>(),
-       "number of evaluations")                                               //
+       "number of evaluations")                                                                               //
       ("abort", po::value<std::string>(), "abort expression, e.g. 'evaluations(500) || speedup(1.05, 2m)'")   //
       ("journal", po::value<std::string>(), "JSON-lines journal of every evaluation (default: OUT.journal)")  //
       ("resume", "continue the run recorded in the journal without re-evaluating anything")                   //

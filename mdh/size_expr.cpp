@@ -92,8 +92,7 @@ int64_t SizeExpr::evaluate(const SizeBinding& sizes) const {
       return constant_value();
     case Kind::Symbol: {
       auto it = sizes.find(node_->name);
-      if (it == sizes.end())
-        throw UserError(loc(), msg::size_not_bound(node_->name));
+      if (it == sizes.end()) throw UserError(loc(), msg::size_not_bound(node_->name));
       return it->second;
     }
     case Kind::Neg: {

@@ -15,8 +15,7 @@ std::string format_duration(double seconds) {
   else if (total < 3600)
     std::snprintf(buf, sizeof buf, total % 60 ? "%ld min %ld s" : "%ld min", total / 60, total % 60);
   else
-    std::snprintf(buf, sizeof buf, (total % 3600) / 60 ? "%ld h %ld min" : "%ld h", total / 3600,
-                  (total % 3600) / 60);
+    std::snprintf(buf, sizeof buf, (total % 3600) / 60 ? "%ld h %ld min" : "%ld h", total / 3600, (total % 3600) / 60);
   return buf;
 }
 

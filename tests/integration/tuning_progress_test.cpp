@@ -54,13 +54,14 @@ TEST(TuningProgress, PipedItPrintsImprovementsAndALineEveryIntervalWhileNothingH
     progress.on_evaluation(status_after(1, 1, 0.01, 0.002), record, false);  // an improvement: printed at once
     record.result.cost = 0.003;
     progress.on_evaluation(status_after(2, 2, 0.02, 0.002), record, false);  // not better: not printed by itself
-    std::this_thread::sleep_for(std::chrono::milliseconds(700));              // a long evaluation: the clock prints
+    std::this_thread::sleep_for(std::chrono::milliseconds(700));             // a long evaluation: the clock prints
   }
   const std::string text = out.str();
   EXPECT_EQ(text.find('\r'), std::string::npos) << "no in-place rewriting when not on a terminal";
   EXPECT_EQ(text.rfind("evaluations 1 of 10 (1 valid), best 2.0000 ms, 0 s, about 0 s left\n", 0), 0u) << text;
   size_t heartbeats = 0;
-  for (size_t at = text.find("evaluations 2 of 10"); at != std::string::npos; at = text.find("evaluations 2 of 10", at + 1))
+  for (size_t at = text.find("evaluations 2 of 10"); at != std::string::npos;
+       at = text.find("evaluations 2 of 10", at + 1))
     ++heartbeats;
   EXPECT_GE(heartbeats, 2u) << "at least one line per 0.2 s interval over 0.7 s without an evaluation:\n" << text;
   EXPECT_LE(heartbeats, 4u) << text;
