@@ -150,6 +150,8 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
                                                  CostSettings{request.warmup, request.repeat, request.cut_factor});
       outcome.result = tuner::tune(search_space, *technique, abort, *cost, options);
     } else {
+      if (settings.worker_executable.empty())
+        throw UserError("tuning in worker processes needs the path of the mdh executable to start them");
       request.write(request_path);
       tuner::WorkerPoolOptions pool_options;
       pool_options.timeout_floor_seconds = settings.timeout_floor_seconds;
