@@ -505,7 +505,7 @@ def gnuplot_string(text):
 GREEN, RED, BLUE = 0x2E8B57, 0xC0392B, 0x4A6FA5  # bar colours: mdh ahead or mdh itself, mdh behind, a peer
 
 
-def bar_panel(entries, data, title, xlabel, logscale):
+def bar_panel(entries, data, title, xlabel, logscale, value_format):
     """gnuplot commands for one panel of horizontal bars: entries are (label, value, colour), one bar each, the
     first at the top. Bars start at 1 on a log scale (speedups: left of 1 = slower), at 0 on a linear one."""
     with open(data, "w") as f:
@@ -522,9 +522,9 @@ def bar_panel(entries, data, title, xlabel, logscale):
     return ("set title %s; set xlabel %s; %s set yrange [-0.7:%g]; set grid xtics; unset key; "
             "set style fill solid 0.75 border -1; set ytics scale 0; "
             "plot %s using (%g):1:(%g):2:($1-0.35):($1+0.35):4:ytic(3) with boxxyerror lc rgb variable, "
-            "%s using ($2 > %g ? $2 : %g):1:(sprintf(' %%.2f', $2)) with labels left font ',9'"
+            "%s using ($2 > %g ? $2 : %g):1:(sprintf(' %s', $2)) with labels left font ',9'"
             % (gnuplot_string(title), gnuplot_string(xlabel), axis, len(entries) - 0.3, gnuplot_string(data), base,
-               base, gnuplot_string(data), base, base))
+               base, gnuplot_string(data), base, base, value_format))
 
 
 def plot_speedups(folder, cases):
@@ -533,8 +533,8 @@ def plot_speedups(folder, cases):
     device = device_name(folder)
     speedups = [("%s %s vs %s" % (c["routine"], c["sizes"], peer), float(s), GREEN if float(s) >= 1 else RED)
                 for c in cases for peer, _, s in c["peers"] if s != "N/A"]
-    percents = [("%s %s %s" % (c["routine"], c["sizes"], program_name), p, GREEN if program_name.startswith("mdh")
-                 else BLUE) for c in cases for program_name, p, _ in c["percent"]]
+    percents = [("%s %s %s%s" % (c["routine"], c["sizes"], program_name, " (%s)" % limit if limit else ""), p,
+                 GREEN if program_name.startswith("mdh") else BLUE) for c in cases for program_name, p, limit in c["percent"]]
     output = os.path.join(folder, "speedup.png")
     if not speedups and not percents:
         if os.path.exists(output):
@@ -545,7 +545,7 @@ def plot_speedups(folder, cases):
     panel_width = max(900, 7 * label_chars + 520)
     panels = [p for p in (speedups, percents) if p]
     script = ["set terminal pngcairo size %d,%d noenhanced font 'sans,10'" % (panel_width * len(panels),
-                                                                              110 + 24 * rows),
+                                                                              (150 if len(panels) > 1 else 110) + 26 * rows),
               "set output %s" % gnuplot_string(output), "set encoding utf8"]
     if len(panels) > 1:
         script.append("set multiplot layout 1,2 title %s font ',12'" % gnuplot_string(
@@ -556,13 +556,13 @@ def plot_speedups(folder, cases):
         data_files.append(data)
         script.append(bar_panel(speedups, data, ("" if len(panels) > 1 else "mdh and its peers on %s\n" % device) +
                                 "speedup of mdh = peer time / mdh time (right of 1: mdh is faster)",
-                                "speedup of mdh (log scale)", True))
+                                "speedup of mdh (log scale)", True, "%.2f"))
     if percents:
         data = os.path.join(folder, "percent.dat")
         data_files.append(data)
         script.append(bar_panel(percents, data, ("" if len(panels) > 1 else "mdh and its peers on %s\n" % device) +
                                 "share of the device's limit (FP32 peak or copy bandwidth, measured here)",
-                                "% of limit", False))
+                                "% of limit", False, "%.1f%%"))
     if len(panels) > 1:
         script.append("unset multiplot")
     subprocess.run(["gnuplot"], input="\n".join(script) + "\n", text=True, check=False)
