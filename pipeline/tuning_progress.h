@@ -23,7 +23,7 @@ struct TuningHorizon {
   std::optional<double> seconds;
 };
 
-/// "evaluations 4 of 200 (4 valid), best 0.1234 ms, 7 s of 60 s, about 53 s left". `elapsed_seconds` may run ahead of
+/// "evaluations 4 of 200 (4 valid), best 0.1234 ms, 7 s of 1 min, about 53 s left". `elapsed_seconds` may run ahead of
 /// status.elapsed_seconds (the time of the last evaluation) while an evaluation is under way.
 std::string progress_line(const tuner::TuningStatus& status, const TuningHorizon& horizon, double elapsed_seconds);
 

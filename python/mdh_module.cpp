@@ -33,16 +33,26 @@ namespace {
 // numpy's name for an OpenCL C scalar type: the dtype an array must have to be a buffer of that type.
 const char* dtype_name(ScalarType t) {
   switch (t) {
-    case ScalarType::Float: return "float32";
-    case ScalarType::Double: return "float64";
-    case ScalarType::Int: return "int32";
-    case ScalarType::Uint: return "uint32";
-    case ScalarType::Long: return "int64";
-    case ScalarType::Ulong: return "uint64";
-    case ScalarType::Short: return "int16";
-    case ScalarType::Ushort: return "uint16";
-    case ScalarType::Char: return "int8";
-    case ScalarType::Uchar: return "uint8";
+    case ScalarType::Float:
+      return "float32";
+    case ScalarType::Double:
+      return "float64";
+    case ScalarType::Int:
+      return "int32";
+    case ScalarType::Uint:
+      return "uint32";
+    case ScalarType::Long:
+      return "int64";
+    case ScalarType::Ulong:
+      return "uint64";
+    case ScalarType::Short:
+      return "int16";
+    case ScalarType::Ushort:
+      return "uint16";
+    case ScalarType::Char:
+      return "int8";
+    case ScalarType::Uchar:
+      return "uint8";
   }
   return "";
 }
@@ -122,7 +132,8 @@ class Spec {
     if (reference)
       request.kernel = KernelChoice::reference();
     else if (py::isinstance<py::dict>(config))
-      request.kernel = KernelChoice::from_json(nlohmann::json::parse(py::module_::import("json").attr("dumps")(config).cast<std::string>()));
+      request.kernel = KernelChoice::from_json(
+          nlohmann::json::parse(py::module_::import("json").attr("dumps")(config).cast<std::string>()));
     else if (!config.is_none())
       request.kernel = KernelChoice::file(py::str(config).cast<std::string>());
 
@@ -138,8 +149,8 @@ class Spec {
       py::array array = py::array::ensure(item.second, py::array::c_style);
       if (!array) throw UserError("run: input " + name + " is not an array");
       const py::dtype want = dtype_of(*mdh_, decl.type);
-      if (!array.dtype().is(want) && !(array.dtype().kind() == 'V' && want.kind() == 'V' &&
-                                       array.dtype().itemsize() == want.itemsize()))
+      if (!array.dtype().is(want) &&
+          !(array.dtype().kind() == 'V' && want.kind() == 'V' && array.dtype().itemsize() == want.itemsize()))
         throw UserError("run: input " + name + " is a " + dtype_text(array.dtype()) + " array, but " + name +
                         " holds " +
                         (decl.type.is_struct() ? decl.type.struct_name : std::string(opencl_name(decl.type.scalar))) +
@@ -160,7 +171,8 @@ class Spec {
     SizeBinding bound_sizes = sizes_from_shapes(*mdh_, shapes);
     for (const auto& [name, value] : parse_size_binding(size_text(sizes))) bound_sizes[name] = value;
     std::string text;
-    for (const auto& [name, value] : bound_sizes) text += (text.empty() ? "" : ",") + name + "=" + std::to_string(value);
+    for (const auto& [name, value] : bound_sizes)
+      text += (text.empty() ? "" : ",") + name + "=" + std::to_string(value);
     request.sizes = text;
 
     std::optional<RunOutcome> outcome;
@@ -261,8 +273,9 @@ class Spec {
 
 PYBIND11_MODULE(mdh, m) {
   using mdh::python::Spec;
-  m.doc() = "mdh: Multi-Dimensional Homomorphisms to tuned OpenCL kernels (load a spec, run it on numpy arrays, "
-            "tune it)";
+  m.doc() =
+      "mdh: Multi-Dimensional Homomorphisms to tuned OpenCL kernels (load a spec, run it on numpy arrays, "
+      "tune it)";
   static py::exception<mdh::UserError> error(m, "Error", PyExc_ValueError);
   static py::exception<Spec::VerificationFailed> verification(m, "VerificationError", error.ptr());
   py::register_exception_translator([](std::exception_ptr p) {
@@ -273,7 +286,8 @@ PYBIND11_MODULE(mdh, m) {
     } catch (const mdh::UserError& e) {
       error(e.what());
     } catch (const mdh::InternalError& e) {
-      PyErr_SetString(PyExc_RuntimeError, (std::string(e.what()) + "\nThis is a bug in mdh; please report it.").c_str());
+      PyErr_SetString(PyExc_RuntimeError,
+                      (std::string(e.what()) + "\nThis is a bug in mdh; please report it.").c_str());
     }
   });
 
@@ -296,9 +310,8 @@ PYBIND11_MODULE(mdh, m) {
            "verify=True checks the result against mdh's reference and raises mdh.VerificationError if it differs.")
       .def("tune", &Spec::tune, py::arg("sizes"), py::kw_only(), py::arg("budget") = py::none(),
            py::arg("evals") = py::none(), py::arg("device") = py::none(), py::arg("technique") = "auc_bandit",
-           py::arg("seed") = 1, py::arg("journal") = py::none(), py::arg("out") = py::none(),
-           py::arg("resume") = false, py::arg("in_process") = false, py::arg("params") = py::none(),
-           py::arg("progress") = true,
+           py::arg("seed") = 1, py::arg("journal") = py::none(), py::arg("out") = py::none(), py::arg("resume") = false,
+           py::arg("in_process") = false, py::arg("params") = py::none(), py::arg("progress") = true,
            "tune(sizes, *, budget=None, evals=None, device=None, technique='auc_bandit', seed=1, journal=None, "
            "out=None, resume=False, in_process=False, params=None, progress=True) -> (config, journal_path)\n\n"
            "Auto-tunes as `mdh tune` does (budget in seconds, evals a count; neither: 200 evaluations), evaluating in "
