@@ -8,6 +8,8 @@
 #include <pybind11/stl.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -74,6 +76,11 @@ std::string mdh_executable() {
   if (::access(MDH_EXECUTABLE_PATH, X_OK) == 0) return MDH_EXECUTABLE_PATH;
   throw UserError("cannot find the mdh executable that tuning workers run (looked at $MDH_EXECUTABLE and " +
                   std::string(MDH_EXECUTABLE_PATH) + "); set MDH_EXECUTABLE to its path, or tune with in_process=True");
+}
+
+std::atomic<bool> g_interrupted{false};
+extern "C" void on_interrupt(int) {
+  g_interrupted = true;
 }
 
 // Sizes as the pipeline takes them: "I=4,J=5"; from a dict, a string, or nothing.
@@ -220,8 +227,17 @@ class Spec {
     settings.in_process = in_process;
     if (!in_process) settings.worker_executable = mdh_executable();
 
+    // Ctrl-C stops the search as it stops `mdh tune`: cleanly, keeping the best so far. Python's own handler could
+    // not run while the search holds the thread, so ours stands in for the call's duration.
+    g_interrupted = false;
+    settings.interrupt = &g_interrupted;
+    const auto python_handler = std::signal(SIGINT, on_interrupt);
     std::optional<TuningOutcome> outcome;
     {
+      struct RestoreHandler {
+        decltype(python_handler) handler;
+        ~RestoreHandler() { std::signal(SIGINT, handler); }
+      } restore{python_handler};
       py::gil_scoped_release unlocked;
       std::optional<TuningProgress> shown;
       if (progress) {

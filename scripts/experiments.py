@@ -570,6 +570,14 @@ def plot_speedups(folder, cases):
         os.remove(data)
 
 
+def y_axis(values):
+    """Log scale where the values span a decade or more (tuning often starts far above its end), else linear from 0."""
+    low, high = min(values), max(values)
+    if high >= 10 * low:
+        return "set logscale y; set format y '%%g'; set mytics 10; set yrange [%g:%g];" % (low / 1.5, high * 1.5)
+    return "set yrange [0:%g];" % (high * 1.15)
+
+
 def plot_tuning_curves(folder):
     device = device_name(folder)
     for journal in sorted(glob.glob(os.path.join(folder, "*.json.journal"))):
@@ -600,14 +608,14 @@ def plot_tuning_curves(folder):
             # The step curve runs to the end of tuning, also when the first configuration stayed the best.
             for t, c in points + [(max(last, points[-1][0] + 1e-3), points[-1][1])]:
                 f.write("%g %g\n" % (t, c))
-        title = "tuning %s (%s) on %s\n%d evaluations, best %.4f ms" % (
+        title = "tuning %s (%s)\non %s: %d evaluations, best %.4f ms" % (
             name, sizes, metadata.get("device", device), len(lines) - 1, points[-1][1])
         script = ("set terminal pngcairo size 800,450 noenhanced font 'sans,10'; set output %s; "
                   "set xlabel 'tuning time (s)'; set ylabel 'best kernel time so far (ms)'; set title %s; "
-                  "unset key; set grid; set logscale y; set format y '%%g'; set yrange [%g:%g]; set xrange [0:*]; "
+                  "unset key; set grid; %s set xrange [0:*]; "
                   "plot %s using 1:2 with steps lw 2 lc rgb '#2e8b57'"
                   % (gnuplot_string(os.path.join(folder, "tuning-%s.png" % name)), gnuplot_string(title),
-                     min(c for _, c in points) / 1.5, max(c for _, c in points) * 1.5, gnuplot_string(data)))
+                     y_axis([c for _, c in points]), gnuplot_string(data)))
         subprocess.run(["gnuplot", "-e", script], check=False)
         os.remove(data)
 
