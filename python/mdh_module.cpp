@@ -70,12 +70,22 @@ std::string dtype_text(const py::dtype& dtype) {
 }
 
 /// The tuning workers are `mdh tune-worker` processes: the mdh executable, never this Python interpreter.
-/// $MDH_EXECUTABLE first, else the one built beside this module (MDH_EXECUTABLE_PATH, set by python/CMakeLists.txt).
+/// $MDH_EXECUTABLE first, else the one of this module's build (MDH_EXECUTABLE_PATH, set by python/CMakeLists.txt),
+/// else an `mdh` beside the module or in ../bin from it (a build folder moved elsewhere, as a whole).
 std::string mdh_executable() {
   if (const char* env = std::getenv("MDH_EXECUTABLE"); env && *env) return env;
-  if (::access(MDH_EXECUTABLE_PATH, X_OK) == 0) return MDH_EXECUTABLE_PATH;
-  throw UserError("cannot find the mdh executable that tuning workers run (looked at $MDH_EXECUTABLE and " +
-                  std::string(MDH_EXECUTABLE_PATH) + "); set MDH_EXECUTABLE to its path, or tune with in_process=True");
+  std::vector<std::string> candidates = {MDH_EXECUTABLE_PATH};
+  const std::filesystem::path module_dir =
+      std::filesystem::path(py::module_::import("mdh").attr("__file__").cast<std::string>()).parent_path();
+  candidates.push_back((module_dir / "mdh").string());
+  candidates.push_back((module_dir / ".." / "bin" / "mdh").string());
+  std::string looked;
+  for (const std::string& candidate : candidates) {
+    if (::access(candidate.c_str(), X_OK) == 0 && !std::filesystem::is_directory(candidate)) return candidate;
+    looked += ", " + candidate;
+  }
+  throw UserError("cannot find the mdh executable that tuning workers run (looked at $MDH_EXECUTABLE" + looked +
+                  "); set MDH_EXECUTABLE to its path, or tune with in_process=True");
 }
 
 std::atomic<bool> g_interrupted{false};
