@@ -41,7 +41,12 @@ std::string progress_line(const tuner::TuningStatus& status, const TuningHorizon
                            (elapsed_seconds - status.elapsed_seconds);
     left = left ? std::min(*left, by_pace) : by_pace;
   }
-  if (left) line += ", about " + format_duration(std::max(0.0, *left)) + " left";
+  // Past the budget the run still waits for the evaluations under way (a slow compile or kernel): say so rather
+  // than "0 s left" for as long as that takes.
+  if (horizon.seconds && elapsed_seconds >= *horizon.seconds)
+    line += ", budget used up: finishing the evaluations under way";
+  else if (left)
+    line += ", about " + format_duration(std::max(0.0, *left)) + " left";
   return line;
 }
 

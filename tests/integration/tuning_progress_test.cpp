@@ -32,6 +32,10 @@ TEST(TuningProgress, LineShowsCountOfLimitTimeOfBudgetAndTimeLeft) {
   EXPECT_EQ(progress_line(status_after(0, 0, 0, std::nullopt), {std::nullopt, 600.0}, 2),
             "evaluations 0 (0 valid), best none yet, 2 s of 10 min, about 9 min 58 s left");
   EXPECT_EQ(progress_line(status_after(3, 1, 5, std::nullopt), {}, 5), "evaluations 3 (1 valid), best none yet, 5 s");
+  // An evaluation still running when the budget ends: the run waits for it, and the line says why.
+  EXPECT_EQ(progress_line(status_after(1, 1, 7, 0.0002152), {15, 15.0}, 47),
+            "evaluations 1 of 15 (1 valid), best 0.2152 ms, 47 s of 15 s, budget used up: finishing the evaluations "
+            "under way");
 }
 
 TEST(TuningProgress, DurationsReadAsPeopleWriteThem) {
