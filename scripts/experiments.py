@@ -41,7 +41,13 @@ PEER_PROGRAMS = {
 CSV_FIELDS = ["device", "routine", "label", "sizes", "peer", "status", "device_time_median_ns",
               "device_time_min_ns", "device_time_max_ns", "device_time_stddev_ns", "call_time_median_ns",
               "call_time_min_ns", "call_time_max_ns", "call_time_stddev_ns", "runs", "ci_met", "validated",
-              "max_abs_error", "max_rel_error", "gflops", "device_time_includes", "call_time_includes"]
+              "max_abs_error", "max_rel_error", "gflops", "device_time_includes", "call_time_includes",
+              "percent_of_limit", "limit"]
+# Column of benchmark.csv, empty unless a measurement record carries it (key "percent_of_limit", with "limit"): the
+# share of the device's limit a program reached, in percent (FP32 peak for compute-bound cases, copy bandwidth for
+# memory-bound ones, both measured on the device by a small program of ours); `limit` names which limit it is. Where
+# present, speedup.png shows it beside the speedups (a roofline-style view) and tables.md a table of it.
+PERCENT_OF_LIMIT = "percent_of_limit"
 
 
 def program(name):
@@ -226,6 +232,10 @@ def flat_record(device, case, peer, record, status):
                     "max_rel_error": validation.get("max_rel_error", ""),
                     "device_time_includes": record.get("time_includes", {}).get("device", ""),
                     "call_time_includes": record.get("time_includes", {}).get("call", "")})
+        # The share of the device's limit, where the measurement states it (see PERCENT_OF_LIMIT).
+        if record.get(PERCENT_OF_LIMIT) is not None:
+            row[PERCENT_OF_LIMIT] = "%.1f" % float(record[PERCENT_OF_LIMIT])
+            row["limit"] = record.get("limit", "")
         flops, median = record.get("flops"), stats_median(record)
         if flops and median:
             row["gflops"] = "%.2f" % (float(flops) / float(median))
@@ -310,11 +320,6 @@ def benchmark(options):
 
 
 # ------------------------------------------------------------------------------------------------ print
-
-# Optional column of benchmark.csv: the share of the device's limit a program reached, in percent (FP32 peak for
-# compute-bound cases, copy bandwidth for memory-bound ones, both measured on the device by a small program of ours);
-# `limit` names which limit it is. When present, speedup.png shows it beside the speedups (a roofline-style view).
-PERCENT_OF_LIMIT = "percent_of_limit"
 
 
 def read_rows(folder):

@@ -32,6 +32,19 @@ grep -q "share of the device's limit\|Share of the device's limit" "$work/withou
 one_panel=$(png_width "$work/without/cpu-example/speedup.png")
 ((two_panels >= 2 * one_panel - 10)) || fail "speedup.png is $two_panels px wide with the column, $one_panel without"
 
+# A measurement record that states its share of the limit puts it into its benchmark.csv row.
+PYTHONDONTWRITEBYTECODE=1 python3 -c "
+import sys
+sys.path.insert(0, sys.argv[1])
+import experiments
+row = experiments.flat_record('d', {'name': 'dot', 'label': 'x', 'size': 'K=8'}, 'mdh',
+                              {'percent_of_limit': 42.04, 'limit': 'copy bandwidth', 'device_time_ns': {'median': 5}},
+                              'ok')
+assert (row['percent_of_limit'], row['limit']) == ('42.0', 'copy bandwidth'), row
+assert 'percent_of_limit' not in experiments.flat_record('d', {'name': 'dot', 'label': 'x', 'size': 'K=8'}, 'mdh',
+                                                         {'device_time_ns': {'median': 5}}, 'ok')
+" "$source_dir/scripts" || fail "flat_record does not carry percent_of_limit"
+
 terminals=$(grep -c "set terminal" "$source_dir/scripts/experiments.py")
 plain=$(grep -c "set terminal pngcairo [^\"']*noenhanced" "$source_dir/scripts/experiments.py")
 ((terminals > 0 && terminals == plain)) || fail "$((terminals - plain)) of $terminals gnuplot terminals use enhanced text"
