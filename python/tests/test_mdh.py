@@ -3,6 +3,7 @@ output handed over without a copy, and tuning in worker processes of the mdh exe
 Run by CTest (Python.Pytest) from the source folder with build/python on PYTHONPATH."""
 import json
 import os
+import shutil
 import stat
 import sys
 
@@ -55,13 +56,13 @@ def test_stencil_needs_sizes_that_shapes_cannot_give_and_matches_numpy():
     close_to(out, expected, 25)
 
 
-def test_default_config_reference_and_a_config_dict_agree():
+def test_default_config_reference_and_a_config_dict_agree(tmp_path):
     spec = mdh.load(app("gemv.mdh"))
     rng = np.random.default_rng(3)
     a, x = rng.random((20, 33), dtype=np.float32), rng.random(33, dtype=np.float32)
     reference = spec.run(A=a, x=x, reference=True)
     close_to(spec.run(A=a, x=x, verify=True), reference.astype(np.float64), 33)
-    config, _ = spec.tune("I=20,K=33", evals=2, in_process=True, progress=False)
+    config, _ = spec.tune("I=20,K=33", evals=2, in_process=True, progress=False, journal=str(tmp_path / "j"))
     close_to(spec.run(A=a, x=x, config=config, verify=True), reference.astype(np.float64), 33)
 
 
@@ -117,3 +118,5 @@ def test_tune_starts_workers_of_the_mdh_executable_and_returns_config_and_journa
     # A second run gets a journal of its own.
     _, second = spec.tune({"I": 8, "J": 8, "K": 8}, evals=1, progress=False)
     assert second != journal and os.path.exists(second)
+    for fresh in (journal, second):
+        shutil.rmtree(os.path.dirname(fresh))
