@@ -97,6 +97,21 @@ TEST(Peers, EigenValidatesGemmGemvDot) {
   run_blas_cases("peer_eigen", "eigen");
 }
 
+TEST(Peers, EigenGemmRunsWithTheFasterThreadCountItMeasured) {
+  // On a machine with busy cores Eigen's OpenMP GEMM on every core can be 100x slower than on one; the peer times
+  // both and keeps the faster, and its record shows the calibration.
+  PeerRun run =
+      run_peer("peer_eigen", "--routine gemm_nt" + spec("gemm_nt.mdh") + " --size I=32,J=32,K=32 --label test");
+  expect_validated_record(run, "eigen", "gemm_nt");
+  const nlohmann::json& notes = run.record.at("notes");
+  const nlohmann::json& tried = notes.at("median_ns_by_threads");
+  const std::string chosen = std::to_string(notes.at("threads").get<int>());
+  ASSERT_TRUE(tried.contains(chosen)) << notes.dump();
+  for (const auto& [threads, median] : tried.items())
+    EXPECT_LE(tried.at(chosen).get<double>(), median.get<double>()) << notes.dump();
+  EXPECT_EQ(run.record.at("device"), "host CPU (" + chosen + " Eigen threads)");
+}
+
 TEST(Peers, ClblastValidatesGemmGemvDotAndCountsEveryKernel) {
   for (const BlasCase& c : kBlasCases) {
     SCOPED_TRACE(c.routine);

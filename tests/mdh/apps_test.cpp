@@ -1,7 +1,9 @@
 // Every shipped spec parses, verifies and binds at its real-world size from workloads.md.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <filesystem>
+#include <ostream>
 
 #include "mdh/bind.h"
 #include "mdh/parser.h"
@@ -18,6 +20,20 @@ struct AppCase {
   const char* sizes;
   double flops;  // expected `flops` at these sizes; 0 if the spec gives none
 };
+
+// Test lists name a case by its spec and sizes, not by the struct's bytes.
+void PrintTo(const AppCase& c, std::ostream* out) {
+  *out << c.file << " at " << c.sizes;
+}
+
+// "tc/abcdef-gdab-efgc.mdh" -> "tc_abcdef_gdab_efgc": the part of the test name after the slash.
+std::string case_name(const ::testing::TestParamInfo<AppCase>& info) {
+  std::string name = info.param.file;
+  name = name.substr(0, name.size() - std::string(".mdh").size());
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return name;
+}
 
 class AppTest : public ::testing::TestWithParam<AppCase> {};
 
@@ -54,7 +70,8 @@ INSTANTIATE_TEST_SUITE_P(Apps, AppTest,
                                            AppCase{"tc/abcdef-gebc-dfga.mdh", kTcSizesEab, kTcFlopsEab},
                                            AppCase{"tc/abcdef-gfab-degc.mdh", kTcSizesEab, kTcFlopsEab},
                                            AppCase{"tc/abcdef-gfac-degb.mdh", kTcSizesEab, kTcFlopsEab},
-                                           AppCase{"tc/abcdef-gfbc-dega.mdh", kTcSizesEab, kTcFlopsEab}));
+                                           AppCase{"tc/abcdef-gfbc-dega.mdh", kTcSizesEab, kTcFlopsEab}),
+                         case_name);
 
 TEST(Apps, EveryShippedSpecIsCovered) {
   int specs = 0;
