@@ -9,6 +9,7 @@ Layout of results/<device-slug>/:
   <routine>-<label>.json            best configuration of `mdh tune` (+ .journal beside it)
   clblast/                          CLBlast's own tuner output (for the clblast_tuned peer)
   records/<routine>-<label>-<peer>.json   one measurement record per program run
+  records/device_peak.json          the device's FP32 and copy limits, measured by device_peak in each benchmark run
   benchmark.csv, benchmark.json     all records of the device in one table, with metadata
   tables.md, speedup.png, tuning-*.png    made by `print`
 """
@@ -21,6 +22,8 @@ import shutil
 import subprocess
 import sys
 import time
+
+import percent_of_limit
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -39,6 +42,7 @@ CSV_FIELDS = ["device", "routine", "label", "sizes", "peer", "status", "device_t
               "device_time_min_ns", "device_time_max_ns", "device_time_stddev_ns", "call_time_median_ns",
               "call_time_min_ns", "call_time_max_ns", "call_time_stddev_ns", "runs", "ci_met", "validated",
               "max_abs_error", "max_rel_error", "gflops", "device_time_includes", "call_time_includes"]
+CSV_FIELDS += percent_of_limit.CSV_FIELDS
 
 
 def program(name):
@@ -229,6 +233,8 @@ def benchmark(options):
     slug = os.path.basename(folder)
     records_folder = os.path.join(folder, "records")
     os.makedirs(records_folder, exist_ok=True)
+    peak = percent_of_limit.measure_peak(program("device_peak"), options.device, records_folder, run,
+                                         options.run_timeout)
     rows = []
     for case in selected(load_experiments(options.experiments), options.only):
         reps = case.get("repetitions", {})
@@ -253,7 +259,8 @@ def benchmark(options):
             status = {0: "ok", 1: "validation failed", 3: "not available here (%s)" % unavailable_reason(record_path),
                       TIMED_OUT: "stopped after %gs (--run-timeout)" % (options.run_timeout or 0)}.get(
                           code, "error (exit %d; see %s.log)" % (code, os.path.relpath(record_path, ROOT)))
-            rows.append(flat_record(slug, case, peer, record, status))
+            rows.append(dict(flat_record(slug, case, peer, record, status),
+                             **percent_of_limit.limit_fields(record, peak)))
             print("  %-14s %s" % (peer, status if code else "%.4f ms" % (float(stats_median(record)) / 1e6)),
                   flush=True)
     # Rows of cases not run this time (another --only) stay as they were.
@@ -279,6 +286,7 @@ def benchmark(options):
                  "events); call_time = host wall time of one whole call until it has finished",
         "experiments": os.path.relpath(os.path.abspath(options.experiments), ROOT),
     }
+    metadata.update(percent_of_limit.peak_metadata(peak))
     with open(os.path.join(folder, "benchmark.json"), "w") as f:
         json.dump(metadata, f, indent=2)
     print("wrote %s" % os.path.relpath(os.path.join(folder, "benchmark.csv"), ROOT))
@@ -328,15 +336,21 @@ def print_results(options):
         slug = os.path.basename(folder)
         lines = ["## %s" % slug, "",
                  "Median device time in ms (all kernels of one call); speedup = peer time / mdh time "
-                 "(> 1: mdh is faster). Whole-call times are in benchmark.csv.", "",
-                 "| routine | label | sizes | mdh | peer | peer time | speedup |", "|---|---|---|---|---|---|---|"]
+                 "(> 1: mdh is faster). Whole-call times are in benchmark.csv. % of limit: the achieved GFLOP/s or "
+                 "GB/s (the spec's flops and bytes) as a share of this device's FP32 peak or copy bandwidth, "
+                 "measured by device_peak in the same run; the larger share, named FP32 or BW.", "",
+                 "| routine | label | sizes | mdh | % of limit | peer | peer time | speedup | peer % of limit |",
+                 "|---|---|---|---|---|---|---|---|---|"]
+        limits = percent_of_limit.limit_cells(rows)
         for routine, label, sizes, ours_name, ours, peers in table(rows):
+            ours_limit = limits.get((routine, label, ours_name), "N/A")
             if not peers:
-                lines.append("| %s | %s | %s | %s | – | – | – |" % (routine, label, sizes, ours))
+                lines.append("| %s | %s | %s | %s | %s | – | – | – | – |" % (routine, label, sizes, ours, ours_limit))
             for k, (peer, time_ms, speedup) in enumerate(peers):
-                lines.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+                lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                     routine if k == 0 else "", label if k == 0 else "", sizes if k == 0 else "",
-                    ours if k == 0 else "", peer, time_ms, speedup))
+                    ours if k == 0 else "", ours_limit if k == 0 else "", peer, time_ms, speedup,
+                    limits.get((routine, label, peer), "N/A")))
         text = "\n".join(lines) + "\n"
         print(text)
         with open(os.path.join(folder, "tables.md"), "w") as f:
