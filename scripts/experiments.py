@@ -10,6 +10,7 @@ project's device sessions; the main job, scripts/main.sh, uses local-results/, w
   <routine>-<label>.json            best configuration of `mdh tune` (+ .journal beside it)
   clblast/                          CLBlast's own tuner output (for the clblast_tuned peer)
   records/<routine>-<label>-<peer>.json   one measurement record per program run
+  records/device_peak.json          the device's FP32 and copy limits, measured by device_peak in each benchmark run
   benchmark.csv, benchmark.json     all records of the device in one table, with metadata
   tables.md, speedup.png, tuning-*.png    made by `print`
 RESULTS/portability.md is made by `print` without --device, from the rows of `benchmark --portability`.
@@ -24,6 +25,8 @@ import shutil
 import subprocess
 import sys
 import time
+
+import percent_of_limit
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -41,12 +44,11 @@ PEER_PROGRAMS = {
 CSV_FIELDS = ["device", "routine", "label", "sizes", "peer", "status", "device_time_median_ns",
               "device_time_min_ns", "device_time_max_ns", "device_time_stddev_ns", "call_time_median_ns",
               "call_time_min_ns", "call_time_max_ns", "call_time_stddev_ns", "runs", "ci_met", "validated",
-              "max_abs_error", "max_rel_error", "gflops", "device_time_includes", "call_time_includes",
-              "percent_of_limit", "limit"]
-# Column of benchmark.csv, empty unless a measurement record carries it (key "percent_of_limit", with "limit"): the
-# share of the device's limit a program reached, in percent (FP32 peak for compute-bound cases, copy bandwidth for
-# memory-bound ones, both measured on the device by a small program of ours); `limit` names which limit it is. Where
-# present, speedup.png shows it beside the speedups (a roofline-style view) and tables.md a table of it.
+              "max_abs_error", "max_rel_error", "gflops", "device_time_includes", "call_time_includes"]
+CSV_FIELDS += percent_of_limit.CSV_FIELDS
+# The share of the device's limit a program reached, in percent (FP32 peak for compute-bound cases, copy bandwidth
+# for memory-bound ones, both measured in the same benchmark run by device_peak: percent_of_limit.py), and `limit`,
+# naming which. tables.md shows it as a column, speedup.png beside the speedups (a roofline-style view).
 PERCENT_OF_LIMIT = "percent_of_limit"
 
 
@@ -260,6 +262,8 @@ def benchmark(options):
     slug = os.path.basename(folder)
     records_folder = os.path.join(folder, "records")
     os.makedirs(records_folder, exist_ok=True)
+    peak = percent_of_limit.measure_peak(program("device_peak"), options.device, records_folder, run,
+                                         options.run_timeout)
     rows = []
     cases = selected(load_experiments(options.experiments), options.only)
     for k, case in enumerate(cases, 1):
@@ -288,7 +292,8 @@ def benchmark(options):
             status = {0: "ok", 1: "validation failed", 3: "not available here (%s)" % unavailable_reason(record_path),
                       TIMED_OUT: "stopped after %gs (--run-timeout)" % (options.run_timeout or 0)}.get(
                           code, "error (exit %d; see %s.log)" % (code, shown_path(record_path)))
-            rows.append(flat_record(slug, case, peer, record, status))
+            rows.append(dict(flat_record(slug, case, peer, record, status),
+                             **percent_of_limit.limit_fields(record, peak)))
             print("  %-14s %s" % (peer, status if code else "%.4f ms" % (float(stats_median(record)) / 1e6)),
                   flush=True)
     # Rows of cases not run this time (another --only) stay as they were.
@@ -314,6 +319,7 @@ def benchmark(options):
                  "events); call_time = host wall time of one whole call until it has finished",
         "experiments": os.path.relpath(os.path.abspath(options.experiments), ROOT),
     }
+    metadata.update(percent_of_limit.peak_metadata(peak))
     with open(os.path.join(folder, "benchmark.json"), "w") as f:
         json.dump(metadata, f, indent=2)
     print("wrote %s" % shown_path(os.path.join(folder, "benchmark.csv")))
@@ -377,32 +383,32 @@ def device_name(folder):
     return os.path.basename(folder)
 
 
-def tables_text(folder, cases):
+def tables_text(folder, cases, limits):
+    """tables.md of one device; `limits`: the "% of limit" cells by (routine, label, program)."""
     slug = os.path.basename(folder)
     name = device_name(folder)
     lines = ["## %s" % (slug if name == slug else "%s (%s)" % (slug, name)), "",
              "Median device time in ms (all kernels of one call); speedup = peer time / mdh time "
-             "(> 1: mdh is faster). Whole-call times are in benchmark.csv.", "",
-             "| routine | label | sizes | mdh | peer | peer time | speedup |", "|---|---|---|---|---|---|---|"]
+             "(> 1: mdh is faster). Whole-call times are in benchmark.csv. % of limit: the achieved GFLOP/s or "
+             "GB/s (the spec's flops and bytes) as a share of this device's FP32 peak or copy bandwidth, "
+             "measured by device_peak in the same run; the larger share, named FP32 or BW.", "",
+             "| routine | label | sizes | mdh | % of limit | peer | peer time | speedup | peer % of limit |",
+             "|---|---|---|---|---|---|---|---|---|"]
     unavailable = {}
     for case in cases:
-        first = [case["routine"], case["label"], case["sizes"], case["ours_ms"]]
+        ours_limit = limits.get((case["routine"], case["label"], case["ours"]), "N/A")
+        first = [case["routine"], case["label"], case["sizes"], case["ours_ms"], ours_limit]
         if not case["peers"]:
-            lines.append("| %s | – | – | – |" % " | ".join(first))
+            lines.append("| %s | – | – | – | – |" % " | ".join(first))
         for k, (peer, time_ms, speedup) in enumerate(case["peers"]):
-            lines.append("| %s | %s | %s | %s |" % (" | ".join(first if k == 0 else [""] * 4), peer, time_ms, speedup))
+            lines.append("| %s | %s | %s | %s | %s |" % (" | ".join(first if k == 0 else [""] * 5), peer, time_ms,
+                                                         speedup, limits.get((case["routine"], case["label"], peer),
+                                                                             "N/A")))
         for peer, reason in case["unavailable"]:
             unavailable.setdefault(peer, reason)
     if unavailable:
         lines += ["", "Peers that cannot run on this machine (not failures of mdh): " + "; ".join(
             "%s (%s)" % (peer, reason or "no reason recorded") for peer, reason in sorted(unavailable.items())) + "."]
-    if any(case["percent"] for case in cases):
-        lines += ["", "Share of the device's limit (%, FP32 peak or copy bandwidth as measured here):", "",
-                  "| routine | label | program | % of limit | limit |", "|---|---|---|---|---|"]
-        for case in cases:
-            for program_name, percent, limit in case["percent"]:
-                lines.append("| %s | %s | %s | %.1f | %s |" % (case["routine"], case["label"], program_name, percent,
-                                                               limit or "–"))
     return "\n".join(lines) + "\n"
 
 
@@ -416,7 +422,7 @@ def print_results(options):
                 print("no benchmark results in %s (run scripts/benchmark.sh first)" % shown_path(folder))
             continue
         cases = table(rows)
-        text = tables_text(folder, cases)
+        text = tables_text(folder, cases, percent_of_limit.limit_cells(rows))
         print(text)
         with open(os.path.join(folder, "tables.md"), "w") as f:
             f.write(text)
