@@ -27,7 +27,8 @@ def measure_peak(program_path, device, records_folder, run, timeout=None):
         print("warning: device_peak not found: the rows get no %% of limit", flush=True)
         return None
     with open(path + ".log", "w") as log:
-        code = run([program_path, "--device", device, "--json", path], log, timeout)
+        # No `--device ''` for the default device (commands are printed, and shown to users as they ran).
+        code = run([program_path] + (["--device", device] if device else []) + ["--json", path], log, timeout)
     if code != 0 or not os.path.exists(path):
         print("warning: device_peak failed (exit %s; see %s.log): the rows get no %% of limit" % (code, path),
               flush=True)

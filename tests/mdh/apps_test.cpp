@@ -39,7 +39,7 @@ std::string case_name(const ::testing::TestParamInfo<AppCase>& info) {
 class AppTest : public ::testing::TestWithParam<AppCase> {};
 
 // Every spec declares both, so that every benchmark row has a limit (FP32 peak or copy bandwidth, issue 12).
-TEST_P(AppTest, ParsesAndBindsAtRealWorldSizeWithFlopsAndBytes) {
+TEST_P(AppTest, ParsesAndBindsAtRealWorldSize) {
   const AppCase& c = GetParam();
   auto mdh = parse_spec_file(app(c.file));
   BoundMdh bound = bind(mdh, parse_size_binding(c.sizes));

@@ -129,7 +129,7 @@ class BenchmarkAndPrint(unittest.TestCase):
     def options(self, command):
         return experiments.argparse.Namespace(command=command, device="gpu", device_given=True,
                                               experiments=self.experiments, only=[], portability=False,
-                                              run_timeout=None)
+                                              run_timeout=None, results=os.path.join(self.tmp.name, "results"))
 
     def rows(self):
         with open(os.path.join(self.folder, "benchmark.csv")) as f:
