@@ -42,7 +42,8 @@ class PollBackoff {
 };
 
 void check(int status, const char* call) {
-  if (status != MPI_SUCCESS) throw UserError(std::string("MPI: ") + call + " failed (error " + std::to_string(status) + ")");
+  if (status != MPI_SUCCESS)
+    throw UserError(std::string("MPI: ") + call + " failed (error " + std::to_string(status) + ")");
 }
 
 nlohmann::json result_message(uint64_t ticket, const EvaluationResult& result) {
@@ -98,9 +99,9 @@ void MpiSession::send(int destination, int tag, const nlohmann::json& message) {
   reap_sends();
   auto buffer = std::make_unique<std::string>(message.dump());
   MPI_Request request;
-  check(MPI_Isend(buffer->data(), static_cast<int>(buffer->size()), MPI_CHAR, destination, tag, MPI_COMM_WORLD,
-                  &request),
-        "MPI_Isend");
+  check(
+      MPI_Isend(buffer->data(), static_cast<int>(buffer->size()), MPI_CHAR, destination, tag, MPI_COMM_WORLD, &request),
+      "MPI_Isend");
   sends_.emplace_back(request, std::move(buffer));
 }
 
@@ -122,8 +123,7 @@ std::optional<std::pair<int, nlohmann::json>> MpiSession::receive(int source, in
   int length = 0;
   check(MPI_Get_count(&status, MPI_CHAR, &length), "MPI_Get_count");
   std::string text(static_cast<size_t>(length), '\0');
-  check(MPI_Recv(text.data(), length, MPI_CHAR, status.MPI_SOURCE, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
-        "MPI_Recv");
+  check(MPI_Recv(text.data(), length, MPI_CHAR, status.MPI_SOURCE, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Recv");
   nlohmann::json message = nlohmann::json::parse(text, nullptr, false);
   MDH_INTERNAL_ASSERT(message.is_object() && message.contains("type"), "malformed MPI message from another rank");
   return std::make_pair(status.MPI_SOURCE, std::move(message));
@@ -210,8 +210,7 @@ MpiEvaluators::MpiEvaluators(MpiSession& session, Evaluator* local, const Evalua
     for (const auto& [key, value] : description.compatibility.items())
       if (!compatibility.contains(key) || compatibility[key] != value)
         refuse(rank_name(r, identity) + " cannot join this tuning run: its " + key + " is " +
-               (compatibility.contains(key) ? compatibility[key].dump() : "unknown") + ", rank 0's is " +
-               value.dump() +
+               (compatibility.contains(key) ? compatibility[key].dump() : "unknown") + ", rank 0's is " + value.dump() +
                " (the ranks of one run must evaluate on identical devices, with the same spec, sizes and search "
                "space, so that their costs are one scale)");
   }

@@ -32,8 +32,7 @@ PreparingEvaluator::~PreparingEvaluator() {
   pool_.join();
 }
 
-void PreparingEvaluator::submit(uint64_t ticket, const Configuration& configuration,
-                                const EvaluationContext& context) {
+void PreparingEvaluator::submit(uint64_t ticket, const Configuration& configuration, const EvaluationContext& context) {
   MDH_INTERNAL_ASSERT(entries_.size() < capacity(), "submit beyond the preparing evaluator's capacity");
   Entry entry;
   entry.ticket = ticket;
@@ -54,8 +53,8 @@ void PreparingEvaluator::submit_prepared() {
     try {
       it->prepared.get();
     } catch (const std::exception& e) {
-      finished_.emplace_back(it->ticket,
-                             EvaluationResult::failed(EvaluationStatus::error, std::string("prepare failed: ") + e.what()));
+      finished_.emplace_back(
+          it->ticket, EvaluationResult::failed(EvaluationStatus::error, std::string("prepare failed: ") + e.what()));
       it = entries_.erase(it);
       continue;
     }
