@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd clinfo
   libboost-dev libboost-program-options-dev nlohmann-json3-dev libgtest-dev libeigen3-dev libclblast-dev clblast-utils
-  libopenblas-dev gnuplot-nox python3 clang-format)
+  libopenblas-dev gnuplot-nox python3 clang-format libopenmpi-dev openmpi-bin)
 
 missing=()
 for p in "${packages[@]}"; do
