@@ -165,7 +165,7 @@ int tune_command(const Args& args) {
 
   // Under mpirun (more than one rank) this process is one rank of one tuning run: rank 0 searches, prints and
   // writes the journal and the result; the other ranks evaluate for it and print nothing, not even their errors,
-  // which reach rank 0 and are reported there.
+  // which reach rank 0 and are reported there (with rank 0's exit status).
   const std::optional<tuner::MpiLaunch> launch = tuner::mpirun_launch();
 #ifdef MDH_WITH_MPI
   std::unique_ptr<tuner::MpiSession> mpi;
@@ -198,7 +198,9 @@ int tune_command(const Args& args) {
 #ifdef MDH_WITH_MPI
     if (mpi) {
       mpi->fail(e.what());
-      if (mpi->rank() != 0) return 2;
+      // Rank 0 reports the failure and ends with status 2; mpirun would kill it before it could if this rank
+      // ended with a non-zero status first.
+      if (mpi->rank() != 0) return 0;
     }
 #endif
     throw;

@@ -66,6 +66,13 @@ EvaluationResult result_of_message(const nlohmann::json& message) {
   return result;
 }
 
+// Another rank's error message, to be quoted in one of rank 0's: without its own leading "error: ".
+std::string without_error_mark(const nlohmann::json& message) {
+  std::string text = message.get<std::string>();
+  if (text.rfind("error: ", 0) == 0) text.erase(0, 7);
+  return text;
+}
+
 std::string rank_name(int rank, const nlohmann::json& identity) {
   std::string name = "rank " + std::to_string(rank);
   if (identity.contains("host")) name += " on " + identity["host"].get<std::string>();
@@ -200,17 +207,18 @@ MpiEvaluators::MpiEvaluators(MpiSession& session, Evaluator* local, const Evalua
   const std::vector<nlohmann::json> hellos = session.receive_hellos();
   auto refuse = [&](const std::string& why) {
     session.stop_all();
-    throw UserError(why);
+    throw UserError(SourceLoc{}, why);
   };
   for (int r = 1; r < session.size(); ++r) {
     const nlohmann::json& hello = hellos[static_cast<size_t>(r)];
-    if (hello.contains("failed")) refuse("rank " + std::to_string(r) + ": " + hello["failed"].get<std::string>());
+    if (hello.contains("failed")) refuse("rank " + std::to_string(r) + ": " + without_error_mark(hello["failed"]));
     const nlohmann::json& identity = hello.at("identity");
     const nlohmann::json& compatibility = hello.at("compatibility");
     for (const auto& [key, value] : description.compatibility.items())
       if (!compatibility.contains(key) || compatibility[key] != value)
-        refuse(rank_name(r, identity) + " cannot join this tuning run: its " + key + " is " +
-               (compatibility.contains(key) ? compatibility[key].dump() : "unknown") + ", rank 0's is " + value.dump() +
+        refuse(rank_name(r, identity) + " cannot join this tuning run: " + key + " " +
+               (compatibility.contains(key) ? compatibility[key].dump() : "unknown") + " where rank 0 has " +
+               value.dump() +
                " (the ranks of one run must evaluate on identical devices, with the same spec, sizes and search "
                "space, so that their costs are one scale)");
   }
@@ -260,7 +268,7 @@ void MpiEvaluators::receive_results() {
       std::string who = "rank " + std::to_string(source);
       for (const Rank& r : ranks_)
         if (r.rank == source) who = rank_name(source, r.measured_on);
-      throw UserError(who + " cannot evaluate any more: " + body.value("reason", std::string()));
+      throw UserError(SourceLoc{}, who + " cannot evaluate any more: " + without_error_mark(body.value("reason", "")));
     }
     MDH_INTERNAL_ASSERT(body["type"] == "result", "unexpected MPI message to rank 0");
     const uint64_t ticket = body.at("id").get<uint64_t>();

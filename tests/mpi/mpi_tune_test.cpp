@@ -3,6 +3,7 @@
 // the run completes, and a killed rank that ends the job with a journal that resumes with another number of ranks,
 // re-evaluating nothing.
 #include <dirent.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -11,7 +12,6 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <gtest/gtest.h>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -167,8 +167,7 @@ TEST_F(MpiTuneTest, ThreeRanksWriteOneJournalWithEveryEvaluationOnceAndTheBestVe
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("note: MPI: 3 ranks, 3 evaluating, 6 configurations at a time"), std::string::npos)
       << r.output;
-  EXPECT_NE(r.output.find("stopped: abort condition evaluations(9) met; 9 evaluations"), std::string::npos)
-      << r.output;
+  EXPECT_NE(r.output.find("stopped: abort condition evaluations(9) met; 9 evaluations"), std::string::npos) << r.output;
   const tuner::JournalContents journal = tuner::read_journal(path("journal"));
   EXPECT_FALSE(journal.torn_tail);
   EXPECT_EQ(journal.header.window, 6u) << "three ranks, each one worker and one configuration compiling ahead";
@@ -189,6 +188,31 @@ TEST_F(MpiTuneTest, WithoutRank0EvaluatingTheOtherRanksMeasureEverything) {
   const auto journal = tuner::read_journal(path("journal"));
   ASSERT_EQ(journal.records.size(), 3u);
   for (const auto& record : journal.records) EXPECT_EQ(record.result.measured_on["rank"], 1);
+}
+
+// Ranks that would measure on another scale do not join: here rank 1 tunes other sizes (mpirun's MPMD form gives
+// each rank its own command line; other devices or drivers are refused the same way).
+TEST_F(MpiTuneTest, ARankWithOtherSizesIsRefusedAtTheStart) {
+  std::string rank1 = tune_arguments(3);
+  rank1.replace(rank1.find("I=8,J=8,K=8"), 11, "I=8,J=8,K=4");
+  const auto r = testing::run_command(mpirun(1) + tune_arguments(3) + " : -np 1 " + rank1);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find(" cannot join this tuning run: sizes \"I=8,J=8,K=4\" where rank 0 has \"I=8,J=8,K=8\" (the "
+                          "ranks of one run must evaluate on identical devices, with the same spec, sizes and search "
+                          "space, so that their costs are one scale)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(path("journal")));
+}
+
+// A rank whose set-up fails tells rank 0, which reports it once and ends the job; the rank itself prints nothing.
+TEST_F(MpiTuneTest, ARankThatCannotStartIsReportedByRank0) {
+  std::string rank1 = tune_arguments(3);
+  rank1.replace(rank1.find("apps/gemm.mdh"), 13, "apps/no_such.mdh");
+  const auto r = testing::run_command(mpirun(1) + tune_arguments(3) + " : -np 1 " + rank1);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("error: rank 1: "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("no_such.mdh"), std::string::npos) << r.output;
 }
 
 // A worker process of rank 1 killed while it evaluates: the evaluation is recorded as failed (with the signal), rank
@@ -243,7 +267,8 @@ TEST_F(MpiTuneTest, AKilledWorkerOfOneRankIsRecordedAndTheRunCompletes) {
   for (const auto& record : journal.records)
     if (record.result.measured_on.value("rank", -1) == 1)
       reasons += "\n" + to_string(record.result.status) + ": " + record.result.reason;
-  EXPECT_TRUE(killed_during_evaluation()) << kills << " kills; no evaluation of rank 1 failed with signal 9:" << reasons;
+  EXPECT_TRUE(killed_during_evaluation())
+      << kills << " kills; no evaluation of rank 1 failed with signal 9:" << reasons;
 }
 
 // Rank 2 killed mid-run ends the job (Open MPI 4.1 has no fault tolerance). Rank 0's journal holds every evaluation

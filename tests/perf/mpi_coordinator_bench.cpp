@@ -185,14 +185,15 @@ int main(int argc, char** argv) {
     const double wall = monotonic_seconds() - half_wall, cpu = cpu_seconds() - half_cpu;
     const uint64_t evaluated = result.status.evaluations - half_evaluations;
     const double rate = evaluated / wall;
-    std::printf("%-10s evaluators %5zu  evaluation %.2f s  evaluations/s %7.1f  ideal %7.1f  efficiency %.2f  "
-                "coordinator CPU %.3f ms/evaluation, %3.0f%%  journal %-9s  repeats %4.1f%%  (second half: %llu "
-                "evaluations in %.2f s)\n",
-                in_process ? "in-process" : "mpi", evaluators, evaluation_seconds, rate,
-                evaluators / evaluation_seconds, rate / (evaluators / evaluation_seconds),
-                1e3 * cpu / std::max<uint64_t>(1, evaluated), 100 * cpu / wall, journal.empty() ? "none" : "fdatasync",
-                100.0 * (1 - static_cast<double>(evaluated) / std::max<uint64_t>(1, technique->proposals - half_proposals)),
-                static_cast<unsigned long long>(evaluated), wall);
+    std::printf(
+        "%-10s evaluators %5zu  evaluation %.2f s  evaluations/s %7.1f  ideal %7.1f  efficiency %.2f  "
+        "coordinator CPU %.3f ms/evaluation, %3.0f%%  journal %-9s  repeats %4.1f%%  (second half: %llu "
+        "evaluations in %.2f s)\n",
+        in_process ? "in-process" : "mpi", evaluators, evaluation_seconds, rate, evaluators / evaluation_seconds,
+        rate / (evaluators / evaluation_seconds), 1e3 * cpu / std::max<uint64_t>(1, evaluated), 100 * cpu / wall,
+        journal.empty() ? "none" : "fdatasync",
+        100.0 * (1 - static_cast<double>(evaluated) / std::max<uint64_t>(1, technique->proposals - half_proposals)),
+        static_cast<unsigned long long>(evaluated), wall);
     return 0;
   } catch (const UserError& e) {
     std::fprintf(stderr, "%s\n", e.what());
