@@ -31,7 +31,7 @@ struct EvaluationRecord {
   /// The evaluation window while the evaluations before this one had been reported, when it differs from the
   /// header's: a run resumed with more or fewer evaluators (devices, MPI ranks) asks ahead differently from then on,
   /// and a later resume must replay that.
-  std::optional<uint64_t> window;
+  std::optional<uint64_t> window = std::nullopt;
 };
 
 struct JournalContents {

@@ -221,8 +221,7 @@ class TuningLoop {
       }
     }
     EvaluationRecord entry{
-        status.evaluations, ticket.configuration.to_json(), ticket.result, ticket.start_unix, ticket.end_unix, when,
-        std::nullopt};
+        status.evaluations, ticket.configuration.to_json(), ticket.result, ticket.start_unix, ticket.end_unix, when};
     if (const size_t window = window_at(status.evaluations - 1); window != header_window_) entry.window = window;
     if (ticket.replayed) {
       ++result_.replayed;
