@@ -172,11 +172,13 @@ int tune_command(const Args& args) {
 #endif
   if (launch) {
     if (!tuner::mpi_built_in())
-      throw UserError("mdh tune was started by mpirun as one of " + std::to_string(launch->size) +
-                      " ranks, but this mdh was built without MPI, so the ranks would be independent tuning runs "
-                      "writing the same journal; install libopenmpi-dev and build again (cmake -DMDH_WITH_MPI=ON)");
+      throw UserError(SourceLoc{},
+                      "mdh tune was started by mpirun as one of " + std::to_string(launch->size) +
+                          " ranks, but this mdh was built without MPI, so the ranks would be independent tuning runs "
+                          "writing the same journal; install libopenmpi-dev and build again (cmake -DMDH_WITH_MPI=ON)");
     if (settings.in_process)
-      throw UserError("--in-process cannot be used under mpirun: each rank evaluates in its worker processes");
+      throw UserError(SourceLoc{},
+                      "--in-process cannot be used under mpirun: each rank evaluates in its worker processes");
 #ifdef MDH_WITH_MPI
     mpi = std::make_unique<tuner::MpiSession>();
     settings.mpi = mpi.get();

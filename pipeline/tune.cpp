@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "codegen/tunable_kernel.h"
 #include "pipeline/cost_function.h"
@@ -224,10 +225,23 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
         } else {
           tuner::MpiEvaluators evaluators(mpi, local, description);
           outcome.evaluating_devices = evaluators.evaluating_ranks();
-          if (settings.note)
+          if (settings.note) {
             settings.note("MPI: " + std::to_string(mpi.size()) + " ranks, " +
                           std::to_string(evaluators.evaluating_ranks()) + " evaluating, " +
                           std::to_string(evaluators.capacity()) + " configurations at a time");
+            // Ranks on one device measure each other's kernels too.
+            std::map<std::pair<std::string, std::string>, std::string> sharing;
+            std::map<std::pair<std::string, std::string>, int> count;
+            for (const nlohmann::json& where : evaluators.measured_on()) {
+              const auto device =
+                  std::make_pair(where["host"].get<std::string>(), where["selector"].get<std::string>());
+              sharing[device] += (count[device]++ ? ", " : "") + std::to_string(where["rank"].get<int>());
+            }
+            for (const auto& [device, ranks] : sharing)
+              if (count[device] > 1)
+                settings.note("ranks " + ranks + " share device " + device.second + " on " + device.first +
+                              ": their timings include each other's load (start one rank per device)");
+          }
           outcome.result = tuner::tune(search_space, *technique, abort, evaluators, options);
         }
 #else

@@ -43,7 +43,7 @@ class PollBackoff {
 
 void check(int status, const char* call) {
   if (status != MPI_SUCCESS)
-    throw UserError(std::string("MPI: ") + call + " failed (error " + std::to_string(status) + ")");
+    throw UserError(SourceLoc{}, std::string("MPI: ") + call + " failed (error " + std::to_string(status) + ")");
 }
 
 nlohmann::json result_message(uint64_t ticket, const EvaluationResult& result) {

@@ -102,6 +102,12 @@ class MpiEvaluators final : public Evaluator {
 
   /// How many ranks evaluate (rank 0 included when it has a local evaluator).
   size_t evaluating_ranks() const { return ranks_.size(); }
+  /// Where each evaluating rank measures: its identity with its rank number, as results carry it.
+  std::vector<nlohmann::json> measured_on() const {
+    std::vector<nlohmann::json> where;
+    for (const Rank& rank : ranks_) where.push_back(rank.measured_on);
+    return where;
+  }
 
  private:
   struct Rank {

@@ -168,6 +168,9 @@ TEST_F(MpiTuneTest, ThreeRanksWriteOneJournalWithEveryEvaluationOnceAndTheBestVe
   EXPECT_NE(r.output.find("note: MPI: 3 ranks, 3 evaluating, 6 configurations at a time"), std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("stopped: abort condition evaluations(9) met; 9 evaluations"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("note: ranks 0, 1, 2 share device "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(": their timings include each other's load (start one rank per device)"), std::string::npos)
+      << r.output;
   const tuner::JournalContents journal = tuner::read_journal(path("journal"));
   EXPECT_FALSE(journal.torn_tail);
   EXPECT_EQ(journal.header.window, 6u) << "three ranks, each one worker and one configuration compiling ahead";
