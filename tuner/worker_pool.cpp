@@ -265,11 +265,11 @@ void WorkerPool::read_output(Worker& worker) {
 
 std::pair<uint64_t, EvaluationResult> WorkerPool::wait() {
   for (;;)
-    if (auto result = wait_for(INFINITY)) return std::move(*result);
+    if (auto result = wait_for(3600)) return std::move(*result);
 }
 
 std::optional<std::pair<uint64_t, EvaluationResult>> WorkerPool::wait_for(double seconds) {
-  const double give_up = monotonic_seconds() + seconds;
+  const double give_up = monotonic_seconds() + std::max(0.0, seconds);
   for (;;) {
     if (!finished_.empty()) {
       auto result = std::move(finished_.front());
@@ -293,8 +293,9 @@ std::optional<std::pair<uint64_t, EvaluationResult>> WorkerPool::wait_for(double
       }
     }
     MDH_INTERNAL_ASSERT(std::isfinite(earliest), "wait with no evaluation outstanding");
+    earliest = std::min(earliest, give_up);
     const double now = monotonic_seconds();
-    int timeout_ms = static_cast<int>(std::clamp(std::ceil((std::min(earliest, give_up) - now) * 1000), 0.0, 3600e3));
+    int timeout_ms = static_cast<int>(std::clamp(std::ceil((earliest - now) * 1000), 0.0, 3600e3));
     int ready = ::poll(fds.data(), fds.size(), timeout_ms);
     if (ready < 0 && errno != EINTR) throw UserError(std::string("poll on workers failed: ") + std::strerror(errno));
     for (size_t i = 0; ready > 0 && i < fds.size(); ++i) {
