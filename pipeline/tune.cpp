@@ -140,7 +140,7 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
   // evaluates (a PreparingEvaluator below); otherwise the tuning loop prepares the configurations it asks ahead.
   tuner::PreparingEvaluator::Prepare compile_ahead;
   if (settings.compile_threads > 0) {
-    compile_ahead = [&, device = devices[0]](const tuner::Configuration& configuration) {
+    compile_ahead = [&, device = devices[0]](const tuner::Configuration& configuration, const std::atomic<bool>&) {
       thread_local std::unique_ptr<Context> context;
       thread_local const BinaryCache* context_cache = nullptr;
       if (!context || context_cache != cache.get()) {
@@ -159,7 +159,10 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
     if (!settings.mpi) {
       options.lookahead = settings.compile_threads;
       options.prepare_threads = settings.compile_threads;
-      options.prepare = compile_ahead;
+      options.prepare = [compile_ahead](const tuner::Configuration& configuration) {
+        static const std::atomic<bool> never(false);
+        compile_ahead(configuration, never);
+      };
     }
   }
 

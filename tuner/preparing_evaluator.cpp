@@ -27,7 +27,8 @@ PreparingEvaluator::PreparingEvaluator(Evaluator& inner, Prepare prepare, unsign
     : inner_(inner), prepare_(std::move(prepare)), lookahead_(lookahead), pool_(std::max(1u, threads)) {}
 
 PreparingEvaluator::~PreparingEvaluator() {
-  // Drop queued prepare tasks and join the running ones before prepare_ goes away.
+  // Drop queued prepare tasks, tell the running ones to give up and join them before prepare_ goes away.
+  for (Entry& entry : entries_) *entry.stop = true;
   pool_.stop();
   pool_.join();
 }
@@ -38,8 +39,10 @@ void PreparingEvaluator::submit(uint64_t ticket, const Configuration& configurat
   entry.ticket = ticket;
   entry.configuration = std::make_shared<const Configuration>(configuration);
   entry.context = context;
-  entry.prepared = boost::asio::post(
-      pool_, boost::asio::use_future([this, configuration = entry.configuration] { prepare_(*configuration); }));
+  entry.prepared =
+      boost::asio::post(pool_, boost::asio::use_future([this, configuration = entry.configuration, stop = entry.stop] {
+                          if (!*stop) prepare_(*configuration, *stop);
+                        }));
   entries_.push_back(std::move(entry));
   submit_prepared();
 }
@@ -104,7 +107,9 @@ std::optional<std::pair<uint64_t, EvaluationResult>> PreparingEvaluator::wait_fo
 void PreparingEvaluator::abandon() {
   if (inner_in_flight_ > 0) inner_.abandon();
   inner_in_flight_ = 0;
-  entries_.clear();  // running prepare tasks keep their configurations alive and finish unobserved
+  // Running prepare tasks are told to give up; they keep their configurations alive and finish unobserved.
+  for (Entry& entry : entries_) *entry.stop = true;
+  entries_.clear();
   finished_.clear();
 }
 

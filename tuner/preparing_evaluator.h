@@ -4,6 +4,7 @@
 // elsewhere (an MPI rank evaluating what rank 0 sends), where each rank must compile what it evaluates.
 #pragma once
 
+#include <atomic>
 #include <boost/asio/thread_pool.hpp>
 #include <cstdint>
 #include <deque>
@@ -17,7 +18,9 @@ namespace mdh::tuner {
 
 class PreparingEvaluator final : public Evaluator {
  public:
-  using Prepare = std::function<void(const Configuration&)>;
+  /// Prepares one configuration; `stop` is set when its evaluation is abandoned or the evaluator goes away, and a
+  /// preparation still running should then give up promptly (the destructor waits for it).
+  using Prepare = std::function<void(const Configuration&, const std::atomic<bool>& stop)>;
   /// Accepts inner.capacity() + lookahead configurations; prepares each on one of `threads` threads, then submits it
   /// to `inner` when a slot is free. A throwing prepare records status error ("prepare failed: ...").
   PreparingEvaluator(Evaluator& inner, Prepare prepare, unsigned threads, size_t lookahead);
@@ -34,7 +37,9 @@ class PreparingEvaluator final : public Evaluator {
  private:
   struct Entry {
     uint64_t ticket = 0;
-    std::shared_ptr<const Configuration> configuration;  // shared with its prepare task, which may outlive abandon()
+    // Shared with its prepare task, which may outlive abandon().
+    std::shared_ptr<const Configuration> configuration;
+    std::shared_ptr<std::atomic<bool>> stop = std::make_shared<std::atomic<bool>>(false);
     EvaluationContext context;
     std::future<void> prepared;
     bool submitted = false;

@@ -199,6 +199,9 @@ TEST(PreparingEvaluator, PreparesEachConfigurationFirstAndKeepsTheLoopsSequence)
   };
   std::mutex loop_mutex, evaluator_mutex;
   std::set<std::vector<int64_t>> loop_prepared, evaluator_prepared;
+  auto prepare_for_evaluator = [&](const Configuration& c, const std::atomic<bool>&) {
+    prepare_into(evaluator_mutex, evaluator_prepared)(c);
+  };
 
   auto loop_technique = make_technique("auc_bandit");
   BowlCostFunction loop_cost;
@@ -212,7 +215,7 @@ TEST(PreparingEvaluator, PreparesEachConfigurationFirstAndKeepsTheLoopsSequence)
   auto technique = make_technique("auc_bandit");
   BowlCostFunction cost;
   InProcessEvaluator in_process(cost);
-  PreparingEvaluator preparing(in_process, prepare_into(evaluator_mutex, evaluator_prepared), 2, 3);
+  PreparingEvaluator preparing(in_process, prepare_for_evaluator, 2, 3);
   EXPECT_EQ(preparing.capacity(), 4u);
   TunerOptions options;
   auto records = records_of(options);
