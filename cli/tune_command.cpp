@@ -13,6 +13,10 @@
 #include "cli/common.h"
 #include "pipeline/tune.h"
 #include "pipeline/tuning_progress.h"
+#include "tuner/mpi_launch.h"
+#ifdef MDH_WITH_MPI
+#include "tuner/mpi_evaluators.h"
+#endif
 
 namespace mdh::cli {
 
@@ -105,7 +109,9 @@ int tune_command(const Args& args) {
        "threads compiling upcoming configurations while the device runs the current one (0: off; default: one "
        "per core)")                                                                                       //
       ("timeout-floor", po::value<double>()->default_value(10), "seconds an evaluation may always take")  //
-      ("no-default-start", "do not evaluate the default configuration (the one `mdh run` uses) first");
+      ("no-default-start", "do not evaluate the default configuration (the one `mdh run` uses) first")    //
+      ("no-rank0-evaluation",
+       "under mpirun: rank 0 only searches and writes the journal; the other ranks evaluate (one device each)");
   add_data_options(options);
   po::variables_map vm;
   if (!parse_options("tune", "SPEC --size I=.. [--device D]... [--technique T] [--budget 10m | --evals N] [--out F]",
@@ -158,10 +164,54 @@ int tune_command(const Args& args) {
   settings.on_evaluation = [&](const tuner::TuningStatus& status, const tuner::EvaluationRecord& record,
                                bool replayed) { progress->on_evaluation(status, record, replayed); };
 
+  // Under mpirun (more than one rank) this process is one rank of one tuning run: rank 0 searches, prints and
+  // writes the journal and the result; the other ranks evaluate for it and print nothing, not even their errors,
+  // which reach rank 0 and are reported there (with rank 0's exit status).
+  const std::optional<tuner::MpiLaunch> launch = tuner::mpirun_launch();
+#ifdef MDH_WITH_MPI
+  std::unique_ptr<tuner::MpiSession> mpi;
+#endif
+  if (launch) {
+    if (!tuner::mpi_built_in())
+      throw UserError(SourceLoc{},
+                      "mdh tune was started by mpirun as one of " + std::to_string(launch->size) +
+                          " ranks, but this mdh was built without MPI, so the ranks would be independent tuning runs "
+                          "writing the same journal; install libopenmpi-dev and build again (cmake -DMDH_WITH_MPI=ON)");
+    if (settings.in_process)
+      throw UserError(SourceLoc{},
+                      "--in-process cannot be used under mpirun: each rank evaluates in its worker processes");
+#ifdef MDH_WITH_MPI
+    mpi = std::make_unique<tuner::MpiSession>();
+    settings.mpi = mpi.get();
+    settings.local_rank = launch->local_rank;
+    settings.rank0_evaluates = !vm.count("no-rank0-evaluation");
+    if (mpi->rank() != 0) {
+      settings.note = nullptr;
+      settings.on_evaluation = nullptr;
+      settings.interrupt = nullptr;
+      progress.reset();
+    }
+#endif
+  }
+
   std::signal(SIGINT, on_interrupt);
-  const TuningOutcome outcome = tune_md_hom(request, settings);
+  TuningOutcome outcome;
+  try {
+    outcome = tune_md_hom(request, settings);
+  } catch (const UserError& e) {
+#ifdef MDH_WITH_MPI
+    if (mpi) {
+      mpi->fail(e.what());
+      // Rank 0 reports the failure and ends with status 2; mpirun would kill it before it could if this rank
+      // ended with a non-zero status first.
+      if (mpi->rank() != 0) return 0;
+    }
+#endif
+    throw;
+  }
   std::signal(SIGINT, SIG_DFL);
   progress.reset();
+  if (outcome.served) return 0;
 
   const tuner::TuningResult& result = outcome.result;
   // Evaluations per second over this run's wall time (replayed ones took none of it): the tuner's throughput.

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "codegen/tunable_kernel.h"
 #include "pipeline/cost_function.h"
@@ -16,9 +17,13 @@
 #include "runtime/binary_cache.h"
 #include "runtime/device.h"
 #include "runtime/icd_diagnostics.h"
+#include "tuner/preparing_evaluator.h"
 #include "tuner/seeded_technique.h"
 #include "tuner/technique.h"
 #include "tuner/worker_pool.h"
+#ifdef MDH_WITH_MPI
+#include "tuner/mpi_evaluators.h"
+#endif
 
 namespace mdh {
 
@@ -51,6 +56,14 @@ void check_journal_resumable(const std::string& path, const nlohmann::json& meta
   }
 }
 
+bool TuningSettings::searches() const {
+#ifdef MDH_WITH_MPI
+  return mpi == nullptr || mpi->rank() == 0;
+#else
+  return true;
+#endif
+}
+
 namespace {
 
 // Identical devices only: the search compares their times on one scale.
@@ -64,11 +77,21 @@ std::vector<DeviceInfo> select_devices(const std::vector<std::string>& selectors
   return devices;
 }
 
+// Under mpirun, one device per rank: with several selectors the local rank's (modulo their number), with one the
+// local rank's among the devices it matches (modulo their number: ranks beyond the host's devices share them).
+std::string rank_device_selector(const std::vector<std::string>& selectors, int local_rank) {
+  const size_t k = static_cast<size_t>(local_rank);
+  if (selectors.size() > 1) return select_device(selectors[k % selectors.size()]).selector();
+  const std::vector<DeviceInfo> matches = matching_devices(list_devices(), selectors.empty() ? "" : selectors[0]);
+  return matches[k % matches.size()].selector();
+}
+
 }  // namespace
 
 TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings& settings) {
   const auto started = std::chrono::steady_clock::now();
   TuningRequest request = request_in;
+  if (settings.mpi) request.device_selectors = {rank_device_selector(request.device_selectors, settings.local_rank)};
   const BoundMdh bound = load_and_bind(request.spec_path, request.sizes);
   const std::vector<DeviceInfo> devices = select_devices(request.device_selectors);
   const DeviceLimits limits = device_limits(devices[0]);
@@ -108,15 +131,16 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
                               {"generator", kTunableKernelGeneration},
                               {"config_format", kConfigFormatVersion},
                               {"default_start", outcome.default_start}};
-  if (settings.resume) check_journal_resumable(settings.journal_path, options.journal_metadata);
+  const bool searches = settings.searches();
+  if (settings.resume && searches) check_journal_resumable(settings.journal_path, options.journal_metadata);
   options.interrupt = settings.interrupt;
   options.on_evaluation = settings.on_evaluation;
+  // Parallel compilation: build upcoming configurations on a thread pool (one Context per thread) into the binary
+  // cache; the evaluating process then loads them instead of compiling. Under mpirun each rank compiles what it
+  // evaluates (a PreparingEvaluator below); otherwise the tuning loop prepares the configurations it asks ahead.
+  tuner::PreparingEvaluator::Prepare compile_ahead;
   if (settings.compile_threads > 0) {
-    // Parallel compilation: build upcoming configurations on a thread pool (one Context per thread) into the binary
-    // cache; the evaluating process then loads them instead of compiling.
-    options.lookahead = settings.compile_threads;
-    options.prepare_threads = settings.compile_threads;
-    options.prepare = [&, device = devices[0]](const tuner::Configuration& configuration) {
+    compile_ahead = [&, device = devices[0]](const tuner::Configuration& configuration, const std::atomic<bool>&) {
       thread_local std::unique_ptr<Context> context;
       thread_local const BinaryCache* context_cache = nullptr;
       if (!context || context_cache != cache.get()) {
@@ -133,6 +157,14 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
         // The evaluation reports the same failure with its classification; preparing only saves time.
       }
     };
+    if (!settings.mpi) {
+      options.lookahead = settings.compile_threads;
+      options.prepare_threads = settings.compile_threads;
+      options.prepare = [compile_ahead](const tuner::Configuration& configuration) {
+        static const std::atomic<bool> never(false);
+        compile_ahead(configuration, never);
+      };
+    }
   }
 
   const tuner::Abort abort = settings.abort ? *settings.abort : tuner::evaluations(kDefaultTuningEvaluations);
@@ -149,6 +181,7 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
       cost = std::make_unique<MdHomCostFunction>(*run, space, limits,
                                                  CostSettings{request.warmup, request.repeat, request.cut_factor});
       outcome.result = tuner::tune(search_space, *technique, abort, *cost, options);
+      outcome.evaluating_devices = 1;
     } else {
       if (settings.worker_executable.empty())
         throw UserError("tuning in worker processes needs the path of the mdh executable to start them");
@@ -163,8 +196,64 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
       for (size_t k = 0; k < devices.size(); ++k)
         pool_options.commands.push_back({settings.worker_executable, "tune-worker", "--request", request_path,
                                          "--device-index", std::to_string(k)});
-      pool = std::make_unique<tuner::WorkerPool>(pool_options);
-      outcome.result = tuner::tune(search_space, *technique, abort, *pool, options);
+      if (!settings.mpi) {
+        pool = std::make_unique<tuner::WorkerPool>(pool_options);
+        outcome.result = tuner::tune(search_space, *technique, abort, *pool, options);
+        outcome.evaluating_devices = devices.size();
+      } else {
+#ifdef MDH_WITH_MPI
+        tuner::MpiSession& mpi = *settings.mpi;
+        std::unique_ptr<tuner::PreparingEvaluator> preparing;
+        tuner::Evaluator* local = nullptr;
+        if (!searches || settings.rank0_evaluates) {
+          pool = std::make_unique<tuner::WorkerPool>(pool_options);
+          local = pool.get();
+          if (compile_ahead) {
+            preparing = std::make_unique<tuner::PreparingEvaluator>(*pool, compile_ahead, settings.compile_threads,
+                                                                    settings.compile_threads);
+            local = preparing.get();
+          }
+        }
+        // What every rank must share with rank 0 for one cost scale, and where it measures (for the journal).
+        const tuner::EvaluatorDescription description{
+            {{"host", mpi.host()}, {"device", devices[0].name}, {"selector", devices[0].selector()}},
+            {{"device", devices[0].name},
+             {"driver", devices[0].driver_version},
+             {"spec_hash", options.journal_metadata["spec_hash"]},
+             {"sizes", request.sizes},
+             {"generator", kTunableKernelGeneration},
+             {"space_size", search_space.size().str()}}};
+        if (!searches) {
+          tuner::serve_mpi_evaluations(mpi, *local, description, [&](const nlohmann::json& config) {
+            return search_space.configuration_from_json(config);
+          });
+          outcome.served = true;
+        } else {
+          tuner::MpiEvaluators evaluators(mpi, local, description);
+          outcome.evaluating_devices = evaluators.evaluating_ranks();
+          if (settings.note) {
+            settings.note("MPI: " + std::to_string(mpi.size()) + " ranks, " +
+                          std::to_string(evaluators.evaluating_ranks()) + " evaluating, " +
+                          std::to_string(evaluators.capacity()) + " configurations at a time");
+            // Ranks on one device measure each other's kernels too.
+            std::map<std::pair<std::string, std::string>, std::string> sharing;
+            std::map<std::pair<std::string, std::string>, int> count;
+            for (const nlohmann::json& where : evaluators.measured_on()) {
+              const auto device =
+                  std::make_pair(where["host"].get<std::string>(), where["selector"].get<std::string>());
+              sharing[device] += (count[device]++ ? ", " : "") + std::to_string(where["rank"].get<int>());
+            }
+            for (const auto& [device, ranks] : sharing)
+              if (count[device] > 1)
+                settings.note("ranks " + ranks + " share device " + device.second + " on " + device.first +
+                              ": their timings include each other's load (start one rank per device)");
+          }
+          outcome.result = tuner::tune(search_space, *technique, abort, evaluators, options);
+        }
+#else
+        MDH_INTERNAL_ASSERT(false, "an MPI tuning run in a build without MPI");
+#endif
+      }
     }
   }
   std::error_code ignored;
@@ -183,7 +272,7 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
                  {"driver", devices[0].driver_version},
                  {"platform", devices[0].platform_name},
                  {"slug", device_slug(devices[0])},
-                 {"count", devices.size()}};
+                 {"count", outcome.evaluating_devices}};
   file.technique = settings.technique;
   file.seed = settings.seed;
   file.abort = abort.describe();

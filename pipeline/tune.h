@@ -15,6 +15,10 @@
 #include "tuner/journal.h"
 #include "tuner/tuner.h"
 
+namespace mdh::tuner {
+class MpiSession;  // tuner/mpi_evaluators.h, in builds with MPI
+}
+
 namespace mdh {
 
 /// When to stop when no abort condition is given: after this many evaluations.
@@ -39,6 +43,14 @@ struct TuningSettings {
   const std::atomic<bool>* interrupt = nullptr;
   std::function<void(const tuner::TuningStatus&, const tuner::EvaluationRecord&, bool replayed)> on_evaluation;
   std::function<void(const std::string&)> note;  // things the user should know (not errors)
+  /// Under mpirun: this process is one rank of one tuning run. Rank 0 searches and writes the journal; every rank
+  /// (rank 0 unless rank0_evaluates is false) evaluates on one device of its host, the local_rank-th of those the
+  /// device selectors match (modulo their number), in its own worker processes, compiling ahead on its own cores.
+  tuner::MpiSession* mpi = nullptr;
+  int local_rank = 0;
+  bool rank0_evaluates = true;
+  /// Whether this process searches: it is not an MPI rank, or it is rank 0.
+  bool searches() const;
 };
 
 struct TuningOutcome {
@@ -47,6 +59,8 @@ struct TuningOutcome {
   std::optional<TuningResultFile> result_file;  // when a best configuration exists
   double seconds = 0;
   bool default_start = false;
+  size_t evaluating_devices = 0;  // devices that evaluated (under mpirun: the evaluating ranks)
+  bool served = false;            // under mpirun, a rank other than 0: evaluated for rank 0, holds no result
 };
 
 TuningOutcome tune_md_hom(const TuningRequest& request, const TuningSettings& settings);

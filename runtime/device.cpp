@@ -175,45 +175,52 @@ std::vector<DeviceInfo> list_devices() {
   return devices;
 }
 
-DeviceInfo select_device(const std::vector<DeviceInfo>& devices, const std::string& selector_text) {
+std::vector<DeviceInfo> matching_devices(const std::vector<DeviceInfo>& devices, const std::string& selector_text) {
   if (devices.empty())
     throw UserError(
         "no OpenCL device found: no OpenCL platform with a device is installed (on a CPU-only machine, "
         "install PoCL)");
   const std::string selector = trim(selector_text);
-  auto first_of_type = [&](cl_device_type type) -> const DeviceInfo* {
+  auto of_type = [&](cl_device_type type) {
+    std::vector<DeviceInfo> matches;
     for (const auto& d : devices)
-      if (d.type & type) return &d;
-    return nullptr;
+      if (d.type & type) matches.push_back(d);
+    return matches;
+  };
+  auto nonempty = [&](std::vector<DeviceInfo> matches) {
+    if (matches.empty()) no_device_matches(devices, selector);
+    return matches;
   };
 
   if (selector.empty()) {
-    if (const DeviceInfo* d = first_of_type(CL_DEVICE_TYPE_GPU)) return *d;
-    if (const DeviceInfo* d = first_of_type(CL_DEVICE_TYPE_CPU)) return *d;
-    return devices.front();
+    if (auto gpus = of_type(CL_DEVICE_TYPE_GPU); !gpus.empty()) return gpus;
+    if (auto cpus = of_type(CL_DEVICE_TYPE_CPU); !cpus.empty()) return cpus;
+    return devices;
   }
 
   int platform = 0, device = 0;
   if (is_platform_device_selector(selector, platform, device)) {
     for (const auto& d : devices)
-      if (d.platform_index == platform && d.device_index == device) return d;
+      if (d.platform_index == platform && d.device_index == device) return {d};
     no_device_matches(devices, selector);
   }
 
   const std::string lower = to_lower(selector);
   const std::pair<const char*, cl_device_type> kTypeSelectors[] = {
       {"gpu", CL_DEVICE_TYPE_GPU}, {"cpu", CL_DEVICE_TYPE_CPU}, {"accelerator", CL_DEVICE_TYPE_ACCELERATOR}};
-  for (const auto& [word, type] : kTypeSelectors) {
-    if (lower != word) continue;
-    if (const DeviceInfo* d = first_of_type(type)) return *d;
-    no_device_matches(devices, selector);
-  }
+  for (const auto& [word, type] : kTypeSelectors)
+    if (lower == word) return nonempty(of_type(type));
 
-  for (const auto& d : devices)
-    if (to_lower(d.name).find(lower) != std::string::npos) return d;
-  for (const auto& d : devices)
-    if (to_lower(d.platform_name).find(lower) != std::string::npos) return d;
-  no_device_matches(devices, selector);
+  std::vector<DeviceInfo> by_name, by_platform;
+  for (const auto& d : devices) {
+    if (to_lower(d.name).find(lower) != std::string::npos) by_name.push_back(d);
+    if (to_lower(d.platform_name).find(lower) != std::string::npos) by_platform.push_back(d);
+  }
+  return nonempty(by_name.empty() ? by_platform : by_name);
+}
+
+DeviceInfo select_device(const std::vector<DeviceInfo>& devices, const std::string& selector) {
+  return matching_devices(devices, selector).front();
 }
 
 DeviceInfo select_device(const std::string& selector) {

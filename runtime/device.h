@@ -54,6 +54,10 @@ std::vector<DeviceInfo> list_devices();
 ///   anything else      the first device whose name or platform name contains it, case-insensitively.
 /// Throws UserError listing the available devices (with their P:D) when nothing matches.
 DeviceInfo select_device(const std::vector<DeviceInfo>& devices, const std::string& selector);
+/// Every device `selector` matches, in the order of select_device's preference (its first is select_device's
+/// pick): "" all GPUs, else all CPUs, else all devices; "gpu"/"cpu"/"accelerator" all of that type; a name part all
+/// devices whose name contains it, else those whose platform name does. Throws as select_device does.
+std::vector<DeviceInfo> matching_devices(const std::vector<DeviceInfo>& devices, const std::string& selector);
 /// select_device(list_devices(), selector).
 DeviceInfo select_device(const std::string& selector);
 

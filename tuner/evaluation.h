@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
@@ -29,9 +30,22 @@ struct EvaluationResult {
   /// ok only: timing stopped after one timed run because it was far behind the best; the cost is that run's time
   /// (one sample where the others are medians: good enough for a candidate this far behind). Never verified.
   bool cut = false;
+  /// Where it was measured (host, device, rank), when the evaluator spreads work over machines (MPI ranks); null
+  /// otherwise. The journal records it.
+  nlohmann::json measured_on;
 
-  static EvaluationResult ok(double cost) { return {EvaluationStatus::ok, cost, ""}; }
-  static EvaluationResult failed(EvaluationStatus status, std::string reason) { return {status, 0, std::move(reason)}; }
+  static EvaluationResult ok(double cost) {
+    EvaluationResult result;
+    result.status = EvaluationStatus::ok;
+    result.cost = cost;
+    return result;
+  }
+  static EvaluationResult failed(EvaluationStatus status, std::string reason) {
+    EvaluationResult result;
+    result.status = status;
+    result.reason = std::move(reason);
+    return result;
+  }
 };
 
 /// What the tuner knows when an evaluation starts.
@@ -61,6 +75,12 @@ class Evaluator {
   virtual void submit(uint64_t ticket, const Configuration& configuration, const EvaluationContext& context) = 0;
   /// Blocks until one outstanding evaluation finishes and returns its ticket and result.
   virtual std::pair<uint64_t, EvaluationResult> wait() = 0;
+  /// The same, giving up after about `seconds` (nullopt then), so that the caller can notice an interrupt or the
+  /// end of its time budget while evaluations run. Evaluators that cannot wait for less block as wait() does.
+  virtual std::optional<std::pair<uint64_t, EvaluationResult>> wait_for(double seconds) {
+    (void)seconds;
+    return wait();
+  }
   /// Gives up on all outstanding evaluations (the run stops); they are never returned by wait().
   virtual void abandon() = 0;
 };

@@ -35,6 +35,8 @@ EvaluationRecord record_from_json(const nlohmann::json& json) {
   record.start_unix = json.at("start").get<double>();
   record.end_unix = json.at("end").get<double>();
   record.elapsed_seconds = json.at("elapsed").get<double>();
+  if (json.contains("measured_on")) record.result.measured_on = json["measured_on"];
+  if (json.contains("window")) record.window = json["window"].get<uint64_t>();
   return record;
 }
 
@@ -52,6 +54,8 @@ nlohmann::json to_json(const EvaluationRecord& record) {
   json["start"] = record.start_unix;
   json["end"] = record.end_unix;
   json["elapsed"] = record.elapsed_seconds;
+  if (!record.result.measured_on.is_null()) json["measured_on"] = record.result.measured_on;
+  if (record.window) json["window"] = *record.window;
   return json;
 }
 

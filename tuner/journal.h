@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,10 @@ struct EvaluationRecord {
   double start_unix = 0;  // seconds since the epoch
   double end_unix = 0;
   double elapsed_seconds = 0;  // tuning time when the result arrived
+  /// The evaluation window while the evaluations before this one had been reported, when it differs from the
+  /// header's: a run resumed with more or fewer evaluators (devices, MPI ranks) asks ahead differently from then on,
+  /// and a later resume must replay that.
+  std::optional<uint64_t> window = std::nullopt;
 };
 
 struct JournalContents {

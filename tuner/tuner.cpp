@@ -90,6 +90,12 @@ class TuningLoop {
   }
 
  private:
+  // The window while `evaluations` results have been reported: as the journal's run had it while replaying, this
+  // run's after. A function of the reports alone, so a resumed run replays the asks of the run it continues.
+  size_t window_at(uint64_t evaluations) const {
+    return evaluations < recorded_windows_.size() ? recorded_windows_[evaluations] : window_;
+  }
+
   double elapsed() const {
     return elapsed_offset_ + std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   }
@@ -107,8 +113,10 @@ class TuningLoop {
         throw mismatch("technique", contents.header.technique, header.technique);
       if (contents.header.seed != header.seed)
         throw mismatch("seed", std::to_string(contents.header.seed), std::to_string(header.seed));
-      if (contents.header.window != header.window)
-        throw mismatch("evaluation window", std::to_string(contents.header.window), std::to_string(header.window));
+      // Another window (more or fewer evaluators) is fine: the replay asks ahead as the journal's run did.
+      header_window_ = contents.header.window;
+      for (const EvaluationRecord& record : contents.records)
+        recorded_windows_.push_back(record.window.value_or(header_window_));
       if (contents.header.space_size != header.space_size)
         throw UserError("cannot resume journal '" + options_.journal_path + "': it was recorded in a search space of " +
                         contents.header.space_size + " candidates, this run's has " + header.space_size +
@@ -135,7 +143,7 @@ class TuningLoop {
 
   // 1. Keep `window` configurations asked and unreported.
   void ask() {
-    while (!stopping_ && window_tickets_.size() < window_) {
+    while (!stopping_ && window_tickets_.size() < window_at(result_.status.evaluations)) {
       Ticket ticket;
       ticket.id = next_ticket_++;
       ticket.point = technique_.next();
@@ -214,6 +222,7 @@ class TuningLoop {
     }
     EvaluationRecord entry{
         status.evaluations, ticket.configuration.to_json(), ticket.result, ticket.start_unix, ticket.end_unix, when};
+    if (const size_t window = window_at(status.evaluations - 1); window != header_window_) entry.window = window;
     if (ticket.replayed) {
       ++result_.replayed;
     } else if (journal_) {
@@ -293,6 +302,8 @@ class TuningLoop {
   Evaluator& evaluator_;
   const TunerOptions& options_;
   const size_t window_;
+  size_t header_window_ = window_;        // the journal header's window (the first run's)
+  std::vector<size_t> recorded_windows_;  // per replayed record: the window before it was reported
   const std::chrono::steady_clock::time_point start_;
   double elapsed_offset_ = 0;
   std::unique_ptr<JournalWriter> journal_;

@@ -264,12 +264,19 @@ void WorkerPool::read_output(Worker& worker) {
 }
 
 std::pair<uint64_t, EvaluationResult> WorkerPool::wait() {
+  for (;;)
+    if (auto result = wait_for(3600)) return std::move(*result);
+}
+
+std::optional<std::pair<uint64_t, EvaluationResult>> WorkerPool::wait_for(double seconds) {
+  const double give_up = monotonic_seconds() + std::max(0.0, seconds);
   for (;;) {
     if (!finished_.empty()) {
       auto result = std::move(finished_.front());
       finished_.pop_front();
       return result;
     }
+    if (monotonic_seconds() >= give_up) return std::nullopt;
     std::vector<struct pollfd> fds;
     std::vector<Worker*> owners;
     double earliest = INFINITY;
@@ -286,6 +293,7 @@ std::pair<uint64_t, EvaluationResult> WorkerPool::wait() {
       }
     }
     MDH_INTERNAL_ASSERT(std::isfinite(earliest), "wait with no evaluation outstanding");
+    earliest = std::min(earliest, give_up);
     const double now = monotonic_seconds();
     int timeout_ms = static_cast<int>(std::clamp(std::ceil((earliest - now) * 1000), 0.0, 3600e3));
     int ready = ::poll(fds.data(), fds.size(), timeout_ms);

@@ -142,6 +142,42 @@ TEST(Journal, ResumeContinuesTheSameSequenceWithoutReevaluating) {
   std::remove(resumed_path.c_str());
 }
 
+// More or fewer evaluators on resume (other devices or MPI ranks): the evaluation window changes. The replay asks
+// ahead as the journal's run did, the records after it carry their window, and a later resume replays both parts.
+TEST(Journal, ResumesWithAnotherWindowAndReplaysEachPartWithItsOwn) {
+  auto stage = [](const std::string& path, uint64_t budget, size_t lookahead, bool resume,
+                  testing::BowlCostFunction& cost) {
+    SearchSpace space(testing::bowl_parameters());
+    auto technique = make_technique("auc_bandit");
+    TunerOptions options;
+    options.seed = 3;
+    options.journal_path = path;
+    options.resume = resume;
+    options.sync_journal = false;
+    options.lookahead = lookahead;  // window = 1 + lookahead with a cost function
+    return tune(space, *technique, evaluations(budget), cost, options);
+  };
+  std::vector<std::vector<nlohmann::json>> runs;
+  for (const char* name : {"windows_a.jsonl", "windows_b.jsonl"}) {
+    const std::string path = temp_path(name);
+    testing::BowlCostFunction first, second, third;
+    stage(path, 30, 2, false, first);
+    const TuningResult middle = stage(path, 60, 0, true, second);
+    const TuningResult last = stage(path, 90, 5, true, third);
+    EXPECT_EQ(middle.replayed, 30u);
+    EXPECT_EQ(last.replayed, 60u);
+    EXPECT_EQ(first.evaluated.size() + second.evaluated.size() + third.evaluated.size(), 90u) << "nothing twice";
+    const JournalContents journal = read_journal(path);
+    EXPECT_EQ(journal.header.window, 3u);
+    ASSERT_EQ(journal.records.size(), 90u);
+    for (size_t k = 0; k < 90; ++k)
+      EXPECT_EQ(journal.records[k].window, k < 30 ? std::nullopt : std::optional<uint64_t>(k < 60 ? 1 : 6)) << k;
+    runs.push_back(configurations_of(journal));
+    std::remove(path.c_str());
+  }
+  EXPECT_EQ(runs[0], runs[1]) << "the same stages give the same sequence";
+}
+
 size_t count_lines(const std::string& path) {
   std::ifstream in(path);
   size_t lines = 0;

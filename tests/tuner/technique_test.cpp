@@ -11,6 +11,7 @@
 #include "support/error.h"
 #include "tests/tuner/synthetic.h"
 #include "tuner/journal.h"
+#include "tuner/preparing_evaluator.h"
 #include "tuner/seeded_technique.h"
 #include "tuner/techniques.h"
 #include "tuner/tuner.h"
@@ -177,6 +178,68 @@ TEST(TuningLoop, PreparesAheadAndRecordsPrepareFailures) {
     if (r.configuration["X"] != 2) recorded_successes.insert(r.configuration);
   for (const nlohmann::json& c : recorded_successes) EXPECT_EQ(evaluated.count(c), 1u) << c;
   EXPECT_LE(evaluated.size(), recorded_successes.size() + options.lookahead);
+}
+
+// The evaluator form of preparing ahead (an MPI rank compiles what it evaluates): each configuration prepared once
+// before its evaluation, prepare failures recorded as the loop records them, and the same sequence as the loop's own
+// prepare with the same window (capacity 1 + lookahead 3 either way).
+TEST(PreparingEvaluator, PreparesEachConfigurationFirstAndKeepsTheLoopsSequence) {
+  SearchSpace space(testing::bowl_parameters());
+  auto prepare_into = [](std::mutex& mutex, std::set<std::vector<int64_t>>& prepared) {
+    return [&](const Configuration& c) {
+      if (c["X"] == 2) throw std::runtime_error("synthetic compile error");
+      std::lock_guard<std::mutex> lock(mutex);
+      EXPECT_TRUE(prepared.insert(c.values()).second) << "prepared twice";
+    };
+  };
+  auto records_of = [](TunerOptions& options) {
+    auto records = std::make_shared<std::vector<EvaluationRecord>>();
+    options.on_evaluation = [records](const TuningStatus&, const EvaluationRecord& r, bool) { records->push_back(r); };
+    return records;
+  };
+  std::mutex loop_mutex, evaluator_mutex;
+  std::set<std::vector<int64_t>> loop_prepared, evaluator_prepared;
+  auto prepare_for_evaluator = [&](const Configuration& c, const std::atomic<bool>&) {
+    prepare_into(evaluator_mutex, evaluator_prepared)(c);
+  };
+
+  auto loop_technique = make_technique("auc_bandit");
+  BowlCostFunction loop_cost;
+  TunerOptions loop_options;
+  loop_options.lookahead = 3;
+  loop_options.prepare_threads = 2;
+  loop_options.prepare = prepare_into(loop_mutex, loop_prepared);
+  auto loop_records = records_of(loop_options);
+  tune(space, *loop_technique, evaluations(60), loop_cost, loop_options);
+
+  auto technique = make_technique("auc_bandit");
+  BowlCostFunction cost;
+  InProcessEvaluator in_process(cost);
+  PreparingEvaluator preparing(in_process, prepare_for_evaluator, 2, 3);
+  EXPECT_EQ(preparing.capacity(), 4u);
+  TunerOptions options;
+  auto records = records_of(options);
+  tune(space, *technique, evaluations(60), preparing, options);
+
+  ASSERT_EQ(records->size(), 60u);
+  ASSERT_EQ(loop_records->size(), 60u);
+  size_t failures = 0;
+  for (size_t k = 0; k < records->size(); ++k) {
+    const EvaluationRecord& r = (*records)[k];
+    EXPECT_EQ(r.configuration, (*loop_records)[k].configuration) << "evaluation " << k + 1;
+    EXPECT_EQ(r.result.status, (*loop_records)[k].result.status) << "evaluation " << k + 1;
+    if (r.configuration["X"] == 2) {
+      ++failures;
+      EXPECT_EQ(r.result.status, EvaluationStatus::error);
+      EXPECT_EQ(r.result.reason, "prepare failed: synthetic compile error");
+    }
+  }
+  EXPECT_GT(failures, 0u);
+  for (const Configuration& c : cost.evaluated) {
+    EXPECT_NE(c["X"], 2) << "a configuration whose prepare failed was evaluated";
+    std::lock_guard<std::mutex> lock(evaluator_mutex);
+    EXPECT_EQ(evaluator_prepared.count(c.values()), 1u) << "evaluated without being prepared";
+  }
 }
 
 TEST(TuningLoop, StopsWhenTheSpaceIsExhausted) {
