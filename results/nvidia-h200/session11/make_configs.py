@@ -31,7 +31,12 @@ def flat(nested):
 
 
 def write(name, cfg):
-    (here / 'configs' / f'{name}.json').write_text(json.dumps(cfg, indent=1, sort_keys=True) + '\n')
+    size = 4096 if name.startswith('gemm4096') else 1024
+    record = {'spec': 'apps/gemm.mdh', 'sizes': {'I': size, 'J': size, 'K': size},
+              'note': 'hand-made GEMM configuration (issue 12, session 11: strided ownership; written by '
+                      'make_configs.py; H200 measurements in run*/bench.txt)',
+              'config': cfg}
+    (here / 'configs' / f'{name}.json').write_text(json.dumps(record, indent=1, sort_keys=True) + '\n')
 
 
 for size, base in [('1024', 'gemm1024-lt64-pt4x4x4'), ('1024', 'gemm1024-lt128x64-pt8x4x4-pc'),
