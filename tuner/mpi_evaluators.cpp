@@ -136,21 +136,21 @@ std::optional<std::pair<int, nlohmann::json>> MpiSession::receive(int source, in
   return std::make_pair(status.MPI_SOURCE, std::move(message));
 }
 
+std::pair<int, nlohmann::json> MpiSession::wait_for(int source, int tag) {
+  PollBackoff backoff;
+  for (;;) {
+    if (auto message = receive(source, tag)) return std::move(*message);
+    backoff.sleep(kLongestPollSeconds);
+  }
+}
+
 std::vector<nlohmann::json> MpiSession::receive_hellos() {
   MDH_INTERNAL_ASSERT(rank_ == 0 && !hellos_received_, "hellos are received once, by rank 0");
   std::vector<nlohmann::json> hellos(static_cast<size_t>(size_));
-  int missing = size_ - 1;
-  PollBackoff backoff;
-  while (missing > 0) {
-    auto message = receive(MPI_ANY_SOURCE, kToCoordinatorTag);
-    if (!message) {
-      backoff.sleep(kLongestPollSeconds);
-      continue;
-    }
-    backoff.found();
-    MDH_INTERNAL_ASSERT(message->second["type"] == "hello", "a rank sent something before its hello");
-    hellos[static_cast<size_t>(message->first)] = std::move(message->second);
-    --missing;
+  for (int missing = size_ - 1; missing > 0; --missing) {
+    auto [from, message] = wait_for(MPI_ANY_SOURCE, kToCoordinatorTag);
+    MDH_INTERNAL_ASSERT(message["type"] == "hello", "a rank sent something before its hello");
+    hellos[static_cast<size_t>(from)] = std::move(message);
   }
   hellos_received_ = true;
   return hellos;
@@ -159,30 +159,13 @@ std::vector<nlohmann::json> MpiSession::receive_hellos() {
 void MpiSession::stop_all() {
   if (!hellos_received_) receive_hellos();
   for (int r = 1; r < size_; ++r) send(r, kToEvaluatorTag, {{"type", "stop"}});
-  int missing = size_ - 1;
-  PollBackoff backoff;
-  while (missing > 0) {
-    auto message = receive(MPI_ANY_SOURCE, kToCoordinatorTag);
-    if (!message) {
-      backoff.sleep(kLongestPollSeconds);
-      continue;
-    }
-    backoff.found();
-    if (message->second["type"] == "bye") --missing;
-  }
+  for (int missing = size_ - 1; missing > 0;)
+    if (wait_for(MPI_ANY_SOURCE, kToCoordinatorTag).second["type"] == "bye") --missing;
   ended_ = true;
 }
 
 void MpiSession::await_stop() {
-  PollBackoff backoff;
-  for (;;) {
-    auto message = receive(0, kToEvaluatorTag);
-    if (!message) {
-      backoff.sleep(kLongestPollSeconds);
-      continue;
-    }
-    backoff.found();
-    if (message->second["type"] == "stop") break;
+  while (wait_for(0, kToEvaluatorTag).second["type"] != "stop") {
   }
   send(0, kToCoordinatorTag, {{"type", "bye"}});
   ended_ = true;

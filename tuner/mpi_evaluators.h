@@ -65,6 +65,8 @@ class MpiSession {
 
   void send(int destination, int tag, const nlohmann::json& message);
   std::optional<std::pair<int, nlohmann::json>> receive(int source, int tag);
+  /// The next message from `source` with `tag`, polling (with the backoff of receive's callers) until one comes.
+  std::pair<int, nlohmann::json> wait_for(int source, int tag);
   /// Completes finished sends (their buffers live until then).
   void reap_sends();
   /// Rank 0: the hello of every other rank, in rank order.

@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
-# Session 11 on the H200, one device call: the default configuration before (main at fa1e2a7, bundled as mdh_base)
+# Session 11 on the H200: `bench.sh run1` the first device call, `bench.sh run2` the second (after the default fix
+# and the unrolled cache copies). The default configuration before (main at fa1e2a7, bundled as mdh_base)
 # and after this session (mdh: CMB_WI tree and the parallel second kernel in the shared-reduction default of
 # GEMV/DOT, strided ownership in the default of the other md_homs), hand-made GEMM configurations with strided
 # ownership (configs/, from make_configs.py), and the cuBLAS/cuDNN peer of each case in the same run. Round 1
 # verifies every run against the double-precision reference; round 2 times again in the opposite order.
 set -u
 B=$PWD/.device-bundle
-out=${OUT:-/tmp/session11}
+run=${1:-run1}
+out=${OUT:-/tmp/session11-$run}
 mkdir -p "$out"
 deadline=$(( $(date +%s) + ${BENCH_SECONDS:-420} ))
 export NVIDIA_TF32_OVERRIDE=0
 s=results/nvidia-h200/session11/configs
-cases=(
+cases_run1=(
   "gemv-PC|apps/gemv.mdh|I=4096,K=4096|gemv|default"
   "gemv-RW|apps/gemv.mdh|I=1000,K=2048|gemv|default"
   "dot-RW|apps/dot.mdh|K=16777216|dot|default"
@@ -23,6 +25,23 @@ cases=(
   "mcc-RW|apps/mcc.mdh|N=1,P=7,Q=7,K=512,C=512,R=3,S=3|mcc|default"
   "tc-gdab|apps/tc/abcdef-gdab-efgc.mdh|A=24,B=16,C=16,D=16,E=24,F=16,G=24|tc-abcdef-gdab-efgc|default"
 )
+cases_run2=(
+  "gemv-PC|apps/gemv.mdh|I=4096,K=4096|gemv|default"
+  "gemv-RW|apps/gemv.mdh|I=1000,K=2048|gemv|default"
+  "dot-RW|apps/dot.mdh|K=16777216|dot|default"
+  "gemm-PC|apps/gemm.mdh|I=1024,J=1024,K=1024|gemm|default $s/gemm1024-lt64-pt4x4x4.json $s/gemm1024-lt64-pt4x4x4-strided.json $s/gemm1024-lt64-lk32-pt4x4x4-strided.json $s/gemm1024-lt128x64-pt8x4x4-strided.json"
+  "gemm-4096|apps/gemm.mdh|I=4096,J=4096,K=4096|gemm|$s/gemm4096-lt128-pt8x8x4-strided.json $s/gemm4096-lt128-lk32-pt8x8x4-strided.json"
+  "gemm-RW|apps/gemm.mdh|I=10,J=500,K=64|gemm|default"
+  "gaussian-PC|apps/gaussian.mdh|I=4096,J=4096|gaussian|default"
+  "jacobi3d-PC|apps/jacobi3d.mdh|I=512,J=512,K=512|jacobi3d|default"
+  "mcc-RW|apps/mcc.mdh|N=1,P=7,Q=7,K=512,C=512,R=3,S=3|mcc|default"
+  "tc-gdab|apps/tc/abcdef-gdab-efgc.mdh|A=24,B=16,C=16,D=16,E=24,F=16,G=24|tc-abcdef-gdab-efgc|default"
+)
+case $run in
+  run1) cases=("${cases_run1[@]}") ;;
+  run2) cases=("${cases_run2[@]}") ;;
+  *) echo "usage: bench.sh [run1|run2]" >&2; exit 2 ;;
+esac
 mdh_once() {  # BINARY SPEC SIZES CONFIG VERIFY
   local args=(run "$2" --size "$3" --device gpu --repeat 50 --warmup 3) o med ver
   [[ $4 == default ]] || args+=(--config "$4")
