@@ -110,6 +110,9 @@ int tune_command(const Args& args) {
        "per core)")                                                                                       //
       ("timeout-floor", po::value<double>()->default_value(10), "seconds an evaluation may always take")  //
       ("no-default-start", "do not evaluate the default configuration (the one `mdh run` uses) first")    //
+      ("start", po::value<std::vector<std::string>>()->composing(),
+       "evaluate this configuration next (a config or an mdh tune result, e.g. the best of another size or device; "
+       "checked, never trusted; repeatable)")  //
       ("no-rank0-evaluation",
        "under mpirun: rank 0 only searches and writes the journal; the other ranks evaluate (one device each)");
   add_data_options(options);
@@ -146,6 +149,7 @@ int tune_command(const Args& args) {
   settings.journal_path = vm.count("journal") ? vm["journal"].as<std::string>() : out_path + ".journal";
   settings.resume = vm.count("resume") > 0;
   settings.default_start = !vm.count("no-default-start");
+  if (vm.count("start")) settings.start_config_paths = vm["start"].as<std::vector<std::string>>();
   settings.in_process = vm.count("in-process") > 0;
   if (vm.count("compile-threads")) settings.compile_threads = vm["compile-threads"].as<unsigned>();
   settings.timeout_floor_seconds = vm["timeout-floor"].as<double>();

@@ -9,9 +9,11 @@
 #include <fstream>
 #include <map>
 
+#include "codegen/kernel_config.h"
 #include "codegen/tunable_kernel.h"
 #include "pipeline/cost_function.h"
 #include "pipeline/device_limits.h"
+#include "pipeline/kernel.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/tuning_search_space.h"
 #include "runtime/binary_cache.h"
@@ -45,7 +47,7 @@ void check_journal_resumable(const std::string& path, const nlohmann::json& meta
     if (m.contains(key)) return m[key];
     return std::string(key) == "generator" ? nlohmann::json(1) : nlohmann::json();
   };
-  for (const char* key : {"spec_hash", "sizes", "device", "driver", "generator"}) {
+  for (const char* key : {"spec_hash", "sizes", "device", "driver", "generator", "starts"}) {
     const nlohmann::json was = value(recorded, key), now = value(metadata, key);
     if (was != now)
       throw UserError(
@@ -102,16 +104,31 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
   tuner::SearchSpace search_space = make_search_space(*space);
   std::unique_ptr<tuner::SearchTechnique> technique = tuner::make_technique(settings.technique);
   TuningOutcome outcome;
+  std::vector<tuner::Point> seeds;
   if (settings.default_start) {
     // The default configuration first: in a large space (seven-dimensional contractions) a short search can
     // otherwise end worse than what `mdh run` gives without tuning.
     if (auto point = point_of_config(search_space, bound, default_config(bound, limits))) {
-      technique = std::make_unique<tuner::SeededTechnique>(std::move(technique), std::vector<tuner::Point>{*point});
+      seeds.push_back(*point);
       outcome.default_start = true;
     } else if (settings.note) {
       settings.note("the default configuration is not in the search space; the search starts without it");
     }
   }
+  // Then the given starts (load_config checks each against the md_hom, the sizes and the device); under mpirun
+  // only rank 0 searches, so only it reads them.
+  nlohmann::json starts = nlohmann::json::array();
+  for (const std::string& path : settings.searches() ? settings.start_config_paths : std::vector<std::string>{}) {
+    const KernelConfig config = load_config(path, bound, limits);
+    const auto point = point_of_config(search_space, bound, config);
+    if (!point)
+      throw UserError(SourceLoc{}, "--start " + path +
+                                       ": the configuration is not in the search space (a value outside the searched "
+                                       "lattices or --restrict; --full-ranges searches every size)");
+    seeds.push_back(*point);
+    starts.push_back(config_to_json(bound, config));
+  }
+  if (!seeds.empty()) technique = std::make_unique<tuner::SeededTechnique>(std::move(technique), std::move(seeds));
 
   const bool own_cache = request.binary_cache.empty();
   if (own_cache)
@@ -131,6 +148,7 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
                               {"generator", kTunableKernelGeneration},
                               {"config_format", kConfigFormatVersion},
                               {"default_start", outcome.default_start}};
+  if (!starts.empty()) options.journal_metadata["starts"] = starts;
   const bool searches = settings.searches();
   if (settings.resume && searches) check_journal_resumable(settings.journal_path, options.journal_metadata);
   options.interrupt = settings.interrupt;

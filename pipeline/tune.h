@@ -35,7 +35,11 @@ struct TuningSettings {
   /// an older journal that differs only in how it wrote values (enum ordinals, permutation ranks) resumes.
   bool resume = false;
   bool default_start = true;  // evaluate the default configuration first
-  bool in_process = false;    // no worker processes (no protection against hanging kernels)
+  // Configurations evaluated next, in order (files holding a config or an `mdh tune` result, e.g. the best of
+  // another size or device): re-checked against this md_hom, sizes and device, never trusted. A journal records
+  // them and resumes only with the same ones.
+  std::vector<std::string> start_config_paths;
+  bool in_process = false;  // no worker processes (no protection against hanging kernels)
   unsigned compile_threads = std::max(1u, std::thread::hardware_concurrency());  // 0: compile in the worker
   double timeout_floor_seconds = 10;
   /// The mdh executable, started as `EXE tune-worker --request FILE --device-index K` for each device.

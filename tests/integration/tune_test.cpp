@@ -152,5 +152,46 @@ TEST_F(TuneTest, AJournalOfAnotherSpecSizesOrGeneratorIsNotResumed) {
   }
 }
 
+// --start: a configuration of another run (here the best of GEMM 8x8x8 with strided ownership, written as a config
+// file) is evaluated right after the default, recorded in the journal's header, and a journal resumes only with the
+// same starts. A start the space does not hold is refused before anything is evaluated.
+TEST_F(TuneTest, StartConfigurationsAreEvaluatedNextAndBindTheJournal) {
+  const json start = {{"mdh_config", 2},         {"NUM_WG_i", 1},      {"NUM_WG_j", 1},      {"NUM_WG_k", 1},
+                      {"NUM_WI_i", 2},           {"NUM_WI_j", 4},      {"NUM_WI_k", 1},      {"LT_SIZE_i", 8},
+                      {"LT_SIZE_j", 8},          {"LT_SIZE_k", 8},     {"PT_SIZE_i", 4},     {"PT_SIZE_j", 2},
+                      {"PT_SIZE_k", 2},          {"ORDER_OCL_G_i", 1}, {"ORDER_OCL_G_j", 0}, {"ORDER_OCL_G_k", 2},
+                      {"ORDER_OCL_L_i", 1},      {"ORDER_OCL_L_j", 0}, {"ORDER_OCL_L_k", 2}, {"OWNERSHIP_i", "strided"},
+                      {"OWNERSHIP_j", "strided"}};
+  std::ofstream(path("start.json")) << start.dump();
+  const auto r = tune(3, " --start " + path("start.json"));
+  ASSERT_EQ(r.status, 0) << r.output;
+  const std::vector<json> lines = journal_lines("best.json.journal");
+  ASSERT_GE(lines.size(), 3u);
+  ASSERT_EQ(lines[0]["metadata"]["starts"].size(), 1u);
+  EXPECT_EQ(lines[0]["metadata"]["starts"][0]["OWNERSHIP_i"], "strided");
+  json recorded_start = lines[0]["metadata"]["starts"][0];
+  EXPECT_EQ(recorded_start["mdh_config"], kConfigFormatVersion);
+  recorded_start.erase("mdh_config");  // journal records name the parameters only
+  EXPECT_EQ(lines[2]["config"], recorded_start) << "the start is the second evaluation";
+
+  const auto other = tune(4, " --resume");
+  EXPECT_EQ(other.status, 2) << other.output;
+  EXPECT_NE(other.output.find("': it was recorded with starts ["), std::string::npos) << other.output;
+  EXPECT_EQ(tune(4, " --resume --start " + path("start.json")).status, 0);
+
+  json outside_config = start;
+  outside_config["LT_SIZE_k"] = 7;  // not among the searched sizes of an extent of 8 (powers of two, divisors)
+  outside_config["PT_SIZE_k"] = 7;
+  std::ofstream(path("outside.json")) << outside_config.dump();
+  const auto outside = mdh_cli(std::string("tune ") + kGemm + " --evals 2 --out " + path("other.json") + " --start " +
+                               path("outside.json"));
+  EXPECT_EQ(outside.status, 2) << outside.output;
+  EXPECT_NE(
+      outside.output.find("error: --start " + path("outside.json") + ": the configuration is not in the search space"),
+      std::string::npos)
+      << outside.output;
+  EXPECT_FALSE(fs::exists(path("other.json.journal"))) << "nothing evaluated";
+}
+
 }  // namespace
 }  // namespace mdh
