@@ -61,3 +61,26 @@ write('gemm1024-lt64-lk32-pt4x4x4-strided', dict(base, LT_SIZE_k=32, OWNERSHIP_i
 big = flat(json.loads((src / 'gemm4096-lt128-pt8x8x4-pc.json').read_text()))
 write('gemm4096-lt128-lk32-pt8x8x4-strided',
       dict(big, LT_SIZE_k=32, OWNERSHIP_i='strided', OWNERSHIP_j='strided', MEM_INP_P_A='none', MEM_INP_P_B='none'))
+
+# Gaussian 4096^2 (5x5 stencil): the default (16x16 work-items, 2x2 each, no cache) reaches 38% of the copy
+# bandwidth. Shapes to compare: the input's local tile cached, taller private tiles along i (the window's rows are
+# shared between vertically neighbouring outputs), and 32 work-items along the contiguous j.
+def gaussian(name, **values):
+    base = {'mdh_config': 2, 'ORDER_OCL_G_i': 1, 'ORDER_OCL_G_j': 0, 'ORDER_OCL_L_i': 1, 'ORDER_OCL_L_j': 0}
+    base.update(values)
+    for d in 'ij':
+        base[f'NUM_WG_{d}'] = 4096 // base[f'LT_SIZE_{d}']
+    record = {'spec': 'apps/gaussian.mdh', 'sizes': {'I': 4096, 'J': 4096},
+              'note': 'hand-made Gaussian configuration (issue 12, session 11; written by make_configs.py)',
+              'config': base}
+    (here / 'configs' / f'gaussian4096-{name}.json').write_text(json.dumps(record, indent=1, sort_keys=True) + '\n')
+
+
+gaussian('lt32-wi16x16-pt2x2-local', LT_SIZE_i=32, LT_SIZE_j=32, NUM_WI_i=16, NUM_WI_j=16, PT_SIZE_i=2, PT_SIZE_j=2,
+         MEM_INP_L_img='local')
+gaussian('lt32x64-wi8x32-pt4x2-local-strided-j', LT_SIZE_i=32, LT_SIZE_j=64, NUM_WI_i=8, NUM_WI_j=32, PT_SIZE_i=4,
+         PT_SIZE_j=2, MEM_INP_L_img='local', OWNERSHIP_j='strided')
+gaussian('lt32x32-wi8x32-pt4x1', LT_SIZE_i=32, LT_SIZE_j=32, NUM_WI_i=8, NUM_WI_j=32, PT_SIZE_i=4, PT_SIZE_j=1)
+gaussian('lt64x32-wi8x32-pt8x1', LT_SIZE_i=64, LT_SIZE_j=32, NUM_WI_i=8, NUM_WI_j=32, PT_SIZE_i=8, PT_SIZE_j=1)
+gaussian('lt32x64-wi8x32-pt4x2-strided-j', LT_SIZE_i=32, LT_SIZE_j=64, NUM_WI_i=8, NUM_WI_j=32, PT_SIZE_i=4,
+         PT_SIZE_j=2, OWNERSHIP_j='strided')
