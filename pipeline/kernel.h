@@ -45,5 +45,8 @@ PreparedKernel prepare_kernel(const BoundMdh& bound, const DeviceLimits& limits,
 /// holding one (pipeline/tuning_result.h); checked against the md_hom and the device (UserError naming the file and
 /// the problem).
 KernelConfig load_config(const std::string& path, const BoundMdh& bound, const DeviceLimits& limits);
+/// The same for the text of a configuration file; `path` names it in messages.
+KernelConfig parse_config(const std::string& text, const std::string& path, const BoundMdh& bound,
+                          const DeviceLimits& limits);
 
 }  // namespace mdh

@@ -116,7 +116,7 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
     // cache; the evaluating process then loads them instead of compiling.
     options.lookahead = settings.compile_threads;
     options.prepare_threads = settings.compile_threads;
-    options.prepare = [&, device = devices[0]](const tuner::Configuration& configuration) {
+    options.prepare = [&, device = devices[0]](const tuner::Configuration& configuration, const std::atomic<bool>&) {
       thread_local std::unique_ptr<Context> context;
       thread_local const BinaryCache* context_cache = nullptr;
       if (!context || context_cache != cache.get()) {

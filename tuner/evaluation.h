@@ -61,6 +61,12 @@ class Evaluator {
   virtual void submit(uint64_t ticket, const Configuration& configuration, const EvaluationContext& context) = 0;
   /// Blocks until one outstanding evaluation finishes and returns its ticket and result.
   virtual std::pair<uint64_t, EvaluationResult> wait() = 0;
+  /// The same, giving up after about `seconds` (nullopt then), so that the caller can notice an interrupt or the
+  /// end of its time budget while evaluations run. Evaluators that cannot wait for less block as wait() does.
+  virtual std::optional<std::pair<uint64_t, EvaluationResult>> wait_for(double seconds) {
+    (void)seconds;
+    return wait();
+  }
   /// Gives up on all outstanding evaluations (the run stops); they are never returned by wait().
   virtual void abandon() = 0;
 };

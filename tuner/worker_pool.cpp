@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -97,9 +98,14 @@ void WorkerPool::start(Worker& worker) {
   std::vector<char*> envp;
   for (std::string& entry : environment) envp.push_back(entry.data());
   envp.push_back(nullptr);
+  const pid_t tuner_pid = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0) throw UserError(std::string("cannot fork a worker: ") + std::strerror(errno));
   if (pid == 0) {
+    // The worker dies with the tuner (kill -9 included) rather than spin on in a kernel that never returns. The
+    // signal is armed only from here on: a tuner that died in between has left us to init already.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != tuner_pid) ::_exit(127);
     ::dup2(sockets[1], STDIN_FILENO);
     ::dup2(sockets[1], STDOUT_FILENO);
     ::dup2(error_pipe[1], STDERR_FILENO);
@@ -264,12 +270,19 @@ void WorkerPool::read_output(Worker& worker) {
 }
 
 std::pair<uint64_t, EvaluationResult> WorkerPool::wait() {
+  for (;;)
+    if (auto result = wait_for(3600)) return std::move(*result);
+}
+
+std::optional<std::pair<uint64_t, EvaluationResult>> WorkerPool::wait_for(double seconds) {
+  const double give_up = monotonic_seconds() + std::max(0.0, seconds);
   for (;;) {
     if (!finished_.empty()) {
       auto result = std::move(finished_.front());
       finished_.pop_front();
       return result;
     }
+    if (monotonic_seconds() >= give_up) return std::nullopt;
     std::vector<struct pollfd> fds;
     std::vector<Worker*> owners;
     double earliest = INFINITY;
@@ -286,6 +299,7 @@ std::pair<uint64_t, EvaluationResult> WorkerPool::wait() {
       }
     }
     MDH_INTERNAL_ASSERT(std::isfinite(earliest), "wait with no evaluation outstanding");
+    earliest = std::min(earliest, give_up);
     const double now = monotonic_seconds();
     int timeout_ms = static_cast<int>(std::clamp(std::ceil((earliest - now) * 1000), 0.0, 3600e3));
     int ready = ::poll(fds.data(), fds.size(), timeout_ms);

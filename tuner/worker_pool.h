@@ -49,6 +49,7 @@ class WorkerPool final : public Evaluator {
   size_t capacity() const override { return workers_.size(); }
   void submit(uint64_t ticket, const Configuration& configuration, const EvaluationContext& context) override;
   std::pair<uint64_t, EvaluationResult> wait() override;
+  std::optional<std::pair<uint64_t, EvaluationResult>> wait_for(double seconds) override;
   void abandon() override;
 
   /// The deadline the next evaluation gets, in seconds.
