@@ -79,6 +79,17 @@ inline std::string access_without_index(const std::string& buffer, const Token& 
   return "expected '[' and an index after " + q(buffer) + " in the view, found " + found.describe();
 }
 inline constexpr const char* kCannotReadSpec = "cannot read spec file";
+/// The most dimensions a view or a buffer may have: the tunable kernel numbers the orders of its loops and of a
+/// buffer's dimensions by their lexicographic rank, which fits 64 bits up to 20! orders.
+inline constexpr size_t kMaxDimensions = 20;
+inline std::string too_many_dimensions(const std::string& dim) {
+  return "dimension " + q(dim) + " is one too many: a view has at most " + std::to_string(kMaxDimensions) +
+         " dimensions";
+}
+inline std::string too_many_buffer_dimensions(const std::string& buffer) {
+  return "buffer " + q(buffer) + " has more than " + std::to_string(kMaxDimensions) +
+         " dimensions, the most a buffer may have";
+}
 
 // ------------------------------------------------------------------------------------------------ structs
 

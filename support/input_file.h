@@ -40,8 +40,8 @@ inline InputFile read_input_file(const std::string& path, uint64_t max_bytes) {
   } else if (S_ISDIR(info.st_mode)) {
     file.problem = "it is a directory";
   } else if (S_ISREG(info.st_mode) && static_cast<uint64_t>(info.st_size) > max_bytes) {
-    file.problem = "it holds " + std::to_string(info.st_size) + " bytes, more than the limit of " +
-                   std::to_string(max_bytes);
+    file.problem =
+        "it holds " + std::to_string(info.st_size) + " bytes, more than the limit of " + std::to_string(max_bytes);
   } else {
     // Devices and pipes have no size to check up front: read one byte past the limit to tell.
     char chunk[1 << 16];

@@ -23,7 +23,8 @@ combine (++, ++, +)
 )";
 
 const mdh::BoundMdh& gemm() {
-  static const mdh::BoundMdh bound = mdh::bind(mdh::parse_spec(kGemm, "gemm.mdh"), {{"I", 1024}, {"J", 1024}, {"K", 1024}});
+  static const mdh::BoundMdh bound =
+      mdh::bind(mdh::parse_spec(kGemm, "gemm.mdh"), {{"I", 1024}, {"J", 1024}, {"K", 1024}});
   return bound;
 }
 
