@@ -19,6 +19,12 @@ bool is_blank(char c) {
 }
 }  // namespace
 
+std::string quoted_for_message(const std::string& text) {
+  constexpr size_t kWhole = 64, kShown = 60;
+  if (text.size() <= kWhole) return "'" + text + "'";
+  return "'" + text.substr(0, kShown) + "...' (" + std::to_string(text.size()) + " characters)";
+}
+
 std::string Token::describe() const {
   switch (kind) {
     case TokenKind::Newline:
@@ -26,7 +32,7 @@ std::string Token::describe() const {
     case TokenKind::End:
       return "end of file";
     default:
-      return "'" + text + "'";
+      return quoted_for_message(text);
   }
 }
 

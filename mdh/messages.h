@@ -10,7 +10,7 @@
 namespace mdh::msg {
 
 inline std::string q(const std::string& s) {
-  return "'" + s + "'";
+  return quoted_for_message(s);
 }
 
 // ------------------------------------------------------------------------------------------------ lexing

@@ -71,6 +71,9 @@ nlohmann::json to_json(const EvaluationRecord& record) {
 }
 
 JournalContents read_journal(const std::string& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode) && !S_ISDIR(info.st_mode))
+    throw UserError("cannot read journal '" + path + "': it is not a regular file");
   const InputFile file = read_input_file(path, kMaxJournalBytes);
   if (!file.ok) throw UserError("cannot read journal '" + path + "': " + file.problem);
   return parse_journal(file.bytes, path);
