@@ -263,6 +263,10 @@ inline std::string empty_window_bound(const std::string& index, int64_t lo, int6
   return "window in index " + q(index) + " is empty for the given sizes (" + std::to_string(lo) + ".." +
          std::to_string(hi) + ")";
 }
+inline std::string window_too_wide(const std::string& index, int64_t lo, int64_t hi) {
+  return "window in index " + q(index) + " is too wide for the given sizes (" + std::to_string(lo) + ".." +
+         std::to_string(hi) + "): it may span at most 2^31-1 elements, as a dimension may";
+}
 inline std::string access_out_of_bounds(const std::string& access, bool is_write, size_t dim, const std::string& lo,
                                         const std::string& hi, int64_t extent) {
   return "access " + q(access) + (is_write ? " writes" : " reads") + " dimension " + std::to_string(dim) +
