@@ -107,7 +107,8 @@ void check_output_path(const std::string& option, const std::string& path, const
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw UserError(option + " '" + path + "': is a directory");
   const bool existed = std::filesystem::exists(path, ec);
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | (existed ? 0 : O_CREAT | O_EXCL), 0644);
+  // O_NONBLOCK: a named pipe without a reader fails instead of blocking the check.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NONBLOCK | (existed ? 0 : O_CREAT | O_EXCL), 0644);
   if (fd < 0) throw UserError(option + " '" + path + "': cannot write it: " + std::strerror(errno));
   ::close(fd);
   if (!existed) ::unlink(path.c_str());

@@ -267,7 +267,13 @@ scalar (a) = spin(a)
 combine (++)
 EOF
   S=(spin.mdh --size I=4 --timeout-floor 300)
-  children_of() { pgrep -P "$1"; }
+  children_of() { # the child processes of $1, from /proc (no procps needed)
+    local stat pid comm state ppid rest
+    for stat in /proc/[0-9]*/stat; do
+      read -r pid comm state ppid rest <"$stat" 2>/dev/null || continue
+      [ "$ppid" = "$1" ] && echo "$pid"
+    done
+  }
   # wait_for_children PID: until the tuner has started its workers (at most 60 s)
   wait_for_children() {
     for _ in $(seq 600); do
