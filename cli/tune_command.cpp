@@ -9,9 +9,11 @@
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "cli/common.h"
 #include "pipeline/tune.h"
+#include "pipeline/tuning_progress.h"
 
 namespace mdh::cli {
 
@@ -90,7 +92,8 @@ int tune_worker_command(const Args& args) {
 }
 
 int tune_command(const Args& args) {
-  po::options_description options("mdh tune options");
+  po::options_description options("mdh tune options (without --evals, --budget or --abort: stop after " +
+                                  std::to_string(kDefaultTuningEvaluations) + " evaluations)");
   options.add_options()                                                                                          //
       ("size", po::value<std::string>()->default_value(""), "size bindings, e.g. I=1024,J=1024,K=1024")          //
       ("warmup", po::value<int>()->default_value(1), "untimed runs before the timed ones, per configuration")    //
@@ -143,7 +146,7 @@ int tune_command(const Args& args) {
   TuningSettings settings;
   settings.technique = vm["technique"].as<std::string>();
   settings.seed = vm["seed"].as<uint64_t>();
-  // Abort condition: the options given, combined with ||; 200 evaluations when none is given.
+  // Abort condition: the options given, combined with ||; kDefaultTuningEvaluations when none is given.
   auto add = [&](tuner::Abort a) { settings.abort = settings.abort ? (*settings.abort || a) : a; };
   if (vm.count("evals")) add(tuner::evaluations(vm["evals"].as<uint64_t>()));
   if (vm.count("budget")) {
@@ -178,20 +181,17 @@ int tune_command(const Args& args) {
   settings.worker_executable = self_executable();
   settings.interrupt = &g_interrupted;
   settings.note = [](const std::string& text) { std::cerr << "note: " << text << '\n'; };
+  // Progress on stderr, with the limits the run stops at: --evals (200 when no limit is given) and --budget; the
+  // conditions of --abort are joined by ||, so these stay upper bounds.
+  TuningHorizon horizon;
+  if (vm.count("evals")) horizon.evaluations = vm["evals"].as<uint64_t>();
+  if (!settings.abort) horizon.evaluations = kDefaultTuningEvaluations;
+  horizon.seconds = settings.budget_seconds;
   const bool terminal = ::isatty(STDERR_FILENO);
+  std::optional<TuningProgress> progress;
+  progress.emplace(std::cerr, terminal, horizon);
   settings.on_evaluation = [&](const tuner::TuningStatus& status, const tuner::EvaluationRecord& record,
-                               bool replayed) {
-    auto best = status.best_cost();
-    const bool improved = record.result.status == tuner::EvaluationStatus::ok && best && record.result.cost == *best;
-    std::string line =
-        "evaluations " + std::to_string(status.evaluations) + " (" + std::to_string(status.valid_evaluations) +
-        " valid), best " + (best ? format_cost(*best) : std::string("none yet")) + ", " +
-        std::to_string(static_cast<int>(status.elapsed_seconds)) + " s" + (replayed ? " (replayed)" : "");
-    if (terminal)
-      std::cerr << "\r\033[K" << line << std::flush;
-    else if (improved)
-      std::cerr << line << '\n';
-  };
+                               bool replayed) { progress->on_evaluation(status, record, replayed); };
 
   // SIGINT and SIGTERM end the run within about a tenth of a second (tuner::kInterruptPollSeconds): evaluations
   // in flight are abandoned, the journal keeps every finished one, the best so far is written.
@@ -200,7 +200,7 @@ int tune_command(const Args& args) {
   const TuningOutcome outcome = tune_md_hom(request, settings);
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
-  if (terminal) std::cerr << '\n';
+  progress.reset();
 
   const tuner::TuningResult& result = outcome.result;
   // Evaluations per second over this run's wall time (replayed ones took none of it): the tuner's throughput.

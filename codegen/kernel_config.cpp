@@ -382,6 +382,7 @@ void share_reduction(const BoundMdh& bound, const DeviceLimits& limits, int r, K
   c.result_memory[static_cast<int>(Layer::Private)] = Memory::Local;
   c.result_memory[static_cast<int>(Layer::Local)] = Memory::Private;
   c.combine_layer = Layer::Global;
+  c.work_item_combine = WorkItemCombine::tree;
 }
 }  // namespace
 

@@ -29,12 +29,22 @@ const char* layer_name(Layer layer);  // "G", "L", "P"
 enum class Memory { None, Private, Local, Global };
 const char* memory_name(Memory memory);  // "none", "private", "local", "global"
 
+/// OWNERSHIP's values (see KernelConfig::ownership).
+enum class Ownership { block, strided };
+/// CMB_WI's values (see KernelConfig::work_item_combine).
+enum class WorkItemCombine { serial, tree };
+
 struct KernelConfig {
   // Per dimension of the md_hom, in dimension order.
   std::vector<int64_t> num_wg;             // NUM_WG: work-groups
   std::vector<int64_t> num_wi;             // NUM_WI: work-items per work-group
   std::vector<int64_t> local_tile_size;    // LT_SIZE
   std::vector<int64_t> private_tile_size;  // PT_SIZE
+  // OWNERSHIP: which elements of a private step a work-item owns along the dimension: a consecutive block of
+  // PT_SIZE (block: w*PT_SIZE .. w*PT_SIZE + PT_SIZE - 1), or every NUM_WI-th (strided: w, w + NUM_WI, ...), so
+  // that neighbouring work-items touch neighbouring elements in each of their steps (coalesced global accesses,
+  // no local-memory bank conflicts).
+  std::vector<Ownership> ownership;
 
   // MEM_INP[layer][input access]: where the input tile of that layer is cached (see codegen/README.md).
   std::array<std::vector<Memory>, kLayerCount> input_memory;
@@ -52,6 +62,10 @@ struct KernelConfig {
   // CMB_RES: when the partial results of different work-items of a work-group are combined: after each private
   // tile (P), after each local tile (L), or once after the work-group's last local tile (G).
   Layer combine_layer = Layer::Private;
+  // CMB_WI: how those work-items combine at a combine point: the leader folds their partial results one after
+  // another (serial, NUM_WI steps), or they combine pairwise in ceil(log2 NUM_WI) rounds separated by barriers
+  // (tree; neighbours pair up where the operator does not commute, so the order of the fold is kept).
+  WorkItemCombine work_item_combine = WorkItemCombine::serial;
 
   bool operator==(const KernelConfig&) const = default;
 };

@@ -477,6 +477,63 @@ std::vector<ParameterFamily> make_families() {
     };
     t.push_back(f);
   }
+  {
+    ParameterFamily f;
+    f.name = "OWNERSHIP";
+    f.scope = FamilyScope::dimension;
+    f.kind = FamilyValueKind::enumeration;
+    f.meaning = "which elements of a private step a work-item owns: a consecutive block, or every NUM_WI-th";
+    f.labels = {"block", "strided"};
+    f.legacy_codes = {0, 1};
+    f.neutral = zero;
+    f.get = [](const KernelConfig& c, int d) {
+      return static_cast<int64_t>(static_cast<size_t>(d) < c.ownership.size() ? c.ownership[d] : Ownership::block);
+    };
+    f.set = [](KernelConfig& c, int d, int64_t v) {
+      member_slot(c.ownership, d) = v == 1 ? Ownership::strided : Ownership::block;
+    };
+    f.member_constraints = [](const FamilyContext& x, int d) {
+      const Mdh& mdh = *x.bound.mdh;
+      const std::string n = mdh.dims[d].name;
+      // Strided ownership differs from block ownership only with several work-items owning several elements each.
+      std::vector<Condition> out{Condition::unless(
+          x.is("OWNERSHIP", d, "block"),
+          x.parameter("NUM_WI", d) >= Expr::constant(2) && x.parameter("PT_SIZE", d) >= Expr::constant(2))};
+      // A work-item's partial result must be the fold of consecutive indices where the operator does not commute.
+      if (!mdh.dims[d].combine.is_concat() && !mdh.dims[d].combine.is_commutative())
+        out.push_back(x.is("OWNERSHIP", d, "block"));
+      // A private cache holds a box of the input; a strided private tile's footprint is not one.
+      for (size_t a = 0; a < x.bound.inputs.size(); ++a) {
+        bool moves = false;
+        for (const BoundIndex& index : x.bound.inputs[a].indices) moves = moves || index.coefficient[d] != 0;
+        if (moves)
+          out.push_back(
+              Condition::unless(x.is("MEM_INP_P", static_cast<int>(a), "none"), x.is("OWNERSHIP", d, "block")));
+      }
+      return out;
+    };
+    t.push_back(f);
+  }
+  {
+    ParameterFamily f;
+    f.name = "CMB_WI";
+    f.kind = FamilyValueKind::enumeration;
+    f.meaning =
+        "how work-items sharing a reduction combine: the leader folds them in turn (serial) or pairwise rounds (tree)";
+    f.labels = {"serial", "tree"};
+    f.legacy_codes = {0, 1};
+    f.neutral = zero;
+    f.get = [](const KernelConfig& c, int) { return static_cast<int64_t>(c.work_item_combine); };
+    f.set = [](KernelConfig& c, int, int64_t v) {
+      c.work_item_combine = v == 1 ? WorkItemCombine::tree : WorkItemCombine::serial;
+    };
+    f.family_constraints = [reduction_sharing](const FamilyContext& x) {
+      if (x.bound.mdh->reduction_dims().empty()) return std::vector<Condition>{x.is("CMB_WI", 0, "serial")};
+      return std::vector<Condition>{
+          Condition::unless(x.is("CMB_WI", 0, "serial"), reduction_sharing(x) >= Expr::constant(2))};
+    };
+    t.push_back(f);
+  }
 
   for (ParameterFamily& f : t) {
     if (!f.exists) f.exists = [](const BoundMdh&, int) { return true; };

@@ -51,8 +51,14 @@ enum class Source { Global, LocalTile, PrivateTile };
 
 class TunableEmitter {
  public:
-  TunableEmitter(const BoundMdh& bound, const KernelConfig& config, const PreambleOptions& options)
-      : b_(bound), m_(*bound.mdh), c_(config), g_(tunable_geometry(bound, config)), options_(options) {
+  TunableEmitter(const BoundMdh& bound, const KernelConfig& config, const DeviceLimits& limits,
+                 const PreambleOptions& options)
+      : b_(bound),
+        m_(*bound.mdh),
+        c_(config),
+        g_(tunable_geometry(bound, config)),
+        options_(options),
+        max_work_group_size_(limits.max_work_group_size) {
     // Tunable kernels fuse a*b+c (FP_CONTRACT ON); the verification tolerance covers the rounding difference.
     options_.contract_multiply_add = true;
     for (const auto& d : m_.dims) dim_vars_.push_back(d.name);
@@ -95,6 +101,9 @@ class TunableEmitter {
   }
   std::string cache_var(Layer l, int a, const std::string& what, int k) const {
     return std::string(l == Layer::Local ? "cl_" : "cp_") + access_id(a) + "_" + what + "_" + str(k);
+  }
+  bool strided(int d) const {
+    return static_cast<size_t>(d) < c_.ownership.size() && c_.ownership[d] == Ownership::strided;
   }
   Memory cached(Layer l, int a) const { return c_.input_memory[static_cast<int>(l)][a]; }
   Memory result_memory(Layer l) const { return c_.result_memory[static_cast<int>(l)]; }
@@ -140,6 +149,11 @@ class TunableEmitter {
     s << "//   MEM_RES P: " << memory_name(result_memory(Layer::Private))
       << "  L: " << memory_name(result_memory(Layer::Local))
       << "  G: global;  CMB_RES: " << layer_name(c_.combine_layer);
+    if (c_.work_item_combine == WorkItemCombine::tree) s << "  CMB_WI: tree";
+    std::vector<std::string> strided_dims;
+    for (size_t d = 0; d < m_.dims.size(); ++d)
+      if (strided(static_cast<int>(d))) strided_dims.push_back(dim(static_cast<int>(d)));
+    if (!strided_dims.empty()) s << "\n//   OWNERSHIP strided: " << join(strided_dims, ",");
     return s.str();
   }
   static std::string join_ints(const std::vector<int>& v) {
@@ -303,6 +317,16 @@ class TunableEmitter {
     for (const std::string& condition : breaks_full_tiles)
       out_ << "#if " << condition
            << "\n#error \"generated for full tiles: generate the kernel again for other tuning values\"\n#endif\n";
+    // Local caches copied in SIZE / WG_SIZE steps per work-item (emit_local_tile_loads).
+    for (const CachedTile& t : g_.cached_tiles)
+      if (t.layer == Layer::Local && t.elements() % g_.work_group_size == 0)
+        out_ << "#if " << cache_macro(t.layer, t.access, "SIZE")
+             << " % WG_SIZE != 0\n#error \"cache copy generated for " << t.elements() / g_.work_group_size
+             << " elements per work-item: generate the kernel again for other tuning values\"\n#endif\n";
+    // The tree combine's rounds are unrolled for this many work-items.
+    if (c_.work_item_combine == WorkItemCombine::tree && g_.combines_work_items())
+      out_ << "#if REDUCTION_WI != " << g_.reduction_work_items << "\n#error \"tree combine generated for "
+           << g_.reduction_work_items << " work-items: generate the kernel again for other tuning values\"\n#endif\n";
     out_ << '\n';
   }
 
@@ -348,6 +372,13 @@ class TunableEmitter {
     return s;
   }
 
+  // `slot` declared from the slot loops' variables, or the constant 0 where there are none (no declaration: the
+  // caller may be at a scope that has one already).
+  std::string slot_name(const std::vector<std::string>& per_concat_dim) {
+    if (per_concat_dim.empty()) return "0";
+    line("const int slot = " + slot_of(per_concat_dim) + ";");
+    return "slot";
+  }
   // Opens one loop per `++` dimension over slots; `step_only`: only the slots of the current private step.
   std::vector<std::string> open_slot_loops(bool step_only) {
     std::vector<std::string> per_dim;
@@ -367,12 +398,17 @@ class TunableEmitter {
     for (size_t k = 0; k < n; ++k) close();
   }
 
-  // The parallel reduction over the work-items that share `++` points (CMB_RES): the leader of each group
-  // (reduction work-item index 0) folds their partial results in work-item order, which is index order.
+  // The parallel reduction over the work-items that share `++` points (CMB_RES). CMB_WI serial: the leader of each
+  // group (reduction work-item index 0) folds their partial results in work-item order, which is index order.
+  // CMB_WI tree: pairwise rounds, then the leader folds the group's result into res_l.
   // Work-item dependent conditions guard single statements, never loops: PoCL 3.1 miscompiles a divergent `if`
   // around loops in a loop nest with barriers (found by the property tests).
   void emit_work_item_combine(bool step_only) {
     line("barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);");
+    if (c_.work_item_combine == WorkItemCombine::tree) {
+      emit_tree_combine(step_only);
+      return;
+    }
     const auto per_dim = open_slot_loops(step_only);
     line("const int slot = " + slot_of(per_dim) + ";");
     open("for (int w = 0; w < REDUCTION_WI; ++w)");
@@ -383,6 +419,53 @@ class TunableEmitter {
     close();
     close();
     close_loops(per_dim.size());
+    line("barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);");
+  }
+  // One round per halving, unrolled here (the work-item count is bound; emit_macros refuses another REDUCTION_WI),
+  // each followed by a barrier: constant offsets, and no loop around barriers for PoCL 3.1 to mishandle (a loop
+  // `for (active = REDUCTION_WI; active > 1; active = (active + 1) / 2)` around the rounds made its DOT kernel
+  // return 0). A commutative operator halves the active work-items per round (work-item w takes w + upper, upper =
+  // ceil(active / 2): consecutive work-items read consecutive slots, and the active ones stay together in few
+  // warps); another operator combines neighbours, w with w + s for w a multiple of 2s, so that every partial result
+  // stays the fold of a consecutive range of work-items in order.
+  void emit_tree_combine(bool step_only) {
+    const bool commutative = m_.dims[g_.reduction_dims.front()].combine.is_commutative();
+    line(commutative ? "// Tree combine: each round folds the upper part of the active work-items into the lower part."
+                     : "// Tree combine in order: each round folds work-item w + s into w, for w a multiple of 2s.");
+    std::vector<std::pair<std::string, std::string>> rounds;  // (who takes, partner offset)
+    if (commutative) {
+      for (int64_t active = g_.reduction_work_items; active > 1; active = (active + 1) / 2) {
+        const int64_t upper = (active + 1) / 2;
+        rounds.push_back({"wi_r_lin < " + str(active - upper), str(upper)});
+      }
+    } else {
+      for (int64_t s = 1; s < g_.reduction_work_items; s *= 2)
+        rounds.push_back({"wi_r_lin % " + str(2 * s) + " == 0 && wi_r_lin + " + str(s) + " < REDUCTION_WI", str(s)});
+    }
+    for (const auto& [takes, offset] : rounds) {
+      const auto per_dim = open_slot_loops(step_only);
+      const std::string slot = slot_name(per_dim);
+      line("if (" + takes + ") " + res_p(slot) + " = " + combine(res_p(slot), res_p(slot, "wi_lin + " + offset)) + ";");
+      close_loops(per_dim.size());
+      line("barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);");
+    }
+    // The leader keeps the group's result, then every work-item starts its partial results again. The barrier
+    // between the two is needed by PoCL 3.1 only: its optimised build let the reset overtake the leader's read of
+    // its own slot (DOT 65536 returned 0; right with -cl-opt-disable or with the barrier).
+    line("// The leader keeps the group's result; every work-item starts its partial results again.");
+    {
+      const auto per_dim = open_slot_loops(step_only);
+      const std::string slot = slot_name(per_dim);
+      line("if (wi_r_lin == 0) " + res_l(slot) + " = " + combine(res_l(slot), res_p(slot)) + ";");
+      close_loops(per_dim.size());
+    }
+    line("barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);");
+    {
+      const auto per_dim = open_slot_loops(step_only);
+      const std::string slot = slot_name(per_dim);
+      line(res_p(slot) + " = " + identity() + ";");
+      close_loops(per_dim.size());
+    }
     line("barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);");
   }
 
@@ -530,8 +613,19 @@ class TunableEmitter {
       for (const FullTest& t : tests[a]) all_full = all_full && t.fullness == Fullness::Always;
       emit_box(Layer::Local, a, "tile_begin_", "tile_end_", "tile_nonempty", !all_full);
       // Over the full tile's box (constant trip count); in edge tiles skipping what lies outside the clipped tile.
+      // Where the work-group's work-items divide the cached tile evenly (known here; emit_macros refuses other
+      // values), each copies SIZE / WG_SIZE elements in a loop of constant trip count, unrolled: the compiler can
+      // issue all of a work-item's global loads before its local stores, and the / and % below are by constants.
+      const int64_t elements = cached_tile(Layer::Local, a).elements();
+      const bool even = elements % g_.work_group_size == 0;
       peel(tests[a], [&](bool guarded) {
-        open("for (int c = wi_lin; c < " + cache_macro(Layer::Local, a, "SIZE") + "; c += WG_SIZE)");
+        if (even) {
+          open_counted_loops(
+              {{"n", "(" + cache_macro(Layer::Local, a, "SIZE") + " / WG_SIZE)", elements / g_.work_group_size}});
+          line("const int c = wi_lin + n*WG_SIZE;");
+        } else {
+          open("for (int c = wi_lin; c < " + cache_macro(Layer::Local, a, "SIZE") + "; c += WG_SIZE)");
+        }
         std::vector<std::string> relative(rank), guard;
         for (int k = static_cast<int>(rank) - 1; k >= 0; --k) {
           relative[k] = "b_" + str(k);
@@ -696,7 +790,8 @@ class TunableEmitter {
     std::vector<std::string> in_tile;
     for (size_t d = 0; d < m_.dims.size(); ++d) {
       const std::string n = dim(static_cast<int>(d));
-      line("const int " + n + " = pt_begin_" + n + " + e_" + n + ";");
+      line("const int " + n + " = pt_begin_" + n + " + e_" + n +
+           (strided(static_cast<int>(d)) ? "*" + macro("NUM_WI", static_cast<int>(d)) : "") + ";");
       if (guarded && g_.step_fullness[d] != Fullness::Always) in_tile.push_back(n + " < pt_end_" + n);
     }
     if (!in_tile.empty()) open("if (" + join(in_tile, " && ") + ")");
@@ -846,9 +941,14 @@ class TunableEmitter {
       open_step_loops(split, step_order.size());
       for (size_t d = 0; d < m_.dims.size(); ++d) {
         const std::string n = dim(static_cast<int>(d));
-        line("const int pt_begin_" + n + " = tile_begin_" + n + " + ps_" + n + "*" +
-             macro("STEP", static_cast<int>(d)) + " + wi_" + n + "*" + macro("PT_SIZE", static_cast<int>(d)) + ";");
-        const std::string end = "pt_begin_" + n + " + " + macro("PT_SIZE", static_cast<int>(d));
+        // A block: [pt_begin, pt_end). Strided: pt_begin + e*NUM_WI for e < PT_SIZE, all before pt_end (the step's
+        // end, or the tile's where that comes first).
+        const int di = static_cast<int>(d);
+        const std::string step_begin = "tile_begin_" + n + " + ps_" + n + "*" + macro("STEP", di);
+        line("const int pt_begin_" + n + " = " + step_begin + " + wi_" + n +
+             (strided(di) ? "" : "*" + macro("PT_SIZE", di)) + ";");
+        const std::string end =
+            strided(di) ? step_begin + " + " + macro("STEP", di) : "pt_begin_" + n + " + " + macro("PT_SIZE", di);
         line("const int pt_end_" + n + " = " + (guarded ? "min(" + end + ", tile_end_" + n + ")" : end) + ";");
       }
       emit_private_tile_loads(guarded);
@@ -879,9 +979,12 @@ class TunableEmitter {
       open_counted_loops(loops);
       for (size_t n = 0; n < g_.concat_dims.size(); ++n) {
         const int d = g_.concat_dims[n];
-        line("const int " + dim(d) + " = tile_begin_" + dim(d) + " + (" + slots[n] + " / " + macro("PT_SIZE", d) +
-             ")*" + macro("STEP", d) + " + wi_" + dim(d) + "*" + macro("PT_SIZE", d) + " + " + slots[n] + " % " +
-             macro("PT_SIZE", d) + ";");
+        const std::string step = "(" + slots[n] + " / " + macro("PT_SIZE", d) + ")*" + macro("STEP", d);
+        const std::string element = slots[n] + " % " + macro("PT_SIZE", d);
+        line("const int " + dim(d) + " = tile_begin_" + dim(d) + " + " + step + " + " +
+             (strided(d) ? "(" + element + ")*" + macro("NUM_WI", d) + " + wi_" + dim(d)
+                         : "wi_" + dim(d) + "*" + macro("PT_SIZE", d) + " + " + element) +
+             ";");
       }
       std::vector<std::string> inside;
       if (g_.combines_work_items()) inside.push_back("wi_r_lin == 0");
@@ -915,17 +1018,45 @@ class TunableEmitter {
     plan.kernels.push_back(launch);
   }
 
-  // Folds the work-groups' partial results of every output point in work-group order (= index order).
+  // The second kernel folds the work-groups' partial results of every output point. With few output points and
+  // many work-groups per point (DOT: one point, up to 1,024 partials) one work-item per point would fold them all
+  // in a row, a chain of dependent loads; then a work-group of kCombineWorkItems work-items shares each point:
+  // each folds a share of the partials, and a tree in local memory combines the shares. A commutative operator
+  // takes every kCombineWorkItems-th partial (neighbouring work-items read neighbouring partials) and halves the
+  // active work-items per round; another folds a consecutive block in order and combines neighbours, so the fold
+  // keeps work-group order. Otherwise one work-item per point folds in work-group order (= index order).
+  static constexpr int64_t kCombineWorkItems = 64;
+  static constexpr int64_t kParallelCombineMinimumGroups = 16;
+  static constexpr int64_t kParallelCombineMaximumPoints = 4096;
+  bool parallel_work_group_combine() const {
+    return g_.reduction_work_groups >= kParallelCombineMinimumGroups &&
+           g_.output_points <= kParallelCombineMaximumPoints && max_work_group_size_ >= kCombineWorkItems;
+  }
   void emit_combine_kernel(LaunchPlan& plan) {
     const int out_buffer = m_.output_buffer();
     const std::string kernel_name = m_.name + "_combine_wg";
+    const bool parallel = parallel_work_group_combine();
+    const bool commutative = m_.dims[g_.reduction_dims.front()].combine.is_commutative();
     line("// Second kernel: combines the partial results of the work-groups along the reduction dimensions.");
-    line("__kernel void " + kernel_name + "(__global const " + result_type_ + "* restrict partials, __global " +
-         result_type_ + "* restrict " + buffer_name(out_buffer) + ")");
+    const std::string signature = "void " + kernel_name + "(__global const " + result_type_ +
+                                  "* restrict partials, __global " + result_type_ + "* restrict " +
+                                  buffer_name(out_buffer) + ")";
+    if (parallel) {
+      define("COMBINE_WI", str(kCombineWorkItems));
+      line("__kernel __attribute__((reqd_work_group_size(COMBINE_WI, 1, 1)))");
+      line(signature);
+    } else {
+      line("__kernel " + signature);
+    }
     line("{");
     ++indent_;
-    line("const int point = (int)get_global_id(0);");
-    line("if (point >= OUTPUT_POINTS) return;");
+    if (parallel) {
+      line("const int point = (int)get_group_id(0);");
+      line("const int w = (int)get_local_id(0);");
+    } else {
+      line("const int point = (int)get_global_id(0);");
+      line("if (point >= OUTPUT_POINTS) return;");
+    }
     line("int rest = point;");
     for (int n = static_cast<int>(g_.concat_dims.size()) - 1; n >= 0; --n) {
       const int d = g_.concat_dims[n];
@@ -937,15 +1068,50 @@ class TunableEmitter {
       }
     }
     line("(void)rest;");
-    line(result_type_ + " acc = partials[point];");
-    line("for (int g = 1; g < REDUCTION_WG; ++g) acc = " + combine("acc", "partials[g*OUTPUT_POINTS + point]") + ";");
-    line(buffer_name(out_buffer) + "[" + output_offset() + "] = acc;");
+    if (!parallel) {
+      line(result_type_ + " acc = partials[point];");
+      line("for (int g = 1; g < REDUCTION_WG; ++g) acc = " + combine("acc", "partials[g*OUTPUT_POINTS + point]") + ";");
+      line(buffer_name(out_buffer) + "[" + output_offset() + "] = acc;");
+    } else {
+      line("__local " + result_type_ + " shares[COMBINE_WI];");
+      line(result_type_ + " acc = " + identity() + ";");
+      if (commutative) {
+        line("for (int g = w; g < REDUCTION_WG; g += COMBINE_WI) acc = " +
+             combine("acc", "partials[g*OUTPUT_POINTS + point]") + ";");
+      } else {
+        line("const int block = (REDUCTION_WG + COMBINE_WI - 1) / COMBINE_WI;");
+        line("const int block_end = min((w + 1)*block, REDUCTION_WG);");
+        line("for (int g = w*block; g < block_end; ++g) acc = " + combine("acc", "partials[g*OUTPUT_POINTS + point]") +
+             ";");
+      }
+      line("shares[w] = acc;");
+      line("barrier(CLK_LOCAL_MEM_FENCE);");
+      if (commutative) {
+        for (int64_t active = kCombineWorkItems; active > 1; active /= 2) {
+          line("if (w < " + str(active / 2) +
+               ") shares[w] = " + combine("shares[w]", "shares[w + " + str(active / 2) + "]") + ";");
+          line("barrier(CLK_LOCAL_MEM_FENCE);");
+        }
+      } else {
+        for (int64_t s = 1; s < kCombineWorkItems; s *= 2) {
+          line("if (w % " + str(2 * s) + " == 0) shares[w] = " + combine("shares[w]", "shares[w + " + str(s) + "]") +
+               ";");
+          line("barrier(CLK_LOCAL_MEM_FENCE);");
+        }
+      }
+      line("if (w == 0) " + buffer_name(out_buffer) + "[" + output_offset() + "] = shares[0];");
+    }
     --indent_;
     line("}");
     KernelLaunch launch;
     launch.kernel_name = kernel_name;
     launch.work_dims = 1;
-    launch.global_size = {static_cast<uint64_t>(g_.output_points), 1, 1};
+    if (parallel) {
+      launch.global_size = {static_cast<uint64_t>(g_.output_points * kCombineWorkItems), 1, 1};
+      launch.local_size = std::array<uint64_t, 3>{static_cast<uint64_t>(kCombineWorkItems), 1, 1};
+    } else {
+      launch.global_size = {static_cast<uint64_t>(g_.output_points), 1, 1};
+    }
     launch.args.push_back({KernelArg::Kind::Scratch, "", 0});
     launch.args.push_back({KernelArg::Kind::Buffer, buffer_name(out_buffer), -1});
     plan.kernels.push_back(launch);
@@ -956,6 +1122,7 @@ class TunableEmitter {
   const KernelConfig& c_;
   TunableGeometry g_;
   PreambleOptions options_;
+  uint64_t max_work_group_size_;
   std::vector<std::string> dim_vars_;
   std::string result_type_;
   std::ostringstream out_;
@@ -986,7 +1153,7 @@ LaunchPlan generate_tunable_kernel(const BoundMdh& bound, const KernelConfig& co
     if (bound.element_count(static_cast<int>(buffer)) > std::numeric_limits<int32_t>::max())
       throw UserError(SourceLoc{}, "buffer '" + bound.mdh->buffers[buffer].name +
                                        "' has more elements than the tunable kernel's 32-bit indices address");
-  LaunchPlan plan = TunableEmitter(bound, config, options).emit();
+  LaunchPlan plan = TunableEmitter(bound, config, limits, options).emit();
   plan.build_options += nvidia_build_options(config, limits);
   return plan;
 }

@@ -242,7 +242,7 @@ inline std::string unknown_size_binding(const std::string& name, const std::stri
   return "unknown size " + q(name) + " in --size (the spec declares " + declared + ")";
 }
 inline std::string size_not_bound(const std::string& name) {
-  return "size " + q(name) + " is not bound (use --size " + name + "=N)";
+  return "size " + q(name) + " is not bound (use --size " + name + "=<value>)";
 }
 inline std::string size_not_positive(const std::string& name, int64_t value) {
   return "size " + q(name) + " must be positive, got " + std::to_string(value);

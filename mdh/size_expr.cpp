@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "mdh/messages.h"
+
 namespace mdh {
 
 struct SizeExpr::Node {
@@ -90,8 +92,7 @@ int64_t SizeExpr::evaluate(const SizeBinding& sizes) const {
       return constant_value();
     case Kind::Symbol: {
       auto it = sizes.find(node_->name);
-      if (it == sizes.end())
-        throw UserError(loc(), "size '" + node_->name + "' is not bound (use --size " + node_->name + "=N)");
+      if (it == sizes.end()) throw UserError(loc(), msg::size_not_bound(node_->name));
       return it->second;
     }
     case Kind::Neg: {

@@ -17,11 +17,6 @@ namespace mdh::peers {
 
 namespace {
 
-nlohmann::json stats_json(const TimeStats& s) {
-  return {{"median", s.median_ns}, {"min", s.min_ns},       {"max", s.max_ns},
-          {"stddev", s.stddev_ns}, {"ci_low", s.ci_low_ns}, {"ci_high", s.ci_high_ns}};
-}
-
 /// "fp32" for float outputs (the GEMMbench name), else the spec's type name.
 std::string data_type_name(const Mdh& mdh) {
   const ElementType& t = mdh.result_type();
@@ -31,6 +26,11 @@ std::string data_type_name(const Mdh& mdh) {
 }
 
 }  // namespace
+
+nlohmann::json time_stats_json(const TimeStats& s) {
+  return {{"median", s.median_ns}, {"min", s.min_ns},       {"max", s.max_ns},
+          {"stddev", s.stddev_ns}, {"ci_low", s.ci_low_ns}, {"ci_high", s.ci_high_ns}};
+}
 
 double now_ns() {
   return static_cast<double>(
@@ -162,8 +162,8 @@ nlohmann::json run_and_record(PeerCase& peer_case, PeerSetup& setup) {
       {"data_type", data_type_name(peer_case.mdh())},
       {"layouts", setup.layouts},
       {"time_includes", {{"device", setup.device_time_includes}, {"call", setup.call_time_includes}}},
-      {"device_time_ns", stats_json(m.device)},
-      {"call_time_ns", stats_json(m.call)},
+      {"device_time_ns", time_stats_json(m.device)},
+      {"call_time_ns", time_stats_json(m.call)},
       {"runs", m.runs},
       {"warmups", m.warmups},
       {"ci_met", m.ci_met},
@@ -180,6 +180,7 @@ nlohmann::json run_and_record(PeerCase& peer_case, PeerSetup& setup) {
   };
   if (setup.late_notes) record["notes"].update(setup.late_notes());
   if (bound.flops) record["flops"] = *bound.flops;
+  if (bound.bytes) record["bytes"] = *bound.bytes;
   if (!report.passed) record["validation"]["summary"] = report.summary();
 
   std::cout << record.dump(2) << std::endl;

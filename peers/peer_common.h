@@ -103,6 +103,9 @@ class PeerUnavailable : public std::runtime_error {
 int peer_main(int argc, const char* const* argv, const std::string& program, const std::vector<ExtraOption>& extra,
               const std::function<PeerSetup(PeerCase&)>& prepare);
 
+/// {median, min, max, stddev, ci_low, ci_high} of one measured quantity, in nanoseconds, as every record writes it.
+nlohmann::json time_stats_json(const TimeStats& stats);
+
 /// Host wall clock in nanoseconds (steady clock).
 double now_ns();
 

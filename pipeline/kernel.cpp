@@ -26,13 +26,18 @@ KernelConfig parse_config(const std::string& text, const std::string& path, cons
   } catch (const nlohmann::json::exception& e) {
     throw UserError(path + ": error: not valid JSON: " + e.what());
   }
+  return config_of_json(std::move(json), path, bound, limits);
+}
+
+KernelConfig config_of_json(nlohmann::json json, const std::string& where, const BoundMdh& bound,
+                            const DeviceLimits& limits) {
   KernelConfig config;
   try {
     if (TuningResultFile::is_result(json)) json = TuningResultFile::from_json(json).config;
     config = config_from_json(bound, json);
     check_config(bound, config, limits);
   } catch (const UserError& e) {
-    throw UserError(path + ": " + e.what());
+    throw UserError(where + ": " + e.what());
   }
   return config;
 }
@@ -52,6 +57,10 @@ PreparedKernel prepare_kernel(const BoundMdh& bound, const DeviceLimits& limits,
     case KernelChoice::Kind::config_file:
       kernel.config = load_config(choice.config_path, bound, limits);
       kernel.description = "tunable kernel, config " + choice.config_path;
+      break;
+    case KernelChoice::Kind::config_json:
+      kernel.config = config_of_json(choice.json, "the given configuration", bound, limits);
+      kernel.description = "tunable kernel, given config";
       break;
     case KernelChoice::Kind::config:
       MDH_INTERNAL_ASSERT(choice.config.has_value(), "a typed kernel choice without a configuration");

@@ -2,6 +2,7 @@
 // `export`, the peers and the tuner's cost function share.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
@@ -20,15 +21,18 @@ struct KernelChoice {
     default_config,  // the tunable kernel with the device's default configuration
     config_file,     // the tunable kernel with a configuration file (a config or an `mdh tune` result)
     config,          // the tunable kernel with a typed configuration
+    config_json,     // the tunable kernel with a configuration in JSON (what a config file holds)
   };
   Kind kind = Kind::default_config;
   std::string config_path;             // config_file
   std::optional<KernelConfig> config;  // config
+  nlohmann::json json;                 // config_json
 
-  static KernelChoice reference() { return {Kind::reference, "", std::nullopt}; }
-  static KernelChoice default_configuration() { return {Kind::default_config, "", std::nullopt}; }
-  static KernelChoice file(std::string path) { return {Kind::config_file, std::move(path), std::nullopt}; }
-  static KernelChoice typed(KernelConfig config) { return {Kind::config, "", std::move(config)}; }
+  static KernelChoice reference() { return {Kind::reference, "", std::nullopt, {}}; }
+  static KernelChoice default_configuration() { return {Kind::default_config, "", std::nullopt, {}}; }
+  static KernelChoice file(std::string path) { return {Kind::config_file, std::move(path), std::nullopt, {}}; }
+  static KernelChoice typed(KernelConfig config) { return {Kind::config, "", std::move(config), {}}; }
+  static KernelChoice from_json(nlohmann::json json) { return {Kind::config_json, "", std::nullopt, std::move(json)}; }
 };
 
 struct PreparedKernel {
@@ -48,5 +52,8 @@ KernelConfig load_config(const std::string& path, const BoundMdh& bound, const D
 /// The same for the text of a configuration file; `path` names it in messages.
 KernelConfig parse_config(const std::string& text, const std::string& path, const BoundMdh& bound,
                           const DeviceLimits& limits);
+/// The same for the JSON a configuration file holds; messages start with `where`.
+KernelConfig config_of_json(nlohmann::json json, const std::string& where, const BoundMdh& bound,
+                            const DeviceLimits& limits);
 
 }  // namespace mdh

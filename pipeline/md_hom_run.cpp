@@ -14,28 +14,44 @@ std::map<std::string, cl_mem> buffer_handles(const std::map<std::string, DeviceB
   return out;
 }
 
+namespace {
+void check_shape(const HostBuffer& given, const HostBuffer& expected) {
+  if (given.extents != expected.extents || given.element_size != expected.element_size)
+    throw UserError("input " + expected.name + ": the data is " + given.declaration() + " but " + expected.name +
+                    " is " + expected.declaration() + " at these sizes");
+}
+}  // namespace
+
 MdHomRun::MdHomRun(Context& context, BoundMdh bound, std::map<std::string, HostBuffer> inputs,
-                   const std::map<std::string, std::string>& params, uint64_t seed)
+                   const std::map<std::string, std::string>& params, uint64_t seed,
+                   const std::map<std::string, HostBufferView>& input_views)
     : context_(context), bound_(std::move(bound)) {
   const Mdh& mdh = *bound_.mdh;
-  for (const auto& [name, buffer] : inputs) {
+  auto check_name = [&](const std::string& name) {
     int b = mdh.find_buffer(name);
     if (b < 0) throw UserError("the spec declares no buffer '" + name + "'");
     if (mdh.buffers[b].kind == BufferKind::Output) throw UserError("'" + name + "' is the output, not an input");
-  }
+    if (inputs.count(name) && input_views.count(name)) throw UserError("input " + name + " is given twice");
+  };
+  for (const auto& [name, buffer] : inputs) check_name(name);
+  for (const auto& [name, view] : input_views) check_name(name);
   for (size_t b = 0; b < mdh.buffers.size(); ++b) {
     const Buffer& decl = mdh.buffers[b];
     if (decl.kind == BufferKind::Output) continue;
     HostBuffer expected = make_host_buffer(bound_, static_cast<int>(b));
+    if (auto view = input_views.find(decl.name); view != input_views.end()) {
+      check_shape(view->second.shape, expected);
+      MDH_INTERNAL_ASSERT(view->second.size == expected.bytes.size(), "a view's size disagrees with its extents");
+      input_views_.emplace(decl.name, view->second);
+      continue;
+    }
     auto given = inputs.find(decl.name);
     if (given == inputs.end()) {
       fill_random(expected, mdh, seed);
       inputs_.emplace(decl.name, std::move(expected));
       continue;
     }
-    if (given->second.extents != expected.extents || given->second.element_size != expected.element_size)
-      throw UserError("input " + decl.name + ": the data is " + given->second.declaration() + " but " + decl.name +
-                      " is " + expected.declaration() + " at these sizes");
+    check_shape(given->second, expected);
     inputs_.emplace(decl.name, std::move(given->second));
   }
   for (const auto& [name, text] : params) {
@@ -50,9 +66,18 @@ MdHomRun::MdHomRun(Context& context, BoundMdh bound, std::map<std::string, HostB
   for (size_t b = 0; b < mdh.buffers.size(); ++b) {
     const Buffer& decl = mdh.buffers[b];
     DeviceBuffer buffer = context_.create_buffer(bound_.byte_size(static_cast<int>(b)));
-    if (decl.kind != BufferKind::Output) buffer.write(inputs_.at(decl.name).bytes);
+    if (auto view = input_views_.find(decl.name); view != input_views_.end())
+      buffer.write(view->second.data, view->second.size);
+    else if (decl.kind != BufferKind::Output)
+      buffer.write(inputs_.at(decl.name).bytes);
     device_buffers_.emplace(decl.name, std::move(buffer));
   }
+}
+
+const HostBuffer& MdHomRun::input(const std::string& name) const {
+  auto it = inputs_.find(name);
+  MDH_INTERNAL_ASSERT(it != inputs_.end(), "input " + name + " is not held by the run (given as a view, or unknown)");
+  return it->second;
 }
 
 PlanTiming MdHomRun::run(const LaunchPlan& plan, int warmups, int repetitions) {
@@ -97,7 +122,12 @@ const HostBuffer& MdHomRun::reference_output() {
       buffers.emplace(decl.name, std::move(buffer));
       continue;
     }
-    const HostBuffer& host = inputs_.at(decl.name);
+    HostBuffer held;  // a view's contents: the reference needs them in its own form (widened) anyway
+    if (auto view = input_views_.find(decl.name); view != input_views_.end()) {
+      held = view->second.shape;
+      held.bytes.assign(view->second.data, view->second.data + view->second.size);
+    }
+    const HostBuffer& host = input_views_.count(decl.name) ? held : inputs_.at(decl.name);
     HostBuffer data = widen ? float_to_double(host) : host;
     DeviceBuffer buffer = context_.create_buffer(data.bytes.size());
     buffer.write(data.bytes);

@@ -17,15 +17,17 @@ namespace mdh {
 
 class MdHomRun {
  public:
-  /// `inputs` may hold some or all input and table buffers (checked against their declarations); the rest are
-  /// filled by fill_random(seed). `params` maps every spec param to its text (`--param alpha=2.5`); a missing one is
-  /// a UserError.
+  /// `inputs` and `input_views` may hold some or all input and table buffers (checked against their declarations;
+  /// views are copied to the device straight from the caller's memory); the rest are filled by fill_random(seed).
+  /// `params` maps every spec param to its text (`--param alpha=2.5`); a missing one is a UserError.
   MdHomRun(Context& context, BoundMdh bound, std::map<std::string, HostBuffer> inputs,
-           const std::map<std::string, std::string>& params, uint64_t seed);
+           const std::map<std::string, std::string>& params, uint64_t seed,
+           const std::map<std::string, HostBufferView>& input_views = {});
 
   const BoundMdh& bound() const { return bound_; }
   Context& context() { return context_; }
-  const HostBuffer& input(const std::string& name) const { return inputs_.at(name); }
+  /// An input the run holds (not one given as a view).
+  const HostBuffer& input(const std::string& name) const;
 
   /// Runs `plan` warmups + repetitions times on the device buffers. Before the first run the output buffer is
   /// filled with 0xFF bytes (NaN for floating types), so a kernel that misses an element cannot pass a check.
@@ -42,6 +44,7 @@ class MdHomRun {
   Context& context_;
   BoundMdh bound_;
   std::map<std::string, HostBuffer> inputs_;
+  std::map<std::string, HostBufferView> input_views_;
   std::map<std::string, std::vector<unsigned char>> param_bytes_;
   std::map<std::string, std::string> param_texts_;
   std::map<std::string, DeviceBuffer> device_buffers_;

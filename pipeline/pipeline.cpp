@@ -28,7 +28,7 @@ RunOutcome run_md_hom(const RunRequest& request) {
   PreparedKernel kernel = prepare_kernel(bound, device_limits(device), request.kernel);
   // 5. Program, buffers, launches, timing (runtime/).
   Context context(device);
-  MdHomRun run(context, bound, std::move(inputs.inputs), inputs.params, inputs.seed);
+  MdHomRun run(context, bound, std::move(inputs.inputs), inputs.params, inputs.seed, request.input_views);
   PlanTiming timing = run.run(kernel.plan, request.warmup, request.repeat);
   HostBuffer output = run.read_output();
   // 6. Verification against the reference kernel.

@@ -3,6 +3,7 @@
 // function plus option parsing and printing; generate, export, tune and the peers take its first steps.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 
@@ -25,6 +26,8 @@ struct RunRequest {
   std::string device;  // selector: "P:D", "gpu", "cpu", a name substring, or "" for the default device
   KernelChoice kernel;
   DataOptions data;
+  /// Inputs in the caller's memory (the Python module's numpy arrays), copied to the device from where they lie.
+  std::map<std::string, HostBufferView> input_views;
   int warmup = 1, repeat = 10;
   bool verify = false;        // against the reference kernel, in double where the md_hom allows it
   std::string output_buffer;  // when set, must name the md_hom's output (checked before any device work)

@@ -20,6 +20,19 @@ DataOptions DataOptions::from_json(const nlohmann::json& json) {
   return o;
 }
 
+SizeBinding sizes_from_shapes(const Mdh& mdh, const std::map<std::string, std::vector<int64_t>>& shapes) {
+  SizeBinding sizes;
+  for (const auto& [name, shape] : shapes) {
+    const int b = mdh.find_buffer(name);
+    if (b < 0 || mdh.buffers[b].extents.size() != shape.size()) continue;
+    for (size_t k = 0; k < shape.size(); ++k) {
+      const SizeExpr& extent = mdh.buffers[b].extents[k];
+      if (extent.kind() == SizeExpr::Kind::Symbol) sizes.emplace(extent.symbol_name(), shape[k]);
+    }
+  }
+  return sizes;
+}
+
 RunInputs load_run_inputs(const BoundMdh& bound, const DataOptions& options) {
   const Mdh& mdh = *bound.mdh;
   RunInputs data;

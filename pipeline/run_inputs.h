@@ -28,6 +28,12 @@ struct RunInputs {
   uint64_t seed = 1;
 };
 
+/// The sizes that the shapes of given inputs determine: each extent of an input declared as a bare size (`float[I][K]`)
+/// binds that size to the array's extent. Extents declared by expressions (`float[I+4]`) determine nothing; a size
+/// two arrays disagree on is left to the shape check of the run, which names both shapes. Unknown buffer names and
+/// shapes of the wrong rank are ignored here for the same reason.
+SizeBinding sizes_from_shapes(const Mdh& mdh, const std::map<std::string, std::vector<int64_t>>& shapes);
+
 /// Reads the input files (checked against the bound buffer declarations) and generates the PRL records.
 RunInputs load_run_inputs(const BoundMdh& bound, const DataOptions& options);
 

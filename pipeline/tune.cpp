@@ -148,6 +148,7 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
       if (!context || context_cache != cache.get()) {
         context = std::make_unique<Context>(device);
         context->use_binary_cache(cache);
+        context->capture_driver_output(false);  // compile threads build side by side; their failures are ignored
         context_cache = cache.get();
       }
       try {
@@ -187,7 +188,7 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
     };
   }
 
-  const tuner::Abort abort = settings.abort ? *settings.abort : tuner::evaluations(200);
+  const tuner::Abort abort = settings.abort ? *settings.abort : tuner::evaluations(kDefaultTuningEvaluations);
   {
     std::unique_ptr<Context> context;
     std::unique_ptr<MdHomRun> run;
@@ -201,6 +202,8 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
                                                  CostSettings{request.warmup, request.repeat, request.cut_factor});
       outcome.result = tuner::tune(search_space, *technique, abort, *cost, options);
     } else {
+      if (settings.worker_executable.empty())
+        throw UserError("tuning in worker processes needs the path of the mdh executable to start them");
       request.write(request_path);
       temporary.paths.push_back(request_path);
       tuner::WorkerPoolOptions pool_options = worker_pool_options(settings);

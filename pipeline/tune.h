@@ -17,10 +17,13 @@
 
 namespace mdh {
 
+/// When to stop when no abort condition is given: after this many evaluations.
+constexpr uint64_t kDefaultTuningEvaluations = 200;
+
 struct TuningSettings {
   std::string technique = "auc_bandit";
   uint64_t seed = 1;
-  std::optional<tuner::Abort> abort;     // default: 200 evaluations
+  std::optional<tuner::Abort> abort;     // default: kDefaultTuningEvaluations evaluations
   std::optional<double> budget_seconds;  // the --budget part of the abort: no evaluation may take longer at first
   std::string journal_path;
   /// Start a new journal where one exists (without it, an existing journal that is not resumed is an error).

@@ -1,9 +1,12 @@
 #include "runtime/context.h"
 
 #include <algorithm>
+#include <iostream>
+#include <optional>
 #include <regex>
 #include <sstream>
 
+#include "runtime/driver_output.h"
 #include "runtime/opencl_error.h"
 #include "support/error.h"
 
@@ -122,13 +125,21 @@ cl_program Context::program(const std::string& source, const std::string& option
   size_t length = source.size();
   ClProgram program(clCreateProgramWithSource(context_.get(), 1, &text, &length, &status));
   check(status, "clCreateProgramWithSource");
+  std::optional<DriverOutputCapture> capture;
+  if (capture_driver_output_) capture.emplace();
   status = clBuildProgram(program.get(), 1, &device_.device, options.c_str(), nullptr, nullptr);
+  const std::string driver_output = capture ? capture->finish() : "";
   if (status == CL_BUILD_PROGRAM_FAILURE || status == CL_INVALID_BUILD_OPTIONS) {
     std::string log = trim_build_log(program_build_log(program.get(), device_.device));
     std::string message = status == CL_BUILD_PROGRAM_FAILURE ? "OpenCL build failed on device '" + device_.name + "'"
                                                              : "OpenCL rejected the build options '" + options + "'";
-    throw UserError(message + (log.empty() ? std::string(" (empty build log)") : ":\n" + log));
+    message += log.empty() ? std::string(" (empty build log)") : ":\n" + log;
+    // What the driver printed by itself is mostly the log again and clang's summary; keep anything beyond that.
+    const std::string printed = trim_build_log(driver_output);
+    if (!printed.empty() && log.find(printed) == std::string::npos) message += "\nthe driver also printed:\n" + printed;
+    throw UserError(message);
   }
+  if (!driver_output.empty()) std::cerr << driver_output << std::flush;  // warnings of a successful build
   check(status, "clBuildProgram");
   if (binary_cache_) {
     size_t size = 0;

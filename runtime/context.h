@@ -83,6 +83,11 @@ class Context {
   /// How many programs were loaded from the binary cache instead of compiled.
   size_t binary_cache_hits() const { return binary_cache_hits_; }
 
+  /// Whether builds capture what the driver prints to stderr meanwhile (runtime/driver_output.h), so that a failed
+  /// build's message comes first. On by default; off for contexts that compile in parallel threads, since a capture
+  /// makes builds of the whole process take turns.
+  void capture_driver_output(bool on) { capture_driver_output_ = on; }
+
  private:
   DeviceInfo device_;
   ClContext context_;
@@ -94,6 +99,7 @@ class Context {
   std::vector<DeviceBuffer> scratch_;
   std::shared_ptr<const BinaryCache> binary_cache_;
   size_t binary_cache_hits_ = 0;
+  bool capture_driver_output_ = true;
 };
 
 /// The build log with the noise trimmed: surrounding blank lines and compiler summary lines such as

@@ -24,6 +24,14 @@ struct HostBuffer {
   std::string declaration() const;
 };
 
+/// Contents of a spec buffer in the caller's memory (an API caller's array, e.g. numpy's), laid out as HostBuffer's
+/// bytes; read where it lies, without a copy. Valid while the call that is given it runs.
+struct HostBufferView {
+  HostBuffer shape;  // name, type, element size and extents; no bytes
+  const unsigned char* data = nullptr;
+  size_t size = 0;  // bytes
+};
+
 /// A zero-filled buffer shaped like spec buffer `buffer` of `bound`.
 HostBuffer make_host_buffer(const BoundMdh& bound, int buffer);
 

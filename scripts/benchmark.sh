@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/benchmark.sh [--device D] [--experiments FILE] [--only ROUTINE[:LABEL]]... [--portability]
-# See scripts/experiments.py for what it writes under results/<device-slug>/.
+# scripts/benchmark.sh [--device D] [--experiments FILE] [--results DIR] [--only ROUTINE[:LABEL]]... [--portability]
+# See scripts/experiments.py for what it writes under RESULTS/<device-slug>/ (--results, default results/).
 set -euo pipefail
 exec python3 "$(dirname "$0")/experiments.py" benchmark "$@"

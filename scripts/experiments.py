@@ -5,22 +5,28 @@ experiments.json names routines (spec file, size bindings with labels, peers, tu
 them into `mdh tune` runs, peer-program runs (one measurement method for mdh and every peer: peers/peer_common.h)
 and result tables. Standard library only, so it runs wherever python3 does (here and on the GPU machine).
 
-Layout of results/<device-slug>/:
+Results go to RESULTS/<device-slug>/, RESULTS being --results (default results/, the committed results of the
+project's device sessions; the main job, scripts/main.sh, uses local-results/, which git ignores). Layout:
   <routine>-<label>.json            best configuration of `mdh tune` (+ .journal beside it)
   clblast/                          CLBlast's own tuner output (for the clblast_tuned peer)
   records/<routine>-<label>-<peer>.json   one measurement record per program run
+  records/device_peak.json          the device's FP32 and copy limits, measured by device_peak in each benchmark run
   benchmark.csv, benchmark.json     all records of the device in one table, with metadata
   tables.md, speedup.png, tuning-*.png    made by `print`
+RESULTS/portability.md is made by `print` without --device, from the rows of `benchmark --portability`.
 """
 import argparse
 import csv
 import glob
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
 import time
+
+import percent_of_limit
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -39,6 +45,11 @@ CSV_FIELDS = ["device", "routine", "label", "sizes", "peer", "status", "device_t
               "device_time_min_ns", "device_time_max_ns", "device_time_stddev_ns", "call_time_median_ns",
               "call_time_min_ns", "call_time_max_ns", "call_time_stddev_ns", "runs", "ci_met", "validated",
               "max_abs_error", "max_rel_error", "gflops", "device_time_includes", "call_time_includes"]
+CSV_FIELDS += percent_of_limit.CSV_FIELDS
+# The share of the device's limit a program reached, in percent (FP32 peak for compute-bound cases, copy bandwidth
+# for memory-bound ones, both measured in the same benchmark run by device_peak: percent_of_limit.py), and `limit`,
+# naming which. tables.md shows it as a column, speedup.png beside the speedups (a roofline-style view).
+PERCENT_OF_LIMIT = "percent_of_limit"
 
 
 def program(name):
@@ -47,6 +58,13 @@ def program(name):
         if folder and os.access(os.path.join(folder, name), os.X_OK):
             return os.path.join(folder, name)
     return shutil.which(name)
+
+
+def shown_path(path):
+    """A path as the user should read it: relative to the current folder when inside it, else absolute."""
+    path = os.path.abspath(path)
+    relative = os.path.relpath(path, os.getcwd())
+    return path if relative.startswith("..") else relative
 
 
 def fail(message):
@@ -95,8 +113,17 @@ def mdh_output(args):
     return result.stdout.strip()
 
 
-def device_folder(device):
-    return os.path.join(ROOT, "results", mdh_output(["devices", "--slug", device]))
+def device_folder(options):
+    return os.path.join(options.results, mdh_output(["devices", "--slug", options.device]))
+
+
+def device_args(device):
+    """`--device D` for a program of ours; nothing for the default device, so commands never show `--device ''`."""
+    return ["--device", device] if device else []
+
+
+def case_heading(k, cases, case):
+    return "case %d of %d: %s %s (%s)" % (k, len(cases), case["name"], case["label"], case["size"])
 
 
 def parse_seconds(text):
@@ -109,7 +136,7 @@ TIMED_OUT = -1000  # run()'s status for a program stopped by its time limit
 
 
 def run(command, log=None, timeout=None):
-    print("+ " + " ".join(command), flush=True)
+    print("+ " + shlex.join(command), flush=True)
     try:
         return subprocess.run(command, stdout=log, stderr=subprocess.STDOUT if log else None,
                               timeout=timeout).returncode
@@ -120,19 +147,21 @@ def run(command, log=None, timeout=None):
 # ------------------------------------------------------------------------------------------------ tune
 
 def tune(options):
-    folder = device_folder(options.device)
+    folder = device_folder(options)
     os.makedirs(folder, exist_ok=True)
     mdh = program("mdh")
-    for case in selected(load_experiments(options.experiments), options.only):
+    cases = selected(load_experiments(options.experiments), options.only)
+    for k, case in enumerate(cases, 1):
         out = os.path.join(folder, "%s-%s.json" % (case["name"], case["label"]))
         journal = out + ".journal"
+        print("tune " + case_heading(k, cases, case), flush=True)
         if os.path.exists(out):
-            print("%s %s: tuned already (%s)" % (case["name"], case["label"], os.path.relpath(out, ROOT)))
+            print("  tuned already (%s)" % shown_path(out))
         else:
             budget = case.get("budget", {})
-            command = [mdh, "tune", os.path.join(ROOT, case["spec"]), "--size", case["size"], "--device",
-                       options.device, "--technique", case.get("technique", "auc_bandit"), "--seed",
-                       str(case.get("seed", 1)), "--out", out, "--journal", journal]
+            command = [mdh, "tune", os.path.join(ROOT, case["spec"]), "--size", case["size"]] + device_args(
+                options.device) + ["--technique", case.get("technique", "auc_bandit"), "--seed",
+                                   str(case.get("seed", 1)), "--out", out, "--journal", journal]
             if "evals" in budget:
                 command += ["--evals", str(max(1, int(budget["evals"] * options.budget_scale)))]
             if "duration" in budget:
@@ -176,7 +205,7 @@ def peer_runs(case, folder, options):
         runs.append(("mdh-default", [mdh_peer] if mdh_peer else None))
     if options.portability:
         # Every other device's tuned configuration, run here: the performance-portability table.
-        for other in sorted(glob.glob(os.path.join(ROOT, "results", "*", os.path.basename(best)))):
+        for other in sorted(glob.glob(os.path.join(options.results, "*", os.path.basename(best)))):
             other_slug = os.path.basename(os.path.dirname(other))
             if os.path.dirname(other) != folder and mdh_peer:
                 runs.append(("mdh-config-of-" + other_slug, [mdh_peer, "--config", other]))
@@ -205,6 +234,10 @@ def flat_record(device, case, peer, record, status):
                     "max_rel_error": validation.get("max_rel_error", ""),
                     "device_time_includes": record.get("time_includes", {}).get("device", ""),
                     "call_time_includes": record.get("time_includes", {}).get("call", "")})
+        # The share of the device's limit, where the measurement states it (see PERCENT_OF_LIMIT).
+        if record.get(PERCENT_OF_LIMIT) is not None:
+            row[PERCENT_OF_LIMIT] = "%.1f" % float(record[PERCENT_OF_LIMIT])
+            row["limit"] = record.get("limit", "")
         flops, median = record.get("flops"), stats_median(record)
         if flops and median:
             row["gflops"] = "%.2f" % (float(flops) / float(median))
@@ -225,20 +258,26 @@ def stats_median(record):
 
 
 def benchmark(options):
-    folder = device_folder(options.device)
+    folder = device_folder(options)
     slug = os.path.basename(folder)
     records_folder = os.path.join(folder, "records")
     os.makedirs(records_folder, exist_ok=True)
+    peak = percent_of_limit.measure_peak(program("device_peak"), options.device, records_folder, run,
+                                         options.run_timeout)
     rows = []
-    for case in selected(load_experiments(options.experiments), options.only):
+    cases = selected(load_experiments(options.experiments), options.only)
+    for k, case in enumerate(cases, 1):
+        print("benchmark " + case_heading(k, cases, case), flush=True)
         reps = case.get("repetitions", {})
         for peer, command in peer_runs(case, folder, options):
             record_path = os.path.join(records_folder, "%s-%s-%s.json" % (case["name"], case["label"], peer))
             if command is None:
-                rows.append(flat_record(slug, case, peer, None, "not available here"))
+                why = "CLBlast's own tuners have not run here (scripts/tune.sh without --skip-peer-tuning)" if (
+                    peer == "clblast_tuned" and program("peer_clblast")) else "its program is not built here"
+                rows.append(flat_record(slug, case, peer, None, "not available here (%s)" % why))
                 continue
             command = command + ["--routine", case["name"], "--spec", os.path.join(ROOT, case["spec"]), "--size",
-                                 case["size"], "--seed", str(case.get("seed", 1)), "--device", options.device,
+                                 case["size"], "--seed", str(case.get("seed", 1))] + device_args(options.device) + [
                                  "--json", record_path, "--label", case["label"],
                                  "--warmups", str(reps.get("warmups", 2)), "--min-runs", str(reps.get("min_runs", 5)),
                                  "--max-runs", str(reps.get("max_runs", 200))]
@@ -252,8 +291,9 @@ def benchmark(options):
                     record = json.load(f)
             status = {0: "ok", 1: "validation failed", 3: "not available here (%s)" % unavailable_reason(record_path),
                       TIMED_OUT: "stopped after %gs (--run-timeout)" % (options.run_timeout or 0)}.get(
-                          code, "error (exit %d; see %s.log)" % (code, os.path.relpath(record_path, ROOT)))
-            rows.append(flat_record(slug, case, peer, record, status))
+                          code, "error (exit %d; see %s.log)" % (code, shown_path(record_path)))
+            rows.append(dict(flat_record(slug, case, peer, record, status),
+                             **percent_of_limit.limit_fields(record, peak)))
             print("  %-14s %s" % (peer, status if code else "%.4f ms" % (float(stats_median(record)) / 1e6)),
                   flush=True)
     # Rows of cases not run this time (another --only) stay as they were.
@@ -279,12 +319,14 @@ def benchmark(options):
                  "events); call_time = host wall time of one whole call until it has finished",
         "experiments": os.path.relpath(os.path.abspath(options.experiments), ROOT),
     }
+    metadata.update(percent_of_limit.peak_metadata(peak))
     with open(os.path.join(folder, "benchmark.json"), "w") as f:
         json.dump(metadata, f, indent=2)
-    print("wrote %s" % os.path.relpath(os.path.join(folder, "benchmark.csv"), ROOT))
+    print("wrote %s" % shown_path(os.path.join(folder, "benchmark.csv")))
 
 
 # ------------------------------------------------------------------------------------------------ print
+
 
 def read_rows(folder):
     path = os.path.join(folder, "benchmark.csv")
@@ -299,7 +341,9 @@ def fmt_ms(ns):
 
 
 def table(rows):
-    """Rows of (routine, label, sizes, mdh time, [(peer, time, speedup)]) for one device."""
+    """One dict per case of one device: routine, label, sizes, ours (program name), ours_ms, peers [(peer, ms,
+    speedup)] of the peers that ran, unavailable [(peer, reason)] of those that cannot run on this machine, and
+    percent [(program, percent, limit)] where benchmark.csv has the percent_of_limit column."""
     cases = {}
     for row in rows:
         cases.setdefault((row["routine"], row["label"], row["sizes"]), []).append(row)
@@ -307,53 +351,127 @@ def table(rows):
     for (routine, label, sizes), items in cases.items():
         ours = next((r for r in items if r["peer"] in ("mdh", "mdh-default")), None)
         ours_time = ours["device_time_median_ns"] if ours and ours["status"] == "ok" else ""
-        peers = []
+        case = {"routine": routine, "label": label, "sizes": sizes, "ours": ours["peer"] if ours else "mdh",
+                "ours_ms": fmt_ms(ours_time) if ours_time else "N/A (%s)" % (ours["status"] if ours else "not run"),
+                "peers": [], "unavailable": [], "percent": []}
         for r in items:
+            if r.get(PERCENT_OF_LIMIT) and r["status"] == "ok" and not r["peer"].startswith("mdh-config-of-"):
+                case["percent"].append((r["peer"], float(r[PERCENT_OF_LIMIT]), r.get("limit", "")))
             if r is ours or r["peer"].startswith("mdh-config-of-"):
-                continue  # the portability runs have their own table (results/portability.md)
+                continue  # the portability runs have their own table (RESULTS/portability.md)
+            if r["status"].startswith("not available here"):
+                reason = r["status"][len("not available here"):].strip()
+                case["unavailable"].append((r["peer"], reason[1:-1] if reason.startswith("(") else reason))
+                continue
             time_ns = r["device_time_median_ns"] if r["status"] == "ok" else ""
             speedup = "%.2f" % (float(time_ns) / float(ours_time)) if time_ns and ours_time else "N/A"
-            peers.append((r["peer"], fmt_ms(time_ns) if time_ns else "N/A (%s)" % r["status"], speedup))
-        out.append((routine, label, sizes, (ours["peer"] if ours else "mdh"), fmt_ms(ours_time), peers))
+            case["peers"].append((r["peer"], fmt_ms(time_ns) if time_ns else "N/A (%s)" % r["status"], speedup))
+        out.append(case)
     return out
 
 
+def device_name(folder):
+    """The device's name as mdh's own measurement records give it, else the folder's slug."""
+    for path in sorted(glob.glob(os.path.join(folder, "records", "*-mdh*.json"))):
+        try:
+            with open(path) as f:
+                name = json.load(f).get("device")
+        except (OSError, ValueError):
+            continue
+        if name:
+            return name
+    return os.path.basename(folder)
+
+
+def tables_text(folder, cases, limits):
+    """tables.md of one device; `limits`: the "% of limit" cells by (routine, label, program)."""
+    slug = os.path.basename(folder)
+    name = device_name(folder)
+    lines = ["## %s" % (slug if name == slug else "%s (%s)" % (slug, name)), "",
+             "Median device time in ms (all kernels of one call); speedup = peer time / mdh time "
+             "(> 1: mdh is faster). Whole-call times are in benchmark.csv. % of limit: the achieved GFLOP/s or "
+             "GB/s (the spec's flops and bytes) as a share of this device's FP32 peak or copy bandwidth, "
+             "measured by device_peak in the same run; the larger share, named FP32 or BW.", "",
+             "| routine | label | sizes | mdh | % of limit | peer | peer time | speedup | peer % of limit |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    unavailable = {}
+    for case in cases:
+        ours_limit = limits.get((case["routine"], case["label"], case["ours"]), "N/A")
+        first = [case["routine"], case["label"], case["sizes"], case["ours_ms"], ours_limit]
+        if not case["peers"]:
+            lines.append("| %s | – | – | – | – |" % " | ".join(first))
+        for k, (peer, time_ms, speedup) in enumerate(case["peers"]):
+            lines.append("| %s | %s | %s | %s | %s |" % (" | ".join(first if k == 0 else [""] * 5), peer, time_ms,
+                                                         speedup, limits.get((case["routine"], case["label"], peer),
+                                                                             "N/A")))
+        for peer, reason in case["unavailable"]:
+            unavailable.setdefault(peer, reason)
+    if unavailable:
+        lines += ["", "Peers that cannot run on this machine (not failures of mdh): " + "; ".join(
+            "%s (%s)" % (peer, reason or "no reason recorded") for peer, reason in sorted(unavailable.items())) + "."]
+    return "\n".join(lines) + "\n"
+
+
 def print_results(options):
-    folders = [device_folder(options.device)] if options.device_given else sorted(
-        d for d in glob.glob(os.path.join(ROOT, "results", "*")) if os.path.isdir(d))
+    folders = [device_folder(options)] if options.device_given else sorted(
+        d for d in glob.glob(os.path.join(options.results, "*")) if os.path.isdir(d))
     for folder in folders:
         rows = read_rows(folder)
         if not rows:
+            if options.device_given:
+                print("no benchmark results in %s (run scripts/benchmark.sh first)" % shown_path(folder))
             continue
-        slug = os.path.basename(folder)
-        lines = ["## %s" % slug, "",
-                 "Median device time in ms (all kernels of one call); speedup = peer time / mdh time "
-                 "(> 1: mdh is faster). Whole-call times are in benchmark.csv.", "",
-                 "| routine | label | sizes | mdh | peer | peer time | speedup |", "|---|---|---|---|---|---|---|"]
-        for routine, label, sizes, ours_name, ours, peers in table(rows):
-            if not peers:
-                lines.append("| %s | %s | %s | %s | – | – | – |" % (routine, label, sizes, ours))
-            for k, (peer, time_ms, speedup) in enumerate(peers):
-                lines.append("| %s | %s | %s | %s | %s | %s | %s |" % (
-                    routine if k == 0 else "", label if k == 0 else "", sizes if k == 0 else "",
-                    ours if k == 0 else "", peer, time_ms, speedup))
-        text = "\n".join(lines) + "\n"
+        cases = table(rows)
+        text = tables_text(folder, cases, percent_of_limit.limit_cells(rows))
         print(text)
         with open(os.path.join(folder, "tables.md"), "w") as f:
             f.write(text)
         if shutil.which("gnuplot"):
-            plot_speedups(folder, table(rows))
+            plot_speedups(folder, cases)
             plot_tuning_curves(folder)
+        else:
+            print("(no plots: gnuplot is not installed)")
+        if options.device_given:
+            print_file_list(folder)
     if not options.device_given:
-        print_portability()
+        print_portability(options.results)
 
 
-def print_portability():
+def print_file_list(folder):
+    """What the device's folder holds, for someone who has just run the main job."""
+    def rel(name):
+        return shown_path(os.path.join(folder, name))
+
+    def count(pattern):
+        return len(glob.glob(os.path.join(folder, pattern)))
+
+    entries = []
+    for name, what in (("tables.md", "the tables above"),
+                       ("benchmark.csv", "every program run: device and call times (median, min, max, stddev), "
+                                         "runs, validation, GFLOP/s"),
+                       ("benchmark.json", "how they were measured: device, compiler, commit, date, method"),
+                       ("speedup.png", "speedup of mdh over each peer, per case")):
+        if os.path.exists(os.path.join(folder, name)):
+            entries.append((rel(name), what))
+    configs = [p for p in glob.glob(os.path.join(folder, "*.json")) if not p.endswith("benchmark.json")]
+    for pattern, n, what in (
+            ("tuning-*.png", count("tuning-*.png"), "best kernel time over tuning time, one plot per case"),
+            ("*-*.json", len(configs), "the best configuration of each case (mdh run SPEC --size ... --config FILE)"),
+            ("*.json.journal", count("*.json.journal"), "every evaluation of each tuning run (mdh tune --resume)"),
+            ("records/*.json", count("records/*.json"), "one measurement record per program run, its log beside it")):
+        if n:
+            entries.append((rel(pattern), "%s (%d)" % (what, n)))
+    width = max(len(path) for path, _ in entries) if entries else 0
+    print("\n".join(["The files of this device (%s):" % rel(".")] +
+                    ["  %-*s  %s" % (width, path, what) for path, what in entries]))
+
+
+def print_portability(results):
     """Lift-style performance-portability table: each device's tuned configuration run on every device, as the
     share of that device's own tuned time (1.00: as fast as the configuration tuned there; N/A: not run there).
-    Written to results/portability.md from the mdh-config-of-<slug> rows that `benchmark --portability` records."""
+    Written to RESULTS/portability.md from the mdh-config-of-<slug> rows that `benchmark --portability` records."""
     runs = {}  # (routine, label) -> {(config_of, run_on): time_ns}
-    for folder in sorted(d for d in glob.glob(os.path.join(ROOT, "results", "*")) if os.path.isdir(d)):
+    for folder in sorted(d for d in glob.glob(os.path.join(results, "*")) if os.path.isdir(d)):
         run_on = os.path.basename(folder)
         for row in read_rows(folder):
             if row["status"] != "ok" or not row["device_time_median_ns"]:
@@ -386,41 +504,113 @@ def print_portability():
         lines.append("")
     text = "\n".join(lines) + "\n"
     print(text)
-    with open(os.path.join(ROOT, "results", "portability.md"), "w") as f:
+    with open(os.path.join(results, "portability.md"), "w") as f:
         f.write(text)
 
 
-def plot_speedups(folder, rows):
-    data = os.path.join(folder, "speedup.dat")
-    entries = [(("%s %s vs %s" % (routine, label, peer)).replace(" ", "_"), speedup)
-               for routine, label, _, _, _, peers in rows for peer, _, speedup in peers if speedup != "N/A"]
-    if not entries:
-        return
+def gnuplot_string(text):
+    """A double-quoted gnuplot string (where \\n is a line break)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+GREEN, RED, BLUE = 0x2E8B57, 0xC0392B, 0x4A6FA5  # bar colours: mdh ahead or mdh itself, mdh behind, a peer
+
+
+def bar_panel(entries, data, title, xlabel, logscale, value_format):
+    """gnuplot commands for one panel of horizontal bars: entries are (label, value, colour), one bar each, the
+    first at the top. Bars start at 1 on a log scale (speedups: left of 1 = slower), at 0 on a linear one."""
     with open(data, "w") as f:
-        for name, speedup in entries:
-            f.write("%s %s\n" % (name, speedup))
-    script = ("set terminal png size %d,600; set output '%s'; set style fill solid; set boxwidth 0.7; "
-              "set ylabel 'speedup of mdh (peer time / mdh time)'; set xtics rotate by -60 font ',8'; "
-              "set logscale y 2; set grid ytics; unset key; "
-              "plot '%s' using 0:2:xtic(1) with boxes, 1 with lines lc rgb 'red'"
-              % (max(800, 28 * len(entries)), os.path.join(folder, "speedup.png"), data))
-    subprocess.run(["gnuplot", "-e", script], check=False)
-    os.remove(data)
+        for k, (label, value, colour) in enumerate(entries):
+            f.write('%d %g "%s" %d\n' % (len(entries) - 1 - k, value, label.replace('"', "'"), colour))
+    values = [v for _, v, _ in entries]
+    base = 1 if logscale else 0
+    if logscale:
+        low, high = min(values + [1.0]) / 1.6, max(values + [1.0]) * 3.5  # room for the value labels
+        axis = ("set logscale x 2; set xrange [%g:%g]; set format x '%%.3g'; "
+                "set arrow 1 from 1, graph 0 to 1, graph 1 nohead lc rgb 'black' lw 1.5; " % (low, high))
+    else:
+        axis = "unset logscale x; unset arrow 1; set xrange [0:%g]; " % (max(values + [100.0]) * 1.15)
+    return ("set title %s; set xlabel %s; %s set yrange [-0.7:%g]; set grid xtics; unset key; "
+            "set style fill solid 0.75 border -1; set ytics scale 0; "
+            "plot %s using (%g):1:(%g):2:($1-0.35):($1+0.35):4:ytic(3) with boxxyerror lc rgb variable, "
+            "%s using ($2 > %g ? $2 : %g):1:(sprintf(' %s', $2)) with labels left font ',9'"
+            % (gnuplot_string(title), gnuplot_string(xlabel), axis, len(entries) - 0.3, gnuplot_string(data), base,
+               base, gnuplot_string(data), base, base, value_format))
+
+
+def plot_speedups(folder, cases):
+    """speedup.png: one bar per (case, peer), labelled with the case's sizes, titled with the device; beside it the
+    share of the device's limit per program when benchmark.csv has that column."""
+    device = device_name(folder)
+    speedups = [("%s %s vs %s" % (c["routine"], c["sizes"], peer), float(s), GREEN if float(s) >= 1 else RED)
+                for c in cases for peer, _, s in c["peers"] if s != "N/A"]
+    percents = [("%s %s %s%s" % (c["routine"], c["sizes"], program_name, " (%s)" % limit if limit else ""), p,
+                 GREEN if program_name.startswith("mdh") else BLUE) for c in cases for program_name, p, limit in c["percent"]]
+    output = os.path.join(folder, "speedup.png")
+    if not speedups and not percents:
+        if os.path.exists(output):
+            os.remove(output)  # a plot of earlier rows would describe results no longer in the tables
+        return
+    rows = max(len(speedups), len(percents))
+    label_chars = max(len(label) for label, _, _ in speedups + percents)
+    panel_width = max(900, 7 * label_chars + 520)
+    panels = [p for p in (speedups, percents) if p]
+    script = ["set terminal pngcairo size %d,%d noenhanced font 'sans,10'" % (panel_width * len(panels),
+                                                                              (150 if len(panels) > 1 else 110) + 26 * rows),
+              "set output %s" % gnuplot_string(output), "set encoding utf8"]
+    if len(panels) > 1:
+        script.append("set multiplot layout 1,2 title %s font ',12'" % gnuplot_string(
+            "mdh and its peers on %s" % device))
+    data_files = []
+    if speedups:
+        data = os.path.join(folder, "speedup.dat")
+        data_files.append(data)
+        script.append(bar_panel(speedups, data, ("" if len(panels) > 1 else "mdh and its peers on %s\n" % device) +
+                                "speedup of mdh = peer time / mdh time (right of 1: mdh is faster)",
+                                "speedup of mdh (log scale)", True, "%.2f"))
+    if percents:
+        data = os.path.join(folder, "percent.dat")
+        data_files.append(data)
+        script.append(bar_panel(percents, data, ("" if len(panels) > 1 else "mdh and its peers on %s\n" % device) +
+                                "share of the device's limit (FP32 peak or copy bandwidth, measured here)",
+                                "% of limit", False, "%.1f%%"))
+    if len(panels) > 1:
+        script.append("unset multiplot")
+    subprocess.run(["gnuplot"], input="\n".join(script) + "\n", text=True, check=False)
+    for data in data_files:
+        os.remove(data)
+
+
+def y_axis(values):
+    """Log scale where the values span a decade or more (tuning often starts far above its end), else linear from 0."""
+    low, high = min(values), max(values)
+    if high >= 10 * low:
+        return "set logscale y; set format y '%%g'; set mytics 10; set yrange [%g:%g];" % (low / 1.5, high * 1.5)
+    return "set yrange [0:%g];" % (high * 1.15)
 
 
 def plot_tuning_curves(folder):
+    device = device_name(folder)
     for journal in sorted(glob.glob(os.path.join(folder, "*.json.journal"))):
-        points, best, last = [], None, 0.0
+        points, best, last, sizes = [], None, 0.0, ""
         with open(journal) as f:
-            for line in f.readlines()[1:]:
-                try:
-                    record = json.loads(line)
-                except ValueError:
-                    continue  # a torn last line after a kill
-                last = max(last, record.get("elapsed", 0.0))
-                if record.get("status") == "ok" and (best is None or record["cost"] < best):
-                    best = record["cost"]
-                    points.append((record["elapsed"], best * 1e3))
+            lines = f.readlines()
+        try:
+            metadata = json.loads(lines[0]).get("metadata", {}) if lines else {}
+        except ValueError:
+            metadata = {}
+        sizes = metadata.get("sizes", "")
+        if not isinstance(sizes, str):
+            sizes = ",".join("%s=%s" % item for item in sizes.items())
+        for line in lines[1:]:
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue  # a torn last line after a kill
+            last = max(last, record.get("elapsed", 0.0))
+            if record.get("status") == "ok" and (best is None or record["cost"] < best):
+                best = record["cost"]
+                points.append((record["elapsed"], best * 1e3))
         if not points:
             continue
         name = os.path.basename(journal)[:-len(".json.journal")]
@@ -429,9 +619,14 @@ def plot_tuning_curves(folder):
             # The step curve runs to the end of tuning, also when the first configuration stayed the best.
             for t, c in points + [(max(last, points[-1][0] + 1e-3), points[-1][1])]:
                 f.write("%g %g\n" % (t, c))
-        script = ("set terminal png size 640,400; set output '%s'; set xlabel 'tuning time (s)'; "
-                  "set ylabel 'best kernel time (ms)'; set title '%s'; unset key; set grid; set yrange [0:*]; "
-                  "plot '%s' using 1:2 with steps lw 2" % (os.path.join(folder, "tuning-%s.png" % name), name, data))
+        title = "tuning %s (%s)\non %s: %d evaluations, best %.4f ms" % (
+            name, sizes, metadata.get("device", device), len(lines) - 1, points[-1][1])
+        script = ("set terminal pngcairo size 800,450 noenhanced font 'sans,10'; set output %s; "
+                  "set xlabel 'tuning time (s)'; set ylabel 'best kernel time so far (ms)'; set title %s; "
+                  "unset key; set grid; %s set xrange [0:*]; "
+                  "plot %s using 1:2 with steps lw 2 lc rgb '#2e8b57'"
+                  % (gnuplot_string(os.path.join(folder, "tuning-%s.png" % name)), gnuplot_string(title),
+                     y_axis([c for _, c in points]), gnuplot_string(data)))
         subprocess.run(["gnuplot", "-e", script], check=False)
         os.remove(data)
 
@@ -441,6 +636,8 @@ def main():
     parser.add_argument("command", choices=["tune", "benchmark", "print"])
     parser.add_argument("--device", default=None, help="device selector (P:D, gpu, cpu, name); default: mdh's default")
     parser.add_argument("--experiments", default=os.path.join(ROOT, "experiments.json"))
+    parser.add_argument("--results", default=os.path.join(ROOT, "results"),
+                        help="folder of the device folders (default: results/, the committed results)")
     parser.add_argument("--only", action="append", default=[], help="ROUTINE or ROUTINE:LABEL (repeatable)")
     parser.add_argument("--budget-scale", type=float, default=1.0, help="tune: multiply every tuning budget by this")
     parser.add_argument("--in-process", action="store_true",
@@ -452,6 +649,7 @@ def main():
                         help="benchmark: stop one program run after this many seconds (recorded, never fatal)")
     options = parser.parse_args()
     options.device_given = options.device is not None
+    options.results = os.path.abspath(options.results)
     options.device = options.device or ""
     {"tune": tune, "benchmark": benchmark, "print": print_results}[options.command](options)
 

@@ -46,7 +46,8 @@ cudaError_t launch_permute(const float* in, float* out, int rank, const int64_t*
   const int threads = 256;
   const int64_t wanted = (shape.count + threads - 1) / threads;
   const int blocks = static_cast<int>(wanted < 65535 * 8 ? wanted : 65535 * 8);
-  permute_kernel < < <blocks> 0 ? blocks : 1, threads, 0, stream >>> (in, out, shape);
+  const int grid = blocks > 0 ? blocks : 1;
+  permute_kernel<<<grid, threads, 0, stream>>>(in, out, shape);
   return cudaGetLastError();
 }
 

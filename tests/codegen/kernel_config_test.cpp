@@ -56,7 +56,9 @@ TEST(KernelConfig, JsonFormIsFlatNamedAndVersioned) {
   EXPECT_EQ(j["BUF_ORDER_P_B"].dump(), "[0,1]");
   EXPECT_EQ(j["MEM_RES_P"], "private");
   EXPECT_EQ(j["CMB_RES"], "P");
-  EXPECT_EQ(j.size(), 33u);  // 32 parameters and the version
+  EXPECT_EQ(j["OWNERSHIP_i"], "block");
+  EXPECT_EQ(j["CMB_WI"], "serial");
+  EXPECT_EQ(j.size(), 37u);  // 36 parameters and the version
 }
 
 // Version 1 (nested by family and layer) and the journals' ordinals are still read, and mean the same config.

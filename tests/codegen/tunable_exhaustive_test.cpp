@@ -1,8 +1,8 @@
 // Exhaustive tests: every valid configuration of a tiny space against the reference kernel on PoCL.
 // CI: GEMM 5x7x3 with the `++` dimensions fixed (LT 2/3, PT 1/2, NUM_WI 2/2, NUM_WG 2/2), identity orders and
 // no caching, and every valid value of the reduction dimension's LT_SIZE, PT_SIZE, NUM_WI, NUM_WG together with
-// every MEM_RES and CMB_RES (120 configurations). The soak label runs larger exhaustive spaces
-// (tunable_soak_test.cpp).
+// every MEM_RES, CMB_RES, CMB_WI and OWNERSHIP_k (246 configurations; 120 before CMB_WI and OWNERSHIP). The soak label
+// runs larger exhaustive spaces (tunable_soak_test.cpp).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -26,7 +26,7 @@ TEST(TunableExhaustive, Gemm5x7x3ReductionDimensionWithEveryResultRegion) {
       {"PT_SIZE_j", 2},     {"NUM_WI_j", 2},      {"NUM_WG_j", 2},      {"ORDER_OCL_G_i", 1}, {"ORDER_OCL_G_j", 0},
       {"ORDER_OCL_G_k", 2}, {"ORDER_OCL_L_i", 1}, {"ORDER_OCL_L_j", 0}, {"ORDER_OCL_L_k", 2}, {"LOOP_ORDER_G", 0},
       {"LOOP_ORDER_L", 0},  {"LOOP_ORDER_P", 0},  {"MEM_INP_L_A", 0},   {"MEM_INP_L_B", 0},   {"MEM_INP_P_A", 0},
-      {"MEM_INP_P_B", 0}};
+      {"MEM_INP_P_B", 0},   {"OWNERSHIP_i", 0},   {"OWNERSHIP_j", 0}};
   for (const auto& [name, value] : fixed) space.restrict_to(name, {value});
   const auto buffers = testing::seeded_buffers(bound, 3);
   const auto expected = testing::reference_output(bound, buffers);
@@ -41,11 +41,11 @@ TEST(TunableExhaustive, Gemm5x7x3ReductionDimensionWithEveryResultRegion) {
     }
     if (auto why = testing::compare_outputs(bound, expected, run.output)) ADD_FAILURE() << where << "\n" << *why;
   });
-  EXPECT_EQ(visited, 120);
+  EXPECT_EQ(visited, 246);
   // The tuner counts the same space exactly (it is small enough to count eagerly).
   const auto known = make_search_space(space, 1).known_valid_size();
   ASSERT_TRUE(known.has_value());
-  EXPECT_EQ(known->str(), "120");
+  EXPECT_EQ(known->str(), "246");
 }
 
 }  // namespace

@@ -357,5 +357,35 @@ TEST(TunableKernelGolden, GaussianWithHaloCache) {
   EXPECT_EQ(plan.kernels[0].global_size, (std::array<uint64_t, 3>{112, 112, 1}));
 }
 
+// Strided ownership along i and j (each work-item takes every NUM_WI-th element of a step, in the element loops
+// and in the write-back), and the work-items sharing k combine in a tree of two rounds (NUM_WI_k = 4).
+TEST(TunableKernelGolden, GemmWithStridedOwnershipAndTreeCombine) {
+  const BoundMdh bound = bind_app("apps/gemm.mdh", "I=64,J=48,K=32");
+  KernelConfig c = default_config(bound, DeviceLimits{});
+  c.num_wg = {4, 3, 1};
+  c.num_wi = {4, 4, 4};
+  c.local_tile_size = {16, 16, 32};
+  c.private_tile_size = {4, 4, 2};
+  c.ownership = {Ownership::strided, Ownership::strided, Ownership::strided};
+  c.input_memory[static_cast<int>(Layer::Local)] = {Memory::Local, Memory::Local};
+  c.result_memory[static_cast<int>(Layer::Private)] = Memory::Local;
+  c.combine_layer = Layer::Local;
+  c.work_item_combine = WorkItemCombine::tree;
+  expect_golden(generate_tunable_kernel(bound, c, DeviceLimits{}).source, "gemm_tunable_strided_tree.cl");
+}
+
+// DOT's default at 2^20: 256 work-items share the reduction and combine in a tree of 8 rounds; the partial results
+// of the 64 work-groups are combined by the second kernel with one work-group of 64 for the single output point.
+TEST(TunableKernelGolden, DotWithTreeCombineAndParallelSecondKernel) {
+  const BoundMdh bound = bind_app("apps/dot.mdh", "K=1048576");
+  const KernelConfig c = default_config(bound, DeviceLimits{});
+  EXPECT_EQ(c.work_item_combine, WorkItemCombine::tree);
+  const LaunchPlan plan = generate_tunable_kernel(bound, c, DeviceLimits{});
+  expect_golden(plan.source, "dot_tunable_tree.cl");
+  ASSERT_EQ(plan.kernels.size(), 2u);
+  EXPECT_EQ(plan.kernels[1].global_size, (std::array<uint64_t, 3>{64, 1, 1}));
+  EXPECT_EQ(plan.kernels[1].local_size, (std::array<uint64_t, 3>{64, 1, 1}));
+}
+
 }  // namespace
 }  // namespace mdh

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,9 @@ struct PropertyCase {
   std::string text;                // the spec text (empty: read `file`)
   std::vector<std::string> sizes;  // size bindings, tiny, with primes
 };
+
+/// How GoogleTest names a case in test lists and failures (instead of the struct's raw bytes).
+void PrintTo(const PropertyCase& c, std::ostream* out);
 
 /// Every spec of apps/ and the extra test md_homs (1-D max, min-plus, 4-D contraction, strided view,
 /// non-commutative 2x2 matrix product).

@@ -46,7 +46,7 @@ TEST(TuningSpace, ParametersOfGemm) {
                 "ORDER_OCL_G_i", "ORDER_OCL_G_j", "ORDER_OCL_G_k", "ORDER_OCL_L_i", "ORDER_OCL_L_j", "ORDER_OCL_L_k",
                 "LOOP_ORDER_G",  "LOOP_ORDER_L",  "LOOP_ORDER_P",  "MEM_INP_L_A",   "MEM_INP_L_B",   "MEM_INP_P_A",
                 "MEM_INP_P_B",   "BUF_ORDER_L_A", "BUF_ORDER_L_B", "BUF_ORDER_P_A", "BUF_ORDER_P_B", "MEM_RES_P",
-                "MEM_RES_L",     "CMB_RES"}));
+                "MEM_RES_L",     "CMB_RES",       "OWNERSHIP_i",   "OWNERSHIP_j",   "OWNERSHIP_k",   "CMB_WI"}));
   EXPECT_EQ(s.parameters[s.find("LOOP_ORDER_L")].value_name(3), "j,k,i");
   EXPECT_EQ(s.parameters[s.find("MEM_INP_P_A")].value_name(2), "local");
   EXPECT_EQ(s.parameters[s.find("NUM_WI_i")].hi, 8);
@@ -64,7 +64,7 @@ TEST(TuningSpace, ConstraintsPrintWhatTheyCheck) {
        {"PT_SIZE_i <= LT_SIZE_i", "NUM_WI_j <= ceil(LT_SIZE_j / PT_SIZE_j)", "NUM_WG_k <= ceil(8 / LT_SIZE_k)",
         "NUM_WI_i * NUM_WI_j * NUM_WI_k <= 1024 (work-group size limit)", "work-items on OpenCL dimension 2 <= 64",
         "BUF_ORDER_P_B = identity unless MEM_INP_P_B != none", "MEM_RES_P != private unless NUM_WI_k <= 1",
-        "CMB_RES = P unless NUM_WI_k >= 2", "local memory bytes <= 1000",
+        "CMB_RES = P unless NUM_WI_k >= 2", "CMB_WI = serial unless NUM_WI_k >= 2", "local memory bytes <= 1000",
         "`++` dimensions inside a reduction dimension in LOOP_ORDER_G = 0"})
     EXPECT_NE(std::find(texts.begin(), texts.end(), expected), texts.end()) << expected;
   // What it prints is what it checks: each constraint reads exactly the parameters it names (or measures).

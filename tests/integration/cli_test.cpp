@@ -91,7 +91,22 @@ TEST(Cli, BrokenSpecGetsLocatedErrorAndStatus2) {
 TEST(Cli, MissingSizeIsAUserError) {
   Result r = mdh_cli("run apps/gemm.mdh --size I=4,J=4");
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.output.find("size 'K' is not bound (use --size K=N)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("size 'K' is not bound (use --size K=<value>)"), std::string::npos) << r.output;
+}
+
+TEST(Cli, OpenCLBuildFailureSaysWhatFailedBeforeTheDriversOwnLines) {
+  // A scalar function the checks let through (unknown functions are OpenCL's to judge) and the compiler rejects.
+  // PoCL's compiler prints "2 errors generated." to stderr by itself; the message saying what failed comes first.
+  const fs::path spec = temp_dir() / "undeclared_function.mdh";
+  std::ofstream(spec) << "md_hom copy\nsize N\ninput x : float[N]\noutput y : float[N]\nview (i < N) : x[i] -> y[i]\n"
+                         "scalar (a) = undefined_fn(a) + undefined2(a)\ncombine (++)\n";
+  Result r = mdh_cli("run '" + spec.string() + "' --size N=16");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.output.rfind("OpenCL build failed on device '", 0), 0u) << r.output;
+  EXPECT_NE(r.output.find("undeclared_function.mdh:6:14: error: use of undeclared identifier 'undefined_fn'"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("errors generated"), std::string::npos) << r.output;
 }
 
 TEST(Cli, BadDeviceListsTheDevices) {

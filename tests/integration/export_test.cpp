@@ -146,6 +146,19 @@ TEST_F(ExportTest, WithoutConfigUsesTheDeviceDefault) {
   EXPECT_NE(r.output.find(": PASS"), std::string::npos) << r.output;
 }
 
+TEST_F(ExportTest, AnApplicationBuildsWithTheReadmesOneLineCommand) {
+  // README: `g++ -std=c++17 app.cpp -I DIR -lOpenCL`, nothing of mdh's build needed.
+  const std::string out = (dir_ / "kernel").string(), app = (dir_ / "app").string();
+  Result r = mdh_cli("export apps/gemm.mdh --size I=33,J=20,K=17 -o '" + out + "'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  r = run_command("g++ -std=c++17 examples/tuned_gemm.cpp -I '" + out + "' -lOpenCL -o '" + app + "'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  r = run_command("'" + app + "' '" + out + "'");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("gemm 33x20x17: 1 kernel(s), "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(": PASS"), std::string::npos) << r.output;
+}
+
 /// A, B random in [-1, 1); returns C from the runner and the host reference in double.
 struct GemmRun {
   std::vector<float> c;
@@ -310,7 +323,8 @@ TEST_F(ExportTest, UserErrorsExitWith2) {
        "no-such.json: error: cannot read the configuration file"},
       {std::string("apps/gemm.mdh --size ") + kGemmSize + " --config " + bad_config.string() + out,
        bad_config.string() + ": error: config: NUM_WG_i: 1000 is outside its range [1, 37]"},
-      {"apps/gemm.mdh --size I=37,J=29" + out, "apps/gemm.mdh:3:12: error: size 'K' is not bound (use --size K=N)"},
+      {"apps/gemm.mdh --size I=37,J=29" + out,
+       "apps/gemm.mdh:3:12: error: size 'K' is not bound (use --size K=<value>)"},
       {"apps/gemm.mdh --size I=37,J=x,K=13" + out,
        "error: malformed size binding 'I=37,J=x,K=13': expected an integer value for 'J'"},
       {std::string("apps/gemm.mdh --size ") + kGemmSize, "error: mdh export: missing the output directory (-o DIR)"},

@@ -97,6 +97,21 @@ TEST(Peers, EigenValidatesGemmGemvDot) {
   run_blas_cases("peer_eigen", "eigen");
 }
 
+TEST(Peers, EigenGemmRunsWithTheFasterThreadCountItMeasured) {
+  // On a machine with busy cores Eigen's OpenMP GEMM on every core can be 100x slower than on one; the peer times
+  // both and keeps the faster, and its record shows the calibration.
+  PeerRun run =
+      run_peer("peer_eigen", "--routine gemm_nt" + spec("gemm_nt.mdh") + " --size I=32,J=32,K=32 --label test");
+  expect_validated_record(run, "eigen", "gemm_nt");
+  const nlohmann::json& notes = run.record.at("notes");
+  const nlohmann::json& tried = notes.at("median_ns_by_threads");
+  const std::string chosen = std::to_string(notes.at("threads").get<int>());
+  ASSERT_TRUE(tried.contains(chosen)) << notes.dump();
+  for (const auto& [threads, median] : tried.items())
+    EXPECT_LE(tried.at(chosen).get<double>(), median.get<double>()) << notes.dump();
+  EXPECT_EQ(run.record.at("device"), "host CPU (" + chosen + " Eigen threads)");
+}
+
 TEST(Peers, ClblastValidatesGemmGemvDotAndCountsEveryKernel) {
   for (const BlasCase& c : kBlasCases) {
     SCOPED_TRACE(c.routine);
@@ -167,6 +182,82 @@ TEST(Peers, PrlValidatesAgainstTheReference) {
   PeerRun run = run_peer("peer_prl", "--routine prl" + spec("prl.mdh") + " --size N=64,M=300 --label test");
   expect_validated_record(run, "cpp-threads", "prl");
   EXPECT_GE(run.record.at("notes").at("threads").get<int>(), 1);
+  // PRL declares both, so that its rows are judged against the device's limits: a record carries what it declares.
+  EXPECT_EQ(run.record.at("flops").get<double>(), 42.0 * 64 * 300);
+  EXPECT_EQ(run.record.at("bytes").get<double>(), 14.0 * 64 + 14.0 * 300 + 4.0 * 14 * 256 + 8.0 * 64);
+}
+
+// device_peak's limits on the default device (PoCL here), at its quick sizes: positive numbers that follow from
+// the recorded work and times, and an FMA result equal to the recurrences recomputed here in double precision, so
+// that a compiler folding the chains away (or running fewer iterations) fails the test instead of inflating the peak.
+TEST(Peers, DevicePeakMeasuresFmaThroughputAndCopyBandwidthAndChecksBoth) {
+  PeerRun run = run_peer("device_peak", "--quick");
+  ASSERT_EQ(run.exit_code, 0) << run.stderr_text;
+  const nlohmann::json& r = run.record;
+  EXPECT_EQ(r.at("program"), "device_peak");
+  EXPECT_EQ(r.at("device"), mdh::select_device("").name);
+  EXPECT_FALSE(r.at("driver").get<std::string>().empty());
+  EXPECT_TRUE(r.at("quick").get<bool>());
+  EXPECT_TRUE(r.at("passed").get<bool>());
+
+  const nlohmann::json& fma = r.at("fma");
+  const double fma_ns = fma.at("device_time_ns").at("median").get<double>();
+  EXPECT_GT(r.at("fp32_gflops").get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(r.at("fp32_gflops").get<double>(), fma.at("flops").get<double>() / fma_ns);
+  const int chains = fma.at("chains_per_work_item"), iterations = fma.at("iterations");
+  EXPECT_EQ(chains, fma.at("vector_width").get<int>() * fma.at("accumulators").get<int>());
+  EXPECT_DOUBLE_EQ(fma.at("flops").get<double>(), 2.0 * fma.at("work_items").get<double>() * chains * iterations);
+  EXPECT_GE(fma.at("runs").get<int>(), 5);
+  EXPECT_LE(fma.at("runs").get<int>(), 6);
+  const nlohmann::json& p = fma.at("parameters");
+  const nlohmann::json& sums = fma.at("check").at("first_sums");
+  ASSERT_EQ(sums.size(), p.at("item_classes").get<size_t>());
+  for (size_t c = 0; c < sums.size(); ++c) {
+    double expected = 0;
+    for (int j = 0; j < chains; ++j) {
+      double x = p.at("start").get<double>() + p.at("chain_step").get<double>() * j +
+                 p.at("item_step").get<double>() * static_cast<double>(c);
+      for (int i = 0; i < iterations; ++i) x = x * p.at("factor").get<double>() + p.at("addend").get<double>();
+      expected += x;
+    }
+    EXPECT_NEAR(sums[c].get<double>(), expected, 1e-4 * expected) << "work-item class " << c;
+  }
+  EXPECT_TRUE(fma.at("check").at("passed").get<bool>());
+  EXPECT_EQ(fma.at("check").at("mismatches"), 0);
+
+  const nlohmann::json& copy = r.at("copy");
+  EXPECT_GT(r.at("copy_gbytes_per_s").get<double>(), 0.0);
+  EXPECT_EQ(copy.at("bytes_moved").get<double>(), 2.0 * copy.at("buffer_bytes").get<double>());
+  EXPECT_DOUBLE_EQ(r.at("copy_gbytes_per_s").get<double>(),
+                   copy.at("bytes_moved").get<double>() / copy.at("device_time_ns").at("median").get<double>());
+  EXPECT_EQ(copy.at("buffer_bytes"), 16 << 20);
+  EXPECT_TRUE(copy.at("check").at("passed").get<bool>());
+}
+
+// The GPU shape (16 scalar chains per work-item) on PoCL, so that its source compiles and its sums are checked here
+// too.
+TEST(Peers, DevicePeakWithScalarChainsAsOnGpus) {
+  PeerRun run = run_peer("device_peak", "--quick --fma-width 1 --fma-accumulators 16 --copy-mib 1");
+  ASSERT_EQ(run.exit_code, 0) << run.stderr_text;
+  const nlohmann::json& fma = run.record.at("fma");
+  EXPECT_EQ(fma.at("vector_width"), 1);
+  EXPECT_EQ(fma.at("chains_per_work_item"), 16);
+  EXPECT_TRUE(fma.at("check").at("passed").get<bool>());
+  EXPECT_GT(run.record.at("fp32_gflops").get<double>(), 0.0);
+  EXPECT_EQ(run.record.at("copy").at("buffer_bytes"), 1 << 20);
+}
+
+TEST(Peers, DevicePeakRejectsBadOptions) {
+  PeerRun width = run_peer("device_peak", "--quick --fma-width 3");
+  EXPECT_EQ(width.exit_code, 2);
+  EXPECT_NE(width.stderr_text.find("device_peak: error: --fma-width must be 1, 2, 4, 8 or 16, not 3"),
+            std::string::npos)
+      << width.stderr_text;
+  PeerRun copy = run_peer("device_peak", "--quick --copy-mib 100000000");
+  EXPECT_EQ(copy.exit_code, 2);
+  EXPECT_NE(copy.stderr_text.find("device_peak: error: --copy-mib 100000000 exceeds the device's largest allocation"),
+            std::string::npos)
+      << copy.stderr_text;
 }
 
 TEST(Peers, RoutineAndSpecMustAgree) {

@@ -52,6 +52,18 @@ class TuneTest : public ::testing::Test {
   fs::path dir_;
 };
 
+TEST_F(TuneTest, ProgressNamesTheLimitAndHelpNamesTheDefaultLimit) {
+  // Piped (not a terminal): whole lines, the first evaluation an improvement, counted against the --evals limit.
+  const auto r = tune(2);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("evaluations 1 of 2 (1 valid), best "), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find('\r'), std::string::npos) << r.output;
+  const auto help = mdh_cli("tune --help");
+  EXPECT_NE(help.output.find("mdh tune options (without --evals, --budget or --abort: stop after 200 evaluations)"),
+            std::string::npos)
+      << help.output;
+}
+
 TEST_F(TuneTest, JournalsAndResultsNameTheirValuesAndTheResultVerifies) {
   const auto r = tune(3);
   ASSERT_EQ(r.status, 0) << r.output;

@@ -1,7 +1,9 @@
 // Every shipped spec parses, verifies and binds at its real-world size from workloads.md.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <filesystem>
+#include <ostream>
 
 #include "mdh/bind.h"
 #include "mdh/parser.h"
@@ -16,45 +18,82 @@ std::string app(const std::string& name) {
 struct AppCase {
   const char* file;
   const char* sizes;
-  double flops;  // expected `flops` at these sizes; 0 if the spec gives none
+  double flops;  // expected `flops` at these sizes
+  double bytes;  // expected `bytes` at these sizes: every buffer moved once
 };
+
+// Test lists name a case by its spec and sizes, not by the struct's bytes.
+void PrintTo(const AppCase& c, std::ostream* out) {
+  *out << c.file << " at " << c.sizes;
+}
+
+// "tc/abcdef-gdab-efgc.mdh" -> "tc_abcdef_gdab_efgc": the part of the test name after the slash.
+std::string case_name(const ::testing::TestParamInfo<AppCase>& info) {
+  std::string name = info.param.file;
+  name = name.substr(0, name.size() - std::string(".mdh").size());
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return name;
+}
 
 class AppTest : public ::testing::TestWithParam<AppCase> {};
 
-TEST_P(AppTest, ParsesAndBindsAtRealWorldSize) {
+// Every spec declares both, so that every benchmark row has a limit (FP32 peak or copy bandwidth, issue 12).
+TEST_P(AppTest, ParsesAndBindsAtRealWorldSizeWithFlopsAndBytes) {
   const AppCase& c = GetParam();
   auto mdh = parse_spec_file(app(c.file));
   BoundMdh bound = bind(mdh, parse_size_binding(c.sizes));
-  if (c.flops > 0) {
-    ASSERT_TRUE(bound.flops.has_value());
-    EXPECT_DOUBLE_EQ(*bound.flops, c.flops);
-  }
+  ASSERT_TRUE(bound.flops.has_value());
+  EXPECT_DOUBLE_EQ(*bound.flops, c.flops);
+  ASSERT_TRUE(bound.bytes.has_value());
+  EXPECT_DOUBLE_EQ(*bound.bytes, c.bytes);
 }
 
 constexpr double kTcFlopsDab = 2.0 * 24 * 16 * 16 * 16 * 24 * 16 * 24;
 constexpr double kTcFlopsEab = 2.0 * 24 * 16 * 16 * 24 * 16 * 16 * 24;
+// Dab sizes: A=24,B=16,C=16,D=16,E=24,F=16,G=24; output A*B*C*D*E*F = 24*16*16*16*24*16.
+constexpr double kTcOutputDab = 24.0 * 16 * 16 * 16 * 24 * 16;
+constexpr double kTcOutputEab = 24.0 * 16 * 16 * 24 * 16 * 16;
 const char* const kTcSizesDab = "A=24,B=16,C=16,D=16,E=24,F=16,G=24";
 const char* const kTcSizesEab = "A=24,B=16,C=16,D=24,E=16,F=16,G=24";
+/// The bytes of a contraction: its two 4-dimensional inputs (extents as products) and the output, 4 bytes each.
+constexpr double tc_bytes(double ta, double tb, double tc) {
+  return 4.0 * (ta + tb + tc);
+}
 
-INSTANTIATE_TEST_SUITE_P(Apps, AppTest,
-                         ::testing::Values(AppCase{"dot.mdh", "K=16777216", 2.0 * 16777216},
-                                           AppCase{"gemv.mdh", "I=1000,K=2048", 2.0 * 1000 * 2048},
-                                           AppCase{"gemm.mdh", "I=10,J=500,K=64", 2.0 * 10 * 500 * 64},
-                                           AppCase{"gemm_nt.mdh", "I=10,J=500,K=64", 2.0 * 10 * 500 * 64},
-                                           AppCase{"gaussian.mdh", "I=224,J=224", 0},
-                                           AppCase{"jacobi3d.mdh", "I=256,J=256,K=256", 13.0 * 256 * 256 * 256},
-                                           AppCase{"mcc.mdh", "N=1,P=7,Q=7,K=512,C=512,R=3,S=3",
-                                                   2.0 * 49 * 512 * 512 * 9},
-                                           AppCase{"prl.mdh", "N=32768,M=1024", 0},
-                                           AppCase{"tc/abcdef-gdab-efgc.mdh", kTcSizesDab, kTcFlopsDab},
-                                           AppCase{"tc/abcdef-gdac-efgb.mdh", kTcSizesDab, kTcFlopsDab},
-                                           AppCase{"tc/abcdef-gdbc-efga.mdh", kTcSizesDab, kTcFlopsDab},
-                                           AppCase{"tc/abcdef-geab-dfgc.mdh", kTcSizesEab, kTcFlopsEab},
-                                           AppCase{"tc/abcdef-geac-dfgb.mdh", kTcSizesEab, kTcFlopsEab},
-                                           AppCase{"tc/abcdef-gebc-dfga.mdh", kTcSizesEab, kTcFlopsEab},
-                                           AppCase{"tc/abcdef-gfab-degc.mdh", kTcSizesEab, kTcFlopsEab},
-                                           AppCase{"tc/abcdef-gfac-degb.mdh", kTcSizesEab, kTcFlopsEab},
-                                           AppCase{"tc/abcdef-gfbc-dega.mdh", kTcSizesEab, kTcFlopsEab}));
+INSTANTIATE_TEST_SUITE_P(
+    Apps, AppTest,
+    ::testing::Values(
+        AppCase{"dot.mdh", "K=16777216", 2.0 * 16777216, 8.0 * 16777216 + 4},
+        AppCase{"gemv.mdh", "I=1000,K=2048", 2.0 * 1000 * 2048, 4.0 * (1000 * 2048 + 2048 + 1000)},
+        AppCase{"gemm.mdh", "I=10,J=500,K=64", 2.0 * 10 * 500 * 64, 4.0 * (10 * 64 + 64 * 500 + 10 * 500)},
+        AppCase{"gemm_nt.mdh", "I=10,J=500,K=64", 2.0 * 10 * 500 * 64, 4.0 * (10 * 64 + 64 * 500 + 10 * 500)},
+        AppCase{"gaussian.mdh", "I=224,J=224", 50.0 * 224 * 224, 4.0 * (228 * 228 + 224 * 224)},
+        AppCase{"jacobi3d.mdh", "I=256,J=256,K=256", 13.0 * 256 * 256 * 256,
+                4.0 * (258.0 * 258 * 258 + 256.0 * 256 * 256)},
+        AppCase{"mcc.mdh", "N=1,P=7,Q=7,K=512,C=512,R=3,S=3", 2.0 * 49 * 512 * 512 * 9,
+                4.0 * (9 * 9 * 512 + 512 * 9 * 512 + 49 * 512)},
+        AppCase{"prl.mdh", "N=32768,M=1024", 42.0 * 32768 * 1024, 14.0 * 32768 + 14 * 1024 + 4 * 14 * 256 + 8 * 32768},
+        // tc_bytes(TA, TB, TC): the products of the extents each file declares for its buffers.
+        AppCase{"tc/abcdef-gdab-efgc.mdh", kTcSizesDab, kTcFlopsDab,
+                tc_bytes(24 * 16 * 24 * 16, 24 * 16 * 24 * 16, kTcOutputDab)},
+        AppCase{"tc/abcdef-gdac-efgb.mdh", kTcSizesDab, kTcFlopsDab,
+                tc_bytes(24 * 16 * 24 * 16, 24 * 16 * 24 * 16, kTcOutputDab)},
+        AppCase{"tc/abcdef-gdbc-efga.mdh", kTcSizesDab, kTcFlopsDab,
+                tc_bytes(24 * 16 * 16 * 16, 24 * 16 * 24 * 24, kTcOutputDab)},
+        AppCase{"tc/abcdef-geab-dfgc.mdh", kTcSizesEab, kTcFlopsEab,
+                tc_bytes(24 * 16 * 24 * 16, 24 * 16 * 24 * 16, kTcOutputEab)},
+        AppCase{"tc/abcdef-geac-dfgb.mdh", kTcSizesEab, kTcFlopsEab,
+                tc_bytes(24 * 16 * 24 * 16, 24 * 16 * 24 * 16, kTcOutputEab)},
+        AppCase{"tc/abcdef-gebc-dfga.mdh", kTcSizesEab, kTcFlopsEab,
+                tc_bytes(24 * 16 * 16 * 16, 24 * 16 * 24 * 24, kTcOutputEab)},
+        AppCase{"tc/abcdef-gfab-degc.mdh", kTcSizesEab, kTcFlopsEab,
+                tc_bytes(24 * 16 * 24 * 16, 24 * 16 * 24 * 16, kTcOutputEab)},
+        AppCase{"tc/abcdef-gfac-degb.mdh", kTcSizesEab, kTcFlopsEab,
+                tc_bytes(24 * 16 * 24 * 16, 24 * 16 * 24 * 16, kTcOutputEab)},
+        AppCase{"tc/abcdef-gfbc-dega.mdh", kTcSizesEab, kTcFlopsEab,
+                tc_bytes(24 * 16 * 16 * 16, 24 * 16 * 24 * 24, kTcOutputEab)}),
+    case_name);
 
 TEST(Apps, EveryShippedSpecIsCovered) {
   int specs = 0;

@@ -89,7 +89,12 @@ TEST(Bind, WindowsBind) {
 }
 
 TEST(Bind, MissingUnknownAndNonPositiveSizes) {
-  EXPECT_EQ(bind_error(kGemm, "I=4,J=4"), "b.mdh:2:10: error: size 'K' is not bound (use --size K=N)");
+  EXPECT_EQ(bind_error(kGemm, "I=4,J=4"), "b.mdh:2:10: error: size 'K' is not bound (use --size K=<value>)");
+  // The hint names the value as a placeholder, also for a size called N (not "use --size N=N").
+  EXPECT_EQ(bind_error("md_hom copy\nsize N\ninput x : float[N]\noutput y : float[N]\nview (i < N) : x[i] -> y[i]\n"
+                       "scalar (a) = a\ncombine (++)\n",
+                       ""),
+            "b.mdh:2:6: error: size 'N' is not bound (use --size N=<value>)");
   EXPECT_EQ(bind_error(kGemm, "I=4,J=4,K=4,L=2"), "error: unknown size 'L' in --size (the spec declares I J K)");
   EXPECT_EQ(bind_error(kGemm, "I=4,J=0,K=4"), "b.mdh:2:8: error: size 'J' must be positive, got 0");
 }

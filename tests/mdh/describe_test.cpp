@@ -24,7 +24,8 @@ TEST(Describe, Gemm) {
             "  view:\n"
             "    A[i][k], B[k][j] -> C[i][j]\n"
             "  scalar: (a, b) -> float = a * b\n"
-            "  flops: 2*I*J*K\n");
+            "  flops: 2*I*J*K\n"
+            "  bytes: 4*(I*K + K*J + I*J)\n");
 }
 
 TEST(Describe, PrlWithStructsOperatorsParams) {
@@ -48,7 +49,9 @@ TEST(Describe, PrlWithStructsOperatorsParams) {
             "    match (8 bytes, align 4): float weight @0; int index @4;\n"
             "  operators:\n"
             "    best_of(match p, match q) identity (match){-INFINITY, -1}\n"
-            "  helpers: 1 block\n");
+            "  helpers: 1 block\n"
+            "  flops: 42*N*M\n"
+            "  bytes: 14*N + 14*M + 4*14*256 + 8*N\n");
 }
 
 TEST(Describe, AccessText) {

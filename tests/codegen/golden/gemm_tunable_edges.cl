@@ -99,6 +99,12 @@ float mdh_identity_2(void) { return 0; }
 #if EXTENT_k % LT_SIZE_k != 0 || LOCAL_TILES_k % NUM_WG_k != 0 || LT_SIZE_k % STEP_k != 0
 #error "generated for full tiles: generate the kernel again for other tuning values"
 #endif
+#if CACHE_L_A_SIZE % WG_SIZE != 0
+#error "cache copy generated for 4 elements per work-item: generate the kernel again for other tuning values"
+#endif
+#if CACHE_L_B_SIZE % WG_SIZE != 0
+#error "cache copy generated for 4 elements per work-item: generate the kernel again for other tuning values"
+#endif
 
 // The scalar function f (spec line 8).
 float mdh_f(const float a, const float b, const int i, const int j, const int k)
@@ -106,7 +112,7 @@ float mdh_f(const float a, const float b, const int i, const int j, const int k)
   return
 #line 8 "apps/gemm.mdh"
                 a * b
-#line 110 "gemm_tunable.cl"
+#line 116 "gemm_tunable.cl"
   ;
 }
 
@@ -161,13 +167,17 @@ void gemm_tunable(__global const float* restrict A, __global const float* restri
         const int cl_A_lo_1 = 0 + 1*tile_begin_k;
         const int cl_A_ext_1 = tile_nonempty ? 1 + 1*((tile_end_k - 1) - tile_begin_k) : 0;
         if (cl_A_ext_0 == CACHE_L_A_EXTENT_0) {
-          for (int c = wi_lin; c < CACHE_L_A_SIZE; c += WG_SIZE) {
+          #pragma unroll
+          for (int n = 0; n < (CACHE_L_A_SIZE / WG_SIZE); ++n) {
+            const int c = wi_lin + n*WG_SIZE;
             const int b_1 = (c) % CACHE_L_A_EXTENT_1;
             const int b_0 = c / (CACHE_L_A_EXTENT_1);
             cache_l_A[(b_0)*CACHE_L_A_STRIDE_0 + (b_1)*CACHE_L_A_STRIDE_1] = A[(cl_A_lo_0 + b_0)*32 + (cl_A_lo_1 + b_1)];
           }
         } else {
-          for (int c = wi_lin; c < CACHE_L_A_SIZE; c += WG_SIZE) {
+          #pragma unroll
+          for (int n = 0; n < (CACHE_L_A_SIZE / WG_SIZE); ++n) {
+            const int c = wi_lin + n*WG_SIZE;
             const int b_1 = (c) % CACHE_L_A_EXTENT_1;
             const int b_0 = c / (CACHE_L_A_EXTENT_1);
             if (b_0 < cl_A_ext_0) {
@@ -177,7 +187,9 @@ void gemm_tunable(__global const float* restrict A, __global const float* restri
         }
         const int cl_B_lo_0 = 0 + 1*tile_begin_k;
         const int cl_B_lo_1 = 0 + 1*tile_begin_j;
-        for (int c = wi_lin; c < CACHE_L_B_SIZE; c += WG_SIZE) {
+        #pragma unroll
+        for (int n = 0; n < (CACHE_L_B_SIZE / WG_SIZE); ++n) {
+          const int c = wi_lin + n*WG_SIZE;
           const int b_1 = (c) % CACHE_L_B_EXTENT_1;
           const int b_0 = c / (CACHE_L_B_EXTENT_1);
           cache_l_B[(b_0)*CACHE_L_B_STRIDE_0 + (b_1)*CACHE_L_B_STRIDE_1] = B[(cl_B_lo_0 + b_0)*48 + (cl_B_lo_1 + b_1)];

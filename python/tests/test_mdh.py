@@ -1,0 +1,122 @@
+"""The Python module mdh against numpy: results, sizes from shapes, errors as the command line words them, the
+output handed over without a copy, and tuning in worker processes of the mdh executable (never this interpreter).
+Run by CTest (Python.Pytest) from the source folder with build/python on PYTHONPATH."""
+import json
+import os
+import shutil
+import stat
+import sys
+
+import numpy as np
+import pytest
+
+import mdh
+
+SOURCE = os.environ.get("MDH_SOURCE_DIR", os.getcwd())
+
+
+def app(name):
+    return os.path.join(SOURCE, "apps", name)
+
+
+def close_to(result, expected, reduction):
+    """float32 against a float64 numpy result: the error of `reduction` float32 additions of terms of this size."""
+    tolerance = 4 * reduction * np.finfo(np.float32).eps * max(1.0, float(np.abs(expected).max()))
+    assert result.shape == expected.shape
+    assert float(np.abs(result.astype(np.float64) - expected).max()) <= tolerance
+
+
+def test_gemm_matches_numpy_with_sizes_taken_from_the_shapes():
+    rng = np.random.default_rng(1)
+    a = rng.random((37, 29), dtype=np.float32)
+    b = rng.random((29, 41), dtype=np.float32)
+    spec = mdh.load(app("gemm.mdh"))
+    assert (spec.name, spec.sizes, spec.inputs, spec.output) == ("gemm", ["I", "J", "K"], ["A", "B"], "C")
+    c = spec.run(A=a, B=b)
+    assert c.dtype == np.float32
+    close_to(c, a.astype(np.float64) @ b.astype(np.float64), 29)
+
+
+def test_output_is_the_memory_read_from_the_device_not_a_copy():
+    x = np.arange(1000, dtype=np.float32)
+    r = mdh.load(app("dot.mdh")).run(x=x, y=np.ones(1000, dtype=np.float32))
+    # numpy did not copy it into memory of its own: the array's memory belongs to the object mdh handed over.
+    assert not r.flags.owndata and type(r.base).__name__ == "PyCapsule"
+    assert r.shape == (1,) and r[0] == pytest.approx(float(x.sum()), rel=1e-5)
+
+
+def test_stencil_needs_sizes_that_shapes_cannot_give_and_matches_numpy():
+    spec = mdh.load(app("gaussian.mdh"))
+    img = np.random.default_rng(2).random((13, 11), dtype=np.float32)
+    with pytest.raises(mdh.Error, match=r"gaussian.mdh:3:8: error: size 'I' is not bound"):
+        spec.run(img=img)  # img is float[I+4][J+4]: its shape names no size by itself
+    out = spec.run(img=img, sizes={"I": 9, "J": 7})
+    k = np.array([[2, 4, 5, 4, 2], [4, 9, 12, 9, 4], [5, 12, 15, 12, 5], [4, 9, 12, 9, 4], [2, 4, 5, 4, 2]]) / 159.0
+    expected = np.array([[np.sum(k * img[i:i + 5, j:j + 5]) for j in range(7)] for i in range(9)])
+    close_to(out, expected, 25)
+
+
+def test_default_config_reference_and_a_config_dict_agree(tmp_path):
+    spec = mdh.load(app("gemv.mdh"))
+    rng = np.random.default_rng(3)
+    a, x = rng.random((20, 33), dtype=np.float32), rng.random(33, dtype=np.float32)
+    reference = spec.run(A=a, x=x, reference=True)
+    close_to(spec.run(A=a, x=x, verify=True), reference.astype(np.float64), 33)
+    config, _ = spec.tune("I=20,K=33", evals=2, in_process=True, progress=False, journal=str(tmp_path / "j"))
+    close_to(spec.run(A=a, x=x, config=config, verify=True), reference.astype(np.float64), 33)
+
+
+def test_errors_are_mdh_errors_with_the_command_lines_words():
+    spec_file = "tests/diagnostics/undeclared_buffer.mdh"
+    with open(os.path.join(SOURCE, spec_file)) as f:
+        expected = f.readline()[len("# expect: "):].strip()
+    cwd = os.getcwd()
+    os.chdir(SOURCE)  # the message names the spec by the path it was given, as `mdh check` does
+    try:
+        with pytest.raises(mdh.Error) as error:
+            mdh.load(spec_file)
+    finally:
+        os.chdir(cwd)
+    assert str(error.value) == expected
+    assert isinstance(error.value, ValueError)
+
+    spec = mdh.load(app("gemm.mdh"))
+    a = np.zeros((4, 5), dtype=np.float32)
+    with pytest.raises(mdh.Error, match=r"^run: input A is a float64 array, but A holds float \(numpy float32\); "
+                                        r"convert it with \.astype\(numpy\.float32\)$"):
+        spec.run(A=a.astype(np.float64), B=np.zeros((5, 6), dtype=np.float32))
+    with pytest.raises(mdh.Error, match=r"^input B: the data is float\[4\]\[6\] but B is float\[5\]\[6\] at these "
+                                        r"sizes$"):
+        spec.run(A=a, B=np.zeros((4, 6), dtype=np.float32), sizes={"K": 5})
+    with pytest.raises(mdh.Error, match=r"^run: the spec gemm declares no buffer 'Q'$"):
+        spec.run(Q=a)
+    with pytest.raises(mdh.Error, match=r"^run: 'C' is the output, not an input$"):
+        spec.run(C=a)
+
+
+def test_tune_starts_workers_of_the_mdh_executable_and_returns_config_and_journal(tmp_path, monkeypatch):
+    # A stand-in for mdh that records how it was started, then runs the real one (the module's default).
+    real = os.environ.get("MDH_EXECUTABLE") or os.path.join(os.path.dirname(mdh.__file__), "..", "bin", "mdh")
+    log = tmp_path / "started.txt"
+    wrapper = tmp_path / "mdh"
+    wrapper.write_text('#!/bin/sh\necho "$0 $*" >> "%s"\nexec "%s" "$@"\n' % (log, os.path.abspath(real)))
+    wrapper.chmod(wrapper.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("MDH_EXECUTABLE", str(wrapper))
+
+    spec = mdh.load(app("gemm.mdh"))
+    out = tmp_path / "best.json"
+    config, journal = spec.tune({"I": 8, "J": 8, "K": 8}, evals=3, out=str(out), progress=False)
+    started = log.read_text()
+    assert " tune-worker --request " in started and sys.executable not in started
+    with open(journal) as f:
+        lines = [json.loads(line) for line in f]
+    assert len(lines) == 4 and lines[0]["metadata"]["sizes"] == "I=8,J=8,K=8"  # a header and three evaluations
+    assert json.loads(out.read_text())["config"] == config
+    a, b = np.eye(8, dtype=np.float32), np.arange(64, dtype=np.float32).reshape(8, 8)
+    assert np.array_equal(spec.run(A=a, B=b, config=config, verify=True), b)
+    assert np.array_equal(spec.run(A=a, B=b, config=str(out)), b)
+    # A second run gets a journal of its own.
+    _, second = spec.tune({"I": 8, "J": 8, "K": 8}, evals=1, progress=False)
+    assert second != journal and os.path.exists(second)
+    for fresh in (journal, second):
+        shutil.rmtree(os.path.dirname(fresh))

@@ -1,0 +1,94 @@
+"""The "% of limit" of a benchmark row: how close a measured call comes to the hardware of the device it ran on.
+
+The limits are measured in the same benchmark run by build/bin/device_peak (peers/device_peak.cpp): the device's
+FP32 multiply-add throughput and its copy bandwidth. A row's achieved GFLOP/s and GB/s follow from the spec's
+`flops` and `bytes` (each buffer moved once) and the median device time; its share of the limit is the larger of
+the two ratios, named by the limit it is closer to: "73% BW" or "41% FP32". Standard library only, like
+experiments.py, which calls these functions.
+"""
+import json
+import os
+
+PEAK_RECORD = "device_peak.json"  # in results/<device>/records/, beside the rows' own records
+
+# Columns this adds to benchmark.csv. Each row keeps the limits it was judged against, so rows from earlier runs
+# (another --only) stay judged against the peak of their own run.
+CSV_FIELDS = ["gbytes_per_s", "peak_fp32_gflops", "peak_copy_gbytes_per_s", "percent_of_limit", "limit"]
+
+
+def measure_peak(program_path, device, records_folder, run, timeout=None):
+    """Runs device_peak once on `device`; returns its record, or None (with a warning) where it is missing or failed.
+
+    `run(command, log, timeout)` is experiments.py's runner (returns the exit status)."""
+    path = os.path.join(records_folder, PEAK_RECORD)
+    if os.path.exists(path):
+        os.remove(path)  # never judge this run against an earlier run's limits
+    if not program_path:
+        print("warning: device_peak not found: the rows get no %% of limit", flush=True)
+        return None
+    with open(path + ".log", "w") as log:
+        code = run([program_path, "--device", device, "--json", path], log, timeout)
+    if code != 0 or not os.path.exists(path):
+        print("warning: device_peak failed (exit %s; see %s.log): the rows get no %% of limit" % (code, path),
+              flush=True)
+        return None
+    with open(path) as f:
+        peak = json.load(f)
+    print("  device peak: %.1f GFLOP/s FP32, %.1f GB/s copy" % (peak["fp32_gflops"], peak["copy_gbytes_per_s"]),
+          flush=True)
+    return peak
+
+
+def same_hardware(record_device, peak):
+    """Whether a row computed where the limits were measured: the OpenCL device itself (mdh, CLBlast, the CUDA
+    peers name the GPU as OpenCL does), or, when that device is a CPU, the host-CPU libraries (OpenBLAS, Eigen,
+    threaded C++) on the same processor."""
+    if record_device == peak.get("device"):
+        return True
+    return peak.get("device_type") == "CPU" and str(record_device).startswith("host CPU")
+
+
+def limit_fields(record, peak):
+    """The CSV_FIELDS of one row from its measurement record and the run's device_peak record (either may be None)."""
+    fields = {}
+    median = (record or {}).get("device_time_ns", {}).get("median")
+    if not record or not median:
+        return fields
+    flops, nbytes = record.get("flops"), record.get("bytes")
+    if nbytes:
+        fields["gbytes_per_s"] = "%.2f" % (float(nbytes) / float(median))
+    if not peak or not same_hardware(record.get("device"), peak):
+        return fields
+    fields["peak_fp32_gflops"] = "%.1f" % peak["fp32_gflops"]
+    fields["peak_copy_gbytes_per_s"] = "%.1f" % peak["copy_gbytes_per_s"]
+    shares = []
+    if flops:
+        shares.append((float(flops) / float(median) / peak["fp32_gflops"], "FP32"))
+    if nbytes:
+        shares.append((float(nbytes) / float(median) / peak["copy_gbytes_per_s"], "BW"))
+    if shares:
+        share, limit = max(shares)
+        fields["percent_of_limit"] = "%.1f" % (100 * share)
+        fields["limit"] = limit
+    return fields
+
+
+def limit_cell(row):
+    """The table cell of one benchmark.csv row: "73% BW", "7.5% FP32", or "N/A" where the row has no limit."""
+    if row.get("status") != "ok" or not row.get("percent_of_limit"):
+        return "N/A"
+    percent = float(row["percent_of_limit"])
+    return ("%.0f%% %s" if percent >= 10 else "%.1f%% %s") % (percent, row["limit"])
+
+
+def limit_cells(rows):
+    """(routine, label, peer) -> limit_cell, for the rows of one device."""
+    return {(row["routine"], row["label"], row["peer"]): limit_cell(row) for row in rows}
+
+
+def peak_metadata(peak):
+    """What benchmark.json says about the limits of this run."""
+    if not peak:
+        return {"device_peak": "not measured (device_peak missing or failed): no % of limit"}
+    return {"device_peak": {key: peak.get(key) for key in
+                            ("device", "driver", "fp32_gflops", "copy_gbytes_per_s", "quick", "passed")}}
