@@ -21,8 +21,10 @@ bool is_blank(char c) {
 
 std::string quoted_for_message(const std::string& text) {
   constexpr size_t kWhole = 64, kShown = 60;
-  if (text.size() <= kWhole) return "'" + text + "'";
-  return "'" + text.substr(0, kShown) + "...' (" + std::to_string(text.size()) + " characters)";
+  // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) about "'" + std::string&&.
+  std::string out = "'";
+  if (text.size() <= kWhole) return out.append(text).append("'");
+  return out.append(text, 0, kShown).append("...' (").append(std::to_string(text.size())).append(" characters)");
 }
 
 std::string Token::describe() const {
