@@ -384,6 +384,22 @@ EOF
   [ $seconds -le 25 ] || fail budget-compile "a 10 s budget took $seconds s"
   [ $status -le 2 ] || fail budget-compile "exit status $status: $(head -c 1000 stdin.out)"
   echo "budget 10 s with a hanging compile: $seconds s"
+
+  # 6. A huge spec (4.7 MB of helper functions, each build taking minutes and gigabytes in the compiler) stops with
+  # a 5 s budget: before the compiles moved to killable workers it ran 175 s and reached 2.8 GB.
+  cases=$((cases + 1))
+  {
+    printf 'md_hom huge\nsize I\ninput A : float[I]\noutput B : float[I]\nhelper {\n'
+    seq 0 99999 | awk '{ printf "float f%d(float a) { return a + %d.0f; }\n", $1, $1 }'
+    printf '}\nview (i < I) : A[i] -> B[i]\nscalar (a) = f7(a)\ncombine (++)\n'
+  } >huge.mdh
+  start=$(date +%s)
+  timeout -s KILL 300 "$mdh" tune huge.mdh --size I=1024 --budget 5s --out huge.json --journal huge.jsonl >huge.out 2>&1
+  status=$?
+  seconds=$(($(date +%s) - start))
+  [ $seconds -le 20 ] || fail budget-huge-spec "a 5 s budget took $seconds s"
+  [ $status -le 2 ] || fail budget-huge-spec "exit status $status: $(head -c 1000 huge.out)"
+  echo "budget 5 s with a 4.7 MB spec: $seconds s"
 fi
 
 echo "$group: $cases cases, $failures failures"
