@@ -13,14 +13,17 @@ ctest --test-dir build --output-on-failure -LE soak -j "$jobs" --timeout 900 || 
 sanitize="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+mkdir -p build-asan
+# The build's output goes to build-asan/build.log (GCC's sanitizer instrumentation adds false -Wmaybe-uninitialized notes).
 if cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=None -DMDH_BUILD_TESTS=OFF "${launcher[@]}" \
-  -DCMAKE_CXX_FLAGS="-O1 $sanitize" -DCMAKE_EXE_LINKER_FLAGS="$sanitize" >/dev/null &&
-  cmake --build build-asan --target mdh -j "$jobs" >/dev/null; then
+  -DCMAKE_CXX_FLAGS="-O1 $sanitize" -DCMAKE_EXE_LINKER_FLAGS="$sanitize" >build-asan/build.log 2>&1 &&
+  cmake --build build-asan --target mdh -j "$jobs" >>build-asan/build.log 2>&1; then
   for group in inputs journals faults; do
     bash tests/hostile/run_hostile.sh build-asan/bin/mdh . "$group" || status=1
   done
 else
-  echo "the sanitizer build of mdh failed"
+  tail -n 50 build-asan/build.log
+  echo "the sanitizer build of mdh failed (build-asan/build.log)"
   status=1
 fi
 
