@@ -14,7 +14,7 @@ sanitize="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit
 launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 mkdir -p build-asan
-# The build's output goes to build-asan/build.log (GCC's sanitizer instrumentation adds false -Wmaybe-uninitialized notes).
+# The build's output goes to build-asan/build.log (GCC's instrumentation adds false -Wmaybe-uninitialized notes).
 if cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=None -DMDH_BUILD_TESTS=OFF "${launcher[@]}" \
   -DCMAKE_CXX_FLAGS="-O1 $sanitize" -DCMAKE_EXE_LINKER_FLAGS="$sanitize" >build-asan/build.log 2>&1 &&
   cmake --build build-asan --target mdh -j "$jobs" >>build-asan/build.log 2>&1; then
