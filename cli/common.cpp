@@ -1,5 +1,11 @@
 #include "cli/common.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -70,6 +76,42 @@ std::vector<std::pair<std::string, std::vector<std::string>>> restrictions(const
     out.emplace_back(name, values);
   }
   return out;
+}
+
+std::vector<NamedPath> input_files(const po::variables_map& vm) {
+  std::vector<NamedPath> inputs;
+  if (vm.count("spec")) inputs.push_back({"spec", vm["spec"].as<std::string>()});
+  if (vm.count("config")) inputs.push_back({"configuration", vm["config"].as<std::string>()});
+  if (vm.count("input"))
+    for (const auto& text : vm["input"].as<std::vector<std::string>>())
+      inputs.push_back({"input file", split_assignment(text, "input").second});
+  return inputs;
+}
+
+namespace {
+
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  if (std::filesystem::exists(a, ec) && std::filesystem::exists(b, ec)) return std::filesystem::equivalent(a, b, ec);
+  return std::filesystem::weakly_canonical(a, ec) == std::filesystem::weakly_canonical(b, ec);
+}
+
+}  // namespace
+
+void check_output_path(const std::string& option, const std::string& path, const std::vector<NamedPath>& inputs) {
+  if (path.empty() || path == "-") return;
+  for (const NamedPath& input : inputs)
+    if (same_file(path, input.path))
+      throw UserError(option + " '" + path + "' is the " + input.role + " '" + input.path +
+                      "': writing it would destroy the input; choose another file");
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw UserError(option + " '" + path + "': is a directory");
+  const bool existed = std::filesystem::exists(path, ec);
+  // O_NONBLOCK: a named pipe without a reader fails instead of blocking the check.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NONBLOCK | (existed ? 0 : O_CREAT | O_EXCL), 0644);
+  if (fd < 0) throw UserError(option + " '" + path + "': cannot write it: " + std::strerror(errno));
+  ::close(fd);
+  if (!existed) ::unlink(path.c_str());
 }
 
 void write_text(const std::string& path, const std::string& text) {

@@ -30,6 +30,19 @@ std::pair<std::string, std::string> split_assignment(const std::string& text, co
 /// The --restrict NAME=V1,V2,... options (repeatable) as (name, values).
 std::vector<std::pair<std::string, std::vector<std::string>>> restrictions(const po::variables_map& vm);
 
+/// A file a command reads, named as messages name it: {"the spec", "apps/gemm.mdh"}.
+struct NamedPath {
+  std::string role;
+  std::string path;
+};
+/// The files a command reads that an output must not replace: the spec, --input and --config files.
+std::vector<NamedPath> input_files(const po::variables_map& vm);
+
+/// Checks before any work that output `path` (given with `option`, e.g. "--out") can be written and is none of
+/// `inputs` (also through another name: a link, "./"). Nothing is checked for "-" or "" (stdout). The file is not
+/// changed: an existing one is opened without truncation, a missing one created and removed again.
+void check_output_path(const std::string& option, const std::string& path, const std::vector<NamedPath>& inputs);
+
 /// Writes text to a file, or to stdout when path is "-" or empty; UserError when the file cannot be written.
 void write_text(const std::string& path, const std::string& text);
 

@@ -45,6 +45,8 @@ int export_command(const Args& args) {
     throw UserError(SourceLoc{}, "mdh export: cannot create the directory '" + directory.string() + "'" +
                                      (error ? ": " + error.message() : std::string()));
   const std::string base = (directory / bound.mdh->name).string();
+  for (const std::string& file : {base + ".cl", base + ".launch.json", (directory / "mdh_runner.hpp").string()})
+    check_output_path("-o", file, input_files(vm));
   write_text(base + ".cl", plan.source);
   write_text(base + ".launch.json", launch_to_json(plan, bound).dump(2) + "\n");
   write_text((directory / "mdh_runner.hpp").string(),

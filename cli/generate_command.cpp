@@ -24,6 +24,13 @@ int generate_command(const Args& args) {
   if (!parse_options("generate", "SPEC --size I=..,J=.. [--config FILE | --reference] [-o FILE] [--launch FILE]", args,
                      options, vm))
     return 0;
+  const std::vector<NamedPath> inputs = input_files(vm);
+  check_output_path("-o", vm["output"].as<std::string>(), inputs);
+  if (vm.count("launch")) {
+    std::vector<NamedPath> taken = inputs;
+    taken.push_back({"OpenCL output (-o)", vm["output"].as<std::string>()});
+    check_output_path("--launch", vm["launch"].as<std::string>(), taken);
+  }
   BoundMdh bound = load_and_bind(vm["spec"].as<std::string>(), vm["size"].as<std::string>());
   PreambleOptions preamble;
   if (vm.count("double")) {

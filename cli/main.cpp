@@ -2,6 +2,7 @@
 #include <boost/program_options/errors.hpp>
 #include <cstring>
 #include <iostream>
+#include <new>
 
 #include "cli/subcommands.h"
 #include "support/error.h"
@@ -53,6 +54,14 @@ int main(int argc, char** argv) {
       return 2;
     } catch (const mdh::InternalError& e) {
       std::cerr << e.what() << "\nThis is a bug in mdh; please report it with the spec and command line.\n";
+      return 3;
+    } catch (const std::bad_alloc&) {
+      std::cerr << "error: mdh " << name << ": out of memory (are the sizes or the tuning space too large?)\n";
+      return 2;
+    } catch (const std::exception& e) {
+      // Every user error is meant to be a UserError with a message naming its input; this is the net below them.
+      std::cerr << "internal error: mdh " << name << ": " << e.what()
+                << "\nThis is a bug in mdh; please report it with the spec and command line.\n";
       return 3;
     }
   }

@@ -52,6 +52,7 @@ int run_command(const Args& args) {
   if (vm.count("output")) {
     output_file = split_assignment(vm["output"].as<std::string>(), "output");
     request.output_buffer = output_file->first;
+    check_output_path("--output", output_file->second, input_files(vm));
   }
 
   const RunOutcome run = run_md_hom(request);

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -59,22 +60,39 @@ double parse_budget(const std::string& text) {
   }
   std::string unit = text.substr(used);
   double scale = unit.empty() || unit == "s" ? 1 : unit == "m" ? 60 : unit == "h" ? 3600 : -1;
-  if (scale < 0 || value <= 0) throw UserError("--budget '" + text + "': expected a duration such as 90s, 10m or 1h");
+  if (scale < 0 || !(value > 0) || !std::isfinite(value))
+    throw UserError("--budget '" + text + "': expected a duration such as 90s, 10m or 1h");
   return value * scale;
 }
+
+/// Seconds an option gives: a finite number above zero.
+double positive_seconds(const po::variables_map& vm, const char* option) {
+  const double value = vm[option].as<double>();
+  if (!(value > 0) || !std::isfinite(value)) {
+    char text[48];
+    std::snprintf(text, sizeof text, "%g", value);
+    throw UserError(std::string("--") + option + " " + text + ": expected a number of seconds above 0");
+  }
+  return value;
+}
+
+// More compile threads than this only queue for the same cores (and each runs a compile worker process).
+constexpr int kMaxCompileThreads = 256;
 
 }  // namespace
 
 int tune_worker_command(const Args& args) {
   po::options_description options("mdh tune-worker options");
-  options.add_options()                                                                     //
-      ("request", po::value<std::string>(), "the tuning request file written by mdh tune")  //
-      ("device-index", po::value<size_t>()->default_value(0), "which of the request's devices this worker uses");
+  options.add_options()                                                                                           //
+      ("request", po::value<std::string>(), "the tuning request file written by mdh tune")                        //
+      ("device-index", po::value<size_t>()->default_value(0), "which of the request's devices this worker uses")  //
+      ("compile-only", "build the configurations into the binary cache instead of running them");
   po::variables_map vm;
   if (!parse_options("tune-worker", "--request FILE [--device-index K] (started by mdh tune)", args, options, vm, ""))
     return 0;
   if (!vm.count("request")) throw UserError("mdh tune-worker: missing --request FILE");
-  return serve_tuning_worker(vm["request"].as<std::string>(), vm["device-index"].as<size_t>());
+  return serve_tuning_worker(vm["request"].as<std::string>(), vm["device-index"].as<size_t>(),
+                             vm.count("compile-only") > 0);
 }
 
 int tune_command(const Args& args) {
@@ -96,16 +114,16 @@ int tune_command(const Args& args) {
       ("device", po::value<std::vector<std::string>>()->composing(),
        "device selector; repeat for several identical devices, one worker each (default: the default device)")  //
       ("technique", po::value<std::string>()->default_value("auc_bandit"),
-       "auc_bandit, exhaustive, random, annealing, differential_evolution, pattern_search, particle_swarm")  //
-      ("budget", po::value<std::string>(), "tuning time, e.g. 90s, 10m, 1h")                                 //
-      ("evals", po::value<uint64_t>(),
-       "number of evaluations")                                                                               //
-      ("abort", po::value<std::string>(), "abort expression, e.g. 'evaluations(500) || speedup(1.05, 2m)'")   //
-      ("journal", po::value<std::string>(), "JSON-lines journal of every evaluation (default: OUT.journal)")  //
-      ("resume", "continue the run recorded in the journal without re-evaluating anything")                   //
-      ("out", po::value<std::string>()->default_value("best.json"), "where to write the best configuration")  //
-      ("in-process", "evaluate in this process (no protection against hanging kernels; for debugging)")       //
-      ("compile-threads", po::value<unsigned>(),
+       "auc_bandit, exhaustive, random, annealing, differential_evolution, pattern_search, particle_swarm")    //
+      ("budget", po::value<std::string>(), "tuning time, e.g. 90s, 10m, 1h")                                   //
+      ("evals", po::value<uint64_t>(), "number of evaluations")                                                //
+      ("abort", po::value<std::string>(), "abort expression, e.g. 'evaluations(500) || speedup(1.05, 2m)'")    //
+      ("journal", po::value<std::string>(), "JSON-lines journal of every evaluation (default: OUT.journal)")   //
+      ("resume", "continue the run recorded in the journal without re-evaluating anything")                    //
+      ("force", "replace an existing journal (without --resume or --force, an existing journal is an error)")  //
+      ("out", po::value<std::string>()->default_value("best.json"), "where to write the best configuration")   //
+      ("in-process", "evaluate in this process (no protection against hanging kernels; for debugging)")        //
+      ("compile-threads", po::value<int>(),
        "threads compiling upcoming configurations while the device runs the current one (0: off; default: one "
        "per core)")                                                                                       //
       ("timeout-floor", po::value<double>()->default_value(10), "seconds an evaluation may always take")  //
@@ -131,7 +149,7 @@ int tune_command(const Args& args) {
   request.restrictions = restrictions(vm);
   request.full_ranges = vm.count("full-ranges") > 0;
   request.cut_factor = vm["cut-factor"].as<double>();
-  if (request.cut_factor != 0 && request.cut_factor < 1)
+  if (!std::isfinite(request.cut_factor) || (request.cut_factor != 0 && !(request.cut_factor >= 1)))
     throw UserError("--cut-factor " + std::to_string(request.cut_factor) + ": must be 0 (never cut) or at least 1");
 
   TuningSettings settings;
@@ -148,11 +166,28 @@ int tune_command(const Args& args) {
   const std::string out_path = vm["out"].as<std::string>();
   settings.journal_path = vm.count("journal") ? vm["journal"].as<std::string>() : out_path + ".journal";
   settings.resume = vm.count("resume") > 0;
+  settings.replace_journal = vm.count("force") > 0;
+  if (settings.resume && settings.replace_journal) throw UserError("--resume and --force exclude each other");
+  // Outputs are checked before any work: neither may replace an input or the other, and both must be writable.
+  std::vector<NamedPath> inputs = input_files(vm);
+  check_output_path("--journal", settings.journal_path, inputs);
+  std::error_code ec;
+  if (!settings.resume && !settings.replace_journal && std::filesystem::exists(settings.journal_path, ec))
+    throw UserError("--journal '" + settings.journal_path +
+                    "' exists: continue its run with --resume, or replace it with --force");
+  inputs.push_back({"journal", settings.journal_path});
+  check_output_path("--out", out_path, inputs);
   settings.default_start = !vm.count("no-default-start");
   if (vm.count("start")) settings.start_config_paths = vm["start"].as<std::vector<std::string>>();
   settings.in_process = vm.count("in-process") > 0;
-  if (vm.count("compile-threads")) settings.compile_threads = vm["compile-threads"].as<unsigned>();
-  settings.timeout_floor_seconds = vm["timeout-floor"].as<double>();
+  if (vm.count("compile-threads")) {
+    const int threads = vm["compile-threads"].as<int>();
+    if (threads < 0 || threads > kMaxCompileThreads)
+      throw UserError("--compile-threads " + std::to_string(threads) + ": expected 0 (compile in the worker) to " +
+                      std::to_string(kMaxCompileThreads));
+    settings.compile_threads = static_cast<unsigned>(threads);
+  }
+  settings.timeout_floor_seconds = positive_seconds(vm, "timeout-floor");
   settings.worker_executable = self_executable();
   settings.interrupt = &g_interrupted;
   settings.note = [](const std::string& text) { std::cerr << "note: " << text << '\n'; };
@@ -198,7 +233,10 @@ int tune_command(const Args& args) {
 #endif
   }
 
+  // SIGINT and SIGTERM end the run within about a tenth of a second (tuner::kInterruptPollSeconds): evaluations
+  // in flight are abandoned, the journal keeps every finished one, the best so far is written.
   std::signal(SIGINT, on_interrupt);
+  std::signal(SIGTERM, on_interrupt);
   TuningOutcome outcome;
   try {
     outcome = tune_md_hom(request, settings);
@@ -214,6 +252,7 @@ int tune_command(const Args& args) {
     throw;
   }
   std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
   progress.reset();
   if (outcome.served) return 0;
 

@@ -8,6 +8,7 @@
 #include "codegen/permutation.h"
 #include "codegen/tuning_space.h"
 #include "support/error.h"
+#include "support/json_integer.h"
 
 namespace mdh {
 
@@ -279,9 +280,9 @@ KernelConfig config_from_json(const BoundMdh& bound, const nlohmann::json& input
   json j = input;
   if (j.contains(kVersionKey)) {
     const json& version = j[kVersionKey];
-    if (!version.is_number_integer() || version.get<int64_t>() < 1)
+    if (!json_int64(version) || *json_int64(version) < 1)
       config_error(std::string(kVersionKey) + ": expected a format version number, got " + version.dump());
-    if (version.get<int64_t>() > kConfigFormatVersion)
+    if (*json_int64(version) > kConfigFormatVersion)
       config_error("written in format version " + version.dump() + ", newer than this mdh reads (" +
                    std::to_string(kConfigFormatVersion) + ")");
     j.erase(kVersionKey);

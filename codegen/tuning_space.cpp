@@ -7,6 +7,7 @@
 
 #include "codegen/permutation.h"
 #include "support/error.h"
+#include "support/json_integer.h"
 
 namespace mdh {
 
@@ -74,8 +75,8 @@ nlohmann::json TuningParameter::value_to_json(int64_t value) const {
 int64_t TuningParameter::value_from_json(const nlohmann::json& json) const {
   switch (kind()) {
     case FamilyValueKind::integer:
-      if (!json.is_number_integer()) value_error(*this, "expected an integer, got " + json.dump());
-      return json.get<int64_t>();
+      if (!json_int64(json)) value_error(*this, "expected an integer, got " + json.dump());
+      return *json_int64(json);
     case FamilyValueKind::enumeration: {
       const auto& labels = family->labels;
       if (json.is_string()) {
@@ -87,7 +88,7 @@ int64_t TuningParameter::value_from_json(const nlohmann::json& json) const {
       if (json.is_number_integer()) {
         // Journals and results written before values were named stored the C++ enum ordinal.
         const auto& codes = family->legacy_codes;
-        const auto it = std::find(codes.begin(), codes.end(), json.get<int64_t>());
+        const auto it = std::find(codes.begin(), codes.end(), json_int64(json).value_or(-1));
         if (it == codes.end())
           value_error(*this, "unknown value " + json.dump() + " (expected " + joined(labels, ", ") + ")");
         return it - codes.begin();
@@ -97,7 +98,7 @@ int64_t TuningParameter::value_from_json(const nlohmann::json& json) const {
     case FamilyValueKind::permutation: {
       // Older journals stored the lexicographic rank.
       if (json.is_number_integer()) {
-        const int64_t rank = json.get<int64_t>();
+        const int64_t rank = json_int64(json).value_or(-1);
         if (rank < lo || rank > hi) value_error(*this, "permutation rank " + json.dump() + " is out of range");
         return rank;
       }
@@ -110,9 +111,8 @@ int64_t TuningParameter::value_from_json(const nlohmann::json& json) const {
           const auto it =
               std::find(permutation_elements.begin(), permutation_elements.end(), element.get<std::string>());
           if (it != permutation_elements.end()) k = static_cast<int>(it - permutation_elements.begin());
-        } else if (element.is_number_integer() && element.get<int64_t>() >= 0 &&
-                   element.get<int64_t>() < permutation_length) {
-          k = static_cast<int>(element.get<int64_t>());
+        } else if (json_int64(element) && *json_int64(element) >= 0 && *json_int64(element) < permutation_length) {
+          k = static_cast<int>(*json_int64(element));
         }
         if (k < 0) value_error(*this, "'" + element.dump() + "' is not one of " + joined(permutation_elements, ", "));
         order.push_back(k);

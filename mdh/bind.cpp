@@ -51,8 +51,9 @@ BoundAccess bind_access(const BoundMdh& b, const Access& a) {
     bi.offset = index.offset.evaluate(b.sizes);
     if (index.window) {
       int64_t lo = index.window->lo.evaluate(b.sizes), hi = index.window->hi.evaluate(b.sizes);
-      if (lo > hi || static_cast<int128>(hi) - lo >= kMaxDimExtent)
-        throw UserError(index.window->loc, msg::empty_window_bound(index.text, lo, hi));
+      if (lo > hi) throw UserError(index.window->loc, msg::empty_window_bound(index.text, lo, hi));
+      if (static_cast<int128>(hi) - lo >= kMaxDimExtent)
+        throw UserError(index.window->loc, msg::window_too_wide(index.text, lo, hi));
       bi.has_window = true;
       bi.window_lo = lo;
       bi.window_extent = hi - lo + 1;

@@ -19,6 +19,14 @@ bool is_blank(char c) {
 }
 }  // namespace
 
+std::string quoted_for_message(const std::string& text) {
+  constexpr size_t kWhole = 64, kShown = 60;
+  // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) about "'" + std::string&&.
+  std::string out = "'";
+  if (text.size() <= kWhole) return out.append(text).append("'");
+  return out.append(text, 0, kShown).append("...' (").append(std::to_string(text.size())).append(" characters)");
+}
+
 std::string Token::describe() const {
   switch (kind) {
     case TokenKind::Newline:
@@ -26,7 +34,7 @@ std::string Token::describe() const {
     case TokenKind::End:
       return "end of file";
     default:
-      return "'" + text + "'";
+      return quoted_for_message(text);
   }
 }
 

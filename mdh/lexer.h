@@ -12,6 +12,10 @@
 
 namespace mdh {
 
+/// A name or token as diagnostics quote it: whole up to 64 characters, else its first 60 and how long it is (a
+/// 1 MB identifier is not echoed whole).
+std::string quoted_for_message(const std::string& text);
+
 enum class TokenKind { Identifier, Integer, Punct, Newline, End };
 
 struct Token {

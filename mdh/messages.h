@@ -10,7 +10,7 @@
 namespace mdh::msg {
 
 inline std::string q(const std::string& s) {
-  return "'" + s + "'";
+  return quoted_for_message(s);
 }
 
 // ------------------------------------------------------------------------------------------------ lexing
@@ -79,6 +79,17 @@ inline std::string access_without_index(const std::string& buffer, const Token& 
   return "expected '[' and an index after " + q(buffer) + " in the view, found " + found.describe();
 }
 inline constexpr const char* kCannotReadSpec = "cannot read spec file";
+/// The most dimensions a view or a buffer may have: the tunable kernel numbers the orders of its loops and of a
+/// buffer's dimensions by their lexicographic rank, which fits 64 bits up to 20! orders.
+inline constexpr size_t kMaxDimensions = 20;
+inline std::string too_many_dimensions(const std::string& dim) {
+  return "dimension " + q(dim) + " is one too many: a view has at most " + std::to_string(kMaxDimensions) +
+         " dimensions";
+}
+inline std::string too_many_buffer_dimensions(const std::string& buffer) {
+  return "buffer " + q(buffer) + " has more than " + std::to_string(kMaxDimensions) +
+         " dimensions, the most a buffer may have";
+}
 
 // ------------------------------------------------------------------------------------------------ structs
 
@@ -251,6 +262,10 @@ inline std::string dim_extent_out_of_range(const std::string& dim, const std::st
 inline std::string empty_window_bound(const std::string& index, int64_t lo, int64_t hi) {
   return "window in index " + q(index) + " is empty for the given sizes (" + std::to_string(lo) + ".." +
          std::to_string(hi) + ")";
+}
+inline std::string window_too_wide(const std::string& index, int64_t lo, int64_t hi) {
+  return "window in index " + q(index) + " is too wide for the given sizes (" + std::to_string(lo) + ".." +
+         std::to_string(hi) + "): it may span at most 2^31-1 elements, as a dimension may";
 }
 inline std::string access_out_of_bounds(const std::string& access, bool is_write, size_t dim, const std::string& lo,
                                         const std::string& hi, int64_t extent) {

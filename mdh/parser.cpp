@@ -13,6 +13,7 @@
 #include "mdh/messages.h"
 #include "mdh/struct_layout.h"
 #include "mdh/verify.h"
+#include "support/input_file.h"
 
 namespace mdh {
 
@@ -158,6 +159,8 @@ class Parser {
     buffer.type = parse_type_name("the element type of buffer '" + name.text + "'");
     if (!lex_.peek().is("[")) throw UserError(lex_.peek().loc, msg::buffer_without_extents(name.text, lex_.peek()));
     while (accept_punct("[")) {
+      if (buffer.extents.size() == msg::kMaxDimensions)
+        throw UserError(lex_.peek().loc, msg::too_many_buffer_dimensions(name.text));
       buffer.extents.push_back(parse_size_expression(lex_, "an extent of buffer '" + name.text + "'"));
       expect_punct("]", "to close the extent");
     }
@@ -172,6 +175,7 @@ class Parser {
     do {
       skip_newlines();
       Token name = expect_identifier("a dimension name, e.g. 'i < I'");
+      if (mdh_->dims.size() == msg::kMaxDimensions) throw UserError(name.loc, msg::too_many_dimensions(name.text));
       expect_punct("<", "after dimension '" + name.text + "' (dimensions are declared as 'NAME < EXTENT')");
       Dimension dim;
       dim.name = name.text;
@@ -361,12 +365,9 @@ std::shared_ptr<Mdh> parse_spec(const std::string& text, const std::string& file
 }
 
 std::shared_ptr<Mdh> parse_spec_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UserError(SourceLoc{path, 0, 0}, msg::kCannotReadSpec);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw UserError(SourceLoc{path, 0, 0}, msg::kCannotReadSpec);
-  return parse_spec(text.str(), path);
+  const InputFile file = read_input_file(path, kMaxSpecBytes);
+  if (!file.ok) throw UserError(SourceLoc{path, 0, 0}, std::string(msg::kCannotReadSpec) + ": " + file.problem);
+  return parse_spec(file.bytes, path);
 }
 
 }  // namespace mdh

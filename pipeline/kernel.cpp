@@ -1,8 +1,6 @@
 // prepare_kernel and load_config.
 #include "pipeline/kernel.h"
 
-#include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "codegen/reference_kernel.h"
@@ -10,18 +8,21 @@
 #include "codegen/tuning_space.h"
 #include "pipeline/tuning_result.h"
 #include "support/error.h"
+#include "support/input_file.h"
 
 namespace mdh {
 
 KernelConfig load_config(const std::string& path, const BoundMdh& bound, const DeviceLimits& limits) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw UserError(path + ": error: is a directory, not a configuration file");
-  std::ifstream in(path);
-  if (!in) throw UserError(path + ": error: cannot read the configuration file");
+  const InputFile file = read_input_file(path, kMaxConfigBytes);
+  if (!file.ok) throw UserError(path + ": error: cannot read the configuration file: " + file.problem);
+  return parse_config(file.bytes, path, bound, limits);
+}
+
+KernelConfig parse_config(const std::string& text, const std::string& path, const BoundMdh& bound,
+                          const DeviceLimits& limits) {
   nlohmann::json json;
   try {
-    json = nlohmann::json::parse(in);
+    json = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     throw UserError(path + ": error: not valid JSON: " + e.what());
   }

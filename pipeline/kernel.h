@@ -49,6 +49,9 @@ PreparedKernel prepare_kernel(const BoundMdh& bound, const DeviceLimits& limits,
 /// holding one (pipeline/tuning_result.h); checked against the md_hom and the device (UserError naming the file and
 /// the problem).
 KernelConfig load_config(const std::string& path, const BoundMdh& bound, const DeviceLimits& limits);
+/// The same for the text of a configuration file; `path` names it in messages.
+KernelConfig parse_config(const std::string& text, const std::string& path, const BoundMdh& bound,
+                          const DeviceLimits& limits);
 /// The same for the JSON a configuration file holds; messages start with `where`.
 KernelConfig config_of_json(nlohmann::json json, const std::string& where, const BoundMdh& bound,
                             const DeviceLimits& limits);

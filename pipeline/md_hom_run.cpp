@@ -1,5 +1,6 @@
 #include "pipeline/md_hom_run.h"
 
+#include <cstdlib>
 #include <cstring>
 
 #include "codegen/preamble.h"
@@ -135,7 +136,8 @@ const HostBuffer& MdHomRun::reference_output() {
   std::map<std::string, std::vector<unsigned char>> params = param_bytes_;
   for (const Param& p : mdh.params) {
     if (!p.type.is_struct() && p.type.scalar == ScalarType::Float) {
-      double value = std::stod(param_texts_.at(p.name));
+      // strtod, not stod: a value that underflows (1e-400) is a valid tiny number, not an exception.
+      double value = std::strtod(param_texts_.at(p.name).c_str(), nullptr);
       std::vector<unsigned char> bytes(sizeof value);
       std::memcpy(bytes.data(), &value, sizeof value);
       params[p.name] = bytes;

@@ -19,6 +19,7 @@
 #include "runtime/binary_cache.h"
 #include "runtime/device.h"
 #include "runtime/icd_diagnostics.h"
+#include "support/input_file.h"
 #include "tuner/preparing_evaluator.h"
 #include "tuner/seeded_technique.h"
 #include "tuner/technique.h"
@@ -30,8 +31,9 @@
 namespace mdh {
 
 std::string spec_hash(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const InputFile file = read_input_file(path, kMaxSpecBytes);
+  if (!file.ok) throw UserError(SourceLoc{path, 0, 0}, "cannot read spec file: " + file.problem);
+  const std::string& text = file.bytes;
   uint64_t h = 1469598103934665603ull;
   for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
   char out[20];
@@ -68,6 +70,16 @@ bool TuningSettings::searches() const {
 
 namespace {
 
+// The files a tuning run leaves in the temporary folder (its binary cache, its request), removed however the run
+// ends.
+struct TemporaryFiles {
+  std::vector<std::string> paths;
+  ~TemporaryFiles() {
+    std::error_code ignored;
+    for (const std::string& path : paths) std::filesystem::remove_all(path, ignored);
+  }
+};
+
 // Identical devices only: the search compares their times on one scale.
 std::vector<DeviceInfo> select_devices(const std::vector<std::string>& selectors) {
   std::vector<DeviceInfo> devices;
@@ -86,6 +98,16 @@ std::string rank_device_selector(const std::vector<std::string>& selectors, int 
   if (selectors.size() > 1) return select_device(selectors[k % selectors.size()]).selector();
   const std::vector<DeviceInfo> matches = matching_devices(list_devices(), selectors.empty() ? "" : selectors[0]);
   return matches[k % matches.size()].selector();
+}
+
+tuner::WorkerPoolOptions worker_pool_options(const TuningSettings& settings) {
+  tuner::WorkerPoolOptions options;
+  options.timeout_floor_seconds = settings.timeout_floor_seconds;
+  // Until a first success sets the pace, one evaluation may not take more than the whole time budget.
+  if (settings.budget_seconds)
+    options.initial_timeout_seconds =
+        std::max(options.timeout_floor_seconds, std::min(options.initial_timeout_seconds, *settings.budget_seconds));
+  return options;
 }
 
 }  // namespace
@@ -130,16 +152,20 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
   }
   if (!seeds.empty()) technique = std::make_unique<tuner::SeededTechnique>(std::move(technique), std::move(seeds));
 
-  const bool own_cache = request.binary_cache.empty();
-  if (own_cache)
+  TemporaryFiles temporary;
+  if (request.binary_cache.empty()) {
     request.binary_cache =
         (std::filesystem::temp_directory_path() / ("mdh-kernels-" + std::to_string(::getpid()))).string();
+    temporary.paths.push_back(request.binary_cache);
+  }
   auto cache = std::make_shared<BinaryCache>(request.binary_cache);
+  const std::string request_path = request.binary_cache + ".request.json";
 
   tuner::TunerOptions options;
   options.seed = settings.seed;
   options.journal_path = settings.journal_path;
   options.resume = settings.resume;
+  options.replace_journal = settings.replace_journal;
   options.journal_metadata = {{"spec", request.spec_path},
                               {"spec_hash", spec_hash(request.spec_path)},
                               {"sizes", request.sizes},
@@ -153,11 +179,13 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
   if (settings.resume && searches) check_journal_resumable(settings.journal_path, options.journal_metadata);
   options.interrupt = settings.interrupt;
   options.on_evaluation = settings.on_evaluation;
-  // Parallel compilation: build upcoming configurations on a thread pool (one Context per thread) into the binary
-  // cache; the evaluating process then loads them instead of compiling. Under mpirun each rank compiles what it
-  // evaluates (a PreparingEvaluator below); otherwise the tuning loop prepares the configurations it asks ahead.
+  // Parallel compilation: build upcoming configurations ahead into the binary cache; the evaluating process then
+  // loads them instead of compiling. Under mpirun each rank compiles what it evaluates (a PreparingEvaluator below);
+  // otherwise the tuning loop prepares the configurations it asks ahead.
   tuner::PreparingEvaluator::Prepare compile_ahead;
-  if (settings.compile_threads > 0) {
+  if (settings.compile_threads > 0 && settings.in_process) {
+    // On a thread pool (one Context per thread). In process, nothing can stop a compile that hangs: --in-process is
+    // for debugging.
     compile_ahead = [&, device = devices[0]](const tuner::Configuration& configuration, const std::atomic<bool>&) {
       thread_local std::unique_ptr<Context> context;
       thread_local const BinaryCache* context_cache = nullptr;
@@ -175,18 +203,39 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
         // The evaluation reports the same failure with its classification; preparing only saves time.
       }
     };
-    if (!settings.mpi) {
-      options.lookahead = settings.compile_threads;
-      options.prepare_threads = settings.compile_threads;
-      options.prepare = [compile_ahead](const tuner::Configuration& configuration) {
-        static const std::atomic<bool> never(false);
-        compile_ahead(configuration, never);
-      };
-    }
+  } else if (settings.compile_threads > 0) {
+    // Parallel compilation in compile workers: each thread of the prepare pool hands its configurations to a worker
+    // process of its own that builds them into the binary cache, which the evaluating workers then load. A build
+    // that hangs (a helper including /dev/stdin) or grows without end is killed at its deadline, when the run ends
+    // or is interrupted, like an evaluation.
+    tuner::WorkerPoolOptions compile_options = worker_pool_options(settings);
+    compile_options.commands = {{settings.worker_executable, "tune-worker", "--request", request_path, "--device-index",
+                                 "0", "--compile-only"}};
+    compile_ahead = [compile_options](const tuner::Configuration& configuration, const std::atomic<bool>& stop) {
+      // The pool belongs to this thread (a WorkerPool serves one thread); the thread lives as long as the run.
+      thread_local std::unique_ptr<tuner::WorkerPool> compiler;
+      thread_local std::vector<std::string> compiler_command;
+      if (!compiler || compiler_command != compile_options.commands[0]) {
+        compiler.reset();
+        compiler = std::make_unique<tuner::WorkerPool>(compile_options);
+        compiler_command = compile_options.commands[0];
+      }
+      compiler->submit(0, configuration, {});
+      while (!compiler->wait_for(tuner::kInterruptPollSeconds))
+        if (stop) {
+          compiler->abandon();
+          return;
+        }
+      // A failed build is reported by the evaluation, with its classification; preparing only saves time.
+    };
+  }
+  if (compile_ahead && !settings.mpi) {
+    options.lookahead = settings.compile_threads;
+    options.prepare_threads = settings.compile_threads;
+    options.prepare = compile_ahead;
   }
 
   const tuner::Abort abort = settings.abort ? *settings.abort : tuner::evaluations(kDefaultTuningEvaluations);
-  const std::string request_path = request.binary_cache + ".request.json";
   {
     std::unique_ptr<Context> context;
     std::unique_ptr<MdHomRun> run;
@@ -204,13 +253,8 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
       if (settings.worker_executable.empty())
         throw UserError("tuning in worker processes needs the path of the mdh executable to start them");
       request.write(request_path);
-      tuner::WorkerPoolOptions pool_options;
-      pool_options.timeout_floor_seconds = settings.timeout_floor_seconds;
-      // Until a first success sets the pace, one evaluation may not take more than the whole time budget.
-      if (settings.budget_seconds)
-        pool_options.initial_timeout_seconds =
-            std::max(pool_options.timeout_floor_seconds,
-                     std::min(pool_options.initial_timeout_seconds, *settings.budget_seconds));
+      temporary.paths.push_back(request_path);
+      tuner::WorkerPoolOptions pool_options = worker_pool_options(settings);
       for (size_t k = 0; k < devices.size(); ++k)
         pool_options.commands.push_back({settings.worker_executable, "tune-worker", "--request", request_path,
                                          "--device-index", std::to_string(k)});
@@ -274,9 +318,6 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
       }
     }
   }
-  std::error_code ignored;
-  std::filesystem::remove(request_path, ignored);
-  if (own_cache) std::filesystem::remove_all(request.binary_cache, ignored);
   outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (!outcome.result.best) return outcome;
 
@@ -306,7 +347,7 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
   return outcome;
 }
 
-int serve_tuning_worker(const std::string& request_path, size_t device_index) {
+int serve_tuning_worker(const std::string& request_path, size_t device_index, bool compile_only) {
   const TuningRequest request = TuningRequest::read(request_path);
   if (device_index >= request.device_selectors.size())
     throw UserError("tune-worker: no device " + std::to_string(device_index) + " in the request");
@@ -321,9 +362,15 @@ int serve_tuning_worker(const std::string& request_path, size_t device_index) {
   const DeviceLimits limits = device_limits(device);
   auto space = std::make_shared<const TuningSpace>(
       restricted_tuning_space(bound, limits, request.restrictions, request.full_ranges));
-  RunInputs data = load_run_inputs(bound, request.data);
   Context context(device);
   if (!request.binary_cache.empty()) context.use_binary_cache(std::make_shared<BinaryCache>(request.binary_cache));
+  if (compile_only)
+    return tuner::serve_worker_requests([&](const nlohmann::json& json, const tuner::EvaluationContext&) {
+      const LaunchPlan plan = prepare_kernel(bound, limits, KernelChoice::typed(config_from_json(bound, json))).plan;
+      context.program(plan.source, plan.build_options);
+      return tuner::EvaluationResult::ok(0);
+    });
+  RunInputs data = load_run_inputs(bound, request.data);
   MdHomRun run(context, bound, std::move(data.inputs), data.params, data.seed);
   run.reference_output();  // once, before the first deadline-bound evaluation
   MdHomCostFunction cost(run, space, limits, {request.warmup, request.repeat, request.cut_factor});

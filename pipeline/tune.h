@@ -30,6 +30,8 @@ struct TuningSettings {
   std::optional<tuner::Abort> abort;     // default: kDefaultTuningEvaluations evaluations
   std::optional<double> budget_seconds;  // the --budget part of the abort: no evaluation may take longer at first
   std::string journal_path;
+  /// Start a new journal where one exists (without it, an existing journal that is not resumed is an error).
+  bool replace_journal = false;
   /// Continue the journal's run without re-evaluating anything. Allowed when the journal was recorded for the same
   /// spec (hash), sizes, device and driver, generator generation and search (technique, seed, window, space size);
   /// an older journal that differs only in how it wrote values (enum ordinals, permutation ranks) resumes.
@@ -39,10 +41,13 @@ struct TuningSettings {
   // another size or device): re-checked against this md_hom, sizes and device, never trusted. A journal records
   // them and resumes only with the same ones.
   std::vector<std::string> start_config_paths;
-  bool in_process = false;  // no worker processes (no protection against hanging kernels)
-  unsigned compile_threads = std::max(1u, std::thread::hardware_concurrency());  // 0: compile in the worker
+  bool in_process = false;    // no worker processes (no protection against hanging kernels)
+  /// Configurations compiled ahead, each in a compile worker process (killed at its deadline or when the run ends);
+  /// 0: compile in the evaluating worker.
+  unsigned compile_threads = std::max(1u, std::thread::hardware_concurrency());
   double timeout_floor_seconds = 10;
-  /// The mdh executable, started as `EXE tune-worker --request FILE --device-index K` for each device.
+  /// The mdh executable, started as `EXE tune-worker --request FILE --device-index K` for each device (and with
+  /// --compile-only for each compile thread).
   std::string worker_executable;
   const std::atomic<bool>* interrupt = nullptr;
   std::function<void(const tuner::TuningStatus&, const tuner::EvaluationRecord&, bool replayed)> on_evaluation;
@@ -70,8 +75,9 @@ struct TuningOutcome {
 TuningOutcome tune_md_hom(const TuningRequest& request, const TuningSettings& settings);
 
 /// The worker side: reads the request, prepares the data and the reference once, then evaluates the
-/// configurations the tuner sends (tuner::serve_worker_requests). Returns the process exit status.
-int serve_tuning_worker(const std::string& request_path, size_t device_index);
+/// configurations the tuner sends (tuner::serve_worker_requests). With `compile_only`, builds each configuration's
+/// program into the request's binary cache instead (no data, no runs). Returns the process exit status.
+int serve_tuning_worker(const std::string& request_path, size_t device_index, bool compile_only = false);
 
 /// FNV-1a of the spec file's bytes, as journals and results record it.
 std::string spec_hash(const std::string& spec_path);

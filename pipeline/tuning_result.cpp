@@ -1,6 +1,8 @@
 // JSON form of the tuning result file.
 #include "pipeline/tuning_result.h"
 
+#include <type_traits>
+
 #include "support/error.h"
 
 namespace mdh {
@@ -40,8 +42,18 @@ TuningResultFile TuningResultFile::from_json(const nlohmann::json& json) {
   };
   auto number = [&](const char* key, auto& field) {
     if (!json.contains(key)) return;
-    if (!json[key].is_number()) throw UserError(std::string("tuning result: '") + key + "' must be a number");
-    field = json[key].get<std::decay_t<decltype(field)>>();
+    using Field = std::decay_t<decltype(field)>;
+    // Counts must be JSON integers: nlohmann would convert a float beyond 2^64 with undefined behaviour.
+    if (std::is_integral_v<Field> ? !json[key].is_number_unsigned() : !json[key].is_number())
+      throw UserError(std::string("tuning result: '") + key + "' must be a " +
+                      (std::is_integral_v<Field> ? "count" : "number"));
+    field = json[key].get<Field>();
+  };
+  auto optional_number = [&](const char* key, std::optional<double>& field) {
+    if (!json.contains(key)) return;
+    double value = 0;
+    number(key, value);
+    field = value;
   };
   // Every key but the configuration is a record of how it was found: results of older versions lack some.
   text("spec", r.spec);
@@ -56,8 +68,8 @@ TuningResultFile TuningResultFile::from_json(const nlohmann::json& json) {
   number("valid_evaluations", r.valid_evaluations);
   number("tuning_seconds", r.tuning_seconds);
   number("kernel_time_ns", r.kernel_time_ns);
-  if (json.contains("gflops")) r.gflops = json["gflops"].get<double>();
-  if (json.contains("gbytes_per_second")) r.gbytes_per_second = json["gbytes_per_second"].get<double>();
+  optional_number("gflops", r.gflops);
+  optional_number("gbytes_per_second", r.gbytes_per_second);
   if (json.contains("device")) r.device = json["device"];
   r.config = json["config"];
   return r;

@@ -1,9 +1,12 @@
 #include "runtime/host_buffer.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cfloat>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -192,6 +195,14 @@ HostBuffer make_host_buffer(const BoundMdh& bound, int buffer) {
   out.type = declared.type;
   out.element_size = bound.mdh->size_of(declared.type);
   out.extents = bound.buffer_extents[buffer];
+  // A buffer larger than the machine's memory cannot be held on the host: say which one, before trying.
+  const double bytes = static_cast<double>(out.element_count()) * static_cast<double>(out.element_size);
+  const double memory = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGE_SIZE));
+  if (memory > 0 && bytes > memory) {
+    char text[160];
+    std::snprintf(text, sizeof text, " takes %.4g bytes, more than this machine's memory (%.4g bytes)", bytes, memory);
+    throw UserError("buffer " + out.name + " (" + out.declaration() + ")" + text + "; choose smaller sizes");
+  }
   out.bytes.assign(static_cast<size_t>(out.element_count()) * out.element_size, 0);
   return out;
 }

@@ -3,10 +3,9 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <iterator>
-#include <sstream>
 
 #include "support/error.h"
+#include "support/input_file.h"
 
 namespace mdh {
 
@@ -25,12 +24,13 @@ std::string file_name_of(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-std::vector<unsigned char> read_file(const std::string& path, const std::string& role) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UserError(role + ": cannot open '" + path + "' for reading: " + std::strerror(errno));
-  std::vector<unsigned char> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw UserError(role + ": cannot read '" + path + "'");
-  return data;
+// Header and padding of an .npy file beyond its data; NumPy itself refuses headers over 10,000 bytes by default.
+constexpr uint64_t kMaxNpyHeaderBytes = uint64_t{1} << 20;
+
+std::string read_file(const std::string& path, const std::string& role, uint64_t max_bytes) {
+  InputFile file = read_input_file(path, max_bytes);
+  if (!file.ok) throw UserError(role + ": cannot read '" + path + "': " + file.problem);
+  return std::move(file.bytes);
 }
 
 void write_file(const std::string& path, const std::string& header, const std::vector<unsigned char>& data) {
@@ -129,6 +129,10 @@ class HeaderParser {
   size_t pos_ = 0;
 };
 
+uint64_t buffer_bytes(const HostBuffer& buffer) {
+  return static_cast<uint64_t>(buffer.element_count()) * buffer.element_size;
+}
+
 uint32_t little_endian(const unsigned char* p, int bytes) {
   uint32_t v = 0;
   for (int k = bytes - 1; k >= 0; --k) v = (v << 8) | p[k];
@@ -164,23 +168,31 @@ std::string npy_dtype(ScalarType type) {
 }
 
 void read_npy(const std::string& path, HostBuffer& buffer, const std::string& role) {
+  if (buffer.type.is_struct())
+    throw UserError(role + ": " + buffer.name + " is " + buffer.declaration() +
+                    ", a struct buffer; give it as a raw .bin file, not .npy");
+  parse_npy(read_file(path, role, buffer_bytes(buffer) + kMaxNpyHeaderBytes), buffer, role, path);
+}
+
+void parse_npy(const std::string& bytes, HostBuffer& buffer, const std::string& role, const std::string& path) {
   const std::string where = role + ": file " + path;
   if (buffer.type.is_struct())
     throw UserError(role + ": " + buffer.name + " is " + buffer.declaration() +
                     ", a struct buffer; give it as a raw .bin file, not .npy");
-  std::vector<unsigned char> data = read_file(path, role);
-  if (data.size() < 10 || std::memcmp(data.data(), kMagic, 6) != 0)
+  const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+  const size_t size = bytes.size();
+  if (size < 10 || std::memcmp(data, kMagic, 6) != 0)
     throw UserError(where + " is not a .npy file (no \\x93NUMPY magic)");
   const int major = data[6];
   if (major < 1 || major > 3)
     throw UserError(where + " has .npy format version " + std::to_string(major) + ", not 1, 2 or 3");
   const int length_bytes = major == 1 ? 2 : 4;
-  if (data.size() < static_cast<size_t>(8 + length_bytes))
+  if (size < static_cast<size_t>(8 + length_bytes))
     throw UserError(where + " is not a valid .npy file: truncated header");
-  const size_t header_length = little_endian(data.data() + 8, length_bytes);
+  const size_t header_length = little_endian(data + 8, length_bytes);
   const size_t data_offset = 8 + length_bytes + header_length;
-  if (data.size() < data_offset) throw UserError(where + " is not a valid .npy file: truncated header");
-  const std::string header_text(data.begin() + 8 + length_bytes, data.begin() + data_offset);
+  if (size < data_offset) throw UserError(where + " is not a valid .npy file: truncated header");
+  const std::string header_text(bytes, 8 + length_bytes, header_length);
   NpyHeader header = HeaderParser(header_text, where).parse();
 
   const std::string declared = buffer.name + " is " + buffer.declaration();
@@ -195,11 +207,11 @@ void read_npy(const std::string& path, HostBuffer& buffer, const std::string& ro
     throw UserError(where + " has dtype " + header.descr + " but " + declared + " (dtype " + expected_dtype + ")");
   if (header.shape != buffer.extents)
     throw UserError(where + " has shape " + shape_text(header.shape) + " but " + declared);
-  const size_t expected_bytes = static_cast<size_t>(buffer.element_count()) * buffer.element_size;
-  if (data.size() - data_offset != expected_bytes)
-    throw UserError(where + " holds " + std::to_string(data.size() - data_offset) +
-                    " bytes of data but its header says " + std::to_string(expected_bytes));
-  buffer.bytes.assign(data.begin() + static_cast<std::ptrdiff_t>(data_offset), data.end());
+  const uint64_t expected_bytes = buffer_bytes(buffer);
+  if (size - data_offset != expected_bytes)
+    throw UserError(where + " holds " + std::to_string(size - data_offset) + " bytes of data but its header says " +
+                    std::to_string(expected_bytes));
+  buffer.bytes.assign(data + data_offset, data + size);
 }
 
 void write_npy(const std::string& path, const HostBuffer& buffer) {
@@ -222,12 +234,12 @@ void write_npy(const std::string& path, const HostBuffer& buffer) {
 }
 
 void read_bin(const std::string& path, HostBuffer& buffer, const std::string& role) {
-  std::vector<unsigned char> data = read_file(path, role);
-  const size_t expected = static_cast<size_t>(buffer.element_count()) * buffer.element_size;
+  const uint64_t expected = buffer_bytes(buffer);
+  const std::string data = read_file(path, role, expected + kMaxNpyHeaderBytes);  // room to say how far off it is
   if (data.size() != expected)
     throw UserError(role + ": file " + path + " has " + std::to_string(data.size()) + " bytes but " + buffer.name +
                     " is " + buffer.declaration() + " (" + std::to_string(expected) + " bytes)");
-  buffer.bytes = std::move(data);
+  buffer.bytes.assign(data.begin(), data.end());
 }
 
 void write_bin(const std::string& path, const HostBuffer& buffer) {

@@ -16,6 +16,8 @@ std::string npy_dtype(ScalarType type);
 /// 1-byte dtypes. Throws UserError for an unreadable or malformed file, a Fortran-order or big-endian array, a
 /// dtype or shape that differs from the declaration. Struct buffers are refused (use .bin).
 void read_npy(const std::string& path, HostBuffer& buffer, const std::string& role);
+/// The same for the bytes of an .npy file; `path` names it in messages.
+void parse_npy(const std::string& bytes, HostBuffer& buffer, const std::string& role, const std::string& path);
 /// Writes a numeric buffer as .npy (format 1.0, or 2.0 when the header needs it).
 void write_npy(const std::string& path, const HostBuffer& buffer);
 

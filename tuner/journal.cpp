@@ -2,14 +2,16 @@
 #include "tuner/journal.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+#include <stdexcept>
 
 #include "support/error.h"
+#include "support/input_file.h"
 
 namespace mdh::tuner {
 namespace {
@@ -21,11 +23,24 @@ std::string errno_text() {
   return std::strerror(errno);
 }
 
+// A count, seed or version: a JSON integer that is not negative. nlohmann's get<uint64_t>() would also convert a
+// negative number or a fraction, and a float beyond 2^64 with undefined behaviour.
+uint64_t unsigned_field(const nlohmann::json& json, const char* key) {
+  const nlohmann::json& value = json.at(key);
+  if (!value.is_number_unsigned()) throw std::invalid_argument(std::string("'") + key + "' is not a count");
+  return value.get<uint64_t>();
+}
+
 EvaluationRecord record_from_json(const nlohmann::json& json) {
   EvaluationRecord record;
-  record.evaluation = json.at("evaluation").get<uint64_t>();
+  record.evaluation = unsigned_field(json, "evaluation");
   record.configuration = json.at("config");
-  record.result.status = evaluation_status_from_string(json.at("status").get<std::string>());
+  const std::string status = json.at("status").get<std::string>();
+  try {
+    record.result.status = evaluation_status_from_string(status);
+  } catch (const UserError& e) {
+    throw std::invalid_argument(e.what());  // reported with the journal's name and the line
+  }
   record.result.cost = json.at("cost").is_null() ? 0.0 : json.at("cost").get<double>();
   record.result.reason = json.at("reason").get<std::string>();
   // Absent in records of results that were checked and timed in full (and in journals written before either could
@@ -60,11 +75,15 @@ nlohmann::json to_json(const EvaluationRecord& record) {
 }
 
 JournalContents read_journal(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UserError("cannot read journal '" + path + "'");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
+  struct stat info {};
+  if (::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode) && !S_ISDIR(info.st_mode))
+    throw UserError("cannot read journal '" + path + "': it is not a regular file");
+  const InputFile file = read_input_file(path, kMaxJournalBytes);
+  if (!file.ok) throw UserError("cannot read journal '" + path + "': " + file.problem);
+  return parse_journal(file.bytes, path);
+}
+
+JournalContents parse_journal(const std::string& text, const std::string& path) {
   JournalContents contents;
   size_t line_start = 0;
   size_t line_number = 0;
@@ -79,11 +98,11 @@ JournalContents read_journal(const std::string& path) {
       nlohmann::json json = nlohmann::json::parse(line);
       if (line_number == 1) {
         if (!json.contains(kFormatKey)) throw UserError("'" + path + "' is not an mdh tuner journal");
-        if (json.at(kFormatKey).get<int>() != kFormatVersion)
+        if (!json.at(kFormatKey).is_number_unsigned() || json.at(kFormatKey).get<uint64_t>() != kFormatVersion)
           throw UserError("journal '" + path + "' has unsupported format version " + json.at(kFormatKey).dump());
         contents.header.technique = json.at("technique").get<std::string>();
-        contents.header.seed = json.at("seed").get<uint64_t>();
-        contents.header.window = json.at("window").get<uint64_t>();
+        contents.header.seed = unsigned_field(json, "seed");
+        contents.header.window = unsigned_field(json, "window");
         contents.header.space_size = json.at("space_size").get<std::string>();
         contents.header.metadata = json.value("metadata", nlohmann::json::object());
       } else {
@@ -109,25 +128,53 @@ JournalContents read_journal(const std::string& path) {
   return contents;
 }
 
-JournalWriter::JournalWriter(const std::string& path, const JournalHeader& header, bool sync)
-    : path_(path), sync_(sync) {
-  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw UserError("cannot create journal '" + path + "': " + errno_text());
-  nlohmann::json json;
-  json[kFormatKey] = kFormatVersion;
-  json["technique"] = header.technique;
-  json["seed"] = header.seed;
-  json["window"] = header.window;
-  json["space_size"] = header.space_size;
-  json["metadata"] = header.metadata;
-  write_line(json);
+void JournalWriter::open(int flags) {
+  fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC | flags, 0644);
+  if (fd_ < 0 && errno == EEXIST)
+    throw UserError("journal '" + path_ + "' exists: resume it, or replace it explicitly (mdh tune --resume, --force)");
+  if (fd_ < 0) throw UserError("cannot open journal '" + path_ + "': " + errno_text());
+  auto fail = [&](const std::string& message) {
+    ::close(fd_);
+    fd_ = -1;
+    throw UserError(message);
+  };
+  struct stat info {};
+  if (::fstat(fd_, &info) == 0 && !S_ISREG(info.st_mode)) fail("journal '" + path_ + "' is not a regular file");
+  // Children (workers) do not inherit the descriptor (O_CLOEXEC), so the lock ends with this process.
+  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0)
+    fail(errno == EWOULDBLOCK ? "journal '" + path_ + "' is in use by another tuning run (it is locked)"
+                              : "cannot lock journal '" + path_ + "': " + errno_text());
 }
 
-JournalWriter::JournalWriter(const std::string& path, uint64_t valid_bytes, bool sync) : path_(path), sync_(sync) {
-  fd_ = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
-  if (fd_ < 0) throw UserError("cannot open journal '" + path + "': " + errno_text());
-  if (::ftruncate(fd_, static_cast<off_t>(valid_bytes)) != 0)
-    throw UserError("cannot cut the torn tail of journal '" + path + "': " + errno_text());
+JournalWriter::JournalWriter(const std::string& path, const JournalHeader& header, bool sync, bool replace)
+    : path_(path), sync_(sync) {
+  // Truncated only once locked: replacing must not cut a journal another run is writing.
+  open(O_CREAT | (replace ? 0 : O_EXCL));
+  try {
+    if (::ftruncate(fd_, 0) != 0) throw UserError("cannot replace journal '" + path + "': " + errno_text());
+    nlohmann::json json;
+    json[kFormatKey] = kFormatVersion;
+    json["technique"] = header.technique;
+    json["seed"] = header.seed;
+    json["window"] = header.window;
+    json["space_size"] = header.space_size;
+    json["metadata"] = header.metadata;
+    write_line(json);
+  } catch (...) {
+    ::close(fd_);
+    throw;
+  }
+}
+
+JournalWriter::JournalWriter(const std::string& path, bool sync) : path_(path), sync_(sync) {
+  open(0);
+}
+
+JournalContents JournalWriter::resume() {
+  JournalContents contents = read_journal(path_);
+  if (::ftruncate(fd_, static_cast<off_t>(contents.valid_bytes)) != 0)
+    throw UserError("cannot cut the torn tail of journal '" + path_ + "': " + errno_text());
+  return contents;
 }
 
 JournalWriter::~JournalWriter() {

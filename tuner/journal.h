@@ -44,20 +44,27 @@ struct JournalContents {
 /// Reads a journal. Throws mdh::UserError when the file cannot be read, the header is missing or a line other than
 /// the last is corrupt (a torn last line is expected after a kill and ignored).
 JournalContents read_journal(const std::string& path);
+/// The same for a journal's text; `path` names it in messages.
+JournalContents parse_journal(const std::string& text, const std::string& path);
 
+/// Writes a journal, holding an exclusive lock on it (flock) for as long as it exists: a second run on the same
+/// journal fails instead of interleaving its lines with ours.
 class JournalWriter {
  public:
-  /// Starts a new journal (replacing any file at `path`) with its header line.
-  JournalWriter(const std::string& path, const JournalHeader& header, bool sync);
-  /// Continues an existing journal, first cutting it to `valid_bytes` to drop a torn last line.
-  JournalWriter(const std::string& path, uint64_t valid_bytes, bool sync);
+  /// Starts a new journal with its header line. An existing file at `path` is an error unless `replace`.
+  JournalWriter(const std::string& path, const JournalHeader& header, bool sync, bool replace = false);
+  /// Continues an existing journal: opens and locks it; resume() then reads it.
+  JournalWriter(const std::string& path, bool sync);
   ~JournalWriter();
   JournalWriter(const JournalWriter&) = delete;
   JournalWriter& operator=(const JournalWriter&) = delete;
 
+  /// Reads the journal this writer continues (read_journal) and cuts a torn last line off.
+  JournalContents resume();
   void append(const EvaluationRecord& record);
 
  private:
+  void open(int flags);
   void write_line(const nlohmann::json& json);
   std::string path_;
   int fd_ = -1;

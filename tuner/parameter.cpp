@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "support/error.h"
+#include "support/json_integer.h"
 
 namespace mdh::tuner {
 namespace {
@@ -168,8 +169,8 @@ int64_t Parameter::value_from_json(const nlohmann::json& json) const {
   int64_t value = 0;
   switch (kind_) {
     case ValueKind::integer:
-      if (!json.is_number_integer()) throw bad("is not an integer");
-      value = json.get<int64_t>();
+      if (!json_int64(json)) throw bad("is not an integer (of at most 63 bits)");
+      value = *json_int64(json);
       break;
     case ValueKind::boolean:
       if (!json.is_boolean()) throw bad("is not a boolean");
@@ -177,7 +178,7 @@ int64_t Parameter::value_from_json(const nlohmann::json& json) const {
       break;
     case ValueKind::enumeration: {
       if (json.is_number_integer() && !legacy_codes_.empty()) {
-        auto it = std::find(legacy_codes_.begin(), legacy_codes_.end(), json.get<int64_t>());
+        auto it = std::find(legacy_codes_.begin(), legacy_codes_.end(), json_int64(json).value_or(-1));
         if (it == legacy_codes_.end()) throw bad("is not one of its enumeration values");
         value = it - legacy_codes_.begin();
         break;
@@ -190,7 +191,8 @@ int64_t Parameter::value_from_json(const nlohmann::json& json) const {
     }
     case ValueKind::permutation: {
       if (json.is_number_integer()) {  // the rank, as journals wrote it before permutations were lists
-        value = json.get<int64_t>();
+        if (!json_int64(json)) throw bad("is not a permutation rank");
+        value = *json_int64(json);
         break;
       }
       if (!json.is_array() || json.size() != static_cast<size_t>(permutation_length_))
@@ -203,8 +205,8 @@ int64_t Parameter::value_from_json(const nlohmann::json& json) const {
           perm.push_back(it - value_names_.begin());
           continue;
         }
-        if (!e.is_number_integer()) throw bad("is not a list of integers");
-        perm.push_back(e.get<int64_t>());
+        if (!json_int64(e)) throw bad("is not a list of integers");
+        perm.push_back(*json_int64(e));
       }
       std::vector<int64_t> sorted = perm;
       std::sort(sorted.begin(), sorted.end());

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <boost/asio/post.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_future.hpp>
@@ -80,7 +81,9 @@ class TuningLoop {
     // Evaluations still running could not be reported in order before the ones not yet started; drop them all
     // (a resumed run asks for them again).
     if (in_flight_ > 0) evaluator_.abandon();
-    // Drain prepare tasks before the pool (and the configurations they reference) go away.
+    // Drain prepare tasks before the pool (and the configurations they reference) go away; they give up on seeing
+    // prepare_stop_.
+    prepare_stop_ = true;
     for (Ticket& t : window_tickets_)
       if (t.prepared) t.prepared->wait();
     technique_.finalize();
@@ -104,7 +107,9 @@ class TuningLoop {
     if (options_.journal_path.empty()) return;
     JournalHeader header{technique_.name(), options_.seed, window_, space_.size().str(), options_.journal_metadata};
     if (options_.resume && ::access(options_.journal_path.c_str(), F_OK) == 0) {
-      JournalContents contents = read_journal(options_.journal_path);
+      // Locked before it is read, so that no other run appends between the read and the cut of a torn tail.
+      journal_ = std::make_unique<JournalWriter>(options_.journal_path, options_.sync_journal);
+      JournalContents contents = journal_->resume();
       auto mismatch = [&](const std::string& what, const std::string& was, const std::string& now) {
         return UserError("cannot resume journal '" + options_.journal_path + "': it was recorded with " + what + " " +
                          was + ", this run uses " + now);
@@ -124,9 +129,9 @@ class TuningLoop {
                         "version of the space); start a new journal");
       replay_.assign(contents.records.begin(), contents.records.end());
       if (!contents.records.empty()) elapsed_offset_ = contents.records.back().elapsed_seconds;
-      journal_ = std::make_unique<JournalWriter>(options_.journal_path, contents.valid_bytes, options_.sync_journal);
     } else {
-      journal_ = std::make_unique<JournalWriter>(options_.journal_path, header, options_.sync_journal);
+      journal_ = std::make_unique<JournalWriter>(options_.journal_path, header, options_.sync_journal,
+                                                 options_.replace_journal);
     }
   }
 
@@ -169,8 +174,10 @@ class TuningLoop {
         if (prepare_pool_) {
           const Configuration* configuration = &window_tickets_.emplace_back(std::move(ticket)).configuration;
           unreported_.insert(window_tickets_.back().point);
-          window_tickets_.back().prepared = boost::asio::post(
-              *prepare_pool_, boost::asio::use_future([this, configuration] { options_.prepare(*configuration); }));
+          window_tickets_.back().prepared =
+              boost::asio::post(*prepare_pool_, boost::asio::use_future([this, configuration] {
+                if (!prepare_stop_) options_.prepare(*configuration, prepare_stop_);
+              }));
           continue;
         }
         unreported_.insert(ticket.point);
@@ -276,17 +283,24 @@ class TuningLoop {
     ticket.done = true;
   }
 
-  // 4. Block on whatever can make progress: a prepare task when a slot is free, else an evaluation.
+  // 4. Block on whatever can make progress: a prepare task when a slot is free, else an evaluation. In short
+  // slices, so that an interrupt or the end of the time budget stops the run while a kernel compiles or runs.
   void wait() {
+    const auto slice = std::chrono::duration<double>(kInterruptPollSeconds);
     if (in_flight_ < evaluator_.capacity()) {
       for (Ticket& ticket : window_tickets_)
         if (!ticket.done && !ticket.submitted && ticket.prepared) {
-          ticket.prepared->wait();
+          if (ticket.prepared->wait_for(slice) != std::future_status::ready) check_stop();
           return;
         }
     }
     MDH_INTERNAL_ASSERT(in_flight_ > 0, "tuning loop has nothing to wait for");
-    auto [id, result] = evaluator_.wait();
+    auto finished = evaluator_.wait_for(kInterruptPollSeconds);
+    if (!finished) {
+      check_stop();
+      return;
+    }
+    auto& [id, result] = *finished;
     --in_flight_;
     for (Ticket& ticket : window_tickets_)
       if (ticket.id == id) {
@@ -309,9 +323,15 @@ class TuningLoop {
   std::unique_ptr<JournalWriter> journal_;
   std::deque<EvaluationRecord> replay_;
   std::deque<Ticket> window_tickets_;
+  std::atomic<bool> prepare_stop_{false};
   // Declared after the tickets so that it is destroyed first: when run() leaves by an exception, the destructor drops
   // queued prepare tasks and joins the running ones while the configurations they read still exist.
   std::unique_ptr<boost::asio::thread_pool> prepare_pool_;
+  // Destroyed before the pool: tells running prepare tasks to give up, so that the pool's join is prompt.
+  struct StopPrepareOnExit {
+    std::atomic<bool>& stop;
+    ~StopPrepareOnExit() { stop = true; }
+  } stop_prepare_on_exit_{prepare_stop_};
   std::map<Point, EvaluationResult> cache_;
   std::set<Point> unreported_;
   uint64_t next_ticket_ = 0;

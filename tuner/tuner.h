@@ -17,10 +17,15 @@
 
 namespace mdh::tuner {
 
+/// How often a waiting tuning loop looks at the interrupt flag and the abort condition.
+inline constexpr double kInterruptPollSeconds = 0.1;
+
 struct TunerOptions {
   uint64_t seed = 0;
-  /// JSON-lines journal; empty for none.
+  /// JSON-lines journal; empty for none. Locked while the run writes it (a second run on it fails).
   std::string journal_path;
+  /// Start a new journal even where one exists (without it, an existing journal is an error unless resumed).
+  bool replace_journal = false;
   /// Continue the run recorded in journal_path (same technique, seed, window); starts afresh if there is no file.
   bool resume = false;
   /// fdatasync after every journal line (off only for tests and benchmarks on slow disks).
@@ -29,12 +34,15 @@ struct TunerOptions {
   /// Configurations asked ahead of the evaluator's capacity, so `prepare` can work on them early.
   size_t lookahead = 0;
   /// Called on a thread pool for each new configuration before it is evaluated (e.g. to compile it); an exception
-  /// records the configuration as status error without evaluating it.
-  std::function<void(const Configuration&)> prepare;
+  /// records the configuration as status error without evaluating it. `stop` is set when the run ends (abort
+  /// condition, interrupt, error): a preparation still running then should give up promptly, since the run waits
+  /// for it before it returns.
+  std::function<void(const Configuration&, const std::atomic<bool>& stop)> prepare;
   unsigned prepare_threads = 1;
   /// Called after each evaluation (replayed ones too, flagged).
   std::function<void(const TuningStatus&, const EvaluationRecord&, bool replayed)> on_evaluation;
-  /// Checked after each evaluation; set it (e.g. from a SIGINT handler) to stop cleanly.
+  /// Checked after each evaluation and every kInterruptPollSeconds while waiting; set it (e.g. from a SIGINT
+  /// handler) to stop cleanly: evaluations in flight are abandoned, the journal holds every finished one.
   const std::atomic<bool>* interrupt = nullptr;
   /// Stop when the technique proposes only already evaluated configurations this many times in a row.
   uint64_t max_repeated_proposals = 100000;

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -97,9 +98,14 @@ void WorkerPool::start(Worker& worker) {
   std::vector<char*> envp;
   for (std::string& entry : environment) envp.push_back(entry.data());
   envp.push_back(nullptr);
+  const pid_t tuner_pid = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0) throw UserError(std::string("cannot fork a worker: ") + std::strerror(errno));
   if (pid == 0) {
+    // The worker dies with the tuner (kill -9 included) rather than spin on in a kernel that never returns. The
+    // signal is armed only from here on: a tuner that died in between has left us to init already.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != tuner_pid) ::_exit(127);
     ::dup2(sockets[1], STDIN_FILENO);
     ::dup2(sockets[1], STDOUT_FILENO);
     ::dup2(error_pipe[1], STDERR_FILENO);

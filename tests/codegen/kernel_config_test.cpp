@@ -131,6 +131,19 @@ TEST(KernelConfig, MalformedConfigsAreUserErrors) {
   j = good;
   j["ORDER_OCL_G_j"] = 3;
   EXPECT_EQ(error_of(bound, j), "error: config: ORDER_OCL_G_j: 3 is outside its range [0, 2]");
+  // Issue 15 item 10: integers beyond 32 or 63 bits are reported as written, never wrapped around.
+  j = good;
+  j["ORDER_OCL_G_i"] = 4294967297ull;
+  EXPECT_EQ(error_of(bound, j), "error: config: ORDER_OCL_G_i: 4294967297 is outside its range [0, 2]");
+  j = good;
+  j["BUF_ORDER_L_B"] = {4294967296ull, 1};
+  EXPECT_EQ(error_of(bound, j), "error: config: BUF_ORDER_L_B: '4294967296' is not one of 0, 1");
+  j = good;
+  j["LT_SIZE_i"] = 18446744073709551615ull;
+  EXPECT_EQ(error_of(bound, j), "error: config: LT_SIZE_i: expected an integer, got 18446744073709551615");
+  j = good;
+  j["LOOP_ORDER_P"] = 18446744073709551615ull;
+  EXPECT_EQ(error_of(bound, j), "error: config: LOOP_ORDER_P: permutation rank 18446744073709551615 is out of range");
   j = good;
   j["CMB_RES"] = "X";
   EXPECT_EQ(error_of(bound, j), "error: config: CMB_RES: unknown value \"X\" (expected P, L, G)");

@@ -11,6 +11,7 @@
 #include "codegen/tuning_space.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/tuning_result.h"
+#include "support/error.h"
 #include "tuner/journal.h"
 
 namespace mdh {
@@ -90,6 +91,23 @@ TEST(CommittedResults, EveryConfigLoadsAndGeneratesAtItsSize) {
     ++configs;
   }
   EXPECT_GT(configs, 150);
+}
+
+// Found by tests/fuzz/config_fuzz: a count written as a float beyond 2^64 was converted with undefined behaviour, and
+// a rate that is not a number escaped as a JSON library exception.
+TEST(TuningResultFile, CountsAndRatesMustBeNumbersOfTheirKind) {
+  auto error_of = [](const char* text) {
+    try {
+      TuningResultFile::from_json(nlohmann::json::parse(text));
+    } catch (const UserError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error_of(R"({"config": {}, "evaluations": 185e20})"), "tuning result: 'evaluations' must be a count");
+  EXPECT_EQ(error_of(R"({"config": {}, "seed": -1})"), "tuning result: 'seed' must be a count");
+  EXPECT_EQ(error_of(R"({"config": {}, "gflops": "fast"})"), "tuning result: 'gflops' must be a number");
+  EXPECT_EQ(error_of(R"({"config": {}, "evaluations": 3, "gflops": 2.5})"), "no error");
 }
 
 TEST(CommittedResults, EveryJournalRecordParses) {

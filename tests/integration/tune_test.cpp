@@ -135,8 +135,11 @@ TEST_F(TuneTest, AJournalWithoutAGenerationIsOfGenerationOne) {
 TEST_F(TuneTest, AJournalOfAnotherSpecSizesOrGeneratorIsNotResumed) {
   ASSERT_EQ(tune(2).status, 0);
   const std::vector<json> original = journal_lines("best.json.journal");
-  const std::vector<std::pair<std::string, json>> changes = {
-      {"spec_hash", "0123456789abcdef"}, {"sizes", "I=8,J=8,K=9"}, {"generator", kTunableKernelGeneration - 1}};
+  const std::vector<std::pair<std::string, json>> changes = {{"spec_hash", "0123456789abcdef"},
+                                                             {"sizes", "I=8,J=8,K=9"},
+                                                             {"generator", kTunableKernelGeneration - 1},
+                                                             {"device", "another device"},
+                                                             {"driver", "0.0"}};
   for (const auto& [key, value] : changes) {
     std::vector<json> lines = original;
     const json was = lines[0]["metadata"][key];

@@ -149,7 +149,7 @@ TEST(ParseSpecFile, UnreadableFileIsAUserError) {
     parse_spec_file("/nonexistent/x.mdh");
     FAIL() << "no error";
   } catch (const UserError& e) {
-    EXPECT_STREQ(e.what(), "/nonexistent/x.mdh: error: cannot read spec file");
+    EXPECT_STREQ(e.what(), "/nonexistent/x.mdh: error: cannot read spec file: No such file or directory");
   }
 }
 

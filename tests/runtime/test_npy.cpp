@@ -116,9 +116,19 @@ TEST_F(NpyTest, Diagnostics) {
   EXPECT_EQ(read_error(path("h.npy"), a),
             "input A: file " + path("h.npy") +
                 " is not a valid .npy file: the header lacks 'descr', 'fortran_order' or 'shape'");
-  EXPECT_EQ(
-      read_error(path("missing.npy"), a).rfind("input A: cannot open '" + path("missing.npy") + "' for reading: ", 0),
-      0u);
+  EXPECT_EQ(read_error(path("missing.npy"), a),
+            "input A: cannot read '" + path("missing.npy") + "': No such file or directory");
+  // Issue 15 item 2: a directory threw std::ios_base::failure, a device such as /dev/zero was read without end.
+  std::filesystem::create_directories(path("dir.npy"));
+  EXPECT_EQ(read_error(path("dir.npy"), a), "input A: cannot read '" + path("dir.npy") + "': it is a directory");
+  HostBuffer zero = a;
+  EXPECT_THROW(read_npy("/dev/zero", zero, "input A"), UserError);
+  try {
+    read_npy("/dev/zero", zero, "input A");
+  } catch (const UserError& e) {
+    EXPECT_EQ(std::string(e.what()), "input A: cannot read '/dev/zero': it holds more than the limit of " +
+                                         std::to_string(64 + (1 << 20)) + " bytes");
+  }
   EXPECT_EQ(read_error(path("a.txt"), a), "input A: file " + path("a.txt") + " is neither .npy nor .bin");
 }
 

@@ -52,7 +52,8 @@ TEST(Journal, RoundTripsRecordsAndIgnoresATornLastLine) {
   EXPECT_EQ(contents.records[1].elapsed_seconds, 11.0);
   // Appending after the valid prefix drops the torn tail.
   {
-    JournalWriter writer(path, contents.valid_bytes, false);
+    JournalWriter writer(path, false);
+    EXPECT_EQ(writer.resume().valid_bytes, contents.valid_bytes);
     writer.append({3, {{"X", 3}}, EvaluationResult::ok(1.0), 111.0, 112.0, 12.0});
   }
   JournalContents again = read_journal(path);
@@ -81,6 +82,88 @@ TEST(Journal, RejectsACorruptLineInTheMiddle) {
     EXPECT_EQ(std::string(e.what()).rfind("journal '" + path + "' line 3 is corrupt: ", 0), 0u) << e.what();
   }
   std::remove(path.c_str());
+}
+
+std::string file_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// Issue 15 item 5: an existing journal was opened with O_TRUNC and cut without a word.
+TEST(Journal, AnExistingJournalIsReplacedOnlyWhenAskedTo) {
+  const std::string path = temp_path("existing.jsonl");
+  {
+    JournalWriter writer(path, JournalHeader{"random", 1, 1, "10", {}}, false);
+    writer.append({1, {{"X", 1}}, EvaluationResult::ok(2.5), 0, 0, 0});
+  }
+  const std::string before = file_text(path);
+  try {
+    JournalWriter writer(path, JournalHeader{"random", 2, 1, "10", {}}, false);
+    FAIL();
+  } catch (const UserError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "journal '" + path + "' exists: resume it, or replace it explicitly (mdh tune --resume, --force)");
+  }
+  EXPECT_EQ(file_text(path), before);
+  { JournalWriter writer(path, JournalHeader{"random", 2, 1, "10", {}}, false, /*replace=*/true); }
+  EXPECT_EQ(read_journal(path).header.seed, 2u);
+  EXPECT_TRUE(read_journal(path).records.empty());
+  std::remove(path.c_str());
+}
+
+// Issue 15 item 5: two tuners on one journal both wrote it, interleaving their records and losing a header.
+TEST(Journal, ASecondWriterOfALockedJournalFailsAndChangesNothing) {
+  const std::string path = temp_path("locked.jsonl");
+  JournalWriter first(path, JournalHeader{"random", 1, 1, "10", {}}, false);
+  first.append({1, {{"X", 1}}, EvaluationResult::ok(2.5), 0, 0, 0});
+  const std::string before = file_text(path);
+  const std::string in_use = "journal '" + path + "' is in use by another tuning run (it is locked)";
+  try {
+    JournalWriter second(path, JournalHeader{"random", 2, 1, "10", {}}, false, /*replace=*/true);
+    FAIL();
+  } catch (const UserError& e) {
+    EXPECT_EQ(std::string(e.what()), in_use);
+  }
+  try {
+    JournalWriter second(path, false);
+    FAIL();
+  } catch (const UserError& e) {
+    EXPECT_EQ(std::string(e.what()), in_use);
+  }
+  EXPECT_EQ(file_text(path), before);
+  std::remove(path.c_str());
+}
+
+// Issue 15 item 11: an unknown status was reported without the journal's name or the line.
+TEST(Journal, AnUnknownStatusIsReportedWithTheFileAndLine) {
+  const std::string text = R"({"mdh_tuner_journal":1,"technique":"random","seed":1,"window":1,"space_size":"10"})"
+                           "\n"
+                           R"({"evaluation":1,"config":{"X":1},"status":"fine","cost":1,"reason":"","start":0,"end":0,)"
+                           R"("elapsed":0})"
+                           "\n"
+                           R"({"evaluation":2,"config":{"X":2},"status":"ok","cost":1,"reason":"","start":0,"end":0,)"
+                           R"("elapsed":0})"
+                           "\n";
+  try {
+    parse_journal(text, "j.jsonl");
+    FAIL();
+  } catch (const UserError& e) {
+    EXPECT_EQ(std::string(e.what()), "journal 'j.jsonl' line 2 is corrupt: unknown evaluation status 'fine'");
+  }
+}
+
+// A count beyond 2^64 as a float was converted with undefined behaviour; a negative one wrapped around.
+TEST(Journal, CountsMustBeNonNegativeIntegers) {
+  for (const char* seed : {"1e300", "-1", "1.5"}) {
+    const std::string text = std::string(R"({"mdh_tuner_journal":1,"technique":"random","seed":)") + seed +
+                             R"(,"window":1,"space_size":"10"})" + "\n";
+    try {
+      parse_journal(text, "j.jsonl");
+      FAIL() << seed;
+    } catch (const UserError& e) {
+      EXPECT_EQ(std::string(e.what()), "journal 'j.jsonl' line 1 is corrupt: 'seed' is not a count") << seed;
+    }
+  }
 }
 
 TuningResult run_bowl(const std::string& journal, uint64_t budget, bool resume, testing::BowlCostFunction& cost,

@@ -3,10 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <deque>
 #include <mutex>
 #include <set>
+#include <thread>
 
 #include "support/error.h"
 #include "tests/tuner/synthetic.h"
@@ -138,6 +141,67 @@ TEST(TuningLoop, ParallelEvaluationOrderDoesNotChangeTheSequence) {
   EXPECT_EQ(run(1), run(2));
 }
 
+// Issue 15 item 1: when an error ended the run (a full disk under the journal) while compiles were running, the
+// tickets holding their configurations were freed before the compile threads stopped reading them. A preparation
+// that reads its configuration again after a while sees other values in freed memory (and AddressSanitizer reports
+// the read).
+TEST(TuningLoop, AnErrorEndsTheRunOnlyAfterRunningPreparationsStopReading) {
+  SearchSpace space(testing::bowl_parameters());
+  auto technique = make_technique("random");
+  BowlCostFunction cost;
+  std::atomic<int> running{0}, changed{0};
+  TunerOptions options;
+  options.lookahead = 4;
+  options.prepare_threads = 2;
+  options.prepare = [&](const Configuration& c, const std::atomic<bool>&) {
+    ++running;
+    const std::vector<int64_t> before = c.values();
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    if (c.values() != before) ++changed;
+    --running;
+  };
+  options.on_evaluation = [](const TuningStatus&, const EvaluationRecord&, bool) {
+    throw UserError("cannot write journal 'j': No space left on device");
+  };
+  EXPECT_THROW(tune(space, *technique, evaluations(50), cost, options), UserError);
+  EXPECT_EQ(running.load(), 0);
+  EXPECT_EQ(changed.load(), 0);
+}
+
+// Issue 15 items 6 and 7: a compile that never ends (a helper including /dev/stdin) held the run past its budget
+// and past an interrupt. Preparations are told to stop when the run ends, and the loop waits for them in slices.
+TEST(TuningLoop, AHangingPreparationEndsWithTheBudgetAndOnInterrupt) {
+  for (const bool interrupt : {false, true}) {
+    SearchSpace space(testing::bowl_parameters());
+    auto technique = make_technique("random");
+    BowlCostFunction cost;
+    std::atomic<bool> interrupted{false};
+    TunerOptions options;
+    options.lookahead = 2;
+    options.prepare_threads = 1;
+    options.interrupt = &interrupted;
+    options.prepare = [&](const Configuration&, const std::atomic<bool>& stop) {
+      // Hangs until told to stop (or 20 s, so that a broken loop fails the test instead of hanging it).
+      const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+      while (!stop && std::chrono::steady_clock::now() < give_up)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    };
+    std::thread interrupter;
+    if (interrupt)
+      interrupter = std::thread([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        interrupted = true;
+      });
+    const auto start = std::chrono::steady_clock::now();
+    TuningResult result = tune(space, *technique, interrupt ? evaluations(10) : duration(0.3), cost, options);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (interrupter.joinable()) interrupter.join();
+    EXPECT_LT(seconds, 3.0) << (interrupt ? "interrupt" : "budget");
+    EXPECT_EQ(result.status.evaluations, 0u);
+    EXPECT_EQ(result.stop_reason, interrupt ? "interrupted" : "abort condition " + duration(0.3).describe() + " met");
+  }
+}
+
 TEST(TuningLoop, PreparesAheadAndRecordsPrepareFailures) {
   SearchSpace space(testing::bowl_parameters());
   auto technique = make_technique("random");
@@ -147,7 +211,7 @@ TEST(TuningLoop, PreparesAheadAndRecordsPrepareFailures) {
   TunerOptions options;
   options.lookahead = 3;
   options.prepare_threads = 2;
-  options.prepare = [&](const Configuration& c) {
+  options.prepare = [&](const Configuration& c, const std::atomic<bool>&) {
     if (c["X"] == 2) throw std::runtime_error("synthetic compile error");
     std::lock_guard<std::mutex> lock(mutex);
     prepared.insert(c.values());

@@ -1,0 +1,406 @@
+#!/usr/bin/env bash
+# The hostile-input suite (issue 15): runs the mdh CLI on a corpus of bad specs, sizes, params, .npy files,
+# configurations, journals, options and output paths, and on faults (a full disk, kill -9 of the tuner, SIGTERM, two
+# tuners on one journal, a compile that never ends). For each bad input it asserts: exit status 1 or 2, a message
+# naming the input, no crash (no signal, no sanitizer report), and no input file changed.
+#
+#   run_hostile.sh MDH SOURCE_DIR GROUP      GROUP: inputs | journals | faults
+#
+# Works with a release or a sanitizer build of mdh (scripts/test.sh runs it with both): sanitizer reports get their
+# own exit status, so that they cannot pass for a user error's 1 or 2.
+set -u
+mdh=$(realpath "$1")
+source_dir=$(realpath "$2")
+group=$3
+export ASAN_OPTIONS="exitcode=99:detect_leaks=0:abort_on_error=0:${ASAN_OPTIONS:-}"
+export UBSAN_OPTIONS="exitcode=99:halt_on_error=1:print_stacktrace=1:${UBSAN_OPTIONS:-}"
+ulimit -c 0  # a crash is detected by its signal; no core files in the working folder
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/mdh-hostile-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+failures=0
+cases=0
+
+fail() {
+  echo "FAIL [$1]: $2"
+  failures=$((failures + 1))
+}
+
+snapshot() { find . -type f ! -name '*.out' -print0 | sort -z | xargs -0 -r md5sum; }
+
+# check_outcome NAME STATUS NEEDLE OUTPUT_FILE BEFORE: the assertions shared by every bad input.
+check_outcome() {
+  local name=$1 status=$2 needle=$3 output=$4 before=$5
+  [ -n "${HOSTILE_VERBOSE:-}" ] && echo "[$name] exit $status: $(head -c 300 "$output" | head -n 3)"
+  if [ "$status" -ne 1 ] && [ "$status" -ne 2 ]; then
+    fail "$name" "exit status $status, expected 1 or 2; output:"
+    head -c 3000 "$output"
+    echo
+  fi
+  if grep -q -e "AddressSanitizer" -e "runtime error:" -e "LeakSanitizer" "$output"; then
+    fail "$name" "sanitizer report:"
+    head -c 3000 "$output"
+  fi
+  if ! grep -q -F -e "$needle" "$output"; then
+    fail "$name" "the message does not name '$needle':"
+    head -c 2000 "$output"
+    echo
+  fi
+  if [ "$(wc -c <"$output")" -gt 20000 ]; then fail "$name" "the message is $(wc -c <"$output") bytes long"; fi
+  local after
+  after=$(echo "$before" | awk '{print $2}' | xargs -r md5sum 2>&1)  # the files that existed before
+  if [ "$before" != "$after" ]; then
+    fail "$name" "an input file changed:"
+    diff <(echo "$before") <(echo "$after") | head -20
+  fi
+}
+
+# bad NAME NEEDLE ARGS...: mdh ARGS must fail cleanly, naming NEEDLE.
+bad() {
+  local name=$1 needle=$2
+  shift 2
+  cases=$((cases + 1))
+  local before
+  before=$(snapshot)
+  timeout -s KILL 300 "$mdh" "$@" >"$name.out" 2>&1
+  local status=$?
+  check_outcome "$name" "$status" "$needle" "$name.out" "$before"
+  rm -f "$name.out"
+}
+
+# good NAME ARGS...: mdh ARGS must succeed (inputs at the edge of what is valid).
+good() {
+  local name=$1
+  shift
+  cases=$((cases + 1))
+  timeout -s KILL 300 "$mdh" "$@" >"$name.out" 2>&1
+  local status=$?
+  if [ "$status" -ne 0 ]; then
+    fail "$name" "exit status $status, expected 0:"
+    head -c 3000 "$name.out"
+  fi
+  rm -f "$name.out"
+}
+
+cp "$source_dir/apps/gemm.mdh" gemm.mdh
+G=(gemm.mdh --size I=8,J=8,K=8)
+cat >scaled.mdh <<'EOF'
+md_hom scaled
+size I
+param alpha : float
+input A : float[I]
+output B : float[I]
+view (i < I) : A[i] -> B[i]
+scalar (a) = alpha * a
+combine (++)
+EOF
+
+# npy_file NAME DESCR SHAPE DATA_BYTES: a version 1.0 .npy file whose data are DATA_BYTES zero bytes.
+npy_file() {
+  local dict="{'descr': '$2', 'fortran_order': False, 'shape': $3, }"
+  local header_length=$((${#dict} + 1))
+  {
+    printf '\x93NUMPY\x01\x00'
+    printf "\\x$(printf %02x $((header_length % 256)))\\x$(printf %02x $((header_length / 256)))"
+    printf '%s\n' "$dict"
+    head -c "$4" /dev/zero
+  } >"$1"
+}
+
+if [ "$group" = inputs ]; then
+  # --- specs
+  mkdir dir.mdh
+  bad spec-directory "dir.mdh" check dir.mdh
+  ln -s /dev/zero zero.mdh
+  bad spec-dev-zero "zero.mdh" check zero.mdh
+  bad spec-missing "missing.mdh" check missing.mdh
+  : >empty.mdh
+  bad spec-empty "empty.mdh" check empty.mdh
+  printf '\x00\xff\xfe binary \x01\x02' >binary.mdh
+  bad spec-binary "binary.mdh" check binary.mdh
+  head -c 300000 /dev/zero | tr '\0' 'x' >long.txt
+  { printf 'md_hom g\nsize I\ninput A : float[I]\noutput B : float[I]\nview (i < I) : A[i] -> '; cat long.txt; printf '[i]\nscalar (a) = a\ncombine (++)\n'; } >longname.mdh
+  bad spec-long-identifier "longname.mdh" check longname.mdh
+  {
+    printf 'md_hom deep\nsize N\ninput A : float[N]\noutput B : float[N]\nview ('
+    for k in $(seq 0 20); do printf 'd%s < N, ' "$k"; done | sed 's/, $//'
+    printf ') : A[d0] -> B[d0]\nscalar (a) = a\ncombine (++'
+    for k in $(seq 1 20); do printf ', +'; done
+    printf ')\n'
+  } >dims21.mdh
+  bad spec-21-dimensions "dims21.mdh" generate dims21.mdh --size N=2
+  { printf 'md_hom g\nsize I\ninput A : float[I]\noutput B : float[I]\nview (i < I) : A[i] -> B[i]\nscalar (a) = '; head -c 200000 /dev/zero | tr '\0' '('; printf 'a\ncombine (++)\n'; } >nested.mdh
+  bad spec-deep-expression "nested.mdh" check nested.mdh
+
+  # --- sizes
+  bad size-zero "I" run "${G[@]/I=8/I=0}"
+  bad size-negative "I" run gemm.mdh --size I=-1,J=8,K=8
+  bad size-not-a-number "I" run gemm.mdh --size I=abc,J=8,K=8
+  bad size-too-large "I" run gemm.mdh --size I=99999999999999999999,J=8,K=8
+  bad size-missing "K" run gemm.mdh --size I=8,J=8
+  bad size-unknown "Q" run gemm.mdh --size I=8,J=8,K=8,Q=3
+  bad size-reference-huge "buffer A" run gemm.mdh --size I=1000000,J=1000000,K=1000000 --reference
+
+  # --- params
+  bad param-not-a-number "alpha" run scaled.mdh --size I=8 --param alpha=abc
+  bad param-overflow "alpha" run scaled.mdh --size I=8 --param alpha=1e400
+  bad param-missing "alpha" run scaled.mdh --size I=8
+  bad param-unknown "beta" run scaled.mdh --size I=8 --param alpha=1 --param beta=2
+  good param-underflow-is-a-tiny-number run scaled.mdh --size I=8 --param alpha=1e-400 --verify --repeat 1
+
+  # --- .npy and .bin inputs
+  mkdir dir.npy
+  bad npy-directory "dir.npy" run "${G[@]}" --input A=dir.npy
+  ln -s /dev/zero zero.npy
+  bad npy-dev-zero "zero.npy" run "${G[@]}" --input A=zero.npy
+  bad npy-missing "missing.npy" run "${G[@]}" --input A=missing.npy
+  printf 'hello' >garbage.npy
+  bad npy-garbage "garbage.npy" run "${G[@]}" --input A=garbage.npy
+  npy_file dtype.npy '<f8' '(8, 8)' 512
+  bad npy-dtype "dtype.npy" run "${G[@]}" --input A=dtype.npy
+  npy_file shape.npy '<f4' '(8, 9)' 288
+  bad npy-shape "shape.npy" run "${G[@]}" --input A=shape.npy
+  npy_file short.npy '<f4' '(8, 8)' 100
+  bad npy-truncated-data "short.npy" run "${G[@]}" --input A=short.npy
+  npy_file huge-shape.npy '<f4' '(99999999999999, 8)' 0
+  bad npy-huge-shape "huge-shape.npy" run "${G[@]}" --input A=huge-shape.npy
+  head -c 20 short.npy >torn.npy
+  bad npy-torn-header "torn.npy" run "${G[@]}" --input A=torn.npy
+  printf '\x93NUMPY\x02\x00\xff\xff\xff\xff{' >bighdr.npy
+  bad npy-header-length "bighdr.npy" run "${G[@]}" --input A=bighdr.npy
+  bad npy-output-as-input "C" run "${G[@]}" --input C=short.npy
+  head -c 10 /dev/zero >small.bin
+  bad bin-size "small.bin" run "${G[@]}" --input A=small.bin
+
+  # --- configurations
+  mkdir dir.json
+  bad config-directory "dir.json" generate "${G[@]}" --config dir.json
+  ln -s /dev/zero zero.json
+  bad config-dev-zero "zero.json" generate "${G[@]}" --config zero.json
+  printf '{"NUM_WG_i": ' >torn.json
+  bad config-invalid-json "torn.json" generate "${G[@]}" --config torn.json
+  { head -c 200000 /dev/zero | tr '\0' '['; } >deep.json
+  bad config-deep-json "deep.json" generate "${G[@]}" --config deep.json
+  printf '{"LT_SIZE_i": 18446744073709551615}' >wide.json
+  bad config-2-to-the-64 "wide.json" generate "${G[@]}" --config wide.json
+  printf '{"ORDER_OCL_G_i": 4294967297}' >wide32.json
+  bad config-missing-parameters "wide32.json" generate "${G[@]}" --config wide32.json
+  printf '{"mdh_config": 1e300}' >version.json
+  bad config-float-version "version.json" generate "${G[@]}" --config version.json
+  printf '[1, 2, 3]' >array.json
+  bad config-not-an-object "array.json" generate "${G[@]}" --config array.json
+
+  # --- options
+  bad option-timeout-floor-nan "--timeout-floor" tune "${G[@]}" --timeout-floor nan --out o1.json
+  bad option-timeout-floor-negative "--timeout-floor" tune "${G[@]}" --timeout-floor -5 --out o2.json
+  bad option-budget-nan "--budget" tune "${G[@]}" --budget nan --out o3.json
+  bad option-budget-inf "--budget" tune "${G[@]}" --budget inf --out o4.json
+  bad option-cut-factor-nan "--cut-factor" tune "${G[@]}" --cut-factor nan --out o5.json
+  bad option-compile-threads-negative "--compile-threads" tune "${G[@]}" --compile-threads -1 --out o6.json
+  bad option-repeat-zero "--repeat" run "${G[@]}" --repeat 0
+  bad option-evals-not-a-number "evals" tune "${G[@]}" --evals many --out o7.json
+  bad option-resume-and-force "--resume" tune "${G[@]}" --resume --force --out o8.json
+
+  # --- output paths
+  bad output-generate-over-spec "gemm.mdh" generate "${G[@]}" -o gemm.mdh
+  bad output-launch-over-spec "gemm.mdh" generate "${G[@]}" --launch ./gemm.mdh
+  cp "$source_dir/results/configs/gemm1024-simple.json" cfg.json
+  bad output-generate-over-config "cfg.json" generate gemm.mdh --size I=1024,J=1024,K=1024 --config cfg.json -o cfg.json
+  bad output-launch-over-kernel "k.cl" generate "${G[@]}" -o k.cl --launch k.cl
+  bad output-tune-out-over-spec "gemm.mdh" tune "${G[@]}" --out gemm.mdh
+  bad output-tune-journal-over-spec "gemm.mdh" tune "${G[@]}" --journal gemm.mdh --out o9.json
+  bad output-tune-out-is-journal "same.json" tune "${G[@]}" --journal same.json --out same.json
+  ln -s gemm.mdh link.json
+  bad output-tune-out-links-to-spec "link.json" tune "${G[@]}" --out link.json
+  bad output-tune-out-missing-folder "no-such-dir" tune "${G[@]}" --out no-such-dir/best.json
+  bad output-tune-out-directory "dir.json" tune "${G[@]}" --out dir.json --journal j10.jsonl
+  npy_file a.npy '<f4' '(8, 8)' 256
+  good npy-valid run "${G[@]}" --input A=a.npy
+  bad output-run-over-input "a.npy" run "${G[@]}" --input A=a.npy --output C=a.npy
+  bad output-run-over-spec "gemm.mdh" run "${G[@]}" --output C=gemm.mdh
+fi
+
+if [ "$group" = journals ]; then
+  # A journal of this very run (same spec, sizes, device, search), recorded by a short tune, then damaged.
+  "$mdh" tune "${G[@]}" --evals 3 --compile-threads 0 --out good.json --journal good.jsonl >/dev/null 2>&1 ||
+    fail journal-setup "the short tune that records a journal failed"
+  rm -f good.json
+  tune_resume() { bad "$1" "$2" tune "${G[@]}" --evals 6 --compile-threads 0 --resume --journal "$2" --out "$1.json"; }
+  mkdir dir.jsonl
+  tune_resume journal-directory dir.jsonl
+  ln -s /dev/zero zero.jsonl
+  tune_resume journal-dev-zero zero.jsonl
+  : >empty.jsonl
+  tune_resume journal-empty empty.jsonl
+  printf 'garbage\n' >garbage.jsonl
+  tune_resume journal-garbage garbage.jsonl
+  { head -n 1 good.jsonl; printf 'garbage\n'; tail -n +2 good.jsonl; } >middle.jsonl
+  tune_resume journal-corrupt-middle middle.jsonl
+  { head -n 1 good.jsonl; sed -n 2p good.jsonl | sed 's/"status":"[a-z_]*"/"status":"fine"/'; tail -n +3 good.jsonl; } >status.jsonl
+  tune_resume journal-unknown-status status.jsonl
+  sed '1s/"seed":[0-9]*/"seed":1e300/' good.jsonl >seed.jsonl
+  tune_resume journal-float-seed seed.jsonl
+  sed '1s/"spec_hash":"[0-9a-f]*"/"spec_hash":"0123456789abcdef"/' good.jsonl >hash.jsonl
+  tune_resume journal-other-spec hash.jsonl
+  sed '1s/"sizes":"[^"]*"/"sizes":"I=9,J=8,K=8"/' good.jsonl >sizes.jsonl
+  tune_resume journal-other-sizes sizes.jsonl
+  { head -n 1 good.jsonl; sed -n 3p good.jsonl; } >order.jsonl
+  tune_resume journal-evaluations-out-of-order order.jsonl
+  # An existing journal is not replaced without --resume or --force (it was cut to its first lines before).
+  bad journal-exists "good.jsonl" tune "${G[@]}" --evals 1 --journal good.jsonl --out o.json
+fi
+
+# --- faults
+if [ "$group" = faults ]; then
+  # A kernel that never returns: the reference (computed by each worker before its first evaluation) spins.
+  cat >spin.mdh <<'EOF'
+md_hom spin
+size I
+input A : float[I]
+output B : float[I]
+helper {
+float spin(float a) { volatile int k = 0; while (k == 0) { } return a; }
+}
+view (i < I) : A[i] -> B[i]
+scalar (a) = spin(a)
+combine (++)
+EOF
+  S=(spin.mdh --size I=4 --timeout-floor 300)
+  children_of() { # the child processes of $1, from /proc (no procps needed)
+    local stat pid comm state ppid rest
+    for stat in /proc/[0-9]*/stat; do
+      read -r pid comm state ppid rest <"$stat" 2>/dev/null || continue
+      [ "$ppid" = "$1" ] && echo "$pid"
+    done
+  }
+  # wait_for_children PID: until the tuner has started its workers (at most 60 s)
+  wait_for_children() {
+    for _ in $(seq 600); do
+      [ -n "$(children_of "$1")" ] && return 0
+      sleep 0.1
+    done
+    return 1
+  }
+  alive() { for pid in "$@"; do kill -0 "$pid" 2>/dev/null && return 0; done; return 1; }
+  wait_gone() { # wait_gone SECONDS PID...: whether all are gone within SECONDS
+    local limit=$(($1 * 10))
+    shift
+    for _ in $(seq "$limit"); do alive "$@" || return 0; sleep 0.1; done
+    return 1
+  }
+
+  # 1. kill -9 of the tuner while its worker hangs: the workers die with it (issue 15 item 6).
+  cases=$((cases + 1))
+  "$mdh" tune "${S[@]}" --out k9.json --journal k9.jsonl >k9.out 2>&1 &
+  tuner=$!
+  if wait_for_children $tuner; then
+    sleep 1
+    workers=$(children_of $tuner)
+    kill -9 $tuner
+    wait $tuner 2>/dev/null
+    # shellcheck disable=SC2086
+    wait_gone 5 $workers || fail kill-9-orphans "workers $workers still run 5 s after kill -9 of the tuner"
+    # shellcheck disable=SC2086
+    kill -9 $workers 2>/dev/null
+  else
+    fail kill-9-orphans "the tuner started no worker"
+    kill -9 $tuner 2>/dev/null
+  fi
+
+  # 2. SIGTERM and SIGINT while a worker hangs: the run stops within 10 s with a valid journal and no worker left.
+  for signal in TERM INT; do
+    cases=$((cases + 1))
+    "$mdh" tune "${S[@]}" --out sig.json --journal "sig-$signal.jsonl" >"sig-$signal.out" 2>&1 &
+    tuner=$!
+    if wait_for_children $tuner; then
+      sleep 1
+      workers=$(children_of $tuner)
+      start=$(date +%s)
+      kill -s "$signal" $tuner
+      wait_gone 10 $tuner || fail "sig$signal-prompt" "the tuner still runs 10 s after SIG$signal"
+      wait $tuner
+      status=$?
+      [ $status -le 2 ] || fail "sig$signal-status" "exit status $status after SIG$signal: $(head -c 1000 "sig-$signal.out")"
+      # shellcheck disable=SC2086
+      wait_gone 5 $workers || fail "sig$signal-workers" "workers $workers outlive the tuner"
+      head -n 1 "sig-$signal.jsonl" | grep -q '"mdh_tuner_journal"' || fail "sig$signal-journal" "no journal header"
+      [ -z "$(tail -c 1 "sig-$signal.jsonl")" ] || fail "sig$signal-journal" "the journal ends in a torn line"
+      echo "SIG$signal: stopped in $(($(date +%s) - start)) s"
+    else
+      fail "sig$signal" "the tuner started no worker"
+    fi
+    kill -9 $tuner 2>/dev/null
+  done
+
+  # 3. Two tuners on one journal: the second fails (locked), with or without --force and --resume, changing nothing.
+  cases=$((cases + 1))
+  "$mdh" tune "${S[@]}" --out two.json --journal two.jsonl >two.out 2>&1 &
+  tuner=$!
+  if wait_for_children $tuner; then
+    bad second-tuner-force "two.jsonl" tune "${S[@]}" --out two-b.json --journal two.jsonl --force
+    bad second-tuner-resume "two.jsonl" tune "${S[@]}" --out two-b.json --journal two.jsonl --resume
+    bad second-tuner-plain "two.jsonl" tune "${S[@]}" --out two-b.json --journal two.jsonl
+  else
+    fail two-tuners "the first tuner started no worker"
+  fi
+  kill -s TERM $tuner
+  wait $tuner
+
+  # 4. A full disk under the journal (a file-size limit): a clean error naming the journal, the temporary kernel
+  # folder removed (issue 15 items 1, 12). The ignored SIGXFSZ makes writes fail with EFBIG instead of killing.
+  cases=$((cases + 1))
+  before=$(snapshot)
+  (
+    trap '' XFSZ
+    ulimit -f 6
+    exec "$mdh" tune "${G[@]}" --evals 40 --compile-threads 1 --journal full.jsonl --out full.json >full.out 2>&1
+  ) &
+  tuner=$!
+  wait $tuner
+  status=$?
+  check_outcome full-disk $status "full.jsonl" full.out "$before"
+  [ ! -e "${TMPDIR:-/tmp}/mdh-kernels-$tuner" ] || fail kernel-folder-leak "${TMPDIR:-/tmp}/mdh-kernels-$tuner is left"
+
+  # 5. A compile that never ends (a helper including /dev/stdin) stops with the time budget (issue 15 item 7).
+  cases=$((cases + 1))
+  cat >stdin.mdh <<'EOF'
+md_hom stdin
+size I
+input A : float[I]
+output B : float[I]
+helper {
+#include "/dev/stdin"
+}
+view (i < I) : A[i] -> B[i]
+scalar (a) = a
+combine (++)
+EOF
+  start=$(date +%s)
+  timeout -s KILL 120 "$mdh" tune stdin.mdh --size I=4 --budget 10s --timeout-floor 5 --out stdin.json \
+    --journal stdin.jsonl </dev/null >stdin.out 2>&1
+  status=$?
+  seconds=$(($(date +%s) - start))
+  [ $seconds -le 25 ] || fail budget-compile "a 10 s budget took $seconds s"
+  [ $status -le 2 ] || fail budget-compile "exit status $status: $(head -c 1000 stdin.out)"
+  echo "budget 10 s with a hanging compile: $seconds s"
+
+  # 6. A huge spec (4.7 MB of helper functions, each build taking minutes and gigabytes in the compiler) stops with
+  # a 5 s budget: before the compiles moved to killable workers it ran 175 s and reached 2.8 GB.
+  cases=$((cases + 1))
+  {
+    printf 'md_hom huge\nsize I\ninput A : float[I]\noutput B : float[I]\nhelper {\n'
+    seq 0 99999 | awk '{ printf "float f%d(float a) { return a + %d.0f; }\n", $1, $1 }'
+    printf '}\nview (i < I) : A[i] -> B[i]\nscalar (a) = f7(a)\ncombine (++)\n'
+  } >huge.mdh
+  start=$(date +%s)
+  timeout -s KILL 300 "$mdh" tune huge.mdh --size I=1024 --budget 5s --out huge.json --journal huge.jsonl >huge.out 2>&1
+  status=$?
+  seconds=$(($(date +%s) - start))
+  [ $seconds -le 20 ] || fail budget-huge-spec "a 5 s budget took $seconds s"
+  [ $status -le 2 ] || fail budget-huge-spec "exit status $status: $(head -c 1000 huge.out)"
+  echo "budget 5 s with a 4.7 MB spec: $seconds s"
+fi
+
+echo "$group: $cases cases, $failures failures"
+[ $failures -eq 0 ]
