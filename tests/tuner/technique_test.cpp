@@ -272,7 +272,8 @@ TEST(PreparingEvaluator, PreparesEachConfigurationFirstAndKeepsTheLoopsSequence)
   TunerOptions loop_options;
   loop_options.lookahead = 3;
   loop_options.prepare_threads = 2;
-  loop_options.prepare = prepare_into(loop_mutex, loop_prepared);
+  loop_options.prepare = [prepare = prepare_into(loop_mutex, loop_prepared)](const Configuration& c,
+                                                                             const std::atomic<bool>&) { prepare(c); };
   auto loop_records = records_of(loop_options);
   tune(space, *loop_technique, evaluations(60), loop_cost, loop_options);
 
