@@ -41,7 +41,7 @@ struct TuningSettings {
   // another size or device): re-checked against this md_hom, sizes and device, never trusted. A journal records
   // them and resumes only with the same ones.
   std::vector<std::string> start_config_paths;
-  bool in_process = false;    // no worker processes (no protection against hanging kernels)
+  bool in_process = false;  // no worker processes (no protection against hanging kernels)
   /// Configurations compiled ahead, each in a compile worker process (killed at its deadline or when the run ends);
   /// 0: compile in the evaluating worker.
   unsigned compile_threads = std::max(1u, std::thread::hardware_concurrency());

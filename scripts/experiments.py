@@ -572,7 +572,7 @@ def plot_speedups(folder, cases):
         data = os.path.join(folder, "percent.dat")
         data_files.append(data)
         script.append(bar_panel(percents, data, ("" if len(panels) > 1 else "mdh and its peers on %s\n" % device) +
-                                "share of the device's limit (FP32 peak or copy bandwidth, measured here)",
+                                "share of the device's limit (FP32 peak or copy bandwidth)",
                                 "% of limit", False, "%.1f%%"))
     if len(panels) > 1:
         script.append("unset multiplot")
