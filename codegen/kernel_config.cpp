@@ -324,6 +324,14 @@ constexpr int64_t kSharedReductionWorkItems = 256;
 constexpr int64_t kSharedReductionMinimum = 1024;
 constexpr int64_t kSharedReductionSteps = 64;  // private steps per work-item before a long reduction is split
 constexpr int64_t kRowsPerWorkGroup = 4;       // `++` elements per work-group (register tile) on that path
+// Stencils (an input read through a window, only `++` dimensions): kStencilRowWorkItems work-items along the
+// innermost dimension (a warp: whole rows of the window are read together) and kStencilColumnWorkItems along the
+// next, each owning kStencilColumnElements consecutive elements of that one, which share all but one of their
+// window's rows. On the H200, Gaussian 4096^2 ran 0.0533 ms so against 0.0839 with 16x16 work-items of 2x2
+// elements (results/nvidia-h200/session11/README.md).
+constexpr int64_t kStencilRowWorkItems = 32;
+constexpr int64_t kStencilColumnWorkItems = 8;
+constexpr int64_t kStencilColumnElements = 8;
 
 // The dimension along which the most input bytes are contiguous in memory (the unit-stride index of their
 // accesses), the output's unit-stride dimension on a tie; -1 when no access has one.
@@ -398,27 +406,39 @@ KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
 
   // The innermost two `++` dimensions get up to 16 work-items each (OpenCL dimensions 0 and 1, so that
   // neighbouring work-items touch neighbouring output elements); every `++` dimension is split into local tiles
-  // of work-items x 2 elements spread over as many work-groups as needed.
+  // of work-items x 2 elements spread over as many work-groups as needed. 2-D stencils take the stencil shape
+  // (kStencilRowWorkItems) where it still gives every compute unit a work-group: on small images (Gaussian 224^2:
+  // 28 work-groups, 0.0070 ms against 0.0058 on the H200) the launch is too small for it.
   const std::vector<int> concat = mdh.concat_dims();
-  uint64_t work_group_size = 1;
-  for (int n = static_cast<int>(concat.size()) - 1, rank = 0; n >= 0; --n, ++rank) {
-    const int d = concat[n];
-    const int ocl = std::min(rank, 2);
-    int64_t wi = 1;
-    if (rank < 2) {
-      wi = std::min<int64_t>(16, bound.dim_extents[d]);
-      while (wi > 1 && (work_group_size * wi > limits.max_work_group_size ||
-                        static_cast<uint64_t>(wi) > limits.max_work_item_sizes[ocl]))
-        wi /= 2;
+  bool windowed = false;
+  for (const auto& input : mdh.inputs) windowed = windowed || input.has_window();
+  auto shape_concat_dimensions = [&](bool stencil) {
+    uint64_t work_group_size = 1, work_groups = 1;
+    for (int n = static_cast<int>(concat.size()) - 1, rank = 0; n >= 0; --n, ++rank) {
+      const int d = concat[n];
+      const int ocl = std::min(rank, 2);
+      int64_t wi = 1;
+      if (rank < 2) {
+        wi = std::min<int64_t>(stencil ? (rank == 0 ? kStencilRowWorkItems : kStencilColumnWorkItems) : 16,
+                               bound.dim_extents[d]);
+        while (wi > 1 && (work_group_size * wi > limits.max_work_group_size ||
+                          static_cast<uint64_t>(wi) > limits.max_work_item_sizes[ocl]))
+          wi /= 2;
+      }
+      work_group_size *= wi;
+      c.num_wi[d] = wi;
+      const int64_t elements = stencil ? (rank == 0 ? 1 : kStencilColumnElements) : 2;
+      c.private_tile_size[d] = std::min<int64_t>(elements, std::max<int64_t>(1, bound.dim_extents[d] / wi));
+      c.local_tile_size[d] = std::min<int64_t>(bound.dim_extents[d], wi * c.private_tile_size[d]);
+      c.num_wg[d] = (bound.dim_extents[d] + c.local_tile_size[d] - 1) / c.local_tile_size[d];
+      work_groups *= static_cast<uint64_t>(c.num_wg[d]);
+      c.ocl_dim[0][d] = ocl;
+      c.ocl_dim[1][d] = ocl;
     }
-    work_group_size *= wi;
-    c.num_wi[d] = wi;
-    c.private_tile_size[d] = std::min<int64_t>(2, std::max<int64_t>(1, bound.dim_extents[d] / wi));
-    c.local_tile_size[d] = std::min<int64_t>(bound.dim_extents[d], wi * c.private_tile_size[d]);
-    c.num_wg[d] = (bound.dim_extents[d] + c.local_tile_size[d] - 1) / c.local_tile_size[d];
-    c.ocl_dim[0][d] = ocl;
-    c.ocl_dim[1][d] = ocl;
-  }
+    return work_groups;
+  };
+  const bool stencil = windowed && concat.size() == 2 && mdh.reduction_dims().empty();
+  if (!stencil || shape_concat_dimensions(true) < limits.compute_units) shape_concat_dimensions(false);
   for (int d : mdh.reduction_dims()) {
     c.private_tile_size[d] = std::min<int64_t>(4, bound.dim_extents[d]);
     // A long reduction is split over work-groups (one work-item each; a second kernel combines the partial
