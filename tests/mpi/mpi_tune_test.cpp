@@ -239,7 +239,8 @@ TEST_F(MpiTuneTest, AKilledWorkerOfOneRankIsRecordedAndTheRunCompletes) {
   while (running() && kills < 3 && !killed_during_evaluation()) {
     bool killed = false;
     for (pid_t child : children(rank1)) {
-      if (!command_line_has(child, "tune-worker")) continue;
+      // The evaluating worker, not a compile worker (`tune-worker --compile-only`, killed without a record).
+      if (!command_line_has(child, "tune-worker") || command_line_has(child, "--compile-only")) continue;
       // Evaluating at two looks 5 ms apart: not between a reply and the next read, which takes microseconds.
       bool evaluating = true;
       for (int look = 0; look < 2 && evaluating; ++look) {
