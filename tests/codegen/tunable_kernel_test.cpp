@@ -65,6 +65,30 @@ TEST(TunableKernel, DefaultConfigOfEveryShape) {
   }
 }
 
+// On a device with dedicated local memory the default caches shared inputs locally, with strided register tiles
+// (kernel_config.cpp, tile_for_reuse): correct on full and edge tiles, prime extents and a reduction of 1 too.
+TEST(TunableKernel, DefaultConfigWithDedicatedLocalMemory) {
+  DeviceLimits limits = testing::first_device_limits();
+  limits.local_memory_dedicated = true;
+  const int local = static_cast<int>(Layer::Local);
+  for (const auto& [app, sizes] : std::vector<std::pair<const char*, const char*>>{
+           {"apps/gemm.mdh", "I=64,J=64,K=32"},
+           {"apps/gemm.mdh", "I=67,J=45,K=33"},
+           {"apps/gemm.mdh", "I=37,J=1,K=1"},
+           {"apps/tc/abcdef-geab-dfgc.mdh", "A=3,B=2,C=5,D=4,E=6,F=17,G=7"},
+           {"apps/mcc.mdh", "N=1,P=3,Q=5,K=20,C=9,R=2,S=3"},
+           {"apps/prl.mdh", "N=40,M=9"}}) {
+    const BoundMdh bound = bind_app(app, sizes);
+    const KernelConfig c = default_config(bound, limits);
+    if (std::string(sizes) != "I=37,J=1,K=1") {  // J = 1: no work-items share an input
+      EXPECT_TRUE(std::count(c.input_memory[local].begin(), c.input_memory[local].end(), Memory::Local) > 0)
+          << app << " " << sizes << ": " << config_to_json(bound, c).dump();
+    }
+    EXPECT_EQ(mismatch(bound, c), "") << app << " " << sizes;
+    EXPECT_EQ(mismatch(bound, c, ""), "") << app << " " << sizes << " (optimised)";
+  }
+}
+
 // Sizes around the tile sizes (tile - 1, tile, tile + 1, a prime, 1) make every dimension's tiles always full,
 // sometimes full (decided per tile or step) or never full, in every combination over i, j and k; with steps that
 // divide the local tiles and steps that do not (the last step of a full tile is short). Built unoptimised and
