@@ -33,6 +33,8 @@ const char* memory_name(Memory memory);  // "none", "private", "local", "global"
 enum class Ownership { block, strided };
 /// CMB_WI's values (see KernelConfig::work_item_combine).
 enum class WorkItemCombine { serial, tree };
+/// DOUBLE_BUFFER's values (see KernelConfig::double_buffer).
+enum class DoubleBuffer { off, on };
 
 struct KernelConfig {
   // Per dimension of the md_hom, in dimension order.
@@ -66,6 +68,11 @@ struct KernelConfig {
   // another (serial, NUM_WI steps), or they combine pairwise in ceil(log2 NUM_WI) rounds separated by barriers
   // (tree; neighbours pair up where the operator does not commute, so the order of the fold is kept).
   WorkItemCombine work_item_combine = WorkItemCombine::serial;
+  // DOUBLE_BUFFER: the work-group loads the next local tile of its cached inputs into registers (global loads in
+  // flight) while it computes the current one from local memory, then stores them into the caches: the loads'
+  // latency hides behind the arithmetic instead of stalling the whole work-group at each tile. Along the innermost
+  // reduction tile loop with several tiles (TunableGeometry::prefetch_dimension).
+  DoubleBuffer double_buffer = DoubleBuffer::off;
 
   bool operator==(const KernelConfig&) const = default;
 };

@@ -68,12 +68,14 @@ TEST(KernelConfig, DefaultTilesForReuseOnDedicatedLocalMemory) {
     const json j = config_to_json(bound, default_config(bound, h200()));
     EXPECT_EQ(j["NUM_WI_i"], 16);
     EXPECT_EQ(j["NUM_WI_j"], 16);
-    EXPECT_EQ(j["PT_SIZE_i"], 4);  // 8x8 leaves 64 work-groups for 132 compute units, 8x4 128, 4x4 256
+    EXPECT_EQ(j["PT_SIZE_i"], 8);  // 8x8 leaves 64 work-groups for 132 compute units, 8x4 128 (of 256)
     EXPECT_EQ(j["PT_SIZE_j"], 4);
     EXPECT_EQ(j["PT_SIZE_k"], 4);
-    EXPECT_EQ(j["LT_SIZE_i"], 64);
+    EXPECT_EQ(j["LT_SIZE_i"], 128);
+    EXPECT_EQ(j["LT_SIZE_j"], 64);
     EXPECT_EQ(j["LT_SIZE_k"], 16);
-    EXPECT_EQ(j["NUM_WG_i"], 16);
+    EXPECT_EQ(j["NUM_WG_i"], 8);
+    EXPECT_EQ(j["DOUBLE_BUFFER"], "on");
     EXPECT_EQ(j["OWNERSHIP_i"], "strided");
     EXPECT_EQ(j["OWNERSHIP_j"], "strided");
     EXPECT_EQ(j["OWNERSHIP_k"], "block");
@@ -101,6 +103,21 @@ TEST(KernelConfig, DefaultTilesForReuseOnDedicatedLocalMemory) {
     EXPECT_EQ(j["BUF_ORDER_L_TA"].dump(), "[0,1,2,3]");
     EXPECT_EQ(j["BUF_ORDER_L_TB"].dump(), "[0,2,3,1]");
     EXPECT_EQ(j["LT_SIZE_g"], 12);  // the longest divisor of 24 up to 16
+    EXPECT_EQ(j["DOUBLE_BUFFER"], "on");
+    // TB[e][f][g][c]: work-items along f would read it at a stride of G*C, so it is cached too (f innermost); with
+    // E = 24, 12 indices of g would need 2 x 25 KiB of local memory, 8 fit.
+    const BoundMdh gdab = bind_app("apps/tc/abcdef-gdab-efgc.mdh", "A=24,B=16,C=16,D=16,E=24,F=16,G=24");
+    const json k = config_to_json(gdab, default_config(gdab, h200()));
+    EXPECT_EQ(k["MEM_INP_L_TB"], "local");
+    EXPECT_EQ(k["BUF_ORDER_L_TB"].dump(), "[0,2,3,1]");
+    EXPECT_EQ(k["LT_SIZE_g"], 8);
+  }
+  {
+    // PRL: 16 work-items per work-group along i; 8 records each would leave 4,096 work-items on 132 compute units.
+    const BoundMdh bound = bind_app("apps/prl.mdh", "N=32768,M=1024");
+    const KernelConfig c = default_config(bound, h200());
+    EXPECT_EQ(c.private_tile_size[0], 2);
+    EXPECT_EQ(c.input_memory[local][1], Memory::Local);  // b[j], read by every work-item
   }
   {
     // A stencil reads every dimension it is computed along: nothing is shared, nothing cached.
@@ -123,7 +140,8 @@ TEST(KernelConfig, JsonFormIsFlatNamedAndVersioned) {
   EXPECT_EQ(j["CMB_RES"], "P");
   EXPECT_EQ(j["OWNERSHIP_i"], "block");
   EXPECT_EQ(j["CMB_WI"], "serial");
-  EXPECT_EQ(j.size(), 37u);  // 36 parameters and the version
+  EXPECT_EQ(j["DOUBLE_BUFFER"], "off");
+  EXPECT_EQ(j.size(), 38u);  // 37 parameters and the version
 }
 
 // Version 1 (nested by family and layer) and the journals' ordinals are still read, and mean the same config.
