@@ -69,6 +69,8 @@ bool TuningSettings::searches() const {
 }
 
 namespace {
+// Configurations asked ahead per compile thread (TunerOptions::lookahead; see where it is set).
+constexpr unsigned kLookaheadPerCompileThread = 4;
 
 // The files a tuning run leaves in the temporary folder (its binary cache, its request), removed however the run
 // ends.
@@ -230,7 +232,11 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
     };
   }
   if (compile_ahead && !settings.mpi) {
-    options.lookahead = settings.compile_threads;
+    // Configurations are reported in the order they were asked, so one slow compile at the front of the window
+    // stops new asks while the other compile workers run dry: on the H200 (GEMM 1024^3, 16 workers, window 17) the
+    // evaluator sat idle waiting for compiles 22 of 30 s although compiles averaged 1.2 s. A deeper window keeps the
+    // workers busy behind a slow one.
+    options.lookahead = kLookaheadPerCompileThread * settings.compile_threads;
     options.prepare_threads = settings.compile_threads;
     options.prepare = compile_ahead;
   }
