@@ -3,6 +3,7 @@
 // (PTX on NVIDIA), the build log (with ptxas's register and spill report on NVIDIA) and a JSON summary — and prints
 // the registers, spills and memory per kernel.
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -95,6 +96,10 @@ int inspect_command(const Args& args) {
   if (!vm.count("output")) throw UserError(SourceLoc{}, "mdh inspect: missing the output directory (-o DIR)");
   if (vm.count("config") && vm.count("reference"))
     throw UserError(SourceLoc{}, "mdh inspect: --config and --reference exclude each other");
+  // NVIDIA's driver keeps compiled kernels in its compute cache and, on a hit, skips ptxas and with it the report
+  // this command exists for. Set before the first OpenCL call, since the driver reads it when it loads; a value the
+  // user set is kept.
+  ::setenv("CUDA_CACHE_DISABLE", "1", 0);
   InspectRequest request;
   request.spec_path = vm["spec"].as<std::string>();
   request.sizes = vm["size"].as<std::string>();
