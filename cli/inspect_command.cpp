@@ -81,21 +81,22 @@ std::string resources_text(const KernelInspection& inspection, const std::string
 
 int inspect_command(const Args& args) {
   po::options_description options("mdh inspect options");
-  options.add_options()                                                                                              //
-      ("size", po::value<std::string>()->default_value(""), "size bindings, e.g. I=1024,J=1024,K=1024")              //
-      ("config", po::value<std::string>(), "tunable-kernel configuration (default: the device's default config)")    //
+  options.add_options()                                                                                  //
+      ("size", po::value<std::string>()->default_value(""), "size bindings, e.g. I=1024,J=1024,K=1024")  //
+      ("config", po::value<std::string>(),
+       "tunable-kernel configuration ('default': the device's default config; without it: the one tuned for the "
+       "nearest sizes in the store, else the default)")                                                              //
       ("reference", "the reference kernel (one work-item per output point) instead of the tunable kernel")           //
       ("device", po::value<std::string>()->default_value(""), "device selector: P:D, gpu, cpu or a name substring")  //
       ("output,o", po::value<std::string>(), "the directory to write into (created if missing)")                     //
       ("force", "replace the files of an earlier inspection in the directory")                                       //
       ("json", "print the summary as JSON (what DIR/<md_hom>.resources.json holds) instead of text");
+  add_tuned_store_option(options);
   po::variables_map vm;
   if (!parse_options("inspect", "SPEC --size I=..,J=.. [--config FILE | --reference] [--device D] -o DIR [--json]",
                      args, options, vm))
     return 0;
   if (!vm.count("output")) throw UserError(SourceLoc{}, "mdh inspect: missing the output directory (-o DIR)");
-  if (vm.count("config") && vm.count("reference"))
-    throw UserError(SourceLoc{}, "mdh inspect: --config and --reference exclude each other");
   // NVIDIA's driver keeps compiled kernels in its compute cache and, on a hit, skips ptxas and with it the report
   // this command exists for. Set before the first OpenCL call, since the driver reads it when it loads; a value the
   // user set is kept.
@@ -104,9 +105,8 @@ int inspect_command(const Args& args) {
   request.spec_path = vm["spec"].as<std::string>();
   request.sizes = vm["size"].as<std::string>();
   request.device = vm["device"].as<std::string>();
-  request.kernel = vm.count("reference") ? KernelChoice::reference()
-                   : vm.count("config")  ? KernelChoice::file(vm["config"].as<std::string>())
-                                         : KernelChoice::default_configuration();
+  request.kernel = kernel_choice(vm);
+  request.note = print_note;
 
   // The output files are checked before the build (which can take minutes on a GPU driver); their names need the
   // md_hom's name and whether the binary is PTX, i.e. the spec and the device, both cheap to read.

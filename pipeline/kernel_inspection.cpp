@@ -13,7 +13,9 @@ KernelInspection inspect_kernel(const InspectRequest& request) {
   KernelInspection out;
   out.bound = load_and_bind(request.spec_path, request.sizes);
   out.device = select_device(request.device);
-  out.kernel = prepare_kernel(out.bound, device_limits(out.device), request.kernel);
+  const DeviceLimits limits = device_limits(out.device);
+  out.kernel = prepare_kernel(out.bound, limits,
+                              resolve_kernel_choice(request.kernel, out.bound, out.device, limits, request.note));
   const bool nvidia = is_nvidia_platform(out.device.platform_name);
   out.build_options = out.kernel.plan.build_options;
   if (nvidia) out.build_options += std::string(out.build_options.empty() ? "" : " ") + kNvidiaVerboseBuildOption;

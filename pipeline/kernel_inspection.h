@@ -10,6 +10,7 @@
 
 #include "mdh/bind.h"
 #include "pipeline/kernel.h"
+#include "pipeline/tuned_store.h"
 #include "runtime/device.h"
 #include "runtime/ptx_resources.h"
 #include "runtime/ptxas_log.h"
@@ -31,6 +32,7 @@ struct InspectRequest {
   std::string spec_path, sizes;
   std::string device;  // selector, as for mdh run
   KernelChoice kernel;
+  TunedStoreNote note;  // KernelChoice::stored: what the lookup took and passed over
 };
 
 struct KernelInspection {
