@@ -104,20 +104,21 @@ TEST(KernelConfig, DefaultTilesForReuseOnDedicatedLocalMemory) {
     EXPECT_EQ(j["BUF_ORDER_L_TB"].dump(), "[0,2,3,1]");
     EXPECT_EQ(j["LT_SIZE_g"], 12);  // the longest divisor of 24 up to 16
     EXPECT_EQ(j["DOUBLE_BUFFER"], "on");
-    // TB[e][f][g][c]: work-items along f would read it at a stride of G*C, so it is cached too (f innermost); with
-    // E = 24, 12 indices of g would need 2 x 25 KiB of local memory, 8 fit.
+    // TB[e][f][g][c]: work-items along f would read it at a stride of G*C, so it is cached too (f innermost).
     const BoundMdh gdab = bind_app("apps/tc/abcdef-gdab-efgc.mdh", "A=24,B=16,C=16,D=16,E=24,F=16,G=24");
     const json k = config_to_json(gdab, default_config(gdab, h200()));
     EXPECT_EQ(k["MEM_INP_L_TB"], "local");
     EXPECT_EQ(k["BUF_ORDER_L_TB"].dump(), "[0,2,3,1]");
-    EXPECT_EQ(k["LT_SIZE_g"], 8);
+    EXPECT_EQ(k["NUM_WI_e"], 8);  // divides E = 24 (16 would leave a half-empty tile)
+    EXPECT_EQ(k["PT_SIZE_e"], 3);
+    EXPECT_EQ(k["LT_SIZE_g"], 4);  // TB's tile of 24 x 16 x 2 along e, f, c: 12 along g would take 2 x 36 KiB
   }
   {
-    // PRL: 16 work-items per work-group along i; 8 records each would leave 4,096 work-items on 132 compute units.
+    // PRL: work-items along i only (16 per work-group): the plain default.
     const BoundMdh bound = bind_app("apps/prl.mdh", "N=32768,M=1024");
     const KernelConfig c = default_config(bound, h200());
     EXPECT_EQ(c.private_tile_size[0], 2);
-    EXPECT_EQ(c.input_memory[local][1], Memory::Local);  // b[j], read by every work-item
+    EXPECT_EQ(c.input_memory[local], std::vector<Memory>(c.input_memory[local].size(), Memory::None));
   }
   {
     // A stencil reads every dimension it is computed along: nothing is shared, nothing cached.
