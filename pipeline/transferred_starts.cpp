@@ -117,9 +117,8 @@ std::optional<std::string> default_results_folder(const std::string& spec_path) 
   return std::nullopt;
 }
 
-TransferredStarts find_transferred_starts(const std::string& folder, const BoundMdh& bound,
-                                          const DeviceLimits& limits, const tuner::SearchSpace& space,
-                                          const std::string& device_name, size_t limit,
+TransferredStarts find_transferred_starts(const std::string& folder, const BoundMdh& bound, const DeviceLimits& limits,
+                                          const tuner::SearchSpace& space, const std::string& device_name, size_t limit,
                                           const std::vector<tuner::Point>& exclude) {
   TransferredStarts found;
   std::vector<std::string> paths;
@@ -144,15 +143,17 @@ TransferredStarts find_transferred_starts(const std::string& folder, const Bound
     std::string reason;
     try {
       const TuningResultFile result = TuningResultFile::from_json(json);
-      const bool same_device = result.device.is_object() && result.device.contains("name") &&
-                               result.device["name"] == device_name;
+      const bool same_device =
+          result.device.is_object() && result.device.contains("name") && result.device["name"] == device_name;
       candidate.other_device = same_device ? 0 : 1;
       candidate.distance = size_distance(result.sizes, bound.sizes);
       // As stored: checked against the md_hom, the device and this run's space.
       try {
         const auto point = point_of_config(space, bound, config_of_json(json, path, bound, limits));
-        if (point) candidate.start.point = *point;
-        else reason = "not in this run's search space (a value outside the searched lattices or --restrict)";
+        if (point)
+          candidate.start.point = *point;
+        else
+          reason = "not in this run's search space (a value outside the searched lattices or --restrict)";
       } catch (const UserError& e) {
         // "PATH: error: config: ..." -> "config: ...": the note names the file.
         reason = e.what();

@@ -47,9 +47,8 @@ std::optional<std::string> default_results_folder(const std::string& spec_path);
 /// run's other starts): those that fit as stored first, then those tuned on `device_name`, then those of the
 /// nearest sizes (sum of |log2| size ratios), then by path. Files that are not tuning results, or results of another
 /// md_hom, are ignored; an unreadable folder gives nothing.
-TransferredStarts find_transferred_starts(const std::string& folder, const BoundMdh& bound,
-                                          const DeviceLimits& limits, const tuner::SearchSpace& space,
-                                          const std::string& device_name, size_t limit,
+TransferredStarts find_transferred_starts(const std::string& folder, const BoundMdh& bound, const DeviceLimits& limits,
+                                          const tuner::SearchSpace& space, const std::string& device_name, size_t limit,
                                           const std::vector<tuner::Point>& exclude);
 
 }  // namespace mdh

@@ -37,7 +37,7 @@ class CostModel {
   int rounds_;
   size_t features_ = 0;
   double offset_ = 0, scale_ = 1;  // targets are standardised for training: target = offset_ + scale_ * fitted
-  std::vector<void*> boosters_;  // XGBoost BoosterHandle per member
+  std::vector<void*> boosters_;    // XGBoost BoosterHandle per member
 };
 
 }  // namespace mdh::tuner

@@ -185,9 +185,8 @@ class ModelGuided final : public SearchTechnique {
     for (const Measurement& m : measured_)
       if (m.cost) best.push_back(&m);
     // Stable: equal costs keep measurement order.
-    std::stable_sort(best.begin(), best.end(), [](const Measurement* a, const Measurement* b) {
-      return *a->cost < *b->cost;
-    });
+    std::stable_sort(best.begin(), best.end(),
+                     [](const Measurement* a, const Measurement* b) { return *a->cost < *b->cost; });
     std::vector<Point> centres;
     for (const Measurement* m : best) {
       if (centres.size() == kLocalCentres) break;
@@ -219,8 +218,8 @@ class ModelGuided final : public SearchTechnique {
   std::optional<Rng> rng_, model_rng_;
   std::optional<CostModel> model_;
   std::vector<Measurement> measured_;
-  std::set<Point> proposed_;     // asked or observed: never proposed again while others remain
-  std::deque<Point> asked_;      // asked, not yet reported, in ask order
+  std::set<Point> proposed_;       // asked or observed: never proposed again while others remain
+  std::deque<Point> asked_;        // asked, not yet reported, in ask order
   std::deque<Point> batch_queue_;  // proposed, not yet asked
   double best_target_ = 0;
   size_t local_begin_ = 0, local_end_ = 0;  // the pool's neighbours of the best configuration
