@@ -12,8 +12,8 @@
 #include <optional>
 
 #include "cli/common.h"
-#include "pipeline/transferred_starts.h"
 #include "pipeline/tune.h"
+#include "pipeline/tuned_store.h"
 #include "pipeline/tuning_progress.h"
 #include "tuner/mpi_launch.h"
 #ifdef MDH_WITH_MPI
@@ -134,9 +134,9 @@ int tune_command(const Args& args) {
        "evaluate this configuration next (a config or an mdh tune result, e.g. the best of another size or device; "
        "checked, never trusted; repeatable)")  //
       ("transfer-from", po::value<std::string>(),
-       "start from the best stored `mdh tune` results of the same md_hom in this folder (other sizes or devices; "
-       "re-checked, never trusted; default: the results folder beside the spec or above it)")  //
-      ("no-transfer", "do not start from stored results of the same md_hom")                   //
+       "start from the best tuned results of the same md_hom in this store (any device's folder, other sizes; "
+       "re-checked, adapted where they do not fit; default: $MDH_TUNED_RESULTS, else the source tree's results/)")  //
+      ("no-transfer", "do not start from stored results of the same md_hom")                                        //
       ("no-rank0-evaluation",
        "under mpirun: rank 0 only searches and writes the journal; the other ranks evaluate (one device each)");
   add_data_options(options);
@@ -192,7 +192,7 @@ int tune_command(const Args& args) {
     if (!std::filesystem::is_directory(*settings.transfer_folder, ec))
       throw UserError("--transfer-from '" + *settings.transfer_folder + "': not a folder");
   } else if (!vm.count("no-transfer")) {
-    settings.transfer_folder = default_results_folder(request.spec_path);
+    settings.transfer_folder = tuned_store_directory();
   }
   settings.in_process = vm.count("in-process") > 0;
   if (vm.count("compile-threads")) {
@@ -280,6 +280,23 @@ int tune_command(const Args& args) {
             << result.status.valid_evaluations << " valid, " << result.status.verified_evaluations << " verified, "
             << result.status.cut_evaluations << " cut, " << result.replayed << " replayed) in "
             << static_cast<int>(outcome.seconds) << " s, " << rate << "\n";
+  // Where the time went (tuner/tuner.h, TimeBreakdown): what limits the rate.
+  if (evaluated > 0) {
+    const tuner::TimeBreakdown& t = result.time;
+    char breakdown[256];
+    std::snprintf(breakdown, sizeof breakdown,
+                  "time: %.1f s evaluating (%.0f ms per evaluation), %.1f s idle waiting for compiles, %.1f s in "
+                  "the tuning loop (%.1f s of the run before it: setup and reference)",
+                  t.evaluating_seconds, 1e3 * t.evaluating_seconds / static_cast<double>(evaluated),
+                  t.waiting_for_prepare_seconds, result.status.elapsed_seconds,
+                  std::max(0.0, outcome.seconds - result.status.elapsed_seconds));
+    std::cout << breakdown;
+    if (t.prepared > 0)
+      std::cout << "; " << t.prepared << " compiles ahead took "
+                << static_cast<int>(1e3 * t.prepare_seconds / t.prepared) << " ms each on average, on "
+                << settings.compile_threads << " compile workers";
+    std::cout << "\n";
+  }
   if (!outcome.result_file) {
     std::cout << "no valid configuration found; see the journal " << settings.journal_path << " for the reasons\n";
     return 1;

@@ -1,4 +1,4 @@
-// Finding, re-checking and ordering the stored tuning results a run starts from.
+// Finding, re-checking, adapting and ordering the stored tuning results a run starts from.
 #include "pipeline/transferred_starts.h"
 
 #include <algorithm>
@@ -8,33 +8,14 @@
 #include <tuple>
 
 #include "pipeline/kernel.h"
-#include "pipeline/tuning_result.h"
+#include "pipeline/tuned_store.h"
 #include "pipeline/tuning_search_space.h"
 #include "support/error.h"
-#include "support/input_file.h"
 
 namespace mdh {
 namespace {
 
 namespace fs = std::filesystem;
-
-// How far a stored result's sizes are from this run's: sum over the size names of |log2(stored / now)|; a name
-// only one side has counts as far as a factor of 2^20.
-double size_distance(const nlohmann::json& stored, const SizeBinding& now) {
-  constexpr double kMissing = 20;
-  double distance = 0;
-  for (const auto& [name, value] : now) {
-    const auto it = stored.find(name);
-    if (it == stored.end() || !it->is_number_integer() || it->get<int64_t>() <= 0 || value <= 0) {
-      distance += kMissing;
-      continue;
-    }
-    distance += std::abs(std::log2(static_cast<double>(it->get<int64_t>()) / static_cast<double>(value)));
-  }
-  for (const auto& [name, value] : stored.items())
-    if (now.count(name) == 0) distance += kMissing;
-  return distance;
-}
 
 // A stored configuration that does not fit this run as it is (tuned for other extents, typically) is adapted:
 // 1. NUM_WG of each dimension scaled by the ratio of its extents (the same tiles over a larger extent need
@@ -42,14 +23,9 @@ double size_distance(const nlohmann::json& stored, const SizeBinding& now) {
 // 2. each value moved to the nearest value this run searches (integers by log distance; names and permutations
 //    are kept when this run has them, else the parameter's first value);
 // 3. the nearest valid configuration to those values (tuner::SearchSpace::closest in the rank coordinates).
-// Nullopt when the stored sizes do not bind this md_hom.
-std::optional<tuner::Point> adapted_point(const nlohmann::json& stored_config, const nlohmann::json& stored_sizes,
+// Nullopt when the configuration is not one of the stored sizes.
+std::optional<tuner::Point> adapted_point(const nlohmann::json& stored_config, const SizeBinding& sizes,
                                           const BoundMdh& bound, const tuner::SearchSpace& space) {
-  SizeBinding sizes;
-  for (const auto& [name, value] : stored_sizes.items()) {
-    if (!value.is_number_integer()) return std::nullopt;
-    sizes[name] = value.get<int64_t>();
-  }
   std::vector<int64_t> stored_extents;
   // The configuration read as what it was, a configuration of the stored sizes, in the current (flat) form.
   nlohmann::json config;
@@ -106,76 +82,56 @@ struct Candidate {
 
 }  // namespace
 
-std::optional<std::string> default_results_folder(const std::string& spec_path) {
-  std::error_code ec;
-  fs::path folder = fs::absolute(spec_path, ec).parent_path();
-  if (ec) return std::nullopt;
-  for (; !folder.empty(); folder = folder.parent_path()) {
-    if (fs::is_directory(folder / "results", ec)) return (folder / "results").string();
-    if (folder == folder.root_path()) break;
-  }
-  return std::nullopt;
-}
-
-TransferredStarts find_transferred_starts(const std::string& folder, const BoundMdh& bound, const DeviceLimits& limits,
-                                          const tuner::SearchSpace& space, const std::string& device_name, size_t limit,
+TransferredStarts find_transferred_starts(const std::string& store, const BoundMdh& bound, const DeviceLimits& limits,
+                                          const tuner::SearchSpace& space, const std::string& device_slug, size_t limit,
                                           const std::vector<tuner::Point>& exclude) {
   TransferredStarts found;
-  std::vector<std::string> paths;
+  if (store.empty() || store == kNoTunedStore) return found;
+  // Every device's folder of the store (tuned_store.h's layout), in name order.
+  std::vector<std::string> folders;
   std::error_code ec;
-  for (fs::recursive_directory_iterator it(folder, fs::directory_options::skip_permission_denied, ec), end;
-       !ec && it != end; it.increment(ec))
-    if (it->path().extension() == ".json" && it->is_regular_file(ec)) paths.push_back(it->path().string());
-  std::sort(paths.begin(), paths.end());
+  for (fs::directory_iterator it(store, ec), end; !ec && it != end; it.increment(ec))
+    if (it->is_directory(ec)) folders.push_back(it->path().string());
+  std::sort(folders.begin(), folders.end());
 
-  const std::string& md_hom = bound.mdh->name;
   std::vector<Candidate> candidates;
-  for (const std::string& path : paths) {
-    const InputFile file = read_input_file(path, kMaxConfigBytes);
-    // Most files under results/ are benchmark records and other md_homs: skipped before parsing.
-    if (!file.ok || file.bytes.find("\"" + md_hom + "\"") == std::string::npos) continue;
-    const nlohmann::json json = nlohmann::json::parse(file.bytes, nullptr, false);
-    if (json.is_discarded() || !TuningResultFile::is_result(json) || !json.contains("md_hom") ||
-        json["md_hom"] != md_hom)
-      continue;
-    Candidate candidate;
-    candidate.start.path = path;
-    std::string reason;
-    try {
-      const TuningResultFile result = TuningResultFile::from_json(json);
-      const bool same_device =
-          result.device.is_object() && result.device.contains("name") && result.device["name"] == device_name;
+  // Results of another version of the md_hom, or with sizes that are not the md_hom's, are passed over with a note.
+  const TunedStoreNote passed_over = [&](const std::string& text) { found.skipped.push_back(text); };
+  for (const std::string& folder : folders) {
+    for (StoredResult& stored : stored_results_in(folder, bound, "", passed_over)) {
+      Candidate candidate;
+      candidate.start.path = stored.path;
+      const nlohmann::json& device = stored.result.device;
+      const bool same_device = device.is_object() && device.contains("slug") && device["slug"] == device_slug;
       candidate.other_device = same_device ? 0 : 1;
-      candidate.distance = size_distance(result.sizes, bound.sizes);
+      candidate.distance = stored.distance;
       // As stored: checked against the md_hom, the device and this run's space.
+      std::string reason;
       try {
-        const auto point = point_of_config(space, bound, config_of_json(json, path, bound, limits));
-        if (point)
+        const KernelConfig config = config_of_json(stored.result.config, stored.path, bound, limits);
+        if (const auto point = point_of_config(space, bound, config))
           candidate.start.point = *point;
         else
           reason = "not in this run's search space (a value outside the searched lattices or --restrict)";
       } catch (const UserError& e) {
         // "PATH: error: config: ..." -> "config: ...": the note names the file.
         reason = e.what();
-        for (const std::string& prefix : {path + ": ", std::string("error: ")})
+        for (const std::string& prefix : {stored.path + ": ", std::string("error: ")})
           if (reason.rfind(prefix, 0) == 0) reason.erase(0, prefix.size());
       }
       if (!reason.empty()) {
-        const auto adapted = adapted_point(result.config, result.sizes, bound, space);
+        const auto adapted = adapted_point(stored.result.config, stored.sizes, bound, space);
         if (!adapted) {
-          found.skipped.push_back({path, reason + "; and it cannot be adapted (its sizes or its configuration do "
-                                                  "not fit this md_hom)"});
+          found.skipped.push_back("not using " + stored.path + ": " + reason +
+                                  "; and it cannot be adapted (its configuration does not fit this md_hom)");
           continue;
         }
         candidate.adapted = 1;
         candidate.start.adapted_because = reason;
         candidate.start.point = *adapted;
       }
-    } catch (const UserError& e) {
-      found.skipped.push_back({path, e.what()});
-      continue;
+      candidates.push_back(std::move(candidate));
     }
-    candidates.push_back(std::move(candidate));
   }
   std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
     return std::tie(a.adapted, a.other_device, a.distance, a.start.path) <

@@ -11,6 +11,7 @@
 
 #include "codegen/kernel_config.h"
 #include "codegen/tunable_kernel.h"
+#include "mdh/signature.h"
 #include "pipeline/cost_function.h"
 #include "pipeline/device_limits.h"
 #include "pipeline/kernel.h"
@@ -20,6 +21,7 @@
 #include "runtime/binary_cache.h"
 #include "runtime/device.h"
 #include "runtime/icd_diagnostics.h"
+#include "support/fnv1a.h"
 #include "support/input_file.h"
 #include "tuner/preparing_evaluator.h"
 #include "tuner/seeded_technique.h"
@@ -34,12 +36,7 @@ namespace mdh {
 std::string spec_hash(const std::string& path) {
   const InputFile file = read_input_file(path, kMaxSpecBytes);
   if (!file.ok) throw UserError(SourceLoc{path, 0, 0}, "cannot read spec file: " + file.problem);
-  const std::string& text = file.bytes;
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
-  char out[20];
-  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
-  return out;
+  return fnv1a_64_hex(file.bytes);
 }
 
 void check_journal_resumable(const std::string& path, const nlohmann::json& metadata) {
@@ -70,6 +67,8 @@ bool TuningSettings::searches() const {
 }
 
 namespace {
+// Configurations asked ahead per compile thread (TunerOptions::lookahead; see where it is set).
+constexpr unsigned kLookaheadPerCompileThread = 4;
 
 // The files a tuning run leaves in the temporary folder (its binary cache, its request), removed however the run
 // ends.
@@ -123,7 +122,7 @@ std::string listed(const std::vector<std::string>& items, size_t shown) {
 // [{"path": ..., "config": {...}}]. A resumed run takes those its journal recorded (re-checked), so that it replays
 // the recorded sequence whatever the results folder holds now.
 nlohmann::json transferred_starts(const TuningSettings& settings, const BoundMdh& bound, const DeviceLimits& limits,
-                                  const tuner::SearchSpace& search_space, const std::string& device_name,
+                                  const tuner::SearchSpace& search_space, const std::string& device_slug,
                                   std::vector<tuner::Point>& seeds, TuningOutcome& outcome) {
   std::vector<TransferredStart> taken;
   if (settings.resume && ::access(settings.journal_path.c_str(), F_OK) == 0) {
@@ -142,19 +141,19 @@ nlohmann::json transferred_starts(const TuningSettings& settings, const BoundMdh
       taken.push_back({path, *point, entry.value("adapted", std::string())});
     }
   } else if (settings.transfer_folder) {
-    const std::string& folder = *settings.transfer_folder;
+    const std::string& store = *settings.transfer_folder;
     TransferredStarts found =
-        find_transferred_starts(folder, bound, limits, search_space, device_name, kMaxTransferredStarts, seeds);
-    // Paths relative to the folder, which the note names once.
-    auto shown = [&](const std::string& path) {
-      std::error_code ec;
-      const std::string relative = std::filesystem::relative(path, folder, ec).string();
-      return ec || relative.empty() ? path : relative;
+        find_transferred_starts(store, bound, limits, search_space, device_slug, kMaxTransferredStarts, seeds);
+    // Paths relative to the store, which the notes name once.
+    auto shown = [&](std::string text) {
+      const std::string prefix = (std::filesystem::path(store) / "").string();
+      for (size_t at; (at = text.find(prefix)) != std::string::npos;) text.erase(at, prefix.size());
+      return text;
     };
-    const std::string what = "stored results of " + bound.mdh->name + " in " + folder;
+    const std::string what = "stored results of " + bound.mdh->name + " in " + store;
     if (settings.note && !found.skipped.empty()) {
       std::vector<std::string> reasons;
-      for (const auto& skipped : found.skipped) reasons.push_back(shown(skipped.path) + ": " + skipped.reason);
+      for (const std::string& skipped : found.skipped) reasons.push_back(shown(skipped));
       settings.note("transfer: " + std::to_string(found.skipped.size()) + " " + what +
                     " cannot be used: " + listed(reasons, 3));
     }
@@ -221,9 +220,9 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
     seeds.push_back(*point);
     starts.push_back(config_to_json(bound, config));
   }
-  const nlohmann::json transferred =
-      settings.searches() ? transferred_starts(settings, bound, limits, search_space, devices[0].name, seeds, outcome)
-                          : nlohmann::json::array();
+  const nlohmann::json transferred = settings.searches() ? transferred_starts(settings, bound, limits, search_space,
+                                                                              device_slug(devices[0]), seeds, outcome)
+                                                         : nlohmann::json::array();
   if (!seeds.empty()) technique = std::make_unique<tuner::SeededTechnique>(std::move(technique), std::move(seeds));
 
   TemporaryFiles temporary;
@@ -305,7 +304,11 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
     };
   }
   if (compile_ahead && !settings.mpi) {
-    options.lookahead = settings.compile_threads;
+    // Configurations are reported in the order they were asked, so one slow compile at the front of the window
+    // stops new asks while the other compile workers run dry: on the H200 (GEMM 1024^3, 16 workers, window 17) the
+    // evaluator sat idle waiting for compiles 22 of 30 s although compiles averaged 1.2 s. A deeper window keeps the
+    // workers busy behind a slow one.
+    options.lookahead = kLookaheadPerCompileThread * settings.compile_threads;
     options.prepare_threads = settings.compile_threads;
     options.prepare = compile_ahead;
   }
@@ -401,6 +404,7 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
   file.spec = request.spec_path;
   file.spec_hash = spec_hash(request.spec_path);
   file.md_hom = bound.mdh->name;
+  file.md_hom_signature = md_hom_signature(*bound.mdh);
   file.sizes = bound.sizes;
   file.device = {{"name", devices[0].name},
                  {"driver", devices[0].driver_version},

@@ -41,9 +41,10 @@ struct TuningSettings {
   // another size or device): re-checked against this md_hom, sizes and device, never trusted. A journal records
   // them and resumes only with the same ones.
   std::vector<std::string> start_config_paths;
-  /// A folder of stored `mdh tune` results (results/): the best of them for the same md_hom, re-checked, are
-  /// evaluated after the starts above (pipeline/transferred_starts.h); nullopt: none. The journal records what was
-  /// taken, and a resumed run takes the journal's, whatever this says.
+  /// A store of tuned results (pipeline/tuned_store.h, e.g. results/): the best of them for the same md_hom, from
+  /// any device's folder, re-checked and adapted, are evaluated after the starts above
+  /// (pipeline/transferred_starts.h); nullopt or kNoTunedStore: none. The journal records what was taken, and a
+  /// resumed run takes the journal's, whatever this says.
   std::optional<std::string> transfer_folder;
   bool in_process = false;  // no worker processes (no protection against hanging kernels)
   /// Configurations compiled ahead, each in a compile worker process (killed at its deadline or when the run ends);

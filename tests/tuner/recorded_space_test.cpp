@@ -1,12 +1,13 @@
 // Recorded spaces: the journal of an exhaustive `mdh tune` run loads as one (header skipped, lists and names as
 // enumerations, failures as failed), and the replay answers exactly the recorded costs.
+#include "tuner/recorded_space.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <fstream>
 
 #include "support/error.h"
-#include "tuner/recorded_space.h"
 #include "tuner/search_space.h"
 
 namespace mdh::tuner {
@@ -18,7 +19,8 @@ TEST(RecordedSpace, AJournalOfAnExhaustiveRunIsARecording) {
     std::ofstream out(path);
     out << R"({"mdh_tuner_journal":1,"metadata":{},"seed":1,"space_size":"3","technique":"exhaustive","window":1})"
         << "\n"
-        << R"({"config":{"T":8,"ORDER":[0,1],"MEM":"local"},"cost":0.5,"evaluation":1,"status":"ok"})" << "\n"
+        << R"({"config":{"T":8,"ORDER":[0,1],"MEM":"local"},"cost":0.5,"evaluation":1,"status":"ok"})"
+        << "\n"
         << R"({"config":{"T":8,"ORDER":[1,0],"MEM":"none"},"cost":0.25,"evaluation":2,"status":"ok","cut":true})"
         << "\n"
         << R"({"config":{"T":16,"ORDER":[0,1],"MEM":"none"},"evaluation":3,"reason":"x","status":"build_error"})"
