@@ -176,7 +176,6 @@ nlohmann::json transferred_starts(const TuningSettings& settings, const BoundMdh
     outcome.transferred_from.push_back(start.path);
     seeds.push_back(std::move(start.point));
   }
-  (void)limits;
   return recorded;
 }
 
