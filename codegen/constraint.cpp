@@ -234,19 +234,6 @@ Condition Condition::unless(const Condition& holds, const Condition& exemption) 
   return Condition(n);
 }
 
-std::optional<Condition::Pin> Condition::as_pin() const {
-  const Node& n = *node_;
-  if (n.kind != Node::Kind::unless) return std::nullopt;
-  const Node& pinned = *n.conditions[0].node_;
-  if (pinned.kind != Node::Kind::eq) return std::nullopt;
-  const Expr::Node& left = *pinned.operands[0].node_;
-  const Expr::Node& right = *pinned.operands[1].node_;
-  if (left.kind != Expr::Node::Kind::parameter || right.kind != Expr::Node::Kind::constant) return std::nullopt;
-  const std::vector<ParameterRef> exempt_reads = n.conditions[1].reads();
-  if (std::find(exempt_reads.begin(), exempt_reads.end(), left.parameter) != exempt_reads.end()) return std::nullopt;
-  return Pin{left.parameter, right.value, n.conditions[1]};
-}
-
 bool Condition::holds(const ValueSource& values) const {
   const Node& n = *node_;
   switch (n.kind) {

@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -75,23 +74,12 @@ class Condition {
   std::string to_string() const;
   /// The parameters it reads, each once, in order of first appearance.
   std::vector<ParameterRef> reads() const;
-  /// For `parameter == constant unless exemption` (an order without effect unless another parameter enables it):
-  /// the parameter, the constant and the exemption, so that a tuner can pin the parameter without testing each of
-  /// its values. Nullopt for any other form.
-  struct Pin;
-  std::optional<Pin> as_pin() const;
 
   struct Node;
 
  private:
   explicit Condition(std::shared_ptr<const Node> node) : node_(std::move(node)) {}
   std::shared_ptr<const Node> node_;
-};
-
-struct Condition::Pin {
-  ParameterRef parameter;
-  int64_t value = 0;
-  Condition exemption;
 };
 
 // The comparisons take expressions, so they are found by name lookup, not only through Condition's friends.

@@ -259,17 +259,17 @@ TuningSpace make_tuning_space(const BoundMdh& bound, const DeviceLimits& limits)
         const ParameterRef ref{family_index(family.name), index};
         const std::vector<int> classes = family.permutation_classes(bound, index);
         // The elements placed after an element of a larger class.
-        const Expr out_of_order = Expr::measured(
-            family.out_of_class_order + " in " + family.parameter_name(mdh, index), {ref},
-            [ref, classes](const ValueSource& v) {
-              int64_t count = 0;
-              int largest = std::numeric_limits<int>::min();
-              for (int e : permutation_from_rank(v.value(ref), static_cast<int>(classes.size()))) {
-                count += classes[e] < largest ? 1 : 0;
-                largest = std::max(largest, classes[e]);
-              }
-              return count;
-            });
+        const Expr out_of_order =
+            Expr::measured(family.out_of_class_order + " in " + family.parameter_name(mdh, index), {ref},
+                           [ref, classes](const ValueSource& v) {
+                             int64_t count = 0;
+                             int largest = std::numeric_limits<int>::min();
+                             for (int e : permutation_from_rank(v.value(ref), static_cast<int>(classes.size()))) {
+                               count += classes[e] < largest ? 1 : 0;
+                               largest = std::max(largest, classes[e]);
+                             }
+                             return count;
+                           });
         constrain(out_of_order == Expr::constant(0));
         space.constraints.back().permutation_classes = classes;
       }

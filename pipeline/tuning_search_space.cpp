@@ -79,24 +79,11 @@ tuner::SearchSpace make_search_space(const TuningSpace& space, unsigned threads)
     std::vector<std::string> names;
     for (int r : c.reads)
       if (r != owner) others.push_back(r), names.push_back(space.parameters[r].name);
-    // A permutation's constraints go to the tuner as data (classes in order, a pinned order), from which it
-    // builds the valid orders of a long permutation without testing each of its n! orders.
-    if (space.parameters[owner].kind() == FamilyValueKind::permutation) {
-      if (!c.permutation_classes.empty()) {
-        parameters[owner].keep_classes_in_order(c.permutation_classes);
-        continue;
-      }
-      const auto pin = condition.as_pin();
-      if (pin && space.index_of(pin->parameter) == owner) {
-        const Condition exemption = pin->exemption;
-        parameters[owner].pin_unless(pin->value, names,
-                                     [exemption, others, assignment_buffer, shared_space](std::span<const int64_t> reads) {
-                                       Assignment& a = assignment_buffer();
-                                       for (size_t k = 0; k < others.size(); ++k) a[others[k]] = reads[k];
-                                       return exemption.holds(AssignmentValues(*shared_space, a));
-                                     });
-        continue;
-      }
+    // Classes in order go to the tuner as data, from which it builds the valid orders of a long permutation
+    // without testing each of its n! orders.
+    if (!c.permutation_classes.empty()) {
+      parameters[owner].keep_classes_in_order(c.permutation_classes);
+      continue;
     }
     parameters[owner].constrain(names, [condition, owner, others, assignment_buffer, shared_space](
                                            int64_t value, std::span<const int64_t> reads) {

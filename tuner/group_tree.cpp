@@ -362,8 +362,9 @@ GroupTree GroupTree::build(std::vector<GroupParameter> parameters, unsigned thre
     size_t class_orders = 0;
     for (const Constraint& constraint : parameter.constraints()) {
       if (constraint.shape == Constraint::Shape::predicate)
-        throw UserError(what + "its constraints must be declared with restrict_to, pin_unless or "
-                               "keep_classes_in_order, not as a predicate");
+        throw UserError(what +
+                        "its constraints must be declared with restrict_to, pin_unless or "
+                        "keep_classes_in_order, not as a predicate");
       class_orders += constraint.shape == Constraint::Shape::classes_in_order ? 1 : 0;
     }
     if (class_orders > 1) throw UserError(what + "it keeps classes in order once at most");
@@ -668,7 +669,8 @@ size_t GroupTree::memory_bytes() const {
   for (const Level& level : levels_)
     bytes += level.value.capacity() * sizeof(uint32_t) + level.child_begin.capacity() * sizeof(uint32_t) +
              level.leaf_begin.capacity() * sizeof(uint64_t);
-  for (const PermutationSet& set : permutation_sets_) bytes += sizeof(PermutationSet) + (set.is_listed() ? set.size() * sizeof(int64_t) : 0);
+  for (const PermutationSet& set : permutation_sets_)
+    bytes += sizeof(PermutationSet) + (set.is_listed() ? set.size() * sizeof(int64_t) : 0);
   return bytes;
 }
 

@@ -85,7 +85,7 @@ class GroupTree {
   std::vector<uint64_t> tail_masks_;  // one per node of the last level (one root mask when no level is stored)
   std::vector<uint32_t> tail_radix_;  // range sizes of the tail parameters
   uint64_t leaf_count_ = 0;
-  bool lazy_ = false;                            // the last parameter is a permutation that is not enumerated
+  bool lazy_ = false;                             // the last parameter is a permutation that is not enumerated
   std::vector<PermutationSet> permutation_sets_;  // lazy: the distinct sets of valid orders
   std::vector<uint32_t> set_of_node_;             // lazy: per node of the last stored level (or the root), its set
   std::optional<PermutationSet> used_orders_;     // lazy: the orders that occur in some set

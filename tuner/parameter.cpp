@@ -155,9 +155,8 @@ Parameter& Parameter::restrict_to(std::vector<int64_t> allowed) {
 
 Parameter& Parameter::pin_unless(int64_t pinned, std::vector<std::string> reads,
                                  std::function<bool(std::span<const int64_t>)> exempt) {
-  constrain(std::move(reads), [pinned, exempt](int64_t value, std::span<const int64_t> read) {
-    return value == pinned || exempt(read);
-  });
+  constrain(std::move(reads),
+            [pinned, exempt](int64_t value, std::span<const int64_t> read) { return value == pinned || exempt(read); });
   constraints_.back().shape = Constraint::Shape::pinned_unless;
   constraints_.back().values = {pinned};
   constraints_.back().exempt = std::move(exempt);

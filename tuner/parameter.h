@@ -68,9 +68,9 @@ struct Constraint {
   /// predicate only.
   enum class Shape { predicate, one_of, pinned_unless, classes_in_order };
   Shape shape = Shape::predicate;
-  std::vector<int64_t> values;                          // one_of: the allowed values; pinned_unless: the pinned one
+  std::vector<int64_t> values;                           // one_of: the allowed values; pinned_unless: the pinned one
   std::function<bool(std::span<const int64_t>)> exempt;  // pinned_unless: free when this holds for the reads
-  std::vector<int> classes;                             // classes_in_order: the class of each permuted element
+  std::vector<int> classes;                              // classes_in_order: the class of each permuted element
 };
 
 class Parameter {

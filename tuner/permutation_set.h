@@ -45,10 +45,10 @@ class PermutationSet {
  private:
   int n_ = 0;
   bool listed_ = false;
-  std::vector<int64_t> ranks_;              // listed: sorted, unique
-  std::vector<std::vector<int>> classes_;   // class-ordered: elements of each class, ascending, classes ascending
-  std::vector<int> class_of_element_;       // class-ordered: the class index (into classes_) of each element
-  uint64_t size_ = 0;                       // class-ordered: product of the classes' factorials
+  std::vector<int64_t> ranks_;             // listed: sorted, unique
+  std::vector<std::vector<int>> classes_;  // class-ordered: elements of each class, ascending, classes ascending
+  std::vector<int> class_of_element_;      // class-ordered: the class index (into classes_) of each element
+  uint64_t size_ = 0;                      // class-ordered: product of the classes' factorials
 };
 
 }  // namespace mdh::tuner
