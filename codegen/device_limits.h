@@ -14,6 +14,9 @@ struct DeviceLimits {
   uint64_t local_mem_bytes = 32 * 1024;                       // CL_DEVICE_LOCAL_MEM_SIZE
   uint64_t max_alloc_bytes = uint64_t{1} << 30;               // CL_DEVICE_MAX_MEM_ALLOC_SIZE (scratch buffers)
   uint64_t compute_units = 1;                                 // CL_DEVICE_MAX_COMPUTE_UNITS (for defaults only)
+  // CL_DEVICE_LOCAL_MEM_TYPE is CL_LOCAL: local memory is a separate on-chip memory (GPUs), not global memory by
+  // another name (CPUs). Only then does the default configuration cache inputs there (for defaults only).
+  bool local_memory_dedicated = false;
   // Not a device query: the most bytes of arrays one work-item may keep in private memory (result slots, cached
   // private tiles). Private arrays live in registers or on a per-work-item stack; beyond a few KiB they spill or
   // overflow PoCL's stack, so the tuning space keeps configurations below this budget.

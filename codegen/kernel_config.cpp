@@ -6,6 +6,7 @@
 
 #include "codegen/parameter_families.h"
 #include "codegen/permutation.h"
+#include "codegen/tunable_geometry.h"
 #include "codegen/tuning_space.h"
 #include "support/error.h"
 #include "support/json_integer.h"
@@ -333,6 +334,147 @@ constexpr int64_t kStencilRowWorkItems = 32;
 constexpr int64_t kStencilColumnWorkItems = 8;
 constexpr int64_t kStencilColumnElements = 8;
 
+// Where work-items of a work-group read the same input elements (GEMM: every work-item along j reads the same row
+// of A), on a device with dedicated local memory: each work-item owns a register tile of up to
+// kRegisterTileElements elements along each such dimension, every kRegisterTileElements-th (strided: neighbouring
+// work-items touch neighbouring elements), the inputs they share are cached in local memory tile by tile, and the
+// reductions advance kCachedReductionTile indices per cached tile. On the H200 this shape ran GEMM 1024^3 in
+// 0.1034 ms (the best configuration known, 0.1032; the plain default 0.236) and a CCSD(T) contraction in 0.127 ms
+// against 0.516 (results/nvidia-h200/session12/README.md).
+constexpr int64_t kRegisterTileElements = 8;
+constexpr int64_t kCachedReductionTile = 16;
+constexpr uint64_t kWorkItemsPerComputeUnit = 128;
+constexpr int64_t kDividingWorkItemsFloor = 8;
+// A reduction tile shorter than this is not worth a divisor of the extent: the tiles are cut at
+// kCachedReductionTile and the last one is short instead.
+constexpr int64_t kShortestReductionTile = 4;
+
+bool reads_dimension(const BoundAccess& access, int d) {
+  for (const BoundIndex& index : access.indices)
+    if (index.coefficient[d] != 0) return true;
+  return false;
+}
+
+// The reuse layout described above; false (and `c` unchanged) where no input is shared or the result is invalid.
+bool tile_for_reuse(const BoundMdh& bound, const DeviceLimits& limits, KernelConfig& c) {
+  const Mdh& mdh = *bound.mdh;
+  auto shared_along = [&](int d) {
+    if (c.num_wi[d] < 2) return false;
+    for (const BoundAccess& access : bound.inputs)
+      if (!reads_dimension(access, d)) return true;
+    return false;
+  };
+  std::vector<int> tiled;
+  int two_dimensional = 0;
+  for (int d : mdh.concat_dims()) {
+    if (shared_along(d)) tiled.push_back(d);
+    if (c.num_wi[d] > 1) ++two_dimensional;
+  }
+  // A work-group with work-items along one dimension only shares too little to pay for the copies and barriers:
+  // PRL (16 work-items per work-group) ran 3.63 ms so against 3.04 on the H200.
+  if (tiled.empty() || two_dimensional < 2) return false;
+  KernelConfig t = c;
+  // Work-items that divide the extent where halving them does (E = 24 in CCSD(T) gdab-efgc: 16 work-items leave a
+  // half-empty second tile; 8 ran 0.414 ms against 0.486 on the H200), not below kDividingWorkItemsFloor.
+  for (int d : mdh.concat_dims()) {
+    const int64_t extent = bound.dim_extents[d];
+    if (t.num_wi[d] < 2 * kDividingWorkItemsFloor || extent % t.num_wi[d] == 0 || extent % (t.num_wi[d] / 2) != 0)
+      continue;
+    t.num_wi[d] /= 2;
+    t.private_tile_size[d] = std::max<int64_t>(1, std::min(t.private_tile_size[d], extent / t.num_wi[d]));
+    t.local_tile_size[d] = std::min(extent, t.num_wi[d] * t.private_tile_size[d]);
+    t.num_wg[d] = (extent + t.local_tile_size[d] - 1) / t.local_tile_size[d];
+  }
+  auto set_private_tile = [&](int d, int64_t elements) {
+    t.private_tile_size[d] = std::max<int64_t>(1, std::min(elements, bound.dim_extents[d] / t.num_wi[d]));
+    t.local_tile_size[d] = std::min(bound.dim_extents[d], t.num_wi[d] * t.private_tile_size[d]);
+    t.num_wg[d] = (bound.dim_extents[d] + t.local_tile_size[d] - 1) / t.local_tile_size[d];
+  };
+  auto work_groups = [&] {
+    uint64_t n = 1;
+    for (int64_t g : t.num_wg) n *= static_cast<uint64_t>(g);
+    return n;
+  };
+  for (int d : tiled) set_private_tile(d, kRegisterTileElements);
+  // Enough parallelism: halve the largest register tile (the inner dimension first: on the H200, GEMM 1024^3 with
+  // 8x4 elements along i x j ran 0.0888 ms, ...) while fewer than
+  // kWorkItemsPerComputeUnit work-items or half as many work-groups as compute units remain, down to the plain
+  // default's 2 elements. So GEMM 1024^3 on the H200 (132 compute units) keeps 8x4 (128 work-groups of 256); PRL, with
+  // 16 work-items per work-group, goes back to 2 (8 elements left 4,096 work-items and ran 10x slower).
+  auto work_items = [&] {
+    uint64_t n = 1;
+    for (int d : mdh.concat_dims()) n *= static_cast<uint64_t>(t.num_wg[d] * t.num_wi[d]);
+    return n;
+  };
+  while (work_groups() * 2 < limits.compute_units || work_items() < kWorkItemsPerComputeUnit * limits.compute_units) {
+    int largest = -1;
+    for (auto d = tiled.rbegin(); d != tiled.rend(); ++d)
+      if (t.private_tile_size[*d] > 2 && (largest < 0 || t.private_tile_size[*d] > t.private_tile_size[largest]))
+        largest = *d;
+    if (largest < 0) break;
+    set_private_tile(largest, t.private_tile_size[largest] / 2);
+  }
+  for (int d : tiled)
+    if (t.private_tile_size[d] >= 2) t.ownership[d] = Ownership::strided;
+  // Cache what several work-items read; in the copy, the buffer dimension indexed by the work-items' fastest
+  // dimension (OpenCL dimension 0) innermost, so that a warp reads consecutive words (no bank conflicts). On the
+  // H200 the CCSD(T) contraction gdab-efgc ran 0.414 ms so against 1.63 with TB read through from global memory.
+  int fastest = -1;
+  for (int d : mdh.concat_dims())
+    if (t.ocl_dim[1][d] == 0 && t.num_wi[d] > 1) fastest = d;
+  const int local = static_cast<int>(Layer::Local);
+  bool cached = false;
+  for (size_t a = 0; a < bound.inputs.size(); ++a) {
+    const BoundAccess& access = bound.inputs[a];
+    bool shared = false;
+    for (int d : tiled) shared = shared || !reads_dimension(access, d);
+    // An input that neighbouring work-items read at a stride (the fastest dimension moves an outer buffer index,
+    // not the innermost) is cached too: the copy reads it row by row, coalesced, and stores it transposed.
+    const bool strided_reads = fastest >= 0 && !access.indices.empty() && reads_dimension(access, fastest) &&
+                               access.indices.back().coefficient[fastest] == 0;
+    if (!shared && !strided_reads) continue;
+    t.input_memory[local][a] = Memory::Local;
+    cached = true;
+    std::vector<int>& order = t.cache_dim_order[local][a];
+    if (fastest >= 0)
+      for (size_t k = 0; k + 1 < access.indices.size(); ++k)
+        if (access.indices[k].coefficient[fastest] != 0 && access.indices.back().coefficient[fastest] == 0) {
+          order.erase(std::find(order.begin(), order.end(), static_cast<int>(k)));
+          order.push_back(static_cast<int>(k));
+          break;
+        }
+  }
+  if (!cached) return false;
+  // Reductions in cached tiles of up to kCachedReductionTile indices (a divisor of the extent where one is not much
+  // shorter, so that no tile is short), private tiles of up to 4; shorter tiles where two work-groups' caches would
+  // not fit a compute unit's local memory (one loads while the other computes).
+  auto set_reduction_tiles = [&](int64_t longest) {
+    for (int r : mdh.reduction_dims()) {
+      if (t.num_wg[r] > 1) continue;  // a long reduction split over work-groups keeps its split
+      const int64_t extent = bound.dim_extents[r];
+      int64_t tile = std::min(longest, extent);
+      while (tile > kShortestReductionTile && extent % tile != 0) --tile;
+      if (extent % tile != 0) tile = std::min(longest, extent);
+      t.local_tile_size[r] = tile;
+      t.private_tile_size[r] = std::min<int64_t>(4, tile);
+    }
+  };
+  int64_t longest = kCachedReductionTile;
+  set_reduction_tiles(longest);
+  while (tunable_geometry(bound, t).local_memory_bytes * 2 > limits.local_mem_bytes && longest > 1)
+    set_reduction_tiles(longest /= 2);
+  if (tunable_geometry(bound, t).local_memory_bytes * 2 > limits.local_mem_bytes) return false;
+  // Double buffering where a reduction tile loop can prefetch (GEMM 1024^3 on the H200: 0.1032 -> 0.0888 ms).
+  if (tunable_geometry(bound, t).prefetch_dimension >= 0) t.double_buffer = DoubleBuffer::on;
+  try {
+    check_config(bound, t, limits);
+  } catch (const UserError&) {
+    return false;  // e.g. the register budget
+  }
+  c = t;
+  return true;
+}
+
 // The dimension along which the most input bytes are contiguous in memory (the unit-stride index of their
 // accesses), the output's unit-stride dimension on a tie; -1 when no access has one.
 int most_read_contiguous_dimension(const BoundMdh& bound) {
@@ -468,6 +610,8 @@ KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
     } catch (const UserError&) {
       // A device too small for the shared layout (local memory, work-group size) keeps the layout above.
     }
+  } else if (limits.local_memory_dedicated && !reductions.empty()) {
+    tile_for_reuse(bound, limits, c);
   }
   // Reductions last in the work-group loop nest: the space requires it (LOOP_ORDER_G in parameter_families.cpp).
   std::stable_partition(c.loop_order[0].begin(), c.loop_order[0].end(),

@@ -33,6 +33,8 @@ const char* memory_name(Memory memory);  // "none", "private", "local", "global"
 enum class Ownership { block, strided };
 /// CMB_WI's values (see KernelConfig::work_item_combine).
 enum class WorkItemCombine { serial, tree };
+/// DOUBLE_BUFFER's values (see KernelConfig::double_buffer).
+enum class DoubleBuffer { off, on };
 
 struct KernelConfig {
   // Per dimension of the md_hom, in dimension order.
@@ -66,6 +68,11 @@ struct KernelConfig {
   // another (serial, NUM_WI steps), or they combine pairwise in ceil(log2 NUM_WI) rounds separated by barriers
   // (tree; neighbours pair up where the operator does not commute, so the order of the fold is kept).
   WorkItemCombine work_item_combine = WorkItemCombine::serial;
+  // DOUBLE_BUFFER: the work-group loads the next local tile of its cached inputs into registers (global loads in
+  // flight) while it computes the current one from local memory, then stores them into the caches: the loads'
+  // latency hides behind the arithmetic instead of stalling the whole work-group at each tile. Along the innermost
+  // reduction tile loop with several tiles (TunableGeometry::prefetch_dimension).
+  DoubleBuffer double_buffer = DoubleBuffer::off;
 
   bool operator==(const KernelConfig&) const = default;
 };
@@ -99,7 +106,10 @@ nlohmann::json config_to_json(const BoundMdh& bound, const KernelConfig& config)
 KernelConfig config_from_json(const BoundMdh& bound, const nlohmann::json& json);
 
 /// A valid, sensible configuration for the device: the `++` dimensions spread over work-groups and up to 16x16
-/// work-items, each work-item owning a few elements; reductions inside one work-item; no caching.
+/// work-items, each work-item owning a few elements; reductions inside one work-item; no caching. Long reductions
+/// that most bytes stream along are shared by the work-items of a work-group (GEMV, DOT); 2-D stencils take a
+/// stencil shape; where work-items share inputs and local memory is dedicated (GPUs), strided register tiles of
+/// up to 8x8 with the shared inputs cached in local memory, 16 reduction indices at a time (GEMM, contractions).
 KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits);
 
 }  // namespace mdh

@@ -525,6 +525,33 @@ std::vector<ParameterFamily> make_families() {
     t.push_back(f);
   }
 
+  {
+    ParameterFamily f;
+    f.name = "DOUBLE_BUFFER";
+    f.kind = FamilyValueKind::enumeration;
+    f.meaning =
+        "whether the work-group loads its next local tile of cached inputs into registers while it computes the "
+        "current one";
+    f.labels = {"off", "on"};
+    f.legacy_codes = {0, 1};
+    f.neutral = zero;
+    f.get = [](const KernelConfig& c, int) { return static_cast<int64_t>(c.double_buffer); };
+    f.set = [](KernelConfig& c, int, int64_t v) { c.double_buffer = v == 1 ? DoubleBuffer::on : DoubleBuffer::off; };
+    // Only where the kernel can pipeline (TunableGeometry::prefetch_dimension); elsewhere "on" would generate the
+    // same kernel as "off", a second name for one candidate.
+    f.family_constraints = [](const FamilyContext& x) {
+      const BoundMdh* bound = &x.bound;
+      std::vector<std::string> reads = kArrayFamilies;
+      reads.push_back("LOOP_ORDER_G");
+      const Expr pipelined = Expr::measured(
+          "a reduction tile loop can prefetch (1: yes, 0: no)", refs(x.bound, reads), [bound](const ValueSource& v) {
+            return static_cast<int64_t>(tunable_geometry(*bound, config_of(*bound, v)).prefetch_dimension >= 0);
+          });
+      return std::vector<Condition>{Condition::unless(x.is("DOUBLE_BUFFER", 0, "off"), pipelined >= Expr::constant(1))};
+    };
+    t.push_back(f);
+  }
+
   for (ParameterFamily& f : t) {
     if (!f.exists) f.exists = [](const BoundMdh&, int) { return true; };
     if (!f.lattice) f.lattice = [](const LatticeContext& x) { return whole_range(x.lo, x.hi); };

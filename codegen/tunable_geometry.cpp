@@ -80,6 +80,32 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c) {
       g.cached_tiles.push_back(t);
     }
   }
+  // Double buffering (see prefetch_dimension).
+  bool copies_fit = false;
+  int64_t prefetch_elements = 0;
+  for (const CachedTile& t : g.cached_tiles) {
+    if (t.layer != Layer::Local || t.memory != Memory::Local) continue;
+    copies_fit = true;
+    for (const BoundIndex& index : bound.inputs[t.access].indices)
+      for (int d = 0; d < dims; ++d)
+        copies_fit = copies_fit && (index.coefficient[d] == 0 || g.local_tile_fullness[d] == Fullness::Always);
+    if (!copies_fit) break;
+    prefetch_elements += ceil_div(t.elements(), g.work_group_size);
+  }
+  if (copies_fit)
+    for (auto d = c.loop_order[0].rbegin(); d != c.loop_order[0].rend() && !mdh.dims[*d].combine.is_concat(); ++d)
+      if (g.tiles_per_wg[*d] > 1) {
+        g.prefetch_dimension = *d;
+        break;
+      }
+  if (g.prefetch_dimension >= 0 && c.double_buffer == DoubleBuffer::on) {
+    g.prefetch_elements = prefetch_elements;
+    for (const CachedTile& t : g.cached_tiles)
+      if (t.layer == Layer::Local && t.memory == Memory::Local)
+        g.private_memory_bytes += static_cast<uint64_t>(ceil_div(t.elements(), g.work_group_size)) *
+                                  mdh.size_of(mdh.buffers[mdh.inputs[t.access].buffer].type);
+  }
+
   // Partial results in local memory: every work-item's slots (MEM_RES[P]), the leaders' slots (MEM_RES[L]).
   const int p = static_cast<int>(Layer::Private), l = static_cast<int>(Layer::Local);
   const uint64_t slot_bytes = static_cast<uint64_t>(g.result_slots) * g.result_bytes;

@@ -154,6 +154,8 @@ class TunableEmitter {
     for (size_t d = 0; d < m_.dims.size(); ++d)
       if (strided(static_cast<int>(d))) strided_dims.push_back(dim(static_cast<int>(d)));
     if (!strided_dims.empty()) s << "\n//   OWNERSHIP strided: " << join(strided_dims, ",");
+    if (c_.double_buffer == DoubleBuffer::on)
+      s << "\n//   DOUBLE_BUFFER: the next local tile along " << dim(g_.prefetch_dimension) << " in registers";
     return s.str();
   }
   static std::string join_ints(const std::vector<int>& v) {
@@ -547,8 +549,9 @@ class TunableEmitter {
   // Lowest corner and extent of access `a` over the box [begin_d, end_d) of every dimension (clipped tile).
   // `nonempty`: an expression that is false when the box is empty; the extents are then 0. `with_extents` false:
   // the lowest corner only (a full box has the cache's extents).
+  // `lo_name`: the corner variables are cache_var(l, a, lo_name, k) (the next tile's: "next_lo").
   void emit_box(Layer l, int a, const std::string& begin_prefix, const std::string& end_prefix,
-                const std::string& nonempty = "", bool with_extents = true) {
+                const std::string& nonempty = "", bool with_extents = true, const std::string& lo_name = "lo") {
     const BoundAccess& access = b_.inputs[a];
     for (size_t k = 0; k < access.indices.size(); ++k) {
       const BoundIndex& index = access.indices[k];
@@ -562,7 +565,7 @@ class TunableEmitter {
         lo += " + " + str(c) + "*" + (c > 0 ? begin : last);
         ext += " + " + str(c < 0 ? -c : c) + "*(" + last + " - " + begin + ")";
       }
-      line("const int " + cache_var(l, a, "lo", static_cast<int>(k)) + " = " + lo + ";");
+      line("const int " + cache_var(l, a, lo_name, static_cast<int>(k)) + " = " + lo + ";");
       if (!with_extents) continue;
       if (!nonempty.empty()) ext = nonempty + " ? " + ext + " : 0";
       line("const int " + cache_var(l, a, "ext", static_cast<int>(k)) + " = " + ext + ";");
@@ -626,19 +629,11 @@ class TunableEmitter {
         } else {
           open("for (int c = wi_lin; c < " + cache_macro(Layer::Local, a, "SIZE") + "; c += WG_SIZE)");
         }
-        std::vector<std::string> relative(rank), guard;
-        for (int k = static_cast<int>(rank) - 1; k >= 0; --k) {
-          relative[k] = "b_" + str(k);
-          std::vector<std::string> inner_extents;
-          for (size_t later = k + 1; later < rank; ++later)
-            inner_extents.push_back(cache_macro(Layer::Local, a, "EXTENT_" + str(later)));
-          const std::string divisor = join(inner_extents, "*");
-          std::string value = divisor.empty() ? "c" : "c / (" + divisor + ")";
-          if (k > 0) value = "(" + value + ") % " + cache_macro(Layer::Local, a, "EXTENT_" + str(k));
-          line("const int b_" + str(k) + " = " + value + ";");
+        const std::vector<std::string> relative = emit_copy_coordinates(a);
+        std::vector<std::string> guard;
+        for (size_t k = 0; k < rank; ++k)
           if (guarded && tests[a][k].fullness != Fullness::Always)
-            guard.insert(guard.begin(), "b_" + str(k) + " < " + cache_var(Layer::Local, a, "ext", k));
-        }
+            guard.push_back("b_" + str(k) + " < " + cache_var(Layer::Local, a, "ext", static_cast<int>(k)));
         if (!guard.empty()) open("if (" + join(guard, " && ") + ")");
         emit_copy_body(Layer::Local, a, relative);
         if (!guard.empty()) close();
@@ -647,6 +642,103 @@ class TunableEmitter {
     }
     line("barrier(CLK_LOCAL_MEM_FENCE);");
   }
+  // The coordinates b_k, relative to the box's lowest corner, of element `c` of access `a`'s local cache, counted
+  // in the buffer's own row-major order (consecutive work-items read consecutive addresses, whatever BUF_ORDER).
+  std::vector<std::string> emit_copy_coordinates(int a) {
+    const size_t rank = b_.inputs[a].indices.size();
+    std::vector<std::string> relative(rank);
+    for (int k = static_cast<int>(rank) - 1; k >= 0; --k) {
+      relative[k] = "b_" + str(k);
+      std::vector<std::string> inner_extents;
+      for (size_t later = k + 1; later < rank; ++later)
+        inner_extents.push_back(cache_macro(Layer::Local, a, "EXTENT_" + str(later)));
+      const std::string divisor = join(inner_extents, "*");
+      std::string value = divisor.empty() ? "c" : "c / (" + divisor + ")";
+      if (k > 0) value = "(" + value + ") % " + cache_macro(Layer::Local, a, "EXTENT_" + str(k));
+      line("const int b_" + str(k) + " = " + value + ";");
+    }
+    return relative;
+  }
+  std::vector<int> locally_cached() const {
+    std::vector<int> accesses;
+    for (size_t a = 0; a < m_.inputs.size(); ++a)
+      if (cached(Layer::Local, a) == Memory::Local) accesses.push_back(static_cast<int>(a));
+    return accesses;
+  }
+  std::string prefetch_array(int a) const { return "pf_" + access_id(a); }
+  // Opens the loop in which each work-item handles its ceil(SIZE / WG_SIZE) elements `c` of access `a`'s local
+  // cache (register n of the prefetch), and where WG_SIZE does not divide SIZE, the test that skips the elements
+  // past SIZE in the last round. Close with close_copy_loop(a).
+  bool uneven_copy(int a) const { return cached_tile(Layer::Local, a).elements() % g_.work_group_size != 0; }
+  void open_copy_rounds(int a) {
+    const std::string size = cache_macro(Layer::Local, a, "SIZE");
+    open_counted_loops({{"n", "((" + size + " + WG_SIZE - 1) / WG_SIZE)",
+                         (cached_tile(Layer::Local, a).elements() + g_.work_group_size - 1) / g_.work_group_size}});
+    line("const int c = wi_lin + n*WG_SIZE;");
+    if (uneven_copy(a)) open("if (c < " + size + ")");
+  }
+  void close_copy_rounds(int a) {
+    if (uneven_copy(a)) close();
+    close();
+  }
+  // DOUBLE_BUFFER, before the tile loop of dimension r (the prefetch dimension) or inside it (`first` false): the
+  // registers pf_<access> receive the local tile that comes next along r, the work-group's first one or the one
+  // after the current one. Tiles are full here (TunableGeometry::prefetch_dimension), so the next tile's box is
+  // the cache's box moved by LT_SIZE along r.
+  void emit_prefetch(int r, bool first, const std::vector<bool>& loop_open) {
+    std::vector<bool> read(m_.dims.size(), false), read_backwards(m_.dims.size(), false);
+    for (int a : locally_cached())
+      for (const BoundIndex& index : b_.inputs[a].indices)
+        for (size_t d = 0; d < m_.dims.size(); ++d) {
+          read[d] = read[d] || index.coefficient[d] != 0;
+          read_backwards[d] = read_backwards[d] || index.coefficient[d] < 0;  // the box starts at the tile's end
+        }
+    for (size_t d = 0; d < m_.dims.size(); ++d) {
+      if (!read[d]) continue;
+      const std::string n = dim(static_cast<int>(d));
+      std::string begin = "tile_begin_" + n;
+      if (static_cast<int>(d) == r)
+        begin = first ? "(wg_" + n + "*" + macro("TILES_PER_WG", r) + ")*" + macro("LT_SIZE", r)
+                      : "tile_begin_" + n + " + " + macro("LT_SIZE", r);
+      else if (!loop_open[d])  // a reduction tile loop inside r's, of one tile per work-group
+        begin = "(wg_" + n + "*" + macro("TILES_PER_WG", static_cast<int>(d)) + ")*" +
+                macro("LT_SIZE", static_cast<int>(d));
+      line("const int next_begin_" + n + " = " + begin + ";");
+      if (read_backwards[d])
+        line("const int next_end_" + n + " = next_begin_" + n + " + " + macro("LT_SIZE", static_cast<int>(d)) + ";");
+    }
+    for (int a : locally_cached()) {
+      emit_box(Layer::Local, a, "next_begin_", "next_end_", "", false, "next_lo");
+      open_copy_rounds(a);
+      const std::vector<std::string> relative = emit_copy_coordinates(a);
+      std::vector<std::string> absolute;
+      for (size_t k = 0; k < relative.size(); ++k)
+        absolute.push_back(cache_var(Layer::Local, a, "next_lo", static_cast<int>(k)) + " + " + relative[k]);
+      line(prefetch_array(a) + "[n] = " + element_at(a, Source::Global, absolute) + ";");
+      close_copy_rounds(a);
+    }
+  }
+  // DOUBLE_BUFFER, at the start of each tile along r: the registers into the caches, then the next tile's loads.
+  void emit_prefetched_local_tile_loads(int r) {
+    line("// Double buffering: store the registers loaded ahead into the caches (the barrier before keeps the");
+    line("// previous tile until all work-items are done with it).");
+    line("barrier(CLK_LOCAL_MEM_FENCE);");
+    for (int a : locally_cached()) {
+      emit_box(Layer::Local, a, "tile_begin_", "tile_end_", "", false);
+      open_copy_rounds(a);
+      const std::vector<std::string> relative = emit_copy_coordinates(a);
+      line(cache_array(Layer::Local, a) + "[" + cache_offset(Layer::Local, a, relative) + "] = " + prefetch_array(a) +
+           "[n];");
+      close_copy_rounds(a);
+    }
+    line("barrier(CLK_LOCAL_MEM_FENCE);");
+    const std::string t = "t_" + dim(r);
+    open("if (" + t + " + 1 < " + macro("TILES_PER_WG", r) + ")");
+    line("// The next tile's loads, in flight while this one is computed.");
+    emit_prefetch(r, false, std::vector<bool>(m_.dims.size(), true));
+    close();
+  }
+
   // The private caches of this work-item's private tile; `guarded`: in a step that may not be full.
   void emit_private_tile_loads(bool guarded) {
     std::vector<int> accesses;
@@ -909,8 +1001,30 @@ class TunableEmitter {
       if (g_.combines_work_items()) line("if (wi_r_lin == 0) " + res_l("slot") + " = " + identity() + ";");
       close();
     }
-    for (int d : reduction_order) open_tile_loop(d);
-    emit_local_tile_loads();
+    // DOUBLE_BUFFER: the first tile's loads before the pipelined loop, the next tile's inside it.
+    const int prefetch = c_.double_buffer == DoubleBuffer::on ? g_.prefetch_dimension : -1;
+    MDH_INTERNAL_ASSERT(c_.double_buffer == DoubleBuffer::off || prefetch >= 0,
+                        "DOUBLE_BUFFER on where no tile loop can prefetch (the tuning space excludes it)");
+    std::vector<bool> loop_open(m_.dims.size(), false);
+    for (int d : concat_order) loop_open[d] = true;
+    for (int d : reduction_order) {
+      if (d == prefetch) {
+        line("// Double buffering: registers for the next local tile of each cached input, the first one loaded now.");
+        for (int a : locally_cached())
+          line(buffer_type(m_.inputs[a].buffer) + " " + prefetch_array(a) + "[(" +
+               cache_macro(Layer::Local, a, "SIZE") + " + WG_SIZE - 1) / WG_SIZE];");
+        line("{");
+        ++indent_;
+        emit_prefetch(d, true, loop_open);
+        close();
+      }
+      open_tile_loop(d);
+      loop_open[d] = true;
+    }
+    if (prefetch >= 0)
+      emit_prefetched_local_tile_loads(prefetch);
+    else
+      emit_local_tile_loads();
 
     // 4. Local layer: private steps.
     // A step is full when all of it lies in the tile; then so does every work-item's private tile in it, and the

@@ -18,6 +18,7 @@ DeviceLimits device_limits(const DeviceInfo& device) {
   limits.local_mem_bytes = device.local_mem_bytes;
   limits.max_alloc_bytes = device.max_alloc_bytes;
   limits.compute_units = device.compute_units;
+  limits.local_memory_dedicated = device.local_mem_dedicated;
   limits.nvidia_driver = is_nvidia_platform(device.platform_name);
   limits.simd_width =
       std::max<uint64_t>(1, device.warp_size > 0 ? device.warp_size : device.preferred_float_vector_width);

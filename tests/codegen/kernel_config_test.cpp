@@ -45,6 +45,89 @@ TEST(KernelConfig, DefaultIsValidAndRoundTripsThroughJson) {
   }
 }
 
+// An H200 as the runtime describes it (pipeline/device_limits.cpp).
+DeviceLimits h200() {
+  DeviceLimits l;
+  l.max_work_group_size = 1024;
+  l.max_work_item_sizes = {1024, 1024, 64};
+  l.local_mem_bytes = 48 * 1024;
+  l.compute_units = 132;
+  l.local_memory_dedicated = true;
+  l.simd_width = 32;
+  l.registers_per_work_item = 255;
+  l.nvidia_driver = true;
+  return l;
+}
+
+// Where work-items share inputs and local memory is dedicated, the default is a strided register tile with both
+// inputs cached (kernel_config.cpp, tile_for_reuse); the tiles shrink until every compute unit has a work-group.
+TEST(KernelConfig, DefaultTilesForReuseOnDedicatedLocalMemory) {
+  const int local = static_cast<int>(Layer::Local);
+  {
+    const BoundMdh bound = bind_app("apps/gemm.mdh", "I=1024,J=1024,K=1024");
+    const json j = config_to_json(bound, default_config(bound, h200()));
+    EXPECT_EQ(j["NUM_WI_i"], 16);
+    EXPECT_EQ(j["NUM_WI_j"], 16);
+    EXPECT_EQ(j["PT_SIZE_i"], 8);  // 8x8 leaves 64 work-groups for 132 compute units, 8x4 128 (of 256)
+    EXPECT_EQ(j["PT_SIZE_j"], 4);
+    EXPECT_EQ(j["PT_SIZE_k"], 4);
+    EXPECT_EQ(j["LT_SIZE_i"], 128);
+    EXPECT_EQ(j["LT_SIZE_j"], 64);
+    EXPECT_EQ(j["LT_SIZE_k"], 16);
+    EXPECT_EQ(j["NUM_WG_i"], 8);
+    EXPECT_EQ(j["DOUBLE_BUFFER"], "on");
+    EXPECT_EQ(j["OWNERSHIP_i"], "strided");
+    EXPECT_EQ(j["OWNERSHIP_j"], "strided");
+    EXPECT_EQ(j["OWNERSHIP_k"], "block");
+    EXPECT_EQ(j["MEM_INP_L_A"], "local");
+    EXPECT_EQ(j["MEM_INP_L_B"], "local");
+    EXPECT_EQ(j["BUF_ORDER_L_A"].dump(), "[0,1]");
+    // Large enough for 8x8 register tiles.
+    const BoundMdh big = bind_app("apps/gemm.mdh", "I=4096,J=4096,K=4096");
+    const json b = config_to_json(big, default_config(big, h200()));
+    EXPECT_EQ(b["PT_SIZE_i"], 8);
+    EXPECT_EQ(b["PT_SIZE_j"], 8);
+    // The same GEMM where local memory is global memory (PoCL on a CPU): the plain default.
+    DeviceLimits cpu = h200();
+    cpu.local_memory_dedicated = false;
+    const KernelConfig plain = default_config(bound, cpu);
+    EXPECT_EQ(plain.input_memory[local], (std::vector<Memory>{Memory::None, Memory::None}));
+    EXPECT_EQ(plain.private_tile_size, (std::vector<int64_t>{2, 2, 4}));
+  }
+  {
+    // TB[d][f][g][c]: f, on OpenCL dimension 0, moves innermost in the copy; TA[g][e][a][b] does not read f.
+    const BoundMdh bound = bind_app("apps/tc/abcdef-geab-dfgc.mdh", "A=24,B=16,C=16,D=24,E=16,F=16,G=24");
+    const json j = config_to_json(bound, default_config(bound, h200()));
+    EXPECT_EQ(j["MEM_INP_L_TA"], "local");
+    EXPECT_EQ(j["MEM_INP_L_TB"], "local");
+    EXPECT_EQ(j["BUF_ORDER_L_TA"].dump(), "[0,1,2,3]");
+    EXPECT_EQ(j["BUF_ORDER_L_TB"].dump(), "[0,2,3,1]");
+    EXPECT_EQ(j["LT_SIZE_g"], 12);  // the longest divisor of 24 up to 16
+    EXPECT_EQ(j["DOUBLE_BUFFER"], "on");
+    // TB[e][f][g][c]: work-items along f would read it at a stride of G*C, so it is cached too (f innermost).
+    const BoundMdh gdab = bind_app("apps/tc/abcdef-gdab-efgc.mdh", "A=24,B=16,C=16,D=16,E=24,F=16,G=24");
+    const json k = config_to_json(gdab, default_config(gdab, h200()));
+    EXPECT_EQ(k["MEM_INP_L_TB"], "local");
+    EXPECT_EQ(k["BUF_ORDER_L_TB"].dump(), "[0,2,3,1]");
+    EXPECT_EQ(k["NUM_WI_e"], 8);  // divides E = 24 (16 would leave a half-empty tile)
+    EXPECT_EQ(k["PT_SIZE_e"], 3);
+    EXPECT_EQ(k["LT_SIZE_g"], 4);  // TB's tile of 24 x 16 x 2 along e, f, c: 12 along g would take 2 x 36 KiB
+  }
+  {
+    // PRL: work-items along i only (16 per work-group): the plain default.
+    const BoundMdh bound = bind_app("apps/prl.mdh", "N=32768,M=1024");
+    const KernelConfig c = default_config(bound, h200());
+    EXPECT_EQ(c.private_tile_size[0], 2);
+    EXPECT_EQ(c.input_memory[local], std::vector<Memory>(c.input_memory[local].size(), Memory::None));
+  }
+  {
+    // A stencil reads every dimension it is computed along: nothing is shared, nothing cached.
+    const BoundMdh bound = bind_app("apps/gaussian.mdh", "I=4096,J=4096");
+    const KernelConfig c = default_config(bound, h200());
+    EXPECT_EQ(c.input_memory[local], std::vector<Memory>(c.input_memory[local].size(), Memory::None));
+  }
+}
+
 TEST(KernelConfig, JsonFormIsFlatNamedAndVersioned) {
   const BoundMdh bound = bind_app("apps/gemm.mdh", "I=64,J=48,K=32");
   const json j = config_to_json(bound, default_config(bound, small_gpu()));
@@ -58,7 +141,8 @@ TEST(KernelConfig, JsonFormIsFlatNamedAndVersioned) {
   EXPECT_EQ(j["CMB_RES"], "P");
   EXPECT_EQ(j["OWNERSHIP_i"], "block");
   EXPECT_EQ(j["CMB_WI"], "serial");
-  EXPECT_EQ(j.size(), 37u);  // 36 parameters and the version
+  EXPECT_EQ(j["DOUBLE_BUFFER"], "off");
+  EXPECT_EQ(j.size(), 38u);  // 37 parameters and the version
 }
 
 // Version 1 (nested by family and layer) and the journals' ordinals are still read, and mean the same config.

@@ -7,9 +7,11 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 #include "codegen/kernel_config.h"
+#include "codegen/tunable_geometry.h"
 #include "codegen/tuning_space.h"
 #include "tests/codegen/codegen_test_support.h"
 #include "tests/codegen/tunable_test_support.h"
@@ -62,6 +64,75 @@ TEST(TunableKernel, DefaultConfigOfEveryShape) {
                                                         {"apps/mcc.mdh", "N=1,P=3,Q=3,K=4,C=3,R=2,S=2"}}) {
     const BoundMdh bound = bind_app(app, sizes);
     EXPECT_EQ(mismatch(bound, default_config(bound, testing::first_device_limits())), "") << app;
+  }
+}
+
+// On a device with dedicated local memory the default caches shared inputs locally, with strided register tiles
+// (kernel_config.cpp, tile_for_reuse): correct on full and edge tiles, prime extents and a reduction of 1 too.
+TEST(TunableKernel, DefaultConfigWithDedicatedLocalMemory) {
+  DeviceLimits limits = testing::first_device_limits();
+  limits.local_memory_dedicated = true;
+  const int local = static_cast<int>(Layer::Local);
+  struct Case {
+    const char* app;
+    const char* sizes;
+    bool cached;  // whether the default caches an input (work-items along two dimensions sharing one)
+  };
+  for (const Case& k : std::vector<Case>{{"apps/gemm.mdh", "I=64,J=64,K=32", true},
+                                         {"apps/gemm.mdh", "I=67,J=45,K=33", true},
+                                         {"apps/gemm.mdh", "I=37,J=1,K=1", false},
+                                         {"apps/tc/abcdef-geab-dfgc.mdh", "A=3,B=2,C=5,D=4,E=6,F=17,G=7", true},
+                                         {"apps/tc/abcdef-gdab-efgc.mdh", "A=2,B=3,C=2,D=3,E=24,F=16,G=24", true},
+                                         {"apps/mcc.mdh", "N=1,P=3,Q=5,K=20,C=9,R=2,S=3", true},
+                                         {"apps/prl.mdh", "N=40,M=9", false}}) {
+    const BoundMdh bound = bind_app(k.app, k.sizes);
+    const KernelConfig c = default_config(bound, limits);
+    EXPECT_EQ(std::count(c.input_memory[local].begin(), c.input_memory[local].end(), Memory::Local) > 0, k.cached)
+        << k.app << " " << k.sizes << ": " << config_to_json(bound, c).dump();
+    EXPECT_EQ(mismatch(bound, c), "") << k.app << " " << k.sizes;
+    EXPECT_EQ(mismatch(bound, c, ""), "") << k.app << " " << k.sizes << " (optimised)";
+  }
+}
+
+// DOUBLE_BUFFER pipelines the innermost reduction tile loop with several tiles: GEMM (k, full tiles, one and
+// several k tiles per work-group, strided and block ownership, a private cache filled from the local one), a
+// contraction whose cached TB is stored f-innermost, and MCC whose innermost reduction loops (r, s) have one tile
+// each so that the c loop is pipelined; a user operator (PRL). Unoptimised and optimised builds.
+TEST(TunableKernel, DoubleBufferingAlongTheInnermostReductionWithSeveralTiles) {
+  DeviceLimits limits = testing::first_device_limits();
+  limits.local_memory_dedicated = true;
+  const int local = static_cast<int>(Layer::Local), priv = static_cast<int>(Layer::Private);
+  struct Case {
+    const char* app;
+    const char* sizes;
+    std::function<void(KernelConfig&)> adjust;
+  };
+  const std::vector<Case> cases{
+      {"apps/gemm.mdh", "I=64,J=32,K=64", [](KernelConfig&) {}},
+      {"apps/gemm.mdh", "I=32,J=32,K=48",
+       [](KernelConfig& c) {
+         c.num_wg = {1, 1, 3};  // k split over 3 work-groups (a second kernel combines them), 2 tiles each
+         c.local_tile_size[2] = 8;
+       }},
+      {"apps/gemm.mdh", "I=32,J=32,K=32",
+       [&](KernelConfig& c) {
+         c.ownership = {Ownership::block, Ownership::block, Ownership::block};
+         c.input_memory[priv][0] = Memory::Private;  // filled from the local cache
+       }},
+      {"apps/tc/abcdef-geab-dfgc.mdh", "A=2,B=2,C=2,D=2,E=16,F=16,G=24", [](KernelConfig&) {}},
+      {"apps/mcc.mdh", "N=1,P=4,Q=4,K=32,C=32,R=3,S=3", [](KernelConfig&) {}},
+  };
+  for (const Case& k : cases) {
+    const BoundMdh bound = bind_app(k.app, k.sizes);
+    KernelConfig c = default_config(bound, limits);
+    k.adjust(c);
+    c.double_buffer = DoubleBuffer::on;
+    const TunableGeometry g = tunable_geometry(bound, c);
+    ASSERT_GE(g.prefetch_dimension, 0) << k.app << " " << k.sizes << ": " << config_to_json(bound, c).dump();
+    EXPECT_TRUE(std::count(c.input_memory[local].begin(), c.input_memory[local].end(), Memory::Local) > 0);
+    EXPECT_NO_THROW(check_config(bound, c, limits)) << k.app << " " << k.sizes;
+    EXPECT_EQ(mismatch(bound, c), "") << k.app << " " << k.sizes;
+    EXPECT_EQ(mismatch(bound, c, ""), "") << k.app << " " << k.sizes << " (optimised)";
   }
 }
 
@@ -372,6 +443,21 @@ TEST(TunableKernelGolden, GemmWithStridedOwnershipAndTreeCombine) {
   c.combine_layer = Layer::Local;
   c.work_item_combine = WorkItemCombine::tree;
   expect_golden(generate_tunable_kernel(bound, c, DeviceLimits{}).source, "gemm_tunable_strided_tree.cl");
+}
+
+// DOUBLE_BUFFER on the default GEMM shape of a GPU (strided 4x4 register tiles, both inputs cached): registers
+// receive the first k tile before the k loop, each tile stores them into the caches and loads the next.
+TEST(TunableKernelGolden, GemmWithDoubleBuffering) {
+  const BoundMdh bound = bind_app("apps/gemm.mdh", "I=64,J=64,K=64");
+  KernelConfig c = default_config(bound, DeviceLimits{});
+  c.num_wg = {1, 1, 1};
+  c.num_wi = {16, 16, 1};
+  c.local_tile_size = {64, 64, 16};
+  c.private_tile_size = {4, 4, 4};
+  c.ownership = {Ownership::strided, Ownership::strided, Ownership::block};
+  c.input_memory[static_cast<int>(Layer::Local)] = {Memory::Local, Memory::Local};
+  c.double_buffer = DoubleBuffer::on;
+  expect_golden(generate_tunable_kernel(bound, c, DeviceLimits{}).source, "gemm_tunable_double_buffer.cl");
 }
 
 // DOT's default at 2^20: 256 work-items share the reduction and combine in a tree of 8 rounds; the partial results

@@ -21,17 +21,20 @@ TEST(DeviceLimits, EveryFieldIsCopiedFromTheDevice) {
   device.local_mem_bytes = 12345;
   device.max_alloc_bytes = uint64_t{3} << 40;
   device.compute_units = 77;
+  device.local_mem_dedicated = true;
   device.preferred_float_vector_width = 4;
   device.warp_size = 48;
   const DeviceLimits defaults;
   // Destructured so that a field added to DeviceLimits does not compile here until this test checks it.
   const auto [max_work_group_size, max_work_item_sizes, local_mem_bytes, max_alloc_bytes, compute_units,
-              private_mem_bytes, simd_width, registers_per_work_item, nvidia_driver] = device_limits(device);
+              local_memory_dedicated, private_mem_bytes, simd_width, registers_per_work_item, nvidia_driver] =
+      device_limits(device);
   EXPECT_EQ(max_work_group_size, 1000u);
   EXPECT_EQ(max_work_item_sizes, (std::array<uint64_t, 3>{11, 22, 33}));
   EXPECT_EQ(local_mem_bytes, 12345u);
   EXPECT_EQ(max_alloc_bytes, uint64_t{3} << 40);
   EXPECT_EQ(compute_units, 77u);
+  EXPECT_TRUE(local_memory_dedicated);
   EXPECT_TRUE(nvidia_driver);
   EXPECT_EQ(simd_width, 48u);                // the warp, where the device reports one
   EXPECT_EQ(registers_per_work_item, 255u);  // NVIDIA's per-thread register limit (not reported by the driver)
@@ -41,6 +44,7 @@ TEST(DeviceLimits, EveryFieldIsCopiedFromTheDevice) {
   EXPECT_NE(defaults.local_mem_bytes, 12345u);
   EXPECT_NE(defaults.max_alloc_bytes, uint64_t{3} << 40);
   EXPECT_NE(defaults.compute_units, 77u);
+  EXPECT_FALSE(defaults.local_memory_dedicated);
   EXPECT_FALSE(defaults.nvidia_driver);
   EXPECT_NE(defaults.simd_width, 48u);
   EXPECT_NE(defaults.registers_per_work_item, 255u);
@@ -88,6 +92,8 @@ TEST(DeviceLimits, InstalledDevicesMatchClGetDeviceInfo) {
     EXPECT_EQ(limits.local_mem_bytes, queried<cl_ulong>(d.device, CL_DEVICE_LOCAL_MEM_SIZE));
     EXPECT_EQ(limits.max_alloc_bytes, queried<cl_ulong>(d.device, CL_DEVICE_MAX_MEM_ALLOC_SIZE));
     EXPECT_EQ(limits.compute_units, queried<cl_uint>(d.device, CL_DEVICE_MAX_COMPUTE_UNITS));
+    EXPECT_EQ(limits.local_memory_dedicated,
+              queried<cl_device_local_mem_type>(d.device, CL_DEVICE_LOCAL_MEM_TYPE) == CL_LOCAL);
     const cl_platform_id platform = queried<cl_platform_id>(d.device, CL_DEVICE_PLATFORM);
     size_t length = 0;
     ASSERT_EQ(clGetPlatformInfo(platform, CL_PLATFORM_NAME, 0, nullptr, &length), CL_SUCCESS);
