@@ -1,5 +1,7 @@
 // Permutations too long to list: PermutationSet's rank arithmetic against brute force, and tree levels of such
 // permutations (restricted, pinned, classes in order) against the predicates they replace.
+#include "tuner/permutation_set.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,7 +9,6 @@
 #include <set>
 
 #include "support/error.h"
-#include "tuner/permutation_set.h"
 #include "tuner/search_space.h"
 
 namespace mdh::tuner {
@@ -73,7 +74,7 @@ TEST(PermutationSet, TwentyElementsAreRankedWithoutListing) {
     EXPECT_EQ(ordered.index_of(rank), k);
     EXPECT_EQ(all.index_of(rank), static_cast<uint64_t>(rank));
   }
-  EXPECT_EQ(ordered.at(0), 0);  // the identity keeps the classes in order
+  EXPECT_EQ(ordered.at(0), 0);                                         // the identity keeps the classes in order
   EXPECT_FALSE(ordered.index_of(all.at(all.size() - 1)).has_value());  // 19, ..., 0 does not
 }
 
@@ -106,7 +107,7 @@ TEST(PermutationSet, TreeLevelsOfLongPermutationsMatchThePredicates) {
   ASSERT_EQ(valid_orders[1].size(), 2880u);  // 5! * 4!
   const GroupTree& group = space.group(0);
   EXPECT_EQ(group.leaf_count(), 1 + 2 * 2880u);
-  EXPECT_EQ(group.stored_nodes(), 3u);         // the three MEM values; no node per order
+  EXPECT_EQ(group.stored_nodes(), 3u);           // the three MEM values; no node per order
   EXPECT_EQ(group.permutation_set_count(), 2u);  // the identity, the class-ordered set
   EXPECT_EQ(space.group(1).leaf_count(), 4u);
   EXPECT_EQ(space.size(), BigUnsigned(4 * (1 + 2 * 2880)));
@@ -174,9 +175,8 @@ TEST(PermutationSet, ALongPermutationNeedsItsConstraintsAsData) {
   }
   std::vector<Parameter> not_last;
   not_last.push_back(Parameter::permutation("ORDER", 9));
-  not_last.push_back(Parameter::boolean("FLAG").constrain({"ORDER"}, [](int64_t, std::span<const int64_t>) {
-    return true;
-  }));
+  not_last.push_back(
+      Parameter::boolean("FLAG").constrain({"ORDER"}, [](int64_t, std::span<const int64_t>) { return true; }));
   try {
     SearchSpace space(not_last, 2);
     FAIL() << "a 9-element permutation read by a later parameter was accepted";
