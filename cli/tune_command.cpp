@@ -265,6 +265,23 @@ int tune_command(const Args& args) {
             << result.status.valid_evaluations << " valid, " << result.status.verified_evaluations << " verified, "
             << result.status.cut_evaluations << " cut, " << result.replayed << " replayed) in "
             << static_cast<int>(outcome.seconds) << " s, " << rate << "\n";
+  // Where the time went (tuner/tuner.h, TimeBreakdown): what limits the rate.
+  if (evaluated > 0) {
+    const tuner::TimeBreakdown& t = result.time;
+    char breakdown[256];
+    std::snprintf(breakdown, sizeof breakdown,
+                  "time: %.1f s evaluating (%.0f ms per evaluation), %.1f s idle waiting for compiles, %.1f s in "
+                  "the tuning loop (%.1f s of the run before it: setup and reference)",
+                  t.evaluating_seconds, 1e3 * t.evaluating_seconds / static_cast<double>(evaluated),
+                  t.waiting_for_prepare_seconds, result.status.elapsed_seconds,
+                  std::max(0.0, outcome.seconds - result.status.elapsed_seconds));
+    std::cout << breakdown;
+    if (t.prepared > 0)
+      std::cout << "; " << t.prepared << " compiles ahead took "
+                << static_cast<int>(1e3 * t.prepare_seconds / t.prepared) << " ms each on average, on "
+                << settings.compile_threads << " compile workers";
+    std::cout << "\n";
+  }
   if (!outcome.result_file) {
     std::cout << "no valid configuration found; see the journal " << settings.journal_path << " for the reasons\n";
     return 1;

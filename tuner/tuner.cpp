@@ -89,6 +89,8 @@ class TuningLoop {
     technique_.finalize();
     result_.stop_reason = stop_reason_;
     result_.status.elapsed_seconds = elapsed();
+    result_.time.prepare_seconds = static_cast<double>(prepare_nanoseconds_.load()) * 1e-9;
+    result_.time.prepared = prepared_.load();
     return std::move(result_);
   }
 
@@ -174,10 +176,15 @@ class TuningLoop {
         if (prepare_pool_) {
           const Configuration* configuration = &window_tickets_.emplace_back(std::move(ticket)).configuration;
           unreported_.insert(window_tickets_.back().point);
-          window_tickets_.back().prepared =
-              boost::asio::post(*prepare_pool_, boost::asio::use_future([this, configuration] {
-                if (!prepare_stop_) options_.prepare(*configuration, prepare_stop_);
-              }));
+          window_tickets_.back().prepared = boost::asio::post(*prepare_pool_, boost::asio::use_future([this,
+                                                                                                       configuration] {
+            if (prepare_stop_) return;
+            const auto begin = std::chrono::steady_clock::now();
+            options_.prepare(*configuration, prepare_stop_);
+            prepare_nanoseconds_ +=
+                std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - begin).count();
+            ++prepared_;
+          }));
           continue;
         }
         unreported_.insert(ticket.point);
@@ -232,8 +239,9 @@ class TuningLoop {
     if (const size_t window = window_at(status.evaluations - 1); window != header_window_) entry.window = window;
     if (ticket.replayed) {
       ++result_.replayed;
-    } else if (journal_) {
-      journal_->append(entry);
+    } else {
+      result_.time.evaluating_seconds += std::max(0.0, ticket.end_unix - ticket.start_unix);
+      if (journal_) journal_->append(entry);
     }
     if (options_.on_evaluation) options_.on_evaluation(status, entry, ticket.replayed);
   }
@@ -290,7 +298,11 @@ class TuningLoop {
     if (in_flight_ < evaluator_.capacity()) {
       for (Ticket& ticket : window_tickets_)
         if (!ticket.done && !ticket.submitted && ticket.prepared) {
-          if (ticket.prepared->wait_for(slice) != std::future_status::ready) check_stop();
+          const auto begin = std::chrono::steady_clock::now();
+          const bool ready = ticket.prepared->wait_for(slice) == std::future_status::ready;
+          result_.time.waiting_for_prepare_seconds +=
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+          if (!ready) check_stop();
           return;
         }
     }
@@ -324,6 +336,8 @@ class TuningLoop {
   std::deque<EvaluationRecord> replay_;
   std::deque<Ticket> window_tickets_;
   std::atomic<bool> prepare_stop_{false};
+  std::atomic<int64_t> prepare_nanoseconds_{0};  // TimeBreakdown::prepare_seconds, summed by the prepare threads
+  std::atomic<uint64_t> prepared_{0};
   // Declared after the tickets so that it is destroyed first: when run() leaves by an exception, the destructor drops
   // queued prepare tasks and joins the running ones while the configurations they read still exist.
   std::unique_ptr<boost::asio::thread_pool> prepare_pool_;

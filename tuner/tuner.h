@@ -48,12 +48,23 @@ struct TunerOptions {
   uint64_t max_repeated_proposals = 100000;
 };
 
+/// Where a run's time went (evaluations replayed from a journal took none of it): the answer to "why so few
+/// evaluations per second?".
+struct TimeBreakdown {
+  double evaluating_seconds = 0;  // summed over evaluations: submitted to the evaluator until its result came back
+  // Wall time the loop blocked on a prepare task while the evaluator had a free slot: it was idle for a compile.
+  double waiting_for_prepare_seconds = 0;
+  double prepare_seconds = 0;  // summed over prepare tasks (on prepare_threads threads side by side)
+  uint64_t prepared = 0;       // prepare tasks that ran
+};
+
 struct TuningResult {
   std::optional<Configuration> best;
   std::optional<double> best_cost;
   TuningStatus status;
   std::string stop_reason;
   uint64_t replayed = 0;  // evaluations taken from the journal
+  TimeBreakdown time;
 };
 
 TuningResult tune(const SearchSpace& space, SearchTechnique& technique, const Abort& abort, Evaluator& evaluator,

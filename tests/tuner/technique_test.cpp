@@ -244,6 +244,28 @@ TEST(TuningLoop, PreparesAheadAndRecordsPrepareFailures) {
   EXPECT_LE(evaluated.size(), recorded_successes.size() + options.lookahead);
 }
 
+// The time breakdown says where a run went: prepares that take 20 ms each on one thread, instant evaluations, so
+// the evaluator waits for the prepares (lower bounds only: sleeps last at least as long as asked).
+TEST(TuningLoop, TimeBreakdownShowsTheEvaluatorWaitingForSlowPrepares) {
+  SearchSpace space(testing::bowl_parameters());
+  auto technique = make_technique("random");
+  BowlCostFunction cost;
+  TunerOptions options;
+  options.lookahead = 2;
+  options.prepare_threads = 1;
+  options.prepare = [](const Configuration&, const std::atomic<bool>&) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  };
+  const TuningResult result = tune(space, *technique, evaluations(12), cost, options);
+  ASSERT_EQ(result.status.evaluations, 12u);
+  EXPECT_GE(result.time.prepared, 12u);
+  EXPECT_GE(result.time.prepare_seconds, 0.020 * static_cast<double>(result.time.prepared));
+  // At most lookahead + 1 configurations are prepared while nothing waits; the evaluator waits for the rest.
+  EXPECT_GE(result.time.waiting_for_prepare_seconds, 0.020 * (12 - 3));
+  EXPECT_LT(result.time.evaluating_seconds, result.time.waiting_for_prepare_seconds);
+  EXPECT_LE(result.time.waiting_for_prepare_seconds, result.status.elapsed_seconds);
+}
+
 // The evaluator form of preparing ahead (an MPI rank compiles what it evaluates): each configuration prepared once
 // before its evaluation, prepare failures recorded as the loop records them, and the same sequence as the loop's own
 // prepare with the same window (capacity 1 + lookahead 3 either way).
