@@ -4,6 +4,7 @@
 #include "cli/common.h"
 #include "mdh/describe.h"
 #include "mdh/parser.h"
+#include "mdh/signature.h"
 
 namespace mdh::cli {
 
@@ -14,6 +15,8 @@ int check_command(const Args& args) {
   if (!parse_options("check", "SPEC [--size I=..,J=..]", args, options, vm)) return 0;
   std::shared_ptr<const Mdh> mdh = parse_spec_file(vm["spec"].as<std::string>());
   std::cout << describe(*mdh);
+  // What tuned results record of the md_hom, so that a changed spec does not reuse them (pipeline/tuned_store.h).
+  std::cout << "  signature: " << md_hom_signature(*mdh) << '\n';
   if (vm.count("size")) {
     bind(mdh, parse_size_binding(vm["size"].as<std::string>()));
     std::cout << "sizes " << vm["size"].as<std::string>() << ": every view access is inside its buffer\n";

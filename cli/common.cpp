@@ -39,6 +39,24 @@ std::pair<std::string, std::string> split_assignment(const std::string& text, co
   return {text.substr(0, eq), text.substr(eq + 1)};
 }
 
+void add_tuned_store_option(po::options_description& options) {
+  options.add_options()("tuned-results", po::value<std::string>()->default_value(""),
+                        "without --config: take the configuration tuned for the nearest sizes from this store "
+                        "(default: $MDH_TUNED_RESULTS, else the source tree's results/; 'none': the default "
+                        "configuration)");
+}
+
+KernelChoice kernel_choice(const po::variables_map& vm) {
+  if (vm.count("config") && vm.count("reference")) throw UserError("--config and --reference exclude each other");
+  if (vm.count("reference")) return KernelChoice::reference();
+  if (vm.count("config")) return KernelChoice::option(vm["config"].as<std::string>());
+  return KernelChoice::stored(tuned_store_directory(vm["tuned-results"].as<std::string>()));
+}
+
+void print_note(const std::string& text) {
+  std::cerr << "note: " << text << '\n';
+}
+
 void add_data_options(po::options_description& options) {
   options.add_options()                                                                                        //
       ("param", po::value<std::vector<std::string>>()->composing(), "a param value, NAME=VALUE (repeatable)")  //
@@ -81,7 +99,8 @@ std::vector<std::pair<std::string, std::vector<std::string>>> restrictions(const
 std::vector<NamedPath> input_files(const po::variables_map& vm) {
   std::vector<NamedPath> inputs;
   if (vm.count("spec")) inputs.push_back({"spec", vm["spec"].as<std::string>()});
-  if (vm.count("config")) inputs.push_back({"configuration", vm["config"].as<std::string>()});
+  if (vm.count("config") && vm["config"].as<std::string>() != kDefaultConfigName)
+    inputs.push_back({"configuration", vm["config"].as<std::string>()});
   if (vm.count("input"))
     for (const auto& text : vm["input"].as<std::vector<std::string>>())
       inputs.push_back({"input file", split_assignment(text, "input").second});

@@ -24,6 +24,16 @@ void add_data_options(po::options_description& options);
 /// Those options as the pipeline's DataOptions (the files are read by load_run_inputs).
 DataOptions data_options(const po::variables_map& vm);
 
+/// --tuned-results DIR: the store of tuned configurations to look in when no --config is given
+/// (pipeline/tuned_store.h).
+void add_tuned_store_option(po::options_description& options);
+/// The kernel that --reference (where the command has it), --config and --tuned-results choose: the reference
+/// kernel, `--config default` the device's default configuration, `--config FILE` that file, and without either
+/// the store's configuration for the nearest sizes (KernelChoice::stored; resolved with the device later).
+KernelChoice kernel_choice(const po::variables_map& vm);
+/// Prints what the store lookup took or passed over: "note: TEXT" on stderr.
+void print_note(const std::string& text);
+
 /// Splits "NAME=VALUE"; UserError naming the option otherwise.
 std::pair<std::string, std::string> split_assignment(const std::string& text, const std::string& option);
 

@@ -8,6 +8,7 @@
 #include "cli/common.h"
 #include "pipeline/device_limits.h"
 #include "pipeline/kernel.h"
+#include "pipeline/tuned_store.h"
 #include "runtime/device.h"
 
 namespace mdh::cli {
@@ -22,9 +23,11 @@ int export_command(const Args& args) {
   options.add_options()                                                                                  //
       ("size", po::value<std::string>()->default_value(""), "size bindings, e.g. I=1024,J=1024,K=1024")  //
       ("config", po::value<std::string>(),
-       "tunable-kernel configuration, e.g. from mdh tune --out (default: the device's default config)")              //
+       "tunable-kernel configuration, e.g. from mdh tune --out ('default': the device's default config; without it: "
+       "the configuration tuned for the nearest sizes in the store, else the default)")                              //
       ("device", po::value<std::string>()->default_value(""), "device whose limits the configuration must respect")  //
       ("output,o", po::value<std::string>(), "the directory to write into (created if missing)");
+  add_tuned_store_option(options);
   po::variables_map vm;
   if (!parse_options("export", "SPEC --size I=..,J=.. [--config FILE] [--device D] -o DIR", args, options, vm))
     return 0;
@@ -32,11 +35,15 @@ int export_command(const Args& args) {
   BoundMdh bound = load_and_bind(vm["spec"].as<std::string>(), vm["size"].as<std::string>());
 
   // The same plan `mdh generate` makes from these options, so the exported files equal its output.
-  const DeviceLimits limits = device_limits(select_device(vm["device"].as<std::string>()));
-  const LaunchPlan plan = prepare_kernel(bound, limits,
-                                         vm.count("config") ? KernelChoice::file(vm["config"].as<std::string>())
-                                                            : KernelChoice::default_configuration())
-                              .plan;
+  const DeviceInfo device = select_device(vm["device"].as<std::string>());
+  const DeviceLimits limits = device_limits(device);
+  std::optional<StoredConfiguration> stored;
+  const KernelChoice choice = resolve_kernel_choice(kernel_choice(vm), bound, device, limits, print_note, &stored);
+  const LaunchPlan plan = prepare_kernel(bound, limits, choice).plan;
+  if (stored)
+    print_note(
+        "it is valid for these sizes on this device; export does not run it: `mdh run` checks its result "
+        "against the reference before its first use");
 
   const std::filesystem::path directory = vm["output"].as<std::string>();
   std::error_code error;

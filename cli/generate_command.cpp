@@ -6,20 +6,24 @@
 #include "codegen/reference_kernel.h"
 #include "pipeline/device_limits.h"
 #include "pipeline/kernel.h"
+#include "pipeline/tuned_store.h"
 #include "runtime/device.h"
 
 namespace mdh::cli {
 
 int generate_command(const Args& args) {
   po::options_description options("mdh generate options");
-  options.add_options()                                                                                              //
-      ("size", po::value<std::string>()->default_value(""), "size bindings, e.g. I=1024,J=1024,K=1024")              //
-      ("output,o", po::value<std::string>()->default_value("-"), "write the OpenCL C here (default: stdout)")        //
-      ("launch", po::value<std::string>(), "write the launch description (kernels, NDRanges, arguments) as JSON")    //
-      ("config", po::value<std::string>(), "tunable-kernel configuration (default: the device's default config)")    //
+  options.add_options()                                                                                            //
+      ("size", po::value<std::string>()->default_value(""), "size bindings, e.g. I=1024,J=1024,K=1024")            //
+      ("output,o", po::value<std::string>()->default_value("-"), "write the OpenCL C here (default: stdout)")      //
+      ("launch", po::value<std::string>(), "write the launch description (kernels, NDRanges, arguments) as JSON")  //
+      ("config", po::value<std::string>(),
+       "tunable-kernel configuration ('default': the device's default config; without it: the one tuned for the "
+       "nearest sizes in the store, else the default)")                                                              //
       ("device", po::value<std::string>()->default_value(""), "device whose limits the configuration must respect")  //
       ("reference", "the reference kernel (one work-item per output point) instead of the tunable kernel")           //
       ("double", "with --reference: the verifying reference, in double wherever the spec says float");
+  add_tuned_store_option(options);
   po::variables_map vm;
   if (!parse_options("generate", "SPEC --size I=..,J=.. [--config FILE | --reference] [-o FILE] [--launch FILE]", args,
                      options, vm))
@@ -39,14 +43,15 @@ int generate_command(const Args& args) {
     preamble.promote_float_to_double = true;
   }
   if (vm.count("double") && !vm.count("reference")) throw UserError("--double goes with --reference");
-  if (vm.count("config") && vm.count("reference")) throw UserError("--config and --reference exclude each other");
+  KernelChoice choice = kernel_choice(vm);
   // Only the device's limits are read (no context is created), so this works for any listed device; the
   // reference kernel needs none.
-  const KernelChoice choice = vm.count("reference") ? KernelChoice::reference()
-                              : vm.count("config")  ? KernelChoice::file(vm["config"].as<std::string>())
-                                                    : KernelChoice::default_configuration();
-  const DeviceLimits limits =
-      vm.count("reference") ? DeviceLimits{} : device_limits(select_device(vm["device"].as<std::string>()));
+  DeviceLimits limits;
+  if (!vm.count("reference")) {
+    const DeviceInfo device = select_device(vm["device"].as<std::string>());
+    limits = device_limits(device);
+    choice = resolve_kernel_choice(choice, bound, device, limits, print_note);
+  }
   const LaunchPlan plan = prepare_kernel(bound, limits, choice, preamble).plan;
   write_text(vm["output"].as<std::string>(), plan.source);
   if (vm.count("launch"))

@@ -21,6 +21,8 @@ constexpr Subcommand kSubcommands[] = {
     {"generate", mdh::cli::generate_command, "print the generated OpenCL C and its launch description"},
     {"export", mdh::cli::export_command,
      "write the tuned kernel, its launch description and a runner for an application"},
+    {"inspect", mdh::cli::inspect_command,
+     "build a configuration on the device; write its binary and build log; print registers and spills"},
     {"run", mdh::cli::run_command, "run an md_hom on given or random inputs; time it; verify it"},
     {"space", mdh::cli::space_command, "print the tuning parameters, their constraints and the space's size"},
     {"tune", mdh::cli::tune_command, "auto-tune the kernel for a device and size binding"},

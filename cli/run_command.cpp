@@ -21,9 +21,10 @@ std::string format_ms(uint64_t ns) {
 
 int run_command(const Args& args) {
   po::options_description options("mdh run options");
-  options.add_options()                                                                                              //
-      ("size", po::value<std::string>()->default_value(""), "size bindings, e.g. I=1024,J=1024,K=1024")              //
-      ("config", po::value<std::string>(), "tunable-kernel configuration (JSON: a config or an `mdh tune` result)")  //
+  options.add_options()                                                                                  //
+      ("size", po::value<std::string>()->default_value(""), "size bindings, e.g. I=1024,J=1024,K=1024")  //
+      ("config", po::value<std::string>(),
+       "tunable-kernel configuration (JSON: a config or an `mdh tune` result; 'default': the device's default)")     //
       ("reference", "run the reference kernel (one work-item per output point) instead of the tunable kernel")       //
       ("output", po::value<std::string>(), "write the output to FILE (.npy or .bin): NAME=FILE")                     //
       ("device", po::value<std::string>()->default_value(""), "device selector: P:D, gpu, cpu or a name substring")  //
@@ -31,19 +32,18 @@ int run_command(const Args& args) {
       ("warmup", po::value<int>()->default_value(1), "untimed runs before the timed ones")                           //
       ("verify", "check the result against the reference kernel (in double where possible); exit 1 on failure");
   add_data_options(options);
+  add_tuned_store_option(options);
   po::variables_map vm;
   if (!parse_options("run",
                      "SPEC --size I=..,J=.. [--config FILE] [--param N=V] [--input N=F] [--output N=F] [--verify]",
                      args, options, vm))
     return 0;
-  if (vm.count("config") && vm.count("reference")) throw UserError("--config and --reference exclude each other");
   RunRequest request;
   request.spec_path = vm["spec"].as<std::string>();
   request.sizes = vm["size"].as<std::string>();
   request.device = vm["device"].as<std::string>();
-  request.kernel = vm.count("reference") ? KernelChoice::reference()
-                   : vm.count("config")  ? KernelChoice::file(vm["config"].as<std::string>())
-                                         : KernelChoice::default_configuration();
+  request.kernel = kernel_choice(vm);
+  request.note = print_note;
   request.data = data_options(vm);
   request.warmup = vm["warmup"].as<int>();
   request.repeat = vm["repeat"].as<int>();
@@ -75,8 +75,10 @@ int run_command(const Args& args) {
   if (output_file) write_buffer_file(output_file->second, run.output);
 
   if (!run.verification) return 0;
-  std::cout << "verify (reference in " << (run.reference_in_double ? "double" : "the spec's types")
-            << "): " << run.verification->summary() << '\n';
+  // A stored configuration was checked without --verify (and passed, or the run would have failed): say so.
+  std::cout << (request.verify ? "" : "tuned configuration checked, ") << "verify (reference in "
+            << (run.reference_in_double ? "double" : "the spec's types") << "): " << run.verification->summary()
+            << '\n';
   return run.verification->passed ? 0 : 1;
 }
 

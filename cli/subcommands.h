@@ -13,6 +13,7 @@ int devices_command(const Args& args);
 int check_command(const Args& args);
 int generate_command(const Args& args);
 int export_command(const Args& args);
+int inspect_command(const Args& args);
 int run_command(const Args& args);
 int tune_command(const Args& args);
 int tune_worker_command(const Args& args);

@@ -544,7 +544,8 @@ std::vector<ParameterFamily> make_families() {
       std::vector<std::string> reads = kArrayFamilies;
       reads.push_back("LOOP_ORDER_G");
       const Expr pipelined = Expr::measured(
-          "a reduction tile loop can prefetch (1: yes, 0: no)", refs(x.bound, reads), [bound](const ValueSource& v) {
+          "a reduction tile loop can prefetch (1: yes, 0: no; from the sizes, MEM_INP_L and LOOP_ORDER_G)",
+          refs(x.bound, reads), [bound](const ValueSource& v) {
             return static_cast<int64_t>(tunable_geometry(*bound, config_of(*bound, v)).prefetch_dimension >= 0);
           });
       return std::vector<Condition>{Condition::unless(x.is("DOUBLE_BUFFER", 0, "off"), pipelined >= Expr::constant(1))};

@@ -42,6 +42,10 @@ KernelConfig config_of_json(nlohmann::json json, const std::string& where, const
   return config;
 }
 
+KernelChoice KernelChoice::option(const std::string& text) {
+  return text == kDefaultConfigName ? default_configuration() : file(text);
+}
+
 PreparedKernel prepare_kernel(const BoundMdh& bound, const DeviceLimits& limits, const KernelChoice& choice,
                               const PreambleOptions& preamble) {
   PreparedKernel kernel;
@@ -65,8 +69,11 @@ PreparedKernel prepare_kernel(const BoundMdh& bound, const DeviceLimits& limits,
     case KernelChoice::Kind::config:
       MDH_INTERNAL_ASSERT(choice.config.has_value(), "a typed kernel choice without a configuration");
       kernel.config = choice.config;
-      kernel.description = "tunable kernel, given config";
+      kernel.description = "tunable kernel, " + (choice.origin.empty() ? std::string("given config") : choice.origin);
       break;
+    case KernelChoice::Kind::stored:
+      MDH_INTERNAL_ASSERT(false,
+                          "a stored-configuration choice reached prepare_kernel unresolved (resolve_kernel_choice)");
   }
   kernel.plan = generate_tunable_kernel(bound, *kernel.config, limits, preamble);
   return kernel;

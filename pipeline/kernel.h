@@ -22,18 +22,32 @@ struct KernelChoice {
     config_file,     // the tunable kernel with a configuration file (a config or an `mdh tune` result)
     config,          // the tunable kernel with a typed configuration
     config_json,     // the tunable kernel with a configuration in JSON (what a config file holds)
+    stored,          // the configuration tuned for the nearest sizes in a store, else the default configuration;
+                     // resolved with the device by resolve_kernel_choice (pipeline/tuned_store.h) before prepare_kernel
   };
   Kind kind = Kind::default_config;
-  std::string config_path;             // config_file
+  std::string config_path;             // config_file; stored: the store's folder (tuned_store_directory)
   std::optional<KernelConfig> config;  // config
   nlohmann::json json;                 // config_json
+  std::string origin;                  // config: where it came from, for the description ("" : "given config")
 
-  static KernelChoice reference() { return {Kind::reference, "", std::nullopt, {}}; }
-  static KernelChoice default_configuration() { return {Kind::default_config, "", std::nullopt, {}}; }
-  static KernelChoice file(std::string path) { return {Kind::config_file, std::move(path), std::nullopt, {}}; }
-  static KernelChoice typed(KernelConfig config) { return {Kind::config, "", std::move(config), {}}; }
-  static KernelChoice from_json(nlohmann::json json) { return {Kind::config_json, "", std::nullopt, std::move(json)}; }
+  static KernelChoice reference() { return {Kind::reference, "", std::nullopt, {}, ""}; }
+  static KernelChoice default_configuration() { return {Kind::default_config, "", std::nullopt, {}, ""}; }
+  static KernelChoice file(std::string path) { return {Kind::config_file, std::move(path), std::nullopt, {}, ""}; }
+  static KernelChoice typed(KernelConfig config, std::string origin = "") {
+    return {Kind::config, "", std::move(config), {}, std::move(origin)};
+  }
+  static KernelChoice from_json(nlohmann::json json) {
+    return {Kind::config_json, "", std::nullopt, std::move(json), ""};
+  }
+  static KernelChoice stored(std::string store) { return {Kind::stored, std::move(store), std::nullopt, {}, ""}; }
+  /// What `--config TEXT` means: kDefaultConfigName the default configuration, anything else a file.
+  static KernelChoice option(const std::string& text);
 };
+
+/// `--config default` (Python: config="default"): the device's default configuration, even where a store holds a
+/// tuned one. A file of that name is `--config ./default`.
+inline constexpr const char* kDefaultConfigName = "default";
 
 struct PreparedKernel {
   LaunchPlan plan;

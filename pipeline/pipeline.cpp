@@ -24,19 +24,29 @@ RunOutcome run_md_hom(const RunRequest& request) {
   RunInputs inputs = load_run_inputs(bound, request.data);
   // 3. The device and the limits that bound its configurations (runtime/).
   DeviceInfo device = select_device(request.device);
-  // 4. Configuration -> OpenCL C and launch plan (codegen/).
-  PreparedKernel kernel = prepare_kernel(bound, device_limits(device), request.kernel);
+  const DeviceLimits limits = device_limits(device);
+  // 4. Configuration (given, or the one tuned for the nearest sizes in the store) -> OpenCL C and launch plan.
+  std::optional<StoredConfiguration> stored;
+  const KernelChoice choice = resolve_kernel_choice(request.kernel, bound, device, limits, request.note, &stored);
+  PreparedKernel kernel = prepare_kernel(bound, limits, choice);
   // 5. Program, buffers, launches, timing (runtime/).
   Context context(device);
   MdHomRun run(context, bound, std::move(inputs.inputs), inputs.params, inputs.seed, request.input_views);
   PlanTiming timing = run.run(kernel.plan, request.warmup, request.repeat);
   HostBuffer output = run.read_output();
-  // 6. Verification against the reference kernel.
+  // 6. Verification against the reference kernel; a stored configuration is never trusted before it passed once.
   std::optional<VerifyReport> verification;
-  if (request.verify) verification = verify_result(output, run.reference_output(), *bound.mdh, bound.reduction_size());
-  const bool in_double = request.verify && run.reference_in_double();
+  const bool verify =
+      request.verify || (stored && (!request.stored_needs_check || request.stored_needs_check(*stored)));
+  if (verify) verification = verify_result(output, run.reference_output(), *bound.mdh, bound.reduction_size());
+  if (stored && verification && !verification->passed && !request.verify)
+    throw UserError(SourceLoc{}, "the tuned configuration " + stored->path + " computes a wrong result for " +
+                                     request.sizes + " on " + device.name + ": " + verification->summary() +
+                                     "; name a configuration instead (--config FILE, or --config " +
+                                     kDefaultConfigName + ")");
+  const bool in_double = verify && run.reference_in_double();
   return {std::move(bound),  std::move(device),       std::move(kernel), std::move(timing),
-          std::move(output), std::move(verification), in_double};
+          std::move(output), std::move(verification), in_double,         std::move(stored)};
 }
 
 }  // namespace mdh

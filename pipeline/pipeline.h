@@ -3,6 +3,7 @@
 // function plus option parsing and printing; generate, export, tune and the peers take its first steps.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -11,6 +12,7 @@
 #include "pipeline/device_limits.h"
 #include "pipeline/kernel.h"
 #include "pipeline/run_inputs.h"
+#include "pipeline/tuned_store.h"
 #include "runtime/device.h"
 #include "runtime/execute.h"
 #include "runtime/host_buffer.h"
@@ -31,6 +33,12 @@ struct RunRequest {
   int warmup = 1, repeat = 10;
   bool verify = false;        // against the reference kernel, in double where the md_hom allows it
   std::string output_buffer;  // when set, must name the md_hom's output (checked before any device work)
+  /// KernelChoice::stored: what the lookup took and passed over (pipeline/tuned_store.h); nothing when empty.
+  TunedStoreNote note;
+  /// A configuration taken from the store is checked against the reference in this run even without `verify` (a
+  /// wrong result is a UserError naming the file), unless this says it need not be: the Python module answers false
+  /// for a stored configuration it has checked for the same sizes before in the same process. Empty: always checked.
+  std::function<bool(const StoredConfiguration&)> stored_needs_check;
 };
 
 struct RunOutcome {
@@ -41,6 +49,7 @@ struct RunOutcome {
   HostBuffer output;
   std::optional<VerifyReport> verification;
   bool reference_in_double = false;
+  std::optional<StoredConfiguration> stored;  // the stored configuration the run took, if any
 };
 
 RunOutcome run_md_hom(const RunRequest& request);

@@ -11,6 +11,7 @@
 
 #include "codegen/kernel_config.h"
 #include "codegen/tunable_kernel.h"
+#include "mdh/signature.h"
 #include "pipeline/cost_function.h"
 #include "pipeline/device_limits.h"
 #include "pipeline/kernel.h"
@@ -19,6 +20,7 @@
 #include "runtime/binary_cache.h"
 #include "runtime/device.h"
 #include "runtime/icd_diagnostics.h"
+#include "support/fnv1a.h"
 #include "support/input_file.h"
 #include "tuner/preparing_evaluator.h"
 #include "tuner/seeded_technique.h"
@@ -33,12 +35,7 @@ namespace mdh {
 std::string spec_hash(const std::string& path) {
   const InputFile file = read_input_file(path, kMaxSpecBytes);
   if (!file.ok) throw UserError(SourceLoc{path, 0, 0}, "cannot read spec file: " + file.problem);
-  const std::string& text = file.bytes;
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
-  char out[20];
-  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
-  return out;
+  return fnv1a_64_hex(file.bytes);
 }
 
 void check_journal_resumable(const std::string& path, const nlohmann::json& metadata) {
@@ -69,6 +66,8 @@ bool TuningSettings::searches() const {
 }
 
 namespace {
+// Configurations asked ahead per compile thread (TunerOptions::lookahead; see where it is set).
+constexpr unsigned kLookaheadPerCompileThread = 4;
 
 // The files a tuning run leaves in the temporary folder (its binary cache, its request), removed however the run
 // ends.
@@ -230,7 +229,11 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
     };
   }
   if (compile_ahead && !settings.mpi) {
-    options.lookahead = settings.compile_threads;
+    // Configurations are reported in the order they were asked, so one slow compile at the front of the window
+    // stops new asks while the other compile workers run dry: on the H200 (GEMM 1024^3, 16 workers, window 17) the
+    // evaluator sat idle waiting for compiles 22 of 30 s although compiles averaged 1.2 s. A deeper window keeps the
+    // workers busy behind a slow one.
+    options.lookahead = kLookaheadPerCompileThread * settings.compile_threads;
     options.prepare_threads = settings.compile_threads;
     options.prepare = compile_ahead;
   }
@@ -326,6 +329,7 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
   file.spec = request.spec_path;
   file.spec_hash = spec_hash(request.spec_path);
   file.md_hom = bound.mdh->name;
+  file.md_hom_signature = md_hom_signature(*bound.mdh);
   file.sizes = bound.sizes;
   file.device = {{"name", devices[0].name},
                  {"driver", devices[0].driver_version},

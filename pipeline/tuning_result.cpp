@@ -12,6 +12,7 @@ nlohmann::json TuningResultFile::to_json() const {
   out["spec"] = spec;
   out["spec_hash"] = spec_hash;
   out["md_hom"] = md_hom;
+  if (!md_hom_signature.empty()) out["md_hom_signature"] = md_hom_signature;
   out["sizes"] = sizes;
   out["device"] = device;
   out["technique"] = technique;
@@ -59,6 +60,7 @@ TuningResultFile TuningResultFile::from_json(const nlohmann::json& json) {
   text("spec", r.spec);
   text("spec_hash", r.spec_hash);
   text("md_hom", r.md_hom);
+  text("md_hom_signature", r.md_hom_signature);
   if (json.contains("sizes")) r.sizes = json["sizes"];
   text("technique", r.technique);
   text("abort", r.abort);

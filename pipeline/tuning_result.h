@@ -11,6 +11,9 @@ namespace mdh {
 
 struct TuningResultFile {
   std::string spec, spec_hash, md_hom;
+  // mdh/signature.h: which md_hom the configuration was tuned for, independent of comments and flops/bytes; ""
+  // in results written before it was recorded (the tuned-configuration store then compares spec_hash).
+  std::string md_hom_signature;
   nlohmann::json sizes = nlohmann::json::object();   // {"I": 1024, ...}
   nlohmann::json device = nlohmann::json::object();  // name, driver, platform, slug, count
   std::string technique, abort;

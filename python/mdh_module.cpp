@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@
 #include "pipeline/pipeline.h"
 #include "pipeline/run_inputs.h"
 #include "pipeline/tune.h"
+#include "pipeline/tuned_store.h"
 #include "pipeline/tuning_progress.h"
 #include "support/error.h"
 
@@ -136,7 +138,8 @@ class Spec {
   }
 
   py::array run(const py::object& sizes, const std::string& device, const py::object& config, bool reference,
-                const py::object& params, uint64_t seed, bool verify, const py::kwargs& arrays) const {
+                const py::object& params, uint64_t seed, bool verify, const std::string& tuned_results,
+                const py::kwargs& arrays) const {
     RunRequest request;
     request.spec_path = path_;
     request.device = device;
@@ -152,7 +155,13 @@ class Spec {
       request.kernel = KernelChoice::from_json(
           nlohmann::json::parse(py::module_::import("json").attr("dumps")(config).cast<std::string>()));
     else if (!config.is_none())
-      request.kernel = KernelChoice::file(py::str(config).cast<std::string>());
+      request.kernel = KernelChoice::option(py::str(config).cast<std::string>());
+    else
+      request.kernel = KernelChoice::stored(tuned_store_directory(tuned_results));
+    // The store's notes are printed once the GIL is held again; a stored configuration is checked against the
+    // reference the first time this Spec runs it for these sizes.
+    std::vector<std::string> notes;
+    request.note = [&notes](const std::string& text) { notes.push_back(text); };
 
     // The arrays: C-contiguous, of the buffer's dtype, read where they lie (kept alive by `arrays` for the call).
     std::vector<py::array> held;
@@ -192,11 +201,26 @@ class Spec {
       text += (text.empty() ? "" : ",") + name + "=" + std::to_string(value);
     request.sizes = text;
 
+    request.stored_needs_check = [this, &text](const StoredConfiguration& stored) {
+      return checked_stored_.count(stored.path + " " + text) == 0;
+    };
+
     std::optional<RunOutcome> outcome;
-    {
+    auto print_notes = [this, &notes] {  // each once per Spec: a loop of runs says it once
+      py::object err = py::module_::import("sys").attr("stderr");
+      for (const std::string& note : notes)
+        if (printed_notes_.insert(note).second) err.attr("write")("note: " + note + "\n");
+    };
+    try {
       py::gil_scoped_release unlocked;
       outcome.emplace(run_md_hom(request));
+    } catch (...) {
+      print_notes();
+      throw;
     }
+    print_notes();
+    if (outcome->stored && outcome->verification && outcome->verification->passed)
+      checked_stored_.insert(outcome->stored->path + " " + text);
     if (outcome->verification && !outcome->verification->passed)
       throw VerificationFailed(outcome->verification->summary());
     return to_numpy(std::move(outcome->output), outcome->bound);
@@ -292,6 +316,10 @@ class Spec {
 
   std::string path_;
   std::shared_ptr<const Mdh> mdh_;
+  // "STORED_RESULT SIZES" of the stored configurations that passed the reference check in this Spec's runs.
+  mutable std::set<std::string> checked_stored_;
+  // The store's notes this Spec has printed.
+  mutable std::set<std::string> printed_notes_;
 };
 
 }  // namespace
@@ -326,11 +354,14 @@ PYBIND11_MODULE(mdh, m) {
       .def_property_readonly("params", &Spec::params, "the declared params")
       .def("run", &Spec::run, py::kw_only(), py::arg("sizes") = py::none(), py::arg("device") = "",
            py::arg("config") = py::none(), py::arg("reference") = false, py::arg("params") = py::none(),
-           py::arg("seed") = 1, py::arg("verify") = false,
+           py::arg("seed") = 1, py::arg("verify") = false, py::arg("tuned_results") = "",
            "run(*, sizes=None, device='', config=None, reference=False, params=None, seed=1, verify=False, "
-           "**inputs) -> numpy.ndarray\n\n"
-           "Runs the tunable kernel (config: a dict or the path of a config or `mdh tune` result; default: the "
-           "device's default configuration; reference=True: the reference kernel) on the given input arrays "
+           "tuned_results='', **inputs) -> numpy.ndarray\n\n"
+           "Runs the tunable kernel (config: a dict or the path of a config or `mdh tune` result; 'default': the "
+           "device's default configuration; None: the configuration tuned for the nearest sizes in the store "
+           "tuned_results (default: $MDH_TUNED_RESULTS, else the source tree's results/; 'none': no store), checked "
+           "against the reference the first time, else the default; reference=True: the reference kernel) on the "
+           "given input arrays "
            "(C-contiguous, of the buffer's dtype; inputs not given are seeded random, as `mdh run` makes them) and "
            "returns the output. Sizes not given (a dict or 'I=..,J=..') are taken from the arrays' shapes. "
            "verify=True checks the result against mdh's reference and raises mdh.VerificationError if it differs.")

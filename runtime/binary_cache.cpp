@@ -8,6 +8,7 @@
 #include <iterator>
 
 #include "support/error.h"
+#include "support/fnv1a.h"
 
 namespace mdh {
 
@@ -15,12 +16,6 @@ namespace {
 // Everything that decides whether a binary is valid for a build, in one string.
 std::string full_key(const DeviceInfo& device, const std::string& source, const std::string& options) {
   return device.platform_name + '\n' + device.name + '\n' + device.driver_version + '\n' + options + '\n' + source;
-}
-
-uint64_t fnv1a(const std::string& text) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
-  return h;
 }
 }  // namespace
 
@@ -32,7 +27,7 @@ BinaryCache::BinaryCache(std::string folder) : folder_(std::move(folder)) {
 
 std::string BinaryCache::path_of(const std::string& key) const {
   char name[32];
-  std::snprintf(name, sizeof name, "%016llx.bin", static_cast<unsigned long long>(fnv1a(key)));
+  std::snprintf(name, sizeof name, "%016llx.bin", static_cast<unsigned long long>(fnv1a_64(key)));
   return (std::filesystem::path(folder_) / name).string();
 }
 

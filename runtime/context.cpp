@@ -12,7 +12,6 @@
 
 namespace mdh {
 
-namespace {
 std::string program_build_log(cl_program program, cl_device_id device) {
   size_t size = 0;
   if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size) != CL_SUCCESS) return "";
@@ -21,6 +20,17 @@ std::string program_build_log(cl_program program, cl_device_id device) {
   return log.c_str();
 }
 
+std::vector<unsigned char> program_binary(cl_program program) {
+  size_t size = 0;
+  if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr) != CL_SUCCESS || size == 0)
+    return {};
+  std::vector<unsigned char> binary(size);
+  unsigned char* data = binary.data();
+  if (clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof data, &data, nullptr) != CL_SUCCESS) return {};
+  return binary;
+}
+
+namespace {
 bool is_blank(const std::string& line) {
   return line.find_first_not_of(" \t\r") == std::string::npos;
 }
@@ -141,16 +151,9 @@ cl_program Context::program(const std::string& source, const std::string& option
   }
   if (!driver_output.empty()) std::cerr << driver_output << std::flush;  // warnings of a successful build
   check(status, "clBuildProgram");
-  if (binary_cache_) {
-    size_t size = 0;
-    if (clGetProgramInfo(program.get(), CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr) == CL_SUCCESS &&
-        size > 0) {
-      std::vector<unsigned char> binary(size);
-      unsigned char* data = binary.data();
-      if (clGetProgramInfo(program.get(), CL_PROGRAM_BINARIES, sizeof data, &data, nullptr) == CL_SUCCESS)
-        binary_cache_->store(device_, source, options, binary);
-    }
-  }
+  if (binary_cache_)
+    if (std::vector<unsigned char> binary = program_binary(program.get()); !binary.empty())
+      binary_cache_->store(device_, source, options, binary);
   cl_program handle = program.get();
   programs_.emplace(std::move(key), std::move(program));
   return handle;

@@ -102,6 +102,12 @@ class Context {
   bool capture_driver_output_ = true;
 };
 
+/// The driver's build log of `program` for `device`, as it is ("" when the driver gives none).
+std::string program_build_log(cl_program program, cl_device_id device);
+/// The program binary the driver gives for a program built for one device (CL_PROGRAM_BINARIES): PTX text on
+/// NVIDIA, PoCL's own container on PoCL. Empty when the driver gives none.
+std::vector<unsigned char> program_binary(cl_program program);
+
 /// The build log with the noise trimmed: surrounding blank lines and compiler summary lines such as
 /// "1 error generated." are dropped; every other line is kept as is.
 std::string trim_build_log(const std::string& log);

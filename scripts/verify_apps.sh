@@ -25,7 +25,7 @@ printf '\n%-28s %-34s %14s %12s  %s\n' workload sizes "median kernel" rate verif
 status=0
 for c in "${cases[@]}"; do
   IFS='|' read -r spec sizes extra <<<"$c"
-  out=$($mdh run "$spec" --size "$sizes" --repeat 5 --verify ${extra:+$extra} "${device[@]}" 2>&1) || status=1
+  out=$($mdh run "$spec" --size "$sizes" --config default --repeat 5 --verify ${extra:+$extra} "${device[@]}" 2>&1) || status=1
   time=$(sed -n 's/^kernel time: median \([0-9.]* ms\).*/\1/p' <<<"$out")
   rate=$(grep -oE '[0-9.]+ (GFLOP/s|GB/s)' <<<"$out" | head -1 || true)
   verdict=$(grep -oE '(PASS|FAIL)' <<<"$out" | head -1 || echo "ERROR")

@@ -13,6 +13,8 @@ import pytest
 import mdh
 
 SOURCE = os.environ.get("MDH_SOURCE_DIR", os.getcwd())
+# Without config=, run() takes a stored tuned configuration; none here, unless a test names a store.
+os.environ["MDH_TUNED_RESULTS"] = "none"
 
 
 def app(name):
@@ -120,3 +122,30 @@ def test_tune_starts_workers_of_the_mdh_executable_and_returns_config_and_journa
     assert second != journal and os.path.exists(second)
     for fresh in (journal, second):
         shutil.rmtree(os.path.dirname(fresh))
+
+def test_run_takes_the_configuration_tuned_for_the_nearest_sizes_from_the_store(tmp_path, capsys):
+    spec = mdh.load(app("gemm.mdh"))
+    result = tmp_path / "tuned.json"
+    config, journal = spec.tune({"I": 16, "J": 8, "K": 8}, evals=2, in_process=True, progress=False, out=str(result),
+                                journal=str(tmp_path / "journal"))
+    # The store is a folder per device; the result says which device it was tuned on.
+    store = tmp_path / "store"
+    folder = store / json.loads(result.read_text())["device"]["slug"]
+    folder.mkdir(parents=True)
+    stored = folder / "gemm-16x8x8.json"
+    result.rename(stored)
+    capsys.readouterr()
+
+    rng = np.random.default_rng(3)
+    a, b = rng.random((20, 8), dtype=np.float32), rng.random((8, 8), dtype=np.float32)
+    c = spec.run(A=a, B=b, tuned_results=str(store))
+    close_to(c, a.astype(np.float64) @ b, 8)
+    assert capsys.readouterr().err == (
+        "note: using tuned configuration %s (sizes I=16,J=8,K=8, nearest to I=20,J=8,K=8 of 1 stored for gemm on %s, "
+        "log2 distance 0.32)\n" % (stored, folder.name))
+    # Said once per spec: a loop of runs does not repeat it.
+    close_to(spec.run(A=a, B=b, tuned_results=str(store)), a.astype(np.float64) @ b, 8)
+    # config="default" leaves the store alone; tuned_results="none" too.
+    spec.run(A=a, B=b, tuned_results=str(store), config="default")
+    spec.run(A=a, B=b, tuned_results="none")
+    assert capsys.readouterr().err == ""

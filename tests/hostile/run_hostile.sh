@@ -14,6 +14,7 @@ source_dir=$(realpath "$2")
 group=$3
 export ASAN_OPTIONS="exitcode=99:detect_leaks=0:abort_on_error=0:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="exitcode=99:halt_on_error=1:print_stacktrace=1:${UBSAN_OPTIONS:-}"
+export MDH_TUNED_RESULTS=none  # the default configuration, whatever the machine's store of tuned results holds
 ulimit -c 0  # a crash is detected by its signal; no core files in the working folder
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/mdh-hostile-XXXXXX")

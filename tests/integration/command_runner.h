@@ -15,8 +15,10 @@ struct CommandResult {
   std::string output;  // stdout and stderr together
 };
 
+/// No store of tuned configurations unless a test names one (--tuned-results, or MDH_TUNED_RESULTS=DIR before the
+/// program): what mdh run, export and inspect do without --config must not depend on the machine's stored results.
 inline CommandResult run_command(const std::string& command_line) {
-  const std::string command = "cd '" MDH_SOURCE_DIR "' && " + command_line + " 2>&1";
+  const std::string command = "cd '" MDH_SOURCE_DIR "' && export MDH_TUNED_RESULTS=none && " + command_line + " 2>&1";
   CommandResult r;
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return r;

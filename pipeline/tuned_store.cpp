@@ -1,0 +1,191 @@
+#include "pipeline/tuned_store.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "codegen/tuning_space.h"
+#include "mdh/signature.h"
+#include "pipeline/tune.h"
+#include "pipeline/tuning_result.h"
+#include "support/error.h"
+#include "support/input_file.h"
+
+#ifndef MDH_TUNED_RESULTS_DIR
+#define MDH_TUNED_RESULTS_DIR ""
+#endif
+
+namespace mdh {
+
+namespace fs = std::filesystem;
+
+std::string tuned_store_directory(const std::string& option) {
+  if (!option.empty()) return option;
+  if (const char* env = std::getenv("MDH_TUNED_RESULTS"); env && *env) return env;
+  return MDH_TUNED_RESULTS_DIR;
+}
+
+double tuned_sizes_distance(const SizeBinding& tuned, const SizeBinding& asked) {
+  double sum = 0;
+  for (const auto& [name, value] : asked) {
+    const double d = std::log2(static_cast<double>(tuned.at(name))) - std::log2(static_cast<double>(value));
+    sum += d * d;
+  }
+  return std::sqrt(sum);
+}
+
+namespace {
+
+// "I=1024,J=1024,K=1024" in the spec's order of size declarations.
+std::string sizes_text(const Mdh& mdh, const SizeBinding& sizes) {
+  std::string text;
+  for (const SizeSymbol& s : mdh.sizes)
+    if (auto found = sizes.find(s.name); found != sizes.end())
+      text += (text.empty() ? "" : ",") + s.name + "=" + std::to_string(found->second);
+  return text.empty() ? "no sizes" : text;
+}
+
+// The sizes a result records, when they are exactly the md_hom's size symbols with positive integer values.
+std::optional<SizeBinding> recorded_sizes(const nlohmann::json& json, const BoundMdh& bound) {
+  if (!json.is_object() || json.size() != bound.sizes.size()) return std::nullopt;
+  SizeBinding sizes;
+  for (const auto& [name, value] : bound.sizes) {
+    if (!json.contains(name) || !json[name].is_number_integer() || json[name].get<int64_t>() < 1) return std::nullopt;
+    sizes[name] = json[name].get<int64_t>();
+  }
+  return sizes;
+}
+
+struct Candidate {
+  std::string path;
+  TuningResultFile result;
+  SizeBinding sizes;
+  double distance = 0;
+};
+
+// The results in `folder` recorded for this md_hom on this device; each one of the md_hom that is not is noted.
+std::vector<Candidate> candidates_in(const fs::path& folder, const BoundMdh& bound, const std::string& slug,
+                                     const TunedStoreNote& note) {
+  std::vector<std::string> paths;
+  std::error_code error;
+  for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error))
+    if (it->path().extension() == ".json" && it->is_regular_file(error)) paths.push_back(it->path().string());
+  std::sort(paths.begin(), paths.end());
+
+  const Mdh& mdh = *bound.mdh;
+  const std::string signature = md_hom_signature(mdh);
+  std::optional<std::string> spec_bytes_hash;  // read once, only for results without a signature
+  std::vector<Candidate> out;
+  for (const std::string& path : paths) {
+    const InputFile file = read_input_file(path, kMaxConfigBytes);
+    if (!file.ok) continue;  // not a configuration (an oversized table) or unreadable: not part of the store
+    nlohmann::json json = nlohmann::json::parse(file.bytes, nullptr, /*allow_exceptions=*/false);
+    if (!TuningResultFile::is_result(json) || !json.contains("md_hom") || json["md_hom"] != mdh.name) continue;
+    Candidate c;
+    c.path = path;
+    try {
+      c.result = TuningResultFile::from_json(json);
+    } catch (const UserError& e) {
+      note("not using " + path + ": " + e.what());
+      continue;
+    }
+    if (c.result.device.contains("slug") && c.result.device["slug"] != slug) {
+      note("not using " + path + ": tuned on another device (" + c.result.device["slug"].dump() + ")");
+      continue;
+    }
+    if (!c.result.md_hom_signature.empty()) {
+      if (c.result.md_hom_signature != signature) {
+        note("not using " + path + ": tuned for another version of " + mdh.name + " (md_hom signature " +
+             c.result.md_hom_signature + "; " + mdh.file + " has " + signature + ")");
+        continue;
+      }
+    } else {
+      if (!spec_bytes_hash) {
+        try {
+          spec_bytes_hash = spec_hash(mdh.file);
+        } catch (const UserError&) {
+          spec_bytes_hash = "unreadable";  // the spec was parsed from text or has gone: no version to compare
+        }
+      }
+      if (c.result.spec_hash != *spec_bytes_hash) {
+        note("not using " + path + ": tuned for another version of " + mdh.file + " (spec hash " +
+             (c.result.spec_hash.empty() ? "not recorded" : c.result.spec_hash) + ", the file now hashes " +
+             *spec_bytes_hash + "; the result records no md_hom signature)");
+        continue;
+      }
+    }
+    const std::optional<SizeBinding> sizes = recorded_sizes(c.result.sizes, bound);
+    if (!sizes) {
+      note("not using " + path + ": its sizes " + c.result.sizes.dump() + " are not the sizes of " + mdh.name);
+      continue;
+    }
+    c.sizes = *sizes;
+    c.distance = tuned_sizes_distance(c.sizes, bound.sizes);
+    out.push_back(std::move(c));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Candidate& a, const Candidate& b) {
+    if (a.distance != b.distance) return a.distance < b.distance;
+    if (a.result.kernel_time_ns != b.result.kernel_time_ns) return a.result.kernel_time_ns < b.result.kernel_time_ns;
+    return a.path < b.path;
+  });
+  return out;
+}
+
+}  // namespace
+
+std::optional<StoredConfiguration> find_tuned_configuration(const std::string& store, const BoundMdh& bound,
+                                                            const DeviceInfo& device, const DeviceLimits& limits,
+                                                            const TunedStoreNote& note) {
+  const Mdh& mdh = *bound.mdh;
+  const std::string asked = sizes_text(mdh, bound.sizes);
+  if (store.empty() || store == kNoTunedStore) return std::nullopt;
+  const std::string slug = device_slug(device);
+  const fs::path folder = fs::path(store) / slug;
+  std::error_code error;
+  if (!fs::is_directory(folder, error)) {
+    note("no tuned configurations for " + slug + " in " + store + "; using the default configuration");
+    return std::nullopt;
+  }
+  const std::vector<Candidate> candidates = candidates_in(folder, bound, slug, note);
+  for (const Candidate& c : candidates) {
+    KernelConfig config;
+    try {
+      config = config_from_json(bound, c.result.config);
+      check_config(bound, config, limits);
+    } catch (const UserError& e) {
+      std::string why = e.what();
+      if (why.rfind("error: ", 0) == 0) why.erase(0, 7);
+      note("not using " + c.path + " (sizes " + sizes_text(mdh, c.sizes) + "): not valid for " + asked + ": " + why);
+      continue;
+    }
+    char distance[32];
+    std::snprintf(distance, sizeof distance, "%.2f", c.distance);
+    note("using tuned configuration " + c.path + " (sizes " + sizes_text(mdh, c.sizes) +
+         (c.distance == 0 ? ", the sizes asked for"
+                          : ", nearest to " + asked + " of " + std::to_string(candidates.size()) + " stored for " +
+                                mdh.name + " on " + slug + ", log2 distance " + distance) +
+         ")");
+    return StoredConfiguration{c.path, c.sizes, c.distance, candidates.size(), config};
+  }
+  note(std::string(candidates.empty()
+                       ? "no tuned configuration of " + mdh.name + " for " + slug + " in " + store
+                       : "none of the " + std::to_string(candidates.size()) + " tuned configurations of " + mdh.name +
+                             " for " + slug + " is valid for " + asked) +
+       "; using the default configuration");
+  return std::nullopt;
+}
+
+KernelChoice resolve_kernel_choice(const KernelChoice& choice, const BoundMdh& bound, const DeviceInfo& device,
+                                   const DeviceLimits& limits, const TunedStoreNote& note,
+                                   std::optional<StoredConfiguration>* taken) {
+  if (choice.kind != KernelChoice::Kind::stored) return choice;
+  std::optional<StoredConfiguration> stored = find_tuned_configuration(choice.config_path, bound, device, limits, note);
+  if (!stored) return KernelChoice::default_configuration();
+  KernelChoice resolved = KernelChoice::typed(stored->config, "tuned config " + stored->path);
+  if (taken) *taken = std::move(stored);
+  return resolved;
+}
+
+}  // namespace mdh

@@ -1,0 +1,64 @@
+// Tuned configurations a user can reuse: the result files of `mdh tune --out`, kept per device in one folder (like
+// CLBlast's database), from which `mdh run`, `export`, `inspect` and the Python module take the configuration tuned
+// for the nearest sizes when the user names none. Nothing stored is trusted: a stored configuration is used only for
+// the same md_hom on the same device, and only after it is checked valid for the sizes asked for.
+//
+// Layout: STORE/<device slug>/*.json (runtime/device.h, device_slug), the top level of each device's folder only;
+// files that are not tuning results (benchmark tables) are passed over. The repository's results/ is such a store.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "codegen/device_limits.h"
+#include "codegen/kernel_config.h"
+#include "mdh/bind.h"
+#include "pipeline/kernel.h"
+#include "runtime/device.h"
+
+namespace mdh {
+
+/// The value of --tuned-results or MDH_TUNED_RESULTS that means "no store": always the default configuration.
+inline constexpr const char* kNoTunedStore = "none";
+
+/// Where the store lies: `option` (--tuned-results) when given, else $MDH_TUNED_RESULTS when set and not empty, else
+/// the folder compiled in (CMake's MDH_TUNED_RESULTS_DIR, by default the source tree's results/). May be
+/// kNoTunedStore.
+std::string tuned_store_directory(const std::string& option = "");
+
+/// How far the sizes a result was tuned for lie from the sizes asked for: the Euclidean distance of their base-2
+/// logarithms over the md_hom's size symbols, sqrt(sum over s of (log2 tuned[s] - log2 asked[s])^2). 0 for the same
+/// sizes; doubling or halving one size is 1, whatever its magnitude, so 1024 vs 2048 is as near as 8 vs 16.
+double tuned_sizes_distance(const SizeBinding& tuned, const SizeBinding& asked);
+
+/// A stored configuration taken for a run.
+struct StoredConfiguration {
+  std::string path;       // the result file
+  SizeBinding sizes;      // what it was tuned for
+  double distance = 0;    // tuned_sizes_distance to the sizes asked for
+  size_t candidates = 0;  // results of this md_hom and device that were considered
+  KernelConfig config;    // valid for the md_hom, the sizes asked for and the device
+};
+
+/// Where the lines saying what the lookup took and passed over go (`mdh` prints them to stderr as "note: ...").
+using TunedStoreNote = std::function<void(const std::string&)>;
+
+/// Looks in `store` for this md_hom on this device: results recorded for the device's slug whose md_hom has the same
+/// name and signature (mdh/signature.h; results written before signatures were recorded: the same spec bytes,
+/// spec_hash), nearest sizes first (ties: the faster recorded kernel, then the file name), and returns the first
+/// whose configuration is valid here (config_of_json: the md_hom, the sizes asked for, the device's limits). Every
+/// result of the md_hom passed over is named in a note with the reason, and so is the one taken, or why none was.
+/// Unreadable store folders count as empty. Never throws for what the store holds.
+std::optional<StoredConfiguration> find_tuned_configuration(const std::string& store, const BoundMdh& bound,
+                                                            const DeviceInfo& device, const DeviceLimits& limits,
+                                                            const TunedStoreNote& note);
+
+/// `choice` as it is, unless it is KernelChoice::stored(): then the configuration find_tuned_configuration finds
+/// (typed, described by its file), or the device's default configuration. `taken` receives the stored
+/// configuration when one was taken.
+KernelChoice resolve_kernel_choice(const KernelChoice& choice, const BoundMdh& bound, const DeviceInfo& device,
+                                   const DeviceLimits& limits, const TunedStoreNote& note,
+                                   std::optional<StoredConfiguration>* taken = nullptr);
+
+}  // namespace mdh

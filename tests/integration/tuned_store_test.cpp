@@ -1,0 +1,280 @@
+// The store of tuned configurations (pipeline/tuned_store.h) in a temporary folder, on the default device (PoCL
+// here): the exact sizes, the nearest ones, a changed spec, a configuration invalid for the sizes asked for, no store;
+// every note pinned; and `mdh run` and `mdh export` taking a stored configuration when no --config is given.
+#include "pipeline/tuned_store.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "codegen/kernel_config.h"
+#include "codegen/tuning_space.h"
+#include "mdh/parser.h"
+#include "mdh/signature.h"
+#include "pipeline/device_limits.h"
+#include "pipeline/tune.h"
+#include "pipeline/tuning_result.h"
+#include "runtime/device.h"
+#include "tests/integration/command_runner.h"
+
+namespace mdh {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kGemmSpec = MDH_SOURCE_DIR "/apps/gemm.mdh";
+constexpr const char* kAsked = "I=37,J=29,K=13";
+
+BoundMdh gemm(const std::string& sizes) {
+  return bind(parse_spec_file(kGemmSpec), parse_size_binding(sizes));
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class TunedStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    store_ = fs::temp_directory_path() / ("mdh_store_test_" + std::to_string(::getpid()) + "_" + info->name());
+    fs::remove_all(store_);
+    folder_ = store_ / device_slug(device_);
+    fs::create_directories(folder_);
+    // Two configurations valid for the sizes asked for, told apart by where A is cached.
+    plain_ = default_config(asked_, limits_);
+    check_config(asked_, plain_, limits_);
+    cached_ = plain_;
+    cached_.input_memory[static_cast<int>(Layer::Local)][0] = Memory::Local;
+    check_config(asked_, cached_, limits_);
+  }
+  void TearDown() override {
+    if (!HasFailure()) fs::remove_all(store_);
+  }
+
+  /// A result as `mdh tune --out` writes it, recorded on this device for `sizes`.
+  TuningResultFile result(const std::string& sizes, const KernelConfig& config) const {
+    const BoundMdh bound = gemm(sizes);
+    TuningResultFile r;
+    r.spec = "apps/gemm.mdh";
+    r.spec_hash = spec_hash(kGemmSpec);
+    r.md_hom = "gemm";
+    r.md_hom_signature = md_hom_signature(*bound.mdh);
+    r.sizes = bound.sizes;
+    r.device = {{"name", device_.name}, {"slug", device_slug(device_)}};
+    r.kernel_time_ns = 1000;
+    r.config = config_to_json(bound, config);
+    return r;
+  }
+  std::string write(const std::string& name, const TuningResultFile& r) const {
+    const fs::path path = folder_ / name;
+    std::ofstream(path) << r.to_json().dump(2) << '\n';
+    return path.string();
+  }
+
+  /// find_tuned_configuration for the sizes asked for, with the notes it made.
+  std::optional<StoredConfiguration> find(std::vector<std::string>& notes, const std::string& store = "") const {
+    return find_tuned_configuration(store.empty() ? store_.string() : store, asked_, device_, limits_,
+                                    [&](const std::string& text) { notes.push_back(text); });
+  }
+
+  DeviceInfo device_ = select_device("");
+  DeviceLimits limits_ = device_limits(device_);
+  BoundMdh asked_ = gemm(kAsked);
+  KernelConfig plain_, cached_;
+  fs::path store_, folder_;
+};
+
+TEST(TunedSizesDistance, LogarithmsOfTheSizes) {
+  EXPECT_EQ(tuned_sizes_distance({{"I", 1024}}, {{"I", 2048}}), 1.0);
+  EXPECT_EQ(tuned_sizes_distance({{"I", 16}}, {{"I", 8}}), 1.0);
+  EXPECT_EQ(tuned_sizes_distance({{"I", 7}, {"J", 9}}, {{"I", 7}, {"J", 9}}), 0.0);
+  EXPECT_DOUBLE_EQ(tuned_sizes_distance({{"I", 4}, {"J", 4}}, {{"I", 8}, {"J", 8}}), std::sqrt(2.0));
+}
+
+TEST_F(TunedStoreTest, TheSizesAskedForAreTakenFirst) {
+  const std::string exact = write("gemm-exact.json", result(kAsked, cached_));
+  write("gemm-near.json", result("I=64,J=32,K=16", plain_));
+  std::vector<std::string> notes;
+  const std::optional<StoredConfiguration> found = find(notes);
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->path, exact);
+  EXPECT_EQ(found->config, cached_);
+  EXPECT_EQ(found->distance, 0.0);
+  EXPECT_EQ(notes, std::vector<std::string>{"using tuned configuration " + exact +
+                                            " (sizes I=37,J=29,K=13, the sizes asked for)"});
+}
+
+TEST_F(TunedStoreTest, OtherwiseTheNearestInLogarithmicDistance) {
+  write("gemm-double.json", result("I=74,J=58,K=26", cached_));                      // sqrt(3) = 1.73 away
+  const std::string near = write("gemm-16.json", result("I=16,J=16,K=16", plain_));  // 1.51 away
+  std::vector<std::string> notes;
+  const std::optional<StoredConfiguration> found = find(notes);
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->path, near);
+  EXPECT_EQ(found->config, plain_);
+  EXPECT_EQ(notes,
+            std::vector<std::string>{"using tuned configuration " + near +
+                                     " (sizes I=16,J=16,K=16, nearest to I=37,J=29,K=13 of 2 stored for gemm on " +
+                                     device_slug(device_) + ", log2 distance 1.51)"});
+}
+
+TEST_F(TunedStoreTest, AResultOfAnotherVersionOfTheSpecIsNotUsed) {
+  TuningResultFile changed = result(kAsked, cached_);
+  changed.md_hom_signature = "0123456789abcdef";
+  const std::string path = write("gemm-changed.json", changed);
+  std::vector<std::string> notes;
+  EXPECT_FALSE(find(notes));
+  const std::string store = store_.string(), slug = device_slug(device_);
+  EXPECT_EQ(notes,
+            (std::vector<std::string>{
+                "not using " + path + ": tuned for another version of gemm (md_hom signature " + "0123456789abcdef; " +
+                    kGemmSpec + " has " + md_hom_signature(*asked_.mdh) + ")",
+                "no tuned configuration of gemm for " + slug + " in " + store + "; using the default configuration"}));
+}
+
+TEST_F(TunedStoreTest, ResultsWithoutASignatureAreMatchedByTheSpecsBytes) {
+  TuningResultFile legacy = result(kAsked, cached_);
+  legacy.md_hom_signature.clear();
+  const std::string same = write("gemm-legacy.json", legacy);
+  legacy.spec_hash = "e8cd61c633375114";  // the hash of apps/gemm.mdh before it declared flops and bytes
+  const std::string older = write("gemm-older.json", legacy);
+  std::vector<std::string> notes;
+  const std::optional<StoredConfiguration> found = find(notes);
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->path, same);
+  EXPECT_EQ(notes, (std::vector<std::string>{
+                       "not using " + older + ": tuned for another version of " + kGemmSpec +
+                           " (spec hash e8cd61c633375114, the file now hashes " + spec_hash(kGemmSpec) +
+                           "; the result records no md_hom signature)",
+                       "using tuned configuration " + same + " (sizes I=37,J=29,K=13, the sizes asked for)"}));
+}
+
+TEST_F(TunedStoreTest, AConfigurationInvalidForTheSizesIsPassedOverForTheNextNearest) {
+  // Tuned for 1024^3, its tiles do not fit 37x29x13: checked here, so that the test cannot pass vacuously.
+  const BoundMdh large = gemm("I=1024,J=1024,K=1024");
+  const KernelConfig large_config = default_config(large, limits_);
+  ASSERT_THROW(check_config(asked_, large_config, limits_), UserError);
+  TuningResultFile invalid = result(kAsked, plain_);  // recorded for the sizes asked for, so it is the nearest
+  invalid.config = config_to_json(large, large_config);
+  const std::string skipped = write("gemm-invalid.json", invalid);
+  const std::string taken = write("gemm-16.json", result("I=16,J=16,K=16", cached_));
+  std::vector<std::string> notes;
+  const std::optional<StoredConfiguration> found = find(notes);
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->path, taken);
+  ASSERT_EQ(notes.size(), 2u);
+  const std::string prefix = "not using " + skipped + " (sizes I=37,J=29,K=13): not valid for I=37,J=29,K=13: ";
+  EXPECT_EQ(notes[0].substr(0, prefix.size()), prefix) << notes[0];
+  EXPECT_EQ(notes[0].find("error:"), std::string::npos) << "the reason without its severity: " << notes[0];
+  EXPECT_EQ(notes[1].rfind("using tuned configuration " + taken + " (sizes I=16,J=16,K=16, nearest to ", 0), 0u)
+      << notes[1];
+
+  fs::remove(taken);
+  notes.clear();
+  EXPECT_FALSE(find(notes));
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_EQ(notes[1], "none of the 1 tuned configurations of gemm for " + device_slug(device_) +
+                          " is valid for I=37,J=29,K=13; using the default configuration");
+}
+
+TEST_F(TunedStoreTest, NoStoreMeansTheDefaultConfiguration) {
+  std::vector<std::string> notes;
+  const std::string missing = (store_ / "missing").string();
+  EXPECT_FALSE(find(notes, missing));
+  EXPECT_EQ(notes, std::vector<std::string>{"no tuned configurations for " + device_slug(device_) + " in " + missing +
+                                            "; using the default configuration"});
+  notes.clear();
+  EXPECT_FALSE(find(notes, kNoTunedStore));
+  EXPECT_TRUE(notes.empty()) << "'none' is asked for, so nothing is said";
+
+  // KernelChoice::stored resolves to the default configuration then, and to a typed config described by its file.
+  const KernelChoice none =
+      resolve_kernel_choice(KernelChoice::stored(missing), asked_, device_, limits_, [](const std::string&) {});
+  EXPECT_EQ(none.kind, KernelChoice::Kind::default_config);
+  const std::string exact = write("gemm-exact.json", result(kAsked, cached_));
+  std::optional<StoredConfiguration> taken;
+  const KernelChoice stored = resolve_kernel_choice(
+      KernelChoice::stored(store_.string()), asked_, device_, limits_, [](const std::string&) {}, &taken);
+  ASSERT_TRUE(taken);
+  EXPECT_EQ(stored.kind, KernelChoice::Kind::config);
+  EXPECT_EQ(prepare_kernel(asked_, limits_, stored).description, "tunable kernel, tuned config " + exact);
+}
+
+TEST_F(TunedStoreTest, OtherMdHomsTablesAndDevicesAreNotTaken) {
+  TuningResultFile gemv = result(kAsked, cached_);
+  gemv.md_hom = "gemv";
+  write("gemv.json", gemv);                                        // another md_hom: not a candidate, not noted
+  std::ofstream(folder_ / "benchmark.json") << R"({"rows": []})";  // not a result
+  std::ofstream(folder_ / "broken.json") << "{";                   // not JSON
+  TuningResultFile elsewhere = result(kAsked, cached_);
+  elsewhere.device["slug"] = "nvidia-h200";
+  const std::string moved = write("gemm-h200.json", elsewhere);
+  fs::create_directories(store_ / "nvidia-h200");
+  write("../nvidia-h200/gemm.json", result(kAsked, cached_));  // another device's folder: never read
+  std::vector<std::string> notes;
+  EXPECT_FALSE(find(notes));
+  EXPECT_EQ(notes, (std::vector<std::string>{"not using " + moved + ": tuned on another device (\"nvidia-h200\")",
+                                             "no tuned configuration of gemm for " + device_slug(device_) + " in " +
+                                                 store_.string() + "; using the default configuration"}));
+}
+
+// ------------------------------------------------------------------------------------------------ the command line
+
+using Result = testing::CommandResult;
+
+Result mdh_cli(const std::string& args) {
+  return testing::run_command("'" MDH_BINARY "' " + args);
+}
+
+TEST_F(TunedStoreTest, RunTakesTheStoredConfigurationAndChecksItOnce) {
+  const std::string exact = write("gemm-exact.json", result(kAsked, cached_));
+  Result r =
+      mdh_cli(std::string("run apps/gemm.mdh --size ") + kAsked + " --repeat 1 --tuned-results " + store_.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(
+      r.output.find("note: using tuned configuration " + exact + " (sizes I=37,J=29,K=13, the sizes asked for)\n"),
+      std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("], tunable kernel, tuned config " + exact + "\n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("tuned configuration checked, verify (reference in double): PASS"), std::string::npos)
+      << r.output;
+
+  // --config default: the default configuration, the store not read.
+  r = mdh_cli(std::string("run apps/gemm.mdh --size ") + kAsked + " --repeat 1 --config default --tuned-results " +
+              store_.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(r.output.find("note:"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("], tunable kernel, default config\n"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("verify"), std::string::npos) << "only a stored configuration is checked unasked";
+}
+
+TEST_F(TunedStoreTest, ExportAndGenerateTakeItFromTheEnvironmentsStore) {
+  const std::string exact = write("gemm-exact.json", result(kAsked, cached_));
+  const fs::path out = store_ / "export";
+  Result r = testing::run_command("MDH_TUNED_RESULTS=" + store_.string() +
+                                  " '" MDH_BINARY "' export apps/gemm.mdh --size " + kAsked + " -o " + out.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("note: using tuned configuration " + exact), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("note: it is valid for these sizes on this device; export does not run it"),
+            std::string::npos)
+      << r.output;
+  const fs::path cl = store_ / "generated.cl";
+  r = mdh_cli(std::string("generate apps/gemm.mdh --size ") + kAsked + " --config " + exact + " -o " + cl.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(read_file(out / "gemm.cl"), read_file(cl));
+  const fs::path from_store = store_ / "from-store.cl";
+  r = testing::run_command("MDH_TUNED_RESULTS=" + store_.string() + " '" MDH_BINARY "' generate apps/gemm.mdh --size " +
+                           kAsked + " -o " + from_store.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(read_file(from_store), read_file(cl));
+}
+
+}  // namespace
+}  // namespace mdh
