@@ -71,7 +71,8 @@ struct KernelConfig {
   // DOUBLE_BUFFER: the work-group loads the next local tile of its cached inputs into registers (global loads in
   // flight) while it computes the current one from local memory, then stores them into the caches: the loads'
   // latency hides behind the arithmetic instead of stalling the whole work-group at each tile. Along the innermost
-  // reduction tile loop with several tiles (TunableGeometry::prefetch_dimension).
+  // reduction tile loop with several tiles (TunableGeometry::prefetch_dimension); where the sizes give none, no
+  // effect.
   DoubleBuffer double_buffer = DoubleBuffer::off;
 
   bool operator==(const KernelConfig&) const = default;

@@ -537,18 +537,17 @@ std::vector<ParameterFamily> make_families() {
     f.neutral = zero;
     f.get = [](const KernelConfig& c, int) { return static_cast<int64_t>(c.double_buffer); };
     f.set = [](KernelConfig& c, int, int64_t v) { c.double_buffer = v == 1 ? DoubleBuffer::on : DoubleBuffer::off; };
-    // Only where the kernel can pipeline (TunableGeometry::prefetch_dimension); elsewhere "on" would generate the
-    // same kernel as "off", a second name for one candidate.
+    // Only with an input cached in local memory and a reduction (else "on" would name the kernel of "off" a second
+    // time). Whether the sizes give a tile loop to pipeline (TunableGeometry::prefetch_dimension) is not a
+    // constraint: "on" pipelines where they do, so a configuration stays valid at other sizes (the tuned-results
+    // store takes configurations tuned for the nearest size).
     f.family_constraints = [](const FamilyContext& x) {
-      const BoundMdh* bound = &x.bound;
-      std::vector<std::string> reads = kArrayFamilies;
-      reads.push_back("LOOP_ORDER_G");
-      const Expr pipelined = Expr::measured(
-          "a reduction tile loop can prefetch (1: yes, 0: no; from the sizes, MEM_INP_L and LOOP_ORDER_G)",
-          refs(x.bound, reads), [bound](const ValueSource& v) {
-            return static_cast<int64_t>(tunable_geometry(*bound, config_of(*bound, v)).prefetch_dimension >= 0);
-          });
-      return std::vector<Condition>{Condition::unless(x.is("DOUBLE_BUFFER", 0, "off"), pipelined >= Expr::constant(1))};
+      if (x.bound.mdh->reduction_dims().empty() || x.bound.inputs.empty())
+        return std::vector<Condition>{x.is("DOUBLE_BUFFER", 0, "off")};
+      Expr cached = x.parameter("MEM_INP_L", 0);
+      for (size_t a = 1; a < x.bound.inputs.size(); ++a)
+        cached = cached + x.parameter("MEM_INP_L", static_cast<int>(a));
+      return std::vector<Condition>{Condition::unless(x.is("DOUBLE_BUFFER", 0, "off"), cached >= Expr::constant(1))};
     };
     t.push_back(f);
   }

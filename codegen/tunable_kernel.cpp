@@ -155,7 +155,9 @@ class TunableEmitter {
       if (strided(static_cast<int>(d))) strided_dims.push_back(dim(static_cast<int>(d)));
     if (!strided_dims.empty()) s << "\n//   OWNERSHIP strided: " << join(strided_dims, ",");
     if (c_.double_buffer == DoubleBuffer::on)
-      s << "\n//   DOUBLE_BUFFER: the next local tile along " << dim(g_.prefetch_dimension) << " in registers";
+      s << "\n//   DOUBLE_BUFFER: "
+        << (g_.prefetch_dimension >= 0 ? "the next local tile along " + dim(g_.prefetch_dimension) + " in registers"
+                                       : std::string("no reduction tile loop to pipeline at these sizes"));
     return s.str();
   }
   static std::string join_ints(const std::vector<int>& v) {
@@ -1002,9 +1004,8 @@ class TunableEmitter {
       close();
     }
     // DOUBLE_BUFFER: the first tile's loads before the pipelined loop, the next tile's inside it.
+    // Where no tile loop can prefetch at these sizes, "on" leaves the kernel as it is.
     const int prefetch = c_.double_buffer == DoubleBuffer::on ? g_.prefetch_dimension : -1;
-    MDH_INTERNAL_ASSERT(c_.double_buffer == DoubleBuffer::off || prefetch >= 0,
-                        "DOUBLE_BUFFER on where no tile loop can prefetch (the tuning space excludes it)");
     std::vector<bool> loop_open(m_.dims.size(), false);
     for (int d : concat_order) loop_open[d] = true;
     for (int d : reduction_order) {

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "codegen/tunable_geometry.h"
 #include "codegen/tuning_space.h"
 #include "tests/codegen/codegen_test_support.h"
 
@@ -266,6 +267,26 @@ TEST(KernelConfig, CheckConfigNamesTheViolatedConstraint) {
   c.local_tile_size = {8, 8, 8};
   c.private_tile_size = {1, 1, 1};
   EXPECT_THROW(check_config(bound, c, small_gpu()), UserError);  // NUM_WI_i > ceil(LT/PT) and 512 > 256
+}
+
+// DOUBLE_BUFFER needs a local cache; whether the sizes give a tile loop to pipeline is not a constraint, so the
+// GPU default of GEMM 1024^3 stays valid at 1000^3 (the tuned-results store takes the nearest size's), unpipelined.
+TEST(KernelConfig, DoubleBufferNeedsALocalCacheButNoParticularSize) {
+  const BoundMdh bound = bind_app("apps/gemm.mdh", "I=1024,J=1024,K=1024");
+  KernelConfig c = default_config(bound, h200());
+  ASSERT_EQ(c.double_buffer, DoubleBuffer::on);
+  const BoundMdh other = bind_app("apps/gemm.mdh", "I=1000,J=1000,K=1000");
+  const KernelConfig moved = config_from_json(other, config_to_json(bound, c));
+  EXPECT_NO_THROW(check_config(other, moved, h200()));
+  EXPECT_EQ(tunable_geometry(other, moved).prefetch_dimension, -1);  // 1000 = 7 x 128 + 104: edge tiles
+  c.input_memory[static_cast<int>(Layer::Local)] = {Memory::None, Memory::None};
+  try {
+    check_config(bound, c, h200());
+    ADD_FAILURE() << "DOUBLE_BUFFER without a local cache accepted";
+  } catch (const UserError& e) {
+    EXPECT_EQ(std::string(e.what()).substr(0, 92),
+              "error: config: violates DOUBLE_BUFFER = off unless MEM_INP_L_A + MEM_INP_L_B >= 1 (DOUBLE_BU");
+  }
 }
 
 TEST(KernelConfig, AccessNamesDistinguishRepeatedBuffers) {
