@@ -13,6 +13,7 @@
 
 #include "cli/common.h"
 #include "pipeline/tune.h"
+#include "pipeline/tuned_store.h"
 #include "pipeline/tuning_progress.h"
 #include "tuner/mpi_launch.h"
 #ifdef MDH_WITH_MPI
@@ -114,7 +115,8 @@ int tune_command(const Args& args) {
       ("device", po::value<std::vector<std::string>>()->composing(),
        "device selector; repeat for several identical devices, one worker each (default: the default device)")  //
       ("technique", po::value<std::string>()->default_value("auc_bandit"),
-       "auc_bandit, exhaustive, random, annealing, differential_evolution, pattern_search, particle_swarm")    //
+       "auc_bandit, exhaustive, random, annealing, differential_evolution, pattern_search, particle_swarm, model "
+       "(with XGBoost)")                                                                                       //
       ("budget", po::value<std::string>(), "tuning time, e.g. 90s, 10m, 1h")                                   //
       ("evals", po::value<uint64_t>(), "number of evaluations")                                                //
       ("abort", po::value<std::string>(), "abort expression, e.g. 'evaluations(500) || speedup(1.05, 2m)'")    //
@@ -131,6 +133,10 @@ int tune_command(const Args& args) {
       ("start", po::value<std::vector<std::string>>()->composing(),
        "evaluate this configuration next (a config or an mdh tune result, e.g. the best of another size or device; "
        "checked, never trusted; repeatable)")  //
+      ("transfer-from", po::value<std::string>(),
+       "start from the best tuned results of the same md_hom in this store (any device's folder, other sizes; "
+       "re-checked, adapted where they do not fit; default: $MDH_TUNED_RESULTS, else the source tree's results/)")  //
+      ("no-transfer", "do not start from stored results of the same md_hom")                                        //
       ("no-rank0-evaluation",
        "under mpirun: rank 0 only searches and writes the journal; the other ranks evaluate (one device each)");
   add_data_options(options);
@@ -179,6 +185,15 @@ int tune_command(const Args& args) {
   check_output_path("--out", out_path, inputs);
   settings.default_start = !vm.count("no-default-start");
   if (vm.count("start")) settings.start_config_paths = vm["start"].as<std::vector<std::string>>();
+  if (vm.count("no-transfer") && vm.count("transfer-from"))
+    throw UserError("--transfer-from and --no-transfer exclude each other");
+  if (vm.count("transfer-from")) {
+    settings.transfer_folder = vm["transfer-from"].as<std::string>();
+    if (!std::filesystem::is_directory(*settings.transfer_folder, ec))
+      throw UserError("--transfer-from '" + *settings.transfer_folder + "': not a folder");
+  } else if (!vm.count("no-transfer")) {
+    settings.transfer_folder = tuned_store_directory();
+  }
   settings.in_process = vm.count("in-process") > 0;
   if (vm.count("compile-threads")) {
     const int threads = vm["compile-threads"].as<int>();

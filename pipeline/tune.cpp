@@ -16,6 +16,7 @@
 #include "pipeline/device_limits.h"
 #include "pipeline/kernel.h"
 #include "pipeline/pipeline.h"
+#include "pipeline/transferred_starts.h"
 #include "pipeline/tuning_search_space.h"
 #include "runtime/binary_cache.h"
 #include "runtime/device.h"
@@ -109,6 +110,75 @@ tuner::WorkerPoolOptions worker_pool_options(const TuningSettings& settings) {
   return options;
 }
 
+// "a, b, c and 2 more" of the first `shown` items.
+std::string listed(const std::vector<std::string>& items, size_t shown) {
+  std::string text;
+  for (size_t k = 0; k < items.size() && k < shown; ++k) text += (k ? "; " : "") + items[k];
+  if (items.size() > shown) text += "; and " + std::to_string(items.size() - shown) + " more";
+  return text;
+}
+
+// Appends the transferred starts (transferred_starts.h) to `seeds` and returns them as the journal records them:
+// [{"path": ..., "config": {...}}]. A resumed run takes those its journal recorded (re-checked), so that it replays
+// the recorded sequence whatever the results folder holds now.
+nlohmann::json transferred_starts(const TuningSettings& settings, const BoundMdh& bound, const DeviceLimits& limits,
+                                  const tuner::SearchSpace& search_space, const std::string& device_slug,
+                                  std::vector<tuner::Point>& seeds, TuningOutcome& outcome) {
+  std::vector<TransferredStart> taken;
+  if (settings.resume && ::access(settings.journal_path.c_str(), F_OK) == 0) {
+    const nlohmann::json metadata = tuner::read_journal(settings.journal_path).header.metadata;
+    for (const nlohmann::json& entry : metadata.value("transferred", nlohmann::json::array())) {
+      const std::string path = entry.value("path", std::string("?"));
+      std::optional<tuner::Point> point;
+      try {
+        point = search_space.point_of(search_space.configuration_from_json(entry.value("config", nlohmann::json())));
+      } catch (const UserError&) {
+      }
+      if (!point)
+        throw UserError(SourceLoc{}, "cannot resume journal '" + settings.journal_path +
+                                         "': its transferred start from " + path +
+                                         " is not in this run's search space");
+      taken.push_back({path, *point, entry.value("adapted", std::string())});
+    }
+  } else if (settings.transfer_folder) {
+    const std::string& store = *settings.transfer_folder;
+    TransferredStarts found =
+        find_transferred_starts(store, bound, limits, search_space, device_slug, kMaxTransferredStarts, seeds);
+    // Paths relative to the store, which the notes name once.
+    auto shown = [&](std::string text) {
+      const std::string prefix = (std::filesystem::path(store) / "").string();
+      for (size_t at; (at = text.find(prefix)) != std::string::npos;) text.erase(at, prefix.size());
+      return text;
+    };
+    const std::string what = "stored results of " + bound.mdh->name + " in " + store;
+    if (settings.note && !found.skipped.empty()) {
+      std::vector<std::string> reasons;
+      for (const std::string& skipped : found.skipped) reasons.push_back(shown(skipped));
+      settings.note("transfer: " + std::to_string(found.skipped.size()) + " " + what +
+                    " cannot be used: " + listed(reasons, 3));
+    }
+    if (settings.note && !found.taken.empty()) {
+      std::vector<std::string> paths;
+      for (const TransferredStart& start : found.taken)
+        paths.push_back(shown(start.path) + (start.adapted_because.empty() ? "" : " (adapted)"));
+      settings.note("transfer: starting from " + std::to_string(found.taken.size()) + " " + what +
+                    " (re-checked; adapted: tuned for other sizes or limits, moved to the nearest valid configuration "
+                    "of this run; --no-transfer: without them): " +
+                    listed(paths, paths.size()));
+    }
+    taken = std::move(found.taken);
+  }
+  nlohmann::json recorded = nlohmann::json::array();
+  for (TransferredStart& start : taken) {
+    nlohmann::json entry = {{"path", start.path}, {"config", search_space.configuration(start.point).to_json()}};
+    if (!start.adapted_because.empty()) entry["adapted"] = start.adapted_because;
+    recorded.push_back(std::move(entry));
+    outcome.transferred_from.push_back(start.path);
+    seeds.push_back(std::move(start.point));
+  }
+  return recorded;
+}
+
 }  // namespace
 
 TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings& settings) {
@@ -149,6 +219,9 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
     seeds.push_back(*point);
     starts.push_back(config_to_json(bound, config));
   }
+  const nlohmann::json transferred = settings.searches() ? transferred_starts(settings, bound, limits, search_space,
+                                                                              device_slug(devices[0]), seeds, outcome)
+                                                         : nlohmann::json::array();
   if (!seeds.empty()) technique = std::make_unique<tuner::SeededTechnique>(std::move(technique), std::move(seeds));
 
   TemporaryFiles temporary;
@@ -174,6 +247,7 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
                               {"config_format", kConfigFormatVersion},
                               {"default_start", outcome.default_start}};
   if (!starts.empty()) options.journal_metadata["starts"] = starts;
+  if (!transferred.empty()) options.journal_metadata["transferred"] = transferred;
   const bool searches = settings.searches();
   if (settings.resume && searches) check_journal_resumable(settings.journal_path, options.journal_metadata);
   options.interrupt = settings.interrupt;

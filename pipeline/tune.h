@@ -41,6 +41,11 @@ struct TuningSettings {
   // another size or device): re-checked against this md_hom, sizes and device, never trusted. A journal records
   // them and resumes only with the same ones.
   std::vector<std::string> start_config_paths;
+  /// A store of tuned results (pipeline/tuned_store.h, e.g. results/): the best of them for the same md_hom, from
+  /// any device's folder, re-checked and adapted, are evaluated after the starts above
+  /// (pipeline/transferred_starts.h); nullopt or kNoTunedStore: none. The journal records what was taken, and a
+  /// resumed run takes the journal's, whatever this says.
+  std::optional<std::string> transfer_folder;
   bool in_process = false;  // no worker processes (no protection against hanging kernels)
   /// Configurations compiled ahead, each in a compile worker process (killed at its deadline or when the run ends);
   /// 0: compile in the evaluating worker.
@@ -68,8 +73,9 @@ struct TuningOutcome {
   std::optional<TuningResultFile> result_file;  // when a best configuration exists
   double seconds = 0;
   bool default_start = false;
-  size_t evaluating_devices = 0;  // devices that evaluated (under mpirun: the evaluating ranks)
-  bool served = false;            // under mpirun, a rank other than 0: evaluated for rank 0, holds no result
+  std::vector<std::string> transferred_from;  // the stored results the run started from (their paths)
+  size_t evaluating_devices = 0;              // devices that evaluated (under mpirun: the evaluating ranks)
+  bool served = false;  // under mpirun, a rank other than 0: evaluated for rank 0, holds no result
 };
 
 TuningOutcome tune_md_hom(const TuningRequest& request, const TuningSettings& settings);

@@ -58,16 +58,11 @@ std::optional<SizeBinding> recorded_sizes(const nlohmann::json& json, const Boun
   return sizes;
 }
 
-struct Candidate {
-  std::string path;
-  TuningResultFile result;
-  SizeBinding sizes;
-  double distance = 0;
-};
+}  // namespace
 
-// The results in `folder` recorded for this md_hom on this device; each one of the md_hom that is not is noted.
-std::vector<Candidate> candidates_in(const fs::path& folder, const BoundMdh& bound, const std::string& slug,
-                                     const TunedStoreNote& note) {
+std::vector<StoredResult> stored_results_in(const std::string& folder, const BoundMdh& bound, const std::string& slug,
+                                            const TunedStoreNote& note) {
+  using Candidate = StoredResult;
   std::vector<std::string> paths;
   std::error_code error;
   for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error))
@@ -91,7 +86,7 @@ std::vector<Candidate> candidates_in(const fs::path& folder, const BoundMdh& bou
       note("not using " + path + ": " + e.what());
       continue;
     }
-    if (c.result.device.contains("slug") && c.result.device["slug"] != slug) {
+    if (!slug.empty() && c.result.device.contains("slug") && c.result.device["slug"] != slug) {
       note("not using " + path + ": tuned on another device (" + c.result.device["slug"].dump() + ")");
       continue;
     }
@@ -133,8 +128,6 @@ std::vector<Candidate> candidates_in(const fs::path& folder, const BoundMdh& bou
   return out;
 }
 
-}  // namespace
-
 std::optional<StoredConfiguration> find_tuned_configuration(const std::string& store, const BoundMdh& bound,
                                                             const DeviceInfo& device, const DeviceLimits& limits,
                                                             const TunedStoreNote& note) {
@@ -148,8 +141,8 @@ std::optional<StoredConfiguration> find_tuned_configuration(const std::string& s
     note("no tuned configurations for " + slug + " in " + store + "; using the default configuration");
     return std::nullopt;
   }
-  const std::vector<Candidate> candidates = candidates_in(folder, bound, slug, note);
-  for (const Candidate& c : candidates) {
+  const std::vector<StoredResult> candidates = stored_results_in(folder.string(), bound, slug, note);
+  for (const StoredResult& c : candidates) {
     KernelConfig config;
     try {
       config = config_from_json(bound, c.result.config);

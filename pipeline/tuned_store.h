@@ -10,11 +10,13 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "codegen/device_limits.h"
 #include "codegen/kernel_config.h"
 #include "mdh/bind.h"
 #include "pipeline/kernel.h"
+#include "pipeline/tuning_result.h"
 #include "runtime/device.h"
 
 namespace mdh {
@@ -32,6 +34,24 @@ std::string tuned_store_directory(const std::string& option = "");
 /// sizes; doubling or halving one size is 1, whatever its magnitude, so 1024 vs 2048 is as near as 8 vs 16.
 double tuned_sizes_distance(const SizeBinding& tuned, const SizeBinding& asked);
 
+/// Where the lines saying what the lookup took and passed over go (`mdh` prints them to stderr as "note: ...").
+using TunedStoreNote = std::function<void(const std::string&)>;
+
+/// A tuning result of the store recorded for an md_hom.
+struct StoredResult {
+  std::string path;
+  TuningResultFile result;
+  SizeBinding sizes;    // what it was tuned for
+  double distance = 0;  // tuned_sizes_distance to the sizes asked for
+};
+
+/// The results in one folder of the store (a device's: its top level) recorded for this md_hom (the same name and
+/// signature, mdh/signature.h; results written before signatures were recorded: the same spec bytes) and, unless
+/// `slug` is empty, for this device; nearest sizes first (ties: the faster recorded kernel, then the file name).
+/// Each result of the md_hom passed over is named in a note with the reason. Nothing here checks a configuration.
+std::vector<StoredResult> stored_results_in(const std::string& folder, const BoundMdh& bound, const std::string& slug,
+                                            const TunedStoreNote& note);
+
 /// A stored configuration taken for a run.
 struct StoredConfiguration {
   std::string path;       // the result file
@@ -40,9 +60,6 @@ struct StoredConfiguration {
   size_t candidates = 0;  // results of this md_hom and device that were considered
   KernelConfig config;    // valid for the md_hom, the sizes asked for and the device
 };
-
-/// Where the lines saying what the lookup took and passed over go (`mdh` prints them to stderr as "note: ...").
-using TunedStoreNote = std::function<void(const std::string&)>;
 
 /// Looks in `store` for this md_hom on this device: results recorded for the device's slug whose md_hom has the same
 /// name and signature (mdh/signature.h; results written before signatures were recorded: the same spec bytes,

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 packages=(build-essential cmake pkg-config ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd clinfo
   libboost-dev libboost-program-options-dev nlohmann-json3-dev libgtest-dev libeigen3-dev libclblast-dev clblast-utils
   libopenblas-dev gnuplot-nox python3 clang-format python3-dev pybind11-dev python3-numpy python3-pytest
-  libopenmpi-dev openmpi-bin)
+  libopenmpi-dev openmpi-bin libxgboost-dev)
 
 missing=()
 for p in "${packages[@]}"; do

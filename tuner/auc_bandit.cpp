@@ -40,6 +40,10 @@ class AucBandit final : public SearchTechnique {
       history_.pop_front();
     }
   }
+  /// Members hear of seeds; the bandit's credit does not (it rates the members' own asks).
+  void observe(const Point& point, Cost cost) override {
+    for (auto& member : members_) member->observe(point, cost);
+  }
   void finalize() override {
     for (auto& member : members_) member->finalize();
   }

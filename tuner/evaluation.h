@@ -27,8 +27,9 @@ struct EvaluationResult {
   /// become the best (its cost is not below EvaluationContext::best_cost): checking costs time and would change
   /// nothing. Its cost still guides the search; the tuner never takes an unchecked result as its best.
   bool verified = true;
-  /// ok only: timing stopped after one timed run because it was far behind the best; the cost is that run's time
-  /// (one sample where the others are medians: good enough for a candidate this far behind). Never verified.
+  /// ok only: timing stopped after one timed run (or, where a first launch does no extra work, after the warm-up)
+  /// because it was far behind the best; the cost is that run's time (one sample where the others are medians: good
+  /// enough for a candidate this far behind), `reason` says which run. Never verified.
   bool cut = false;
   /// Where it was measured (host, device, rank), when the evaluator spreads work over machines (MPI ranks); null
   /// otherwise. The journal records it.

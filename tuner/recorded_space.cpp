@@ -27,6 +27,8 @@ RecordedSpace load_recorded_space(const std::string& path) {
       return UserError("recorded costs '" + path + "' line " + std::to_string(number) + ": " + why);
     };
     if (record.is_discarded() || !record.is_object()) throw bad("not a JSON object");
+    // A tuning journal of an exhaustive run is a recording too: its header line is not a measurement.
+    if (number == 1 && record.contains("mdh_tuner_journal")) continue;
     if (!record.contains("config") || !record["config"].is_object()) throw bad("no \"config\" object");
     const nlohmann::json cost = record.value("cost", nlohmann::json());
     if (!cost.is_null() && !cost.is_number()) throw bad("\"cost\" is neither a number nor null");
@@ -45,11 +47,14 @@ RecordedSpace load_recorded_space(const std::string& path) {
   std::vector<std::set<int64_t>> integers(names.size());
   for (size_t p = 0; p < names.size(); ++p) {
     const nlohmann::json& first = configurations.front()[names[p]];
+    // Lists (a journal's permutations) are names too: their JSON text.
     RecordedKind kind = first.is_boolean()          ? RecordedKind::boolean
                         : first.is_number_integer() ? RecordedKind::integer
-                        : first.is_string()         ? RecordedKind::text
-                                            : throw UserError("recorded costs '" + path + "': parameter '" + names[p] +
-                                                              "' is not an integer, boolean or string");
+                        : first.is_string() || first.is_array()
+                            ? RecordedKind::text
+                            : throw UserError("recorded costs '" + path + "': parameter '" + names[p] +
+                                              "' is not an integer, boolean, string "
+                                              "or list");
     kinds.push_back(kind);
   }
   std::vector<std::vector<int64_t>> rows;
@@ -72,11 +77,13 @@ RecordedSpace load_recorded_space(const std::string& path) {
           integers[p].insert(value);
           break;
         case RecordedKind::text: {
-          if (!it->is_string()) throw UserError("recorded costs '" + path + "': '" + names[p] + "' mixes kinds");
+          if (!it->is_string() && !it->is_array())
+            throw UserError("recorded costs '" + path + "': '" + names[p] + "' mixes kinds");
+          const std::string text = it->is_string() ? it->get<std::string>() : it->dump();
           auto& seen = texts[p];
-          auto found = std::find(seen.begin(), seen.end(), it->get<std::string>());
+          auto found = std::find(seen.begin(), seen.end(), text);
           value = found - seen.begin();
-          if (found == seen.end()) seen.push_back(it->get<std::string>());
+          if (found == seen.end()) seen.push_back(text);
           break;
         }
       }

@@ -1,5 +1,6 @@
 // A space rebuilt from recorded measurements: JSON lines {"config": {...}, "cost": number | null}, one per
-// configuration of a space measured exhaustively (null, or a missing cost, marks a failed configuration). The
+// configuration of a space measured exhaustively (null, or a missing cost, marks a failed configuration). The journal
+// of an exhaustive `mdh tune` run is such a file (its header line is skipped, its lists are read as names). The
 // replay lets technique quality be measured on a real landscape without a device.
 #pragma once
 
@@ -24,7 +25,8 @@ struct RecordedSpace {
 };
 
 /// Throws mdh::UserError for unreadable files, malformed lines (with the line number), configurations with
-/// differing keys, and values other than integers, booleans or strings (strings become enumerations).
+/// differing keys, and values other than integers, booleans, strings or lists (strings and lists become
+/// enumerations).
 RecordedSpace load_recorded_space(const std::string& path);
 
 /// Answers evaluations from the recording.

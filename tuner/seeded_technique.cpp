@@ -18,18 +18,21 @@ void SeededTechnique::initialize(const SearchSpace& space, uint64_t seed) {
 
 Point SeededTechnique::next() {
   if (next_seed_ < seeds_.size()) {
-    asked_seed_.push_back(true);
+    asked_seed_.push_back(next_seed_);
     return seeds_[next_seed_++];
   }
-  asked_seed_.push_back(false);
+  asked_seed_.push_back(std::nullopt);
   return inner_->next();
 }
 
 void SeededTechnique::report(Cost cost) {
   MDH_INTERNAL_ASSERT(!asked_seed_.empty(), "a report without an ask");
-  const bool seed = asked_seed_.front();
+  const std::optional<size_t> seed = asked_seed_.front();
   asked_seed_.pop_front();
-  if (!seed) inner_->report(cost);
+  if (seed)
+    inner_->observe(seeds_[*seed], cost);
+  else
+    inner_->report(cost);
 }
 
 }  // namespace mdh::tuner

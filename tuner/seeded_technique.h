@@ -20,8 +20,8 @@ class SeededTechnique final : public SearchTechnique {
   std::string name() const override { return inner_->name() + "+seeded"; }
   void initialize(const SearchSpace& space, uint64_t seed) override;
   Point next() override;
-  /// The seeds' costs stay with the tuner (its best); the inner technique hears only about what it asked for, so
-  /// its own search is the one it would make without seeds.
+  /// A seed's cost reaches the inner technique only through observe(): most techniques ignore it, so their own
+  /// search is the one they would make without seeds; a learning one (model) starts from what the seeds measured.
   void report(Cost cost) override;
   void finalize() override { inner_->finalize(); }
 
@@ -29,7 +29,7 @@ class SeededTechnique final : public SearchTechnique {
   std::unique_ptr<SearchTechnique> inner_;
   std::vector<Point> seeds_;
   size_t next_seed_ = 0;
-  std::deque<bool> asked_seed_;  // per unreported ask: whether it was a seed
+  std::deque<std::optional<size_t>> asked_seed_;  // per unreported ask: the seed's index, or nullopt
 };
 
 }  // namespace mdh::tuner

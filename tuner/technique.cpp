@@ -13,9 +13,19 @@ uint64_t derive_seed(uint64_t seed, uint64_t stream) {
   return z ^ (z >> 31);
 }
 
+bool model_guided_built_in() {
+#ifdef MDH_WITH_XGBOOST
+  return true;
+#else
+  return false;
+#endif
+}
+
 std::vector<std::string> technique_names() {
-  return {"auc_bandit",     "exhaustive",    "random", "annealing", "differential_evolution",
-          "pattern_search", "particle_swarm"};
+  std::vector<std::string> names = {"auc_bandit",     "exhaustive",    "random", "annealing", "differential_evolution",
+                                    "pattern_search", "particle_swarm"};
+  if (model_guided_built_in()) names.push_back("model");
+  return names;
 }
 
 std::unique_ptr<SearchTechnique> make_technique(const std::string& name) {
@@ -35,6 +45,15 @@ std::unique_ptr<SearchTechnique> make_technique(const std::string& name) {
   if (name == "differential_evolution") return make_differential_evolution();
   if (name == "pattern_search") return make_pattern_search();
   if (name == "particle_swarm") return make_particle_swarm();
+  if (name == "model") {
+#ifdef MDH_WITH_XGBOOST
+    return make_model_guided();
+#else
+    throw UserError(
+        "search technique 'model' needs XGBoost, and this mdh was built without it (Debian: apt-get install "
+        "libxgboost-dev, then build again)");
+#endif
+  }
   std::string known;
   for (const std::string& n : technique_names()) known += (known.empty() ? "" : ", ") + n;
   throw UserError("unknown search technique '" + name + "' (known: " + known + ")");

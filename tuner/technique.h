@@ -27,6 +27,10 @@ class SearchTechnique {
   virtual Point next() = 0;
   /// The cost of the oldest configuration asked for and not yet reported.
   virtual void report(Cost cost) = 0;
+  /// The cost of a configuration evaluated without being asked of this technique (a seed of SeededTechnique: the
+  /// default configuration, a --start, a transferred result). A technique that learns from every measurement takes
+  /// it in; the others ignore it, so their search stays the one they make without seeds.
+  virtual void observe(const Point& /*point*/, Cost /*cost*/) {}
   virtual void finalize() {}
 };
 

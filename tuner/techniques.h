@@ -20,6 +20,11 @@ std::unique_ptr<SearchTechnique> make_differential_evolution();
 std::unique_ptr<SearchTechnique> make_pattern_search();
 /// Particle swarm optimisation in parameter coordinates.
 std::unique_ptr<SearchTechnique> make_particle_swarm();
+/// Whether this build has the model-guided technique (it needs XGBoost: Debian libxgboost-dev).
+bool model_guided_built_in();
+/// Proposals by expected improvement under a cost model (boosted trees) fitted to every measurement, from random
+/// configurations and the neighbourhoods of the best; `batch` proposals per fit. Requires model_guided_built_in().
+std::unique_ptr<SearchTechnique> make_model_guided(size_t batch = 4);
 /// OpenTuner's AUC bandit: each ask goes to the technique whose recent asks improved the best most often, plus an
 /// exploration bonus. Owns its members.
 std::unique_ptr<SearchTechnique> make_auc_bandit(std::vector<std::unique_ptr<SearchTechnique>> members);

@@ -196,5 +196,96 @@ TEST_F(TuneTest, StartConfigurationsAreEvaluatedNextAndBindTheJournal) {
   EXPECT_FALSE(fs::exists(path("other.json.journal"))) << "nothing evaluated";
 }
 
+// Transfer: a run starts from the stored results of the same md_hom in the store of tuned results (every device's
+// folder; $MDH_TUNED_RESULTS or --transfer-from), re-checked: one that fits as stored first, one tuned for 16^3
+// adapted (its work-group counts halved), one that cannot be used passed over with its reason, other md_homs
+// ignored. The notes say which were taken; the journal records them, and a resumed run takes the journal's even when
+// the store changed. --no-transfer starts without them.
+TEST_F(TuneTest, StartsFromStoredResultsOfTheSameMdHom) {
+  // A real result of this spec (with its md_hom signature), as the template of the stored ones.
+  ASSERT_EQ(tune(1, " --no-transfer").status, 0);
+  json stored;
+  std::ifstream(path("best.json")) >> stored;
+  const json fits = {{"mdh_config", 2},         {"NUM_WG_i", 1},      {"NUM_WG_j", 1},      {"NUM_WG_k", 1},
+                     {"NUM_WI_i", 2},           {"NUM_WI_j", 4},      {"NUM_WI_k", 1},      {"LT_SIZE_i", 8},
+                     {"LT_SIZE_j", 8},          {"LT_SIZE_k", 8},     {"PT_SIZE_i", 4},     {"PT_SIZE_j", 2},
+                     {"PT_SIZE_k", 2},          {"ORDER_OCL_G_i", 1}, {"ORDER_OCL_G_j", 0}, {"ORDER_OCL_G_k", 2},
+                     {"ORDER_OCL_L_i", 1},      {"ORDER_OCL_L_j", 0}, {"ORDER_OCL_L_k", 2}, {"OWNERSHIP_i", "strided"},
+                     {"OWNERSHIP_j", "strided"}};
+  json larger = fits;
+  larger["NUM_WG_i"] = 2;
+  larger["NUM_WG_j"] = 2;
+  larger["PT_SIZE_i"] = 2;  // differs from `fits` after the adaptation too
+  const fs::path store = dir_ / "store";
+  fs::create_directories(store / "another-gpu");
+  auto write = [&](const std::string& name, const json& config, const json& sizes, const std::string& md_hom) {
+    json result = stored;
+    result["config"] = config;
+    result["sizes"] = sizes;
+    result["md_hom"] = md_hom;
+    result["device"] = {{"name", "Another GPU"}, {"slug", "another-gpu"}};
+    std::ofstream(store / "another-gpu" / name) << result.dump();
+  };
+  const json size8 = {{"I", 8}, {"J", 8}, {"K", 8}}, size16 = {{"I", 16}, {"J", 16}, {"K", 16}};
+  write("gemm-8.json", fits, size8, "gemm");
+  write("gemm-16.json", larger, size16, "gemm");
+  write("gemm-broken.json", {{"LT_SIZE_i", "x"}}, size8, "gemm");
+  write("dot.json", fits, {{"N", 8}}, "dot");
+  const std::string folder = store.string();
+  auto run = [&](int evals, const std::string& extra) {
+    return mdh_cli(std::string("tune ") + kGemm + " --evals " + std::to_string(evals) + " --compile-threads 1 --out " +
+                   path("best.json") + extra);
+  };
+
+  const auto r = testing::run_command("MDH_TUNED_RESULTS='" + folder + "' '" MDH_BINARY "' tune " + kGemm +
+                                      " --evals 4 --compile-threads 1 --force --out " + path("best.json"));
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("note: transfer: 1 stored results of gemm in " + folder +
+                          " cannot be used: not using another-gpu/gemm-broken.json: config: LT_SIZE_i: expected an "
+                          "integer, got \"x\"; and it cannot be adapted (its configuration does not fit this "
+                          "md_hom)\n"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("note: transfer: starting from 2 stored results of gemm in " + folder +
+                          " (re-checked; adapted: tuned for other sizes or limits, moved to the nearest valid "
+                          "configuration of this run; --no-transfer: without them): another-gpu/gemm-8.json; "
+                          "another-gpu/gemm-16.json (adapted)\n"),
+            std::string::npos)
+      << r.output;
+  const std::vector<json> lines = journal_lines("best.json.journal");
+  ASSERT_EQ(lines.size(), 5u);
+  const json& transferred = lines[0]["metadata"]["transferred"];
+  ASSERT_EQ(transferred.size(), 2u);
+  EXPECT_EQ(transferred[0]["path"], folder + "/another-gpu/gemm-8.json");
+  EXPECT_FALSE(transferred[0].contains("adapted"));
+  EXPECT_EQ(transferred[1]["adapted"],
+            "config: violates NUM_WG_i <= ceil(8 / LT_SIZE_i) (NUM_WG_i = 2, LT_SIZE_i = 8)");
+  json expected = fits;
+  expected.erase("mdh_config");
+  json adapted = expected;
+  adapted["PT_SIZE_i"] = 2;
+  for (const auto& [key, value] : expected.items()) {
+    EXPECT_EQ(lines[2]["config"][key], value) << "the stored result that fits is the second evaluation: " << key;
+    EXPECT_EQ(lines[3]["config"][key], adapted[key]) << "the adapted one (work-groups halved) is the third: " << key;
+  }
+
+  // The resumed run takes the journal's starts, though the store no longer holds them.
+  fs::remove_all(store);
+  const auto resumed = run(6, " --resume --transfer-from " + dir_.string());
+  ASSERT_EQ(resumed.status, 0) << resumed.output;
+  EXPECT_EQ(resumed.output.find("transfer:"), std::string::npos) << resumed.output;
+  EXPECT_EQ(journal_lines("best.json.journal").size(), 7u);
+
+  const auto without = run(2, " --force --no-transfer");
+  ASSERT_EQ(without.status, 0) << without.output;
+  EXPECT_FALSE(journal_lines("best.json.journal")[0]["metadata"].contains("transferred"));
+  const auto both = run(2, " --force --no-transfer --transfer-from " + folder);
+  EXPECT_EQ(both.status, 2);
+  EXPECT_NE(both.output.find("--transfer-from and --no-transfer exclude each other"), std::string::npos) << both.output;
+  const auto missing = run(2, " --force --transfer-from " + folder);
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.output.find("--transfer-from '" + folder + "': not a folder"), std::string::npos) << missing.output;
+}
+
 }  // namespace
 }  // namespace mdh

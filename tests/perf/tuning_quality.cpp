@@ -155,12 +155,22 @@ Landscape synthetic(std::string name, std::shared_ptr<tuner::SearchSpace> space,
   return landscape;
 }
 
-void report(const Landscape& landscape) {
+// The median of a sample (the mean of the two middle values of an even count).
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+void report(const Landscape& landscape, const std::vector<std::string>& techniques) {
   std::printf("\n%s: %s configurations, optimum %.6g\n", landscape.name.c_str(),
               tuner::to_grouped_decimal(landscape.space->size()).c_str(), landscape.optimum);
-  std::printf("  %-24s %8s %8s %8s %8s   %s\n", "technique", "@50", "@100", "@200", "@500", "seeds at optimum @500");
-  for (const std::string& name : tuner::technique_names()) {
+  std::printf("  %-24s %8s %8s %8s %8s   %-22s %s\n", "technique", "@50", "@100", "@200", "@500",
+              "seeds at optimum @500", "evaluations to 5% (median)");
+  for (const std::string& name : techniques) {
     std::vector<std::vector<double>> ratios(std::size(kCheckpoints));
+    // Evaluations until the best is within 5% of the optimum; a run that never gets there counts as the budget + 1.
+    std::vector<double> to_within_5_percent;
     int at_optimum = 0;
     for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
       auto technique = tuner::make_technique(name);
@@ -168,14 +178,17 @@ void report(const Landscape& landscape) {
       tuner::TunerOptions options;
       options.seed = seed;
       double best = INFINITY;
+      const uint64_t budget = kCheckpoints[std::size(kCheckpoints) - 1];
+      uint64_t within = budget + 1;
       std::vector<double> best_at(std::size(kCheckpoints), INFINITY);
       options.on_evaluation = [&](const tuner::TuningStatus& status, const tuner::EvaluationRecord& record, bool) {
         if (record.result.status == tuner::EvaluationStatus::ok) best = std::min(best, record.result.cost);
+        if (best <= 1.05 * landscape.optimum) within = std::min(within, status.evaluations);
         for (size_t k = 0; k < std::size(kCheckpoints); ++k)
           if (status.evaluations <= kCheckpoints[k]) best_at[k] = best;
       };
-      tuner::tune(*landscape.space, *technique, tuner::evaluations(kCheckpoints[std::size(kCheckpoints) - 1]), cost,
-                  options);
+      tuner::tune(*landscape.space, *technique, tuner::evaluations(budget), cost, options);
+      to_within_5_percent.push_back(static_cast<double>(within));
       for (size_t k = 0; k < std::size(kCheckpoints); ++k) {
         // A run that ended early (space exhausted) keeps its final best for later checkpoints.
         if (k > 0 && std::isinf(best_at[k])) best_at[k] = best_at[k - 1];
@@ -184,14 +197,15 @@ void report(const Landscape& landscape) {
       if (best_at.back() <= landscape.optimum) ++at_optimum;
     }
     std::printf("  %-24s", name.c_str());
-    for (auto& r : ratios) {
-      std::nth_element(r.begin(), r.begin() + static_cast<std::ptrdiff_t>(r.size() / 2), r.end());
-      // Median of an even count: the mean of the two middle values.
-      double upper = r[r.size() / 2];
-      double lower = *std::max_element(r.begin(), r.begin() + static_cast<std::ptrdiff_t>(r.size() / 2));
-      std::printf(" %8.4f", (lower + upper) / 2);
-    }
-    std::printf("   %d/%llu\n", at_optimum, static_cast<unsigned long long>(kSeeds));
+    for (const auto& r : ratios) std::printf(" %8.4f", median(r));
+    const double to_5 = median(to_within_5_percent);
+    char to_5_text[32];
+    if (to_5 > static_cast<double>(kCheckpoints[std::size(kCheckpoints) - 1]))
+      std::snprintf(to_5_text, sizeof to_5_text, "> %llu",
+                    static_cast<unsigned long long>(kCheckpoints[std::size(kCheckpoints) - 1]));
+    else
+      std::snprintf(to_5_text, sizeof to_5_text, "%g", to_5);
+    std::printf("   %5d/%-16llu %s\n", at_optimum, static_cast<unsigned long long>(kSeeds), to_5_text);
     std::fflush(stdout);
   }
 }
@@ -199,8 +213,19 @@ void report(const Landscape& landscape) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> recordings;
-  for (int i = 1; i < argc; ++i) recordings.push_back(argv[i]);
+  // Arguments: recorded spaces (files), --technique NAME (repeatable; default: every technique), --recorded-only.
+  std::vector<std::string> recordings, techniques;
+  bool recorded_only = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string argument = argv[i];
+    if (argument == "--technique" && i + 1 < argc)
+      techniques.push_back(argv[++i]);
+    else if (argument == "--recorded-only")
+      recorded_only = true;
+    else
+      recordings.push_back(argument);
+  }
+  if (techniques.empty()) techniques = tuner::technique_names();
   if (recordings.empty() && std::filesystem::is_directory(MDH_TEST_DATA_DIR))
     for (const auto& entry : std::filesystem::directory_iterator(MDH_TEST_DATA_DIR)) {
       std::string file = entry.path().filename().string();
@@ -211,13 +236,16 @@ int main(int argc, char** argv) {
 
   std::printf("median over %llu seeds of (best cost found / optimum) after N evaluations; 1.0000 = optimum\n",
               static_cast<unsigned long long>(kSeeds));
-  auto grid = std::make_shared<tuner::SearchSpace>(grid_space());
-  report(synthetic("grid: bowl", grid, grid_bowl));
-  report(synthetic("grid: Rosenbrock valley", grid, grid_valley));
-  report(synthetic("grid: rugged (bowl x noise)", grid, grid_rugged));
-  report(synthetic("grid: bowl with 40% failing configurations", grid, grid_bowl, 0.4));
-  report(
-      synthetic("xgemm M=32: analytic GEMM model", std::make_shared<tuner::SearchSpace>(xgemm_space(32)), xgemm_model));
+  if (!recorded_only) {
+    auto grid = std::make_shared<tuner::SearchSpace>(grid_space());
+    report(synthetic("grid: bowl", grid, grid_bowl), techniques);
+    report(synthetic("grid: Rosenbrock valley", grid, grid_valley), techniques);
+    report(synthetic("grid: rugged (bowl x noise)", grid, grid_rugged), techniques);
+    report(synthetic("grid: bowl with 40% failing configurations", grid, grid_bowl, 0.4), techniques);
+    report(synthetic("xgemm M=32: analytic GEMM model", std::make_shared<tuner::SearchSpace>(xgemm_space(32)),
+                     xgemm_model),
+           techniques);
+  }
   for (const std::string& path : recordings) {
     auto recorded = std::make_shared<tuner::RecordedSpace>(tuner::load_recorded_space(path));
     Landscape landscape{"recorded " + std::filesystem::path(path).filename().string(),
@@ -230,7 +258,7 @@ int main(int argc, char** argv) {
       continue;
     }
     landscape.optimum = *recorded->best;
-    report(landscape);
+    report(landscape, techniques);
   }
   if (recordings.empty()) std::printf("\n(no recorded spaces in %s)\n", MDH_TEST_DATA_DIR);
   return 0;
