@@ -595,6 +595,11 @@ void GroupTree::neighbours(uint64_t leaf, std::vector<std::pair<size_t, uint64_t
   }
 }
 
+bool GroupTree::is_used(size_t position, uint64_t range_index) const {
+  if (lazy_ && position == stored_levels_) return used_orders_->index_of(static_cast<int64_t>(range_index)).has_value();
+  return range_index < rank_of_value_[position].size() && rank_of_value_[position][range_index] >= 0;
+}
+
 double GroupTree::coordinate(size_t position, uint64_t range_index) const {
   if (lazy_ && position == stored_levels_) {
     const uint64_t used = used_orders_->size();

@@ -45,6 +45,11 @@ class GroupTree {
   /// permutation that is not enumerated: the valid orders one transposition away (n(n-1)/2 at most, not n!).
   void neighbours(uint64_t leaf, std::vector<std::pair<size_t, uint64_t>>& out) const;
 
+  /// The sorted range indices that occur for a parameter in some valid configuration (not for a permutation that
+  /// is not enumerated: see is_used).
+  const std::vector<uint32_t>& used_values(size_t position) const { return used_values_[position]; }
+  /// Whether the value with this range index occurs for the parameter in some valid configuration.
+  bool is_used(size_t position, uint64_t range_index) const;
   /// A parameter value's place among its used values (those in some valid configuration), scaled to [0, 1]
   /// (0 for a parameter with one used value).
   double coordinate(size_t position, uint64_t range_index) const;
