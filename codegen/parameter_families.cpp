@@ -304,25 +304,15 @@ std::vector<ParameterFamily> make_families() {
     f.set = [l](KernelConfig& c, int, int64_t v) {
       c.loop_order[l] = permutation_of(v, static_cast<int>(c.num_wg.size()));
     };
-    if (layer == Layer::Global)
+    if (layer == Layer::Global) {
       // A work-group holds the partial results of one local tile of the `++` dimensions at a time.
-      f.family_constraints = [](const FamilyContext& x) {
-        const int family = family_index("LOOP_ORDER_G");
-        const Mdh* mdh = x.bound.mdh.get();
-        const Expr nested = Expr::measured(
-            "`++` dimensions inside a reduction dimension in LOOP_ORDER_G", {{family, 0}}, [=](const ValueSource& v) {
-              int64_t count = 0;
-              bool reduction_seen = false;
-              for (int d : permutation_of(v.value({family, 0}), static_cast<int>(mdh->dims.size()))) {
-                if (!mdh->dims[d].combine.is_concat())
-                  reduction_seen = true;
-                else
-                  count += reduction_seen;
-              }
-              return count;
-            });
-        return std::vector<Condition>{nested == Expr::constant(0)};
+      f.permutation_classes = [](const BoundMdh& b, int) {
+        std::vector<int> classes;
+        for (const auto& dim : b.mdh->dims) classes.push_back(dim.combine.is_concat() ? 0 : 1);
+        return classes;
       };
+      f.out_of_class_order = "`++` dimensions inside a reduction dimension";
+    }
     t.push_back(f);
   }
 

@@ -87,6 +87,12 @@ class ParameterFamily {
   std::function<std::vector<int64_t>(const LatticeContext&)> lattice;
   /// Permutations: the names of the permuted elements (dimension names, or buffer dimension positions "0", "1").
   std::function<std::vector<std::string>(const BoundMdh&, int index)> permutation_elements;
+  /// Permutations: classes of the elements that every valid order keeps in order (each element of a smaller class
+  /// before every element of a larger one), and what an element out of that order is called. The space gets the
+  /// constraint "<out_of_class_order> in <parameter> = 0"; the tuner builds the valid orders from the classes
+  /// instead of testing each of the n! orders.
+  std::function<std::vector<int>(const BoundMdh&, int index)> permutation_classes;
+  std::string out_of_class_order;
   /// The value a config that does not name this parameter gets: the one that generates the kernel as it was before
   /// the family existed. Nullopt: every configuration must name it.
   std::function<std::optional<int64_t>(const BoundMdh&, int index)> neutral;

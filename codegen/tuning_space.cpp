@@ -3,6 +3,7 @@
 #include "codegen/tuning_space.h"
 
 #include <algorithm>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "codegen/permutation.h"
@@ -238,7 +239,7 @@ TuningSpace make_tuning_space(const BoundMdh& bound, const DeviceLimits& limits)
 
   // Constraints, in family order.
   auto constrain = [&](const Condition& condition) {
-    TuningConstraint c{condition, {}};
+    TuningConstraint c{condition, {}, {}};
     for (const ParameterRef& r : condition.reads()) {
       const int k = space.index_of(r);
       MDH_INTERNAL_ASSERT(k >= 0, "a constraint reads a missing parameter: " + condition.to_string());
@@ -253,6 +254,25 @@ TuningSpace make_tuning_space(const BoundMdh& bound, const DeviceLimits& limits)
         for (const Condition& c : family.member_constraints(context, index)) constrain(c);
     if (family.family_constraints)
       for (const Condition& c : family.family_constraints(context)) constrain(c);
+    if (family.permutation_classes)
+      for (int index : family.members(bound)) {
+        const ParameterRef ref{family_index(family.name), index};
+        const std::vector<int> classes = family.permutation_classes(bound, index);
+        // The elements placed after an element of a larger class.
+        const Expr out_of_order =
+            Expr::measured(family.out_of_class_order + " in " + family.parameter_name(mdh, index), {ref},
+                           [ref, classes](const ValueSource& v) {
+                             int64_t count = 0;
+                             int largest = std::numeric_limits<int>::min();
+                             for (int e : permutation_from_rank(v.value(ref), static_cast<int>(classes.size()))) {
+                               count += classes[e] < largest ? 1 : 0;
+                               largest = std::max(largest, classes[e]);
+                             }
+                             return count;
+                           });
+        constrain(out_of_order == Expr::constant(0));
+        space.constraints.back().permutation_classes = classes;
+      }
   }
   return space;
 }
@@ -330,7 +350,8 @@ std::vector<std::vector<int64_t>> search_values(const TuningSpace& space) {
       continue;
     }
     if (p.kind() != FamilyValueKind::integer || space.full_ranges) {
-      for (int64_t v = p.lo; v <= p.hi; ++v) values[k].push_back(v);
+      if (p.hi - p.lo < kMaxListedSearchValues)
+        for (int64_t v = p.lo; v <= p.hi; ++v) values[k].push_back(v);
       continue;
     }
     LatticeContext context;

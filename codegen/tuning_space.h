@@ -52,6 +52,9 @@ struct TuningParameter {
 struct TuningConstraint {
   Condition condition;
   std::vector<int> reads;  // parameter indices, each once
+  /// Non-empty when the condition says that the permutation reads[0] keeps these classes of its elements in order
+  /// (ParameterFamily::permutation_classes).
+  std::vector<int> permutation_classes;
   std::string description() const { return condition.to_string(); }
   int last_read() const;  // the parameter after which it can be checked
 };
@@ -101,7 +104,9 @@ std::optional<std::string> first_violation(const TuningSpace& space, const Assig
 void check_config(const BoundMdh& bound, const KernelConfig& config, const DeviceLimits& limits);
 
 /// The values the tuner searches per parameter: the family's lattice within the range for integers (the whole range
-/// with full_ranges; or the restriction), every value for enumerations and permutations (or the restriction).
+/// with full_ranges; or the restriction), every value for enumerations and permutations (or the restriction), except
+/// that a range of more than kMaxListedSearchValues values (a permutation of 9 or more elements) is left empty:
+/// listing n! orders would take the memory the tuner avoids by ranking them.
+inline constexpr int64_t kMaxListedSearchValues = 40320;
 std::vector<std::vector<int64_t>> search_values(const TuningSpace& space);
-
 }  // namespace mdh

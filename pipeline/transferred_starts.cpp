@@ -42,9 +42,20 @@ std::optional<tuner::Point> adapted_point(const nlohmann::json& stored_config, c
     for (size_t k = 0; k < space.group_parameters(g).size(); ++k) {
       const size_t p = space.group_parameters(g)[k];
       const tuner::Parameter& parameter = space.parameter(p);
+      const auto it = config.find(parameter.name());
+      if (!parameter.range().enumerated()) {
+        // A permutation too long to list: its stored order where it is used, else the first used order.
+        try {
+          const int64_t value = it != config.end() ? parameter.value_from_json(*it) : -1;
+          if (value >= 0 && tree.is_used(k, static_cast<uint64_t>(value)))
+            coordinates[p] = tree.coordinate(k, static_cast<uint64_t>(value));
+        } catch (const UserError&) {
+          // Not a value of this run's parameter: the first order.
+        }
+        continue;
+      }
       const std::vector<int64_t>& values = parameter.range().values();
       const std::vector<uint32_t>& used = tree.used_values(k);  // range indices, ascending
-      const auto it = config.find(parameter.name());
       uint32_t chosen = used.front();
       if (it != config.end() && parameter.kind() == tuner::ValueKind::integer && it->is_number_integer() &&
           it->get<int64_t>() > 0) {

@@ -32,7 +32,9 @@ tuner::SearchSpace make_search_space(const TuningSpace& space, unsigned threads)
                                  : tuner::Parameter::permutation(p.name, p.permutation_elements));
         break;
     }
-    if (p.restricted)
+    if (p.restricted && p.kind() == FamilyValueKind::permutation)
+      parameters.back().restrict_to(*p.restricted);  // as data: a long permutation's orders are never listed
+    else if (p.restricted)
       parameters.back().constrain([allowed = *p.restricted](int64_t v) {
         return std::find(allowed.begin(), allowed.end(), v) != allowed.end();
       });
@@ -77,6 +79,12 @@ tuner::SearchSpace make_search_space(const TuningSpace& space, unsigned threads)
     std::vector<std::string> names;
     for (int r : c.reads)
       if (r != owner) others.push_back(r), names.push_back(space.parameters[r].name);
+    // Classes in order go to the tuner as data, from which it builds the valid orders of a long permutation
+    // without testing each of its n! orders.
+    if (!c.permutation_classes.empty()) {
+      parameters[owner].keep_classes_in_order(c.permutation_classes);
+      continue;
+    }
     parameters[owner].constrain(names, [condition, owner, others, assignment_buffer, shared_space](
                                            int64_t value, std::span<const int64_t> reads) {
       Assignment& a = assignment_buffer();

@@ -28,7 +28,7 @@ struct GlobalConstraint {
 struct CheckScratch {
   std::vector<int64_t> values;  // per parameter (declaration order); only the parameters of decoded groups are set
   std::vector<int64_t> reads;   // the read values of the constraint being checked
-  std::vector<uint32_t> path;   // range indices of one group's leaf
+  std::vector<uint64_t> path;   // range indices of one group's leaf
 };
 
 /// The global constraints of a space with their reads resolved to declaration indices and groups.

@@ -7,6 +7,7 @@
 
 #include "support/error.h"
 #include "support/json_integer.h"
+#include "tuner/permutation_set.h"
 
 namespace mdh::tuner {
 namespace {
@@ -15,12 +16,6 @@ namespace {
 // from silently eating the machine's memory.
 constexpr size_t kMaxRangeSize = size_t{1} << 24;
 
-int64_t factorial(int n) {
-  int64_t result = 1;
-  for (int i = 2; i <= n; ++i) result *= i;
-  return result;
-}
-
 }  // namespace
 
 Range::Range(std::vector<int64_t> values) : values_(std::move(values)) {
@@ -28,6 +23,31 @@ Range::Range(std::vector<int64_t> values) : values_(std::move(values)) {
   if (values_.size() > kMaxRangeSize)
     throw UserError("a parameter range has " + std::to_string(values_.size()) + " values, more than the limit of " +
                     std::to_string(kMaxRangeSize));
+}
+
+const std::vector<int64_t>& Range::values() const {
+  MDH_INTERNAL_ASSERT(enumerated(), "the values of a range that is not enumerated");
+  return values_;
+}
+
+std::optional<uint64_t> Range::index_of(int64_t value) const {
+  if (!enumerated()) {
+    if (value < 0 || static_cast<uint64_t>(value) >= lazy_size_) return std::nullopt;
+    return static_cast<uint64_t>(value);
+  }
+  auto it = std::find(values_.begin(), values_.end(), value);
+  if (it == values_.end()) return std::nullopt;
+  return static_cast<uint64_t>(it - values_.begin());
+}
+
+Range Range::permutation_ranks(int n) {
+  MDH_INTERNAL_ASSERT(n >= 1 && n <= kMaxPermutationLength, "permutation length out of range");
+  const uint64_t count = permutation_count(n);
+  if (n <= kMaxEnumeratedPermutationLength) return interval(0, static_cast<int64_t>(count) - 1);
+  Range range({0});
+  range.values_.clear();
+  range.lazy_size_ = count;
+  return range;
 }
 
 Range Range::interval(int64_t first, int64_t last, int64_t step) {
@@ -85,10 +105,10 @@ Parameter Parameter::enumeration(std::string name, std::vector<std::string> valu
 }
 
 Parameter Parameter::permutation(std::string name, int length) {
-  if (length < 1 || length > 10)
-    throw UserError("permutation parameter '" + name + "' must permute 1 to 10 elements, got " +
-                    std::to_string(length));
-  Parameter p(std::move(name), ValueKind::permutation, Range::interval(0, factorial(length) - 1));
+  if (length < 1 || length > kMaxPermutationLength)
+    throw UserError("permutation parameter '" + name + "' must permute 1 to " + std::to_string(kMaxPermutationLength) +
+                    " elements, got " + std::to_string(length));
+  Parameter p(std::move(name), ValueKind::permutation, Range::permutation_ranks(length));
   p.permutation_length_ = length;
   return p;
 }
@@ -113,13 +133,52 @@ Parameter& Parameter::accept_legacy_codes(std::vector<int64_t> codes) {
 Parameter& Parameter::constrain(std::vector<std::string> reads, ConstraintPredicate predicate) {
   for (const std::string& read : reads)
     if (read == name_) throw UserError("constraint of '" + name_ + "' lists itself among its reads");
-  constraints_.push_back({std::move(reads), std::move(predicate)});
+  Constraint constraint;
+  constraint.reads = std::move(reads);
+  constraint.predicate = std::move(predicate);
+  constraints_.push_back(std::move(constraint));
   return *this;
 }
 
 Parameter& Parameter::constrain_prefix(std::vector<std::string> reads, ConstraintPredicate predicate) {
   constrain(std::move(reads), std::move(predicate));
   constraints_.back().holds_for_a_prefix = true;
+  return *this;
+}
+
+Parameter& Parameter::restrict_to(std::vector<int64_t> allowed) {
+  constrain([allowed](int64_t value) { return std::find(allowed.begin(), allowed.end(), value) != allowed.end(); });
+  constraints_.back().shape = Constraint::Shape::one_of;
+  constraints_.back().values = std::move(allowed);
+  return *this;
+}
+
+Parameter& Parameter::pin_unless(int64_t pinned, std::vector<std::string> reads,
+                                 std::function<bool(std::span<const int64_t>)> exempt) {
+  constrain(std::move(reads),
+            [pinned, exempt](int64_t value, std::span<const int64_t> read) { return value == pinned || exempt(read); });
+  constraints_.back().shape = Constraint::Shape::pinned_unless;
+  constraints_.back().values = {pinned};
+  constraints_.back().exempt = std::move(exempt);
+  return *this;
+}
+
+Parameter& Parameter::keep_classes_in_order(std::vector<int> class_of_element) {
+  if (kind_ != ValueKind::permutation || class_of_element.size() != static_cast<size_t>(permutation_length_))
+    throw UserError("parameter '" + name_ + "': classes in order need a permutation and one class per element");
+  const int n = permutation_length_;
+  constrain([class_of_element, n](int64_t value) {
+    int highest = 0;
+    bool first = true;
+    for (int e : permutation_of_rank(value, n)) {
+      if (!first && class_of_element[e] < highest) return false;
+      highest = first ? class_of_element[e] : std::max(highest, class_of_element[e]);
+      first = false;
+    }
+    return true;
+  });
+  constraints_.back().shape = Constraint::Shape::classes_in_order;
+  constraints_.back().classes = std::move(class_of_element);
   return *this;
 }
 
@@ -130,18 +189,8 @@ Parameter& Parameter::constrain(std::function<bool(int64_t value)> predicate) {
 
 std::vector<int64_t> Parameter::permutation_of(int64_t value) const {
   MDH_INTERNAL_ASSERT(kind_ == ValueKind::permutation, "not a permutation parameter");
-  // Lexicographic rank -> permutation through the factorial number system.
-  std::vector<int64_t> remaining(permutation_length_);
-  std::iota(remaining.begin(), remaining.end(), 0);
-  std::vector<int64_t> result;
-  for (int i = permutation_length_; i >= 1; --i) {
-    int64_t block = factorial(i - 1);
-    size_t digit = static_cast<size_t>(value / block);
-    value %= block;
-    result.push_back(remaining[digit]);
-    remaining.erase(remaining.begin() + static_cast<std::ptrdiff_t>(digit));
-  }
-  return result;
+  const std::vector<int> permutation = permutation_of_rank(value, permutation_length_);
+  return std::vector<int64_t>(permutation.begin(), permutation.end());
 }
 
 nlohmann::json Parameter::value_to_json(int64_t value) const {
@@ -212,17 +261,11 @@ int64_t Parameter::value_from_json(const nlohmann::json& json) const {
       std::sort(sorted.begin(), sorted.end());
       for (int i = 0; i < permutation_length_; ++i)
         if (sorted[i] != i) throw bad("is not a permutation of 0.." + std::to_string(permutation_length_ - 1));
-      // Permutation -> lexicographic rank.
-      for (int i = 0; i < permutation_length_; ++i) {
-        int64_t smaller_later = 0;
-        for (int j = i + 1; j < permutation_length_; ++j) smaller_later += perm[j] < perm[i] ? 1 : 0;
-        value += smaller_later * factorial(permutation_length_ - 1 - i);
-      }
+      value = rank_of_permutation(std::vector<int>(perm.begin(), perm.end()));
       break;
     }
   }
-  const auto& values = range_.values();
-  if (std::find(values.begin(), values.end(), value) == values.end()) throw bad("is not in its range");
+  if (!range_.index_of(value)) throw bad("is not in its range");
   return value;
 }
 

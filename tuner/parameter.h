@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -16,7 +17,8 @@ namespace mdh::tuner {
 /// index the lexicographically ordered list of permutations of 0..n-1.
 enum class ValueKind { integer, boolean, enumeration, permutation };
 
-/// The ordered candidate values of a parameter, materialised once.
+/// The ordered candidate values of a parameter, materialised once, except the ranks of permutations of more than
+/// kMaxEnumeratedPermutationLength elements: those are the interval [0, n! - 1], never listed.
 class Range {
  public:
   /// first, first+step, ... up to and including last (if reached). Requires step > 0.
@@ -27,14 +29,27 @@ class Range {
   static Range set(std::vector<int64_t> values);
   /// Whatever the generator returns (called once, here).
   static Range generated(const std::function<std::vector<int64_t>()>& generator);
+  /// The lexicographic ranks 0 .. n!-1 of the permutations of n elements (1 <= n <= 20).
+  static Range permutation_ranks(int n);
 
-  const std::vector<int64_t>& values() const { return values_; }
-  size_t size() const { return values_.size(); }
+  /// Whether the values are listed; a range that is not holds the integers [0, size() - 1].
+  bool enumerated() const { return lazy_size_ == 0; }
+  /// The listed values (enumerated ranges only).
+  const std::vector<int64_t>& values() const;
+  uint64_t size() const { return enumerated() ? values_.size() : lazy_size_; }
+  int64_t value(uint64_t index) const { return enumerated() ? values_[index] : static_cast<int64_t>(index); }
+  /// The index of a value, or nullopt when it is not in the range.
+  std::optional<uint64_t> index_of(int64_t value) const;
 
  private:
   explicit Range(std::vector<int64_t> values);
   std::vector<int64_t> values_;
+  uint64_t lazy_size_ = 0;
 };
+
+/// Permutations of up to this many elements (8! = 40,320 orders) are listed and stored in trees like any value;
+/// longer ones are tree levels of PermutationSets (permutation_set.h), whose constraints must be declared as data.
+inline constexpr int kMaxEnumeratedPermutationLength = 8;
 
 /// A predicate over a parameter's candidate value and the values of the parameters it declared it reads,
 /// passed in declaration order. It must be a pure function of those: results are memoised per read tuple.
@@ -47,6 +62,15 @@ struct Constraint {
   /// over an ascending range). Tree generation then stops at the first failing value instead of testing the rest,
   /// which makes generation follow the number of valid values, not reads x range size.
   bool holds_for_a_prefix = false;
+
+  /// What the predicate means, as data, for a parameter whose range is not enumerated (a long permutation): its
+  /// tree level derives the valid values from this instead of testing each value. Enumerated parameters use the
+  /// predicate only.
+  enum class Shape { predicate, one_of, pinned_unless, classes_in_order };
+  Shape shape = Shape::predicate;
+  std::vector<int64_t> values;                           // one_of: the allowed values; pinned_unless: the pinned one
+  std::function<bool(std::span<const int64_t>)> exempt;  // pinned_unless: free when this holds for the reads
+  std::vector<int> classes;                              // classes_in_order: the class of each permuted element
 };
 
 class Parameter {
@@ -54,8 +78,10 @@ class Parameter {
   static Parameter integer(std::string name, Range range);
   static Parameter boolean(std::string name);
   static Parameter enumeration(std::string name, std::vector<std::string> value_names);
-  /// All permutations of 0..length-1 (length <= 10, i.e. at most 3,628,800 values), by lexicographic rank. With
-  /// element names, the JSON form lists the names ("k", "i", "j") instead of the positions.
+  /// All permutations of 0..length-1 (1 <= length <= kMaxPermutationLength = 20), by lexicographic rank. With
+  /// element names, the JSON form lists the names ("k", "i", "j") instead of the positions. More than
+  /// kMaxEnumeratedPermutationLength elements: the range is not enumerated, the parameter must be the last of its
+  /// group, and its constraints must be restrict_to, pin_unless or keep_classes_in_order.
   static Parameter permutation(std::string name, int length);
   static Parameter permutation(std::string name, std::vector<std::string> element_names);
 
@@ -70,6 +96,13 @@ class Parameter {
   /// A constraint whose satisfying values are, for any reads, a prefix of the range (see Constraint). A wrong
   /// declaration silently drops valid values.
   Parameter& constrain_prefix(std::vector<std::string> reads, ConstraintPredicate predicate);
+  /// Only these values (a value-only constraint).
+  Parameter& restrict_to(std::vector<int64_t> allowed);
+  /// The value is `pinned` unless `exempt` holds for the reads (a parameter without effect unless others enable it).
+  Parameter& pin_unless(int64_t pinned, std::vector<std::string> reads,
+                        std::function<bool(std::span<const int64_t>)> exempt);
+  /// Permutations only: every element of a smaller class precedes every element of a larger one.
+  Parameter& keep_classes_in_order(std::vector<int> class_of_element);
 
   const std::string& name() const { return name_; }
   ValueKind kind() const { return kind_; }

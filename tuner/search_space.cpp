@@ -7,7 +7,9 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <exception>
 #include <map>
+#include <mutex>
 #include <numeric>
 #include <set>
 #include <thread>
@@ -140,15 +142,24 @@ SearchSpace::SearchSpace(std::vector<Parameter> parameters, std::vector<GlobalCo
   trees_.resize(group_members_.size());
   const unsigned per_group = threads;
   std::atomic<size_t> next_group{0};
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
   auto work = [&] {
-    for (size_t g = next_group++; g < trees_.size(); g = next_group++)
-      trees_[g] = GroupTree::build(std::move(group_parameters[g]), per_group);
+    try {
+      for (size_t g = next_group++; g < trees_.size(); g = next_group++)
+        trees_[g] = GroupTree::build(std::move(group_parameters[g]), per_group);
+    } catch (...) {  // a UserError (a parameter that cannot be a tree level) ends the other threads' work too
+      std::lock_guard<std::mutex> lock(failure_mutex);
+      if (!failure) failure = std::current_exception();
+      next_group = trees_.size();
+    }
   };
   std::vector<std::thread> pool;
   const unsigned workers = std::min<unsigned>(threads, static_cast<unsigned>(trees_.size()));
   for (unsigned w = 1; w < workers; ++w) pool.emplace_back(work);
   work();
   for (std::thread& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
 
   size_ = BigUnsigned(1);
   for (const GroupTree& tree : trees_) size_ *= BigUnsigned(tree.leaf_count());
@@ -192,13 +203,13 @@ Point SearchSpace::point_of(BigUnsigned index) const {
 
 Configuration SearchSpace::configuration(const Point& point) const {
   std::vector<int64_t> values(parameters_->size());
-  std::vector<uint32_t> path;
+  std::vector<uint64_t> path;
   for (size_t g = 0; g < trees_.size(); ++g) {
     path.assign(group_members_[g].size(), 0);
     trees_[g].path_of_leaf(point[g], path);
     for (size_t k = 0; k < path.size(); ++k) {
       size_t i = group_members_[g][k];
-      values[i] = (*parameters_)[i].range().values()[path[k]];
+      values[i] = (*parameters_)[i].range().value(path[k]);
     }
   }
   return Configuration(parameters_, std::move(values));
@@ -206,14 +217,13 @@ Configuration SearchSpace::configuration(const Point& point) const {
 
 std::optional<Point> SearchSpace::point_of(const Configuration& configuration) const {
   Point point(trees_.size());
-  std::vector<uint32_t> path;
+  std::vector<uint64_t> path;
   for (size_t g = 0; g < trees_.size(); ++g) {
     path.clear();
     for (size_t i : group_members_[g]) {
-      const auto& values = (*parameters_)[i].range().values();
-      auto it = std::find(values.begin(), values.end(), configuration.value(i));
-      if (it == values.end()) return std::nullopt;
-      path.push_back(static_cast<uint32_t>(it - values.begin()));
+      auto index = (*parameters_)[i].range().index_of(configuration.value(i));
+      if (!index) return std::nullopt;
+      path.push_back(*index);
     }
     auto leaf = trees_[g].leaf_of_path(path);
     if (!leaf) return std::nullopt;
@@ -250,7 +260,7 @@ void SearchSpace::decode_group(const Point& point, size_t g, CheckScratch& scrat
   scratch.path.resize(members.size());
   trees_[g].path_of_leaf(point[g], scratch.path);
   for (size_t k = 0; k < members.size(); ++k)
-    scratch.values[members[k]] = (*parameters_)[members[k]].range().values()[scratch.path[k]];
+    scratch.values[members[k]] = (*parameters_)[members[k]].range().value(scratch.path[k]);
 }
 
 bool SearchSpace::is_valid(const Point& point, CheckScratch& scratch) const {
@@ -448,7 +458,7 @@ std::vector<Point> SearchSpace::neighbours(const Point& point) const {
 
 std::vector<double> SearchSpace::coordinates(const Point& point) const {
   std::vector<double> result(parameters_->size());
-  std::vector<uint32_t> path;
+  std::vector<uint64_t> path;
   for (size_t g = 0; g < trees_.size(); ++g) {
     path.assign(group_members_[g].size(), 0);
     trees_[g].path_of_leaf(point[g], path);

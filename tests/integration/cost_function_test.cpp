@@ -1,6 +1,8 @@
 // MdHomCostFunction's cuts on PoCL: a candidate far behind the best is cut after its warm-up where the driver builds
 // the whole kernel at clBuildProgram (NVIDIA; here its limits are claimed), else after one timed run; without a
 // best nothing is cut and the result is verified.
+#include "pipeline/cost_function.h"
+
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -8,7 +10,6 @@
 #include "codegen/kernel_config.h"
 #include "codegen/tuning_space.h"
 #include "mdh/parser.h"
-#include "pipeline/cost_function.h"
 #include "pipeline/device_limits.h"
 #include "pipeline/md_hom_run.h"
 #include "runtime/device.h"
@@ -19,8 +20,8 @@ namespace {
 TEST(CostFunction, FarBehindCandidatesAreCutAfterTheirWarmUpOnlyWhereTheBuildIsComplete) {
   const DeviceInfo device = select_device("");
   Context context(device);
-  BoundMdh bound = bind(parse_spec_file(std::string(MDH_SOURCE_DIR) + "/apps/gemm.mdh"),
-                        parse_size_binding("I=24,J=16,K=8"));
+  BoundMdh bound =
+      bind(parse_spec_file(std::string(MDH_SOURCE_DIR) + "/apps/gemm.mdh"), parse_size_binding("I=24,J=16,K=8"));
   MdHomRun run(context, bound, {}, {}, 7);
   const KernelConfig config = default_config(bound, device_limits(device));
   const tuner::EvaluationContext far_behind{1e-12};  // a best no real kernel comes near
