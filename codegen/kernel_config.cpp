@@ -374,6 +374,12 @@ bool tile_for_reuse(const BoundMdh& bound, const DeviceLimits& limits, KernelCon
   // PRL (16 work-items per work-group) ran 3.63 ms so against 3.04 on the H200.
   if (tiled.empty() || two_dimensional < 2) return false;
   KernelConfig t = c;
+  // Up to `elements` per work-item along d, and the local tiles and work-groups that follow from them.
+  auto set_private_tile = [&](int d, int64_t elements) {
+    t.private_tile_size[d] = std::max<int64_t>(1, std::min(elements, bound.dim_extents[d] / t.num_wi[d]));
+    t.local_tile_size[d] = std::min(bound.dim_extents[d], t.num_wi[d] * t.private_tile_size[d]);
+    t.num_wg[d] = (bound.dim_extents[d] + t.local_tile_size[d] - 1) / t.local_tile_size[d];
+  };
   // Work-items that divide the extent where halving them does (E = 24 in CCSD(T) gdab-efgc: 16 work-items leave a
   // half-empty second tile; 8 ran 0.414 ms against 0.486 on the H200), not below kDividingWorkItemsFloor.
   for (int d : mdh.concat_dims()) {
@@ -381,15 +387,8 @@ bool tile_for_reuse(const BoundMdh& bound, const DeviceLimits& limits, KernelCon
     if (t.num_wi[d] < 2 * kDividingWorkItemsFloor || extent % t.num_wi[d] == 0 || extent % (t.num_wi[d] / 2) != 0)
       continue;
     t.num_wi[d] /= 2;
-    t.private_tile_size[d] = std::max<int64_t>(1, std::min(t.private_tile_size[d], extent / t.num_wi[d]));
-    t.local_tile_size[d] = std::min(extent, t.num_wi[d] * t.private_tile_size[d]);
-    t.num_wg[d] = (extent + t.local_tile_size[d] - 1) / t.local_tile_size[d];
+    set_private_tile(d, t.private_tile_size[d]);
   }
-  auto set_private_tile = [&](int d, int64_t elements) {
-    t.private_tile_size[d] = std::max<int64_t>(1, std::min(elements, bound.dim_extents[d] / t.num_wi[d]));
-    t.local_tile_size[d] = std::min(bound.dim_extents[d], t.num_wi[d] * t.private_tile_size[d]);
-    t.num_wg[d] = (bound.dim_extents[d] + t.local_tile_size[d] - 1) / t.local_tile_size[d];
-  };
   auto work_groups = [&] {
     uint64_t n = 1;
     for (int64_t g : t.num_wg) n *= static_cast<uint64_t>(g);

@@ -80,9 +80,9 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c) {
       g.cached_tiles.push_back(t);
     }
   }
-  // Double buffering (see prefetch_dimension).
+  // Double buffering (see prefetch_dimension): each work-item holds its share of the next tile of every local cache.
   bool copies_fit = false;
-  int64_t prefetch_elements = 0;
+  uint64_t prefetch_bytes = 0;
   for (const CachedTile& t : g.cached_tiles) {
     if (t.layer != Layer::Local || t.memory != Memory::Local) continue;
     copies_fit = true;
@@ -90,7 +90,8 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c) {
       for (int d = 0; d < dims; ++d)
         copies_fit = copies_fit && (index.coefficient[d] == 0 || g.local_tile_fullness[d] == Fullness::Always);
     if (!copies_fit) break;
-    prefetch_elements += ceil_div(t.elements(), g.work_group_size);
+    prefetch_bytes += static_cast<uint64_t>(ceil_div(t.elements(), g.work_group_size)) *
+                      mdh.size_of(mdh.buffers[mdh.inputs[t.access].buffer].type);
   }
   if (copies_fit)
     for (auto d = c.loop_order[0].rbegin(); d != c.loop_order[0].rend() && !mdh.dims[*d].combine.is_concat(); ++d)
@@ -98,13 +99,7 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c) {
         g.prefetch_dimension = *d;
         break;
       }
-  if (g.prefetch_dimension >= 0 && c.double_buffer == DoubleBuffer::on) {
-    g.prefetch_elements = prefetch_elements;
-    for (const CachedTile& t : g.cached_tiles)
-      if (t.layer == Layer::Local && t.memory == Memory::Local)
-        g.private_memory_bytes += static_cast<uint64_t>(ceil_div(t.elements(), g.work_group_size)) *
-                                  mdh.size_of(mdh.buffers[mdh.inputs[t.access].buffer].type);
-  }
+  if (g.prefetch_dimension >= 0 && c.double_buffer == DoubleBuffer::on) g.private_memory_bytes += prefetch_bytes;
 
   // Partial results in local memory: every work-item's slots (MEM_RES[P]), the leaders' slots (MEM_RES[L]).
   const int p = static_cast<int>(Layer::Private), l = static_cast<int>(Layer::Local);

@@ -67,7 +67,6 @@ struct TunableGeometry {
   // at least one input cached in local memory, and every local cache full in every tile (no guards). Each
   // work-item holds ceil(SIZE / WG_SIZE) elements of the next tile per cache. Whatever DOUBLE_BUFFER says.
   int prefetch_dimension = -1;
-  int64_t prefetch_elements = 0;              // per work-item: registers holding the next tile (with DOUBLE_BUFFER on)
   uint64_t local_memory_bytes = 0;            // every __local array of the kernel, exactly
   uint64_t private_memory_bytes = 0;          // every private array of one work-item
   uint64_t partial_results_bytes = 0;         // scratch: G_R partial results per output point (0: not needed)
