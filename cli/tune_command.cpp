@@ -174,15 +174,23 @@ int tune_command(const Args& args) {
   settings.resume = vm.count("resume") > 0;
   settings.replace_journal = vm.count("force") > 0;
   if (settings.resume && settings.replace_journal) throw UserError("--resume and --force exclude each other");
+  // Under mpirun (more than one rank) this process is one rank of one tuning run: rank 0 searches, prints and
+  // writes the journal and the result; the other ranks evaluate for it and print nothing, not even their errors,
+  // which reach rank 0 and are reported there (with rank 0's exit status).
+  const std::optional<tuner::MpiLaunch> launch = tuner::mpirun_launch();
   // Outputs are checked before any work: neither may replace an input or the other, and both must be writable.
-  std::vector<NamedPath> inputs = input_files(vm);
-  check_output_path("--journal", settings.journal_path, inputs);
+  // Only the process that writes them checks: another rank would race rank 0, which may already have created the
+  // journal (and the check's own probe file would look like an existing journal to the other).
   std::error_code ec;
-  if (!settings.resume && !settings.replace_journal && std::filesystem::exists(settings.journal_path, ec))
-    throw UserError("--journal '" + settings.journal_path +
-                    "' exists: continue its run with --resume, or replace it with --force");
-  inputs.push_back({"journal", settings.journal_path});
-  check_output_path("--out", out_path, inputs);
+  if (!launch || launch->rank == 0) {
+    std::vector<NamedPath> inputs = input_files(vm);
+    check_output_path("--journal", settings.journal_path, inputs);
+    if (!settings.resume && !settings.replace_journal && std::filesystem::exists(settings.journal_path, ec))
+      throw UserError("--journal '" + settings.journal_path +
+                      "' exists: continue its run with --resume, or replace it with --force");
+    inputs.push_back({"journal", settings.journal_path});
+    check_output_path("--out", out_path, inputs);
+  }
   settings.default_start = !vm.count("no-default-start");
   if (vm.count("start")) settings.start_config_paths = vm["start"].as<std::vector<std::string>>();
   if (vm.count("no-transfer") && vm.count("transfer-from"))
@@ -218,10 +226,6 @@ int tune_command(const Args& args) {
   settings.on_evaluation = [&](const tuner::TuningStatus& status, const tuner::EvaluationRecord& record,
                                bool replayed) { progress->on_evaluation(status, record, replayed); };
 
-  // Under mpirun (more than one rank) this process is one rank of one tuning run: rank 0 searches, prints and
-  // writes the journal and the result; the other ranks evaluate for it and print nothing, not even their errors,
-  // which reach rank 0 and are reported there (with rank 0's exit status).
-  const std::optional<tuner::MpiLaunch> launch = tuner::mpirun_launch();
 #ifdef MDH_WITH_MPI
   std::unique_ptr<tuner::MpiSession> mpi;
 #endif
