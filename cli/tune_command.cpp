@@ -301,6 +301,22 @@ int tune_command(const Args& args) {
                 << static_cast<int>(1e3 * t.prepare_seconds / t.prepared) << " ms each on average, on "
                 << settings.compile_threads << " compile workers";
     std::cout << "\n";
+    // One evaluation's stages, as the cost function timed them, and the rest of the evaluator's time: sending the
+    // request, the reply, and a worker restarted after a crash or timeout.
+    if (!t.stage_seconds.empty()) {
+      const double per = 1e3 / static_cast<double>(evaluated);
+      double staged = 0;
+      char part[96];
+      std::cout << "per evaluation:";
+      for (const auto& [stage, seconds] : t.stage_seconds) {
+        std::snprintf(part, sizeof part, " %.1f ms %s,", seconds * per, stage.c_str());
+        std::cout << part;
+        staged += seconds;
+      }
+      std::snprintf(part, sizeof part, " %.1f ms elsewhere (worker messages and restarts)",
+                    std::max(0.0, t.evaluating_seconds - staged) * per);
+      std::cout << part << "\n";
+    }
   }
   if (!outcome.result_file) {
     std::cout << "no valid configuration found; see the journal " << settings.journal_path << " for the reasons\n";

@@ -1,6 +1,7 @@
 // The tuner's cost function for mdh kernels: builds, runs and checks one configuration on an OpenCL device.
 #pragma once
 
+#include <functional>
 #include <memory>
 
 #include "codegen/device_limits.h"
@@ -41,9 +42,16 @@ class MdHomCostFunction final : public tuner::CostFunction {
   tuner::EvaluationResult evaluate_in_context(const tuner::Configuration& configuration,
                                               const tuner::EvaluationContext& context) override;
   /// Evaluates a typed configuration (the same steps; for `mdh run --config` style checks and tests).
+  /// The result carries the seconds of each stage (tuner::EvaluationResult::stage_seconds): "kernel source"
+  /// (generating it), "program" (the binary cache or the driver's build), "device" (resetting the output, warm-ups
+  /// and timed runs), "verification" (reading the output and comparing it with the reference).
   tuner::EvaluationResult evaluate(const KernelConfig& config, const tuner::EvaluationContext& context = {});
 
  private:
+  // evaluate() without the clock: calls end_stage(name) as each stage ends.
+  tuner::EvaluationResult evaluate_in_stages(const KernelConfig& config, const tuner::EvaluationContext& context,
+                                             const std::function<void(const char*)>& end_stage);
+
   MdHomRun& run_;
   std::shared_ptr<const TuningSpace> space_;
   DeviceLimits limits_;

@@ -20,6 +20,15 @@ constexpr std::array<std::pair<EvaluationStatus, const char*>, 7> kStatusNames =
 
 }  // namespace
 
+void add_stage_seconds(StageSeconds& stages, const std::string& name, double seconds) {
+  for (auto& [stage, total] : stages)
+    if (stage == name) {
+      total += seconds;
+      return;
+    }
+  stages.emplace_back(name, seconds);
+}
+
 std::string to_string(EvaluationStatus status) {
   for (const auto& [s, name] : kStatusNames)
     if (s == status) return name;

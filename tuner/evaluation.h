@@ -7,10 +7,16 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "tuner/configuration.h"
 
 namespace mdh::tuner {
+
+/// Seconds per named stage, in order; JSON: [["name", seconds], ...].
+using StageSeconds = std::vector<std::pair<std::string, double>>;
+/// Adds `seconds` to the stage `name`, appending it where it is new.
+void add_stage_seconds(StageSeconds& stages, const std::string& name, double seconds);
 
 /// Failures are classified and recorded, never fatal to a tuning run.
 enum class EvaluationStatus { ok, constraint, build_error, launch_error, wrong_result, timeout, error };
@@ -34,6 +40,10 @@ struct EvaluationResult {
   /// Where it was measured (host, device, rank), when the evaluator spreads work over machines (MPI ranks); null
   /// otherwise. The journal records it.
   nlohmann::json measured_on;
+  /// Where the evaluation's time went, by stage in the order they ran, as the cost function names them (for the
+  /// md_hom cost function: kernel source, program, device, verification); empty where it does not say. Journaled, and
+  /// summed in the tuner's TimeBreakdown: the answer to "what does one evaluation cost?".
+  StageSeconds stage_seconds;
 
   static EvaluationResult ok(double cost) {
     EvaluationResult result;

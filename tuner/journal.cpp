@@ -47,6 +47,7 @@ EvaluationRecord record_from_json(const nlohmann::json& json) {
   // be skipped).
   record.result.verified = json.value("verified", true);
   record.result.cut = json.value("cut", false);
+  if (json.contains("stages")) record.result.stage_seconds = json["stages"].get<StageSeconds>();
   record.start_unix = json.at("start").get<double>();
   record.end_unix = json.at("end").get<double>();
   record.elapsed_seconds = json.at("elapsed").get<double>();
@@ -66,6 +67,7 @@ nlohmann::json to_json(const EvaluationRecord& record) {
   json["reason"] = record.result.reason;
   if (record.result.status == EvaluationStatus::ok && !record.result.verified) json["verified"] = false;
   if (record.result.status == EvaluationStatus::ok && record.result.cut) json["cut"] = true;
+  if (!record.result.stage_seconds.empty()) json["stages"] = record.result.stage_seconds;
   json["start"] = record.start_unix;
   json["end"] = record.end_unix;
   json["elapsed"] = record.elapsed_seconds;

@@ -54,7 +54,8 @@ nlohmann::json result_message(uint64_t ticket, const EvaluationResult& result) {
           {"cost", result.status == EvaluationStatus::ok ? nlohmann::json(result.cost) : nlohmann::json()},
           {"reason", result.reason},
           {"verified", result.verified},
-          {"cut", result.cut}};
+          {"cut", result.cut},
+          {"stages", result.stage_seconds}};
 }
 
 EvaluationResult result_of_message(const nlohmann::json& message) {
@@ -64,6 +65,7 @@ EvaluationResult result_of_message(const nlohmann::json& message) {
   result.reason = message.at("reason").get<std::string>();
   result.verified = message.at("verified").get<bool>();
   result.cut = message.at("cut").get<bool>();
+  result.stage_seconds = message.at("stages").get<StageSeconds>();
   return result;
 }
 

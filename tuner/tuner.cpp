@@ -241,6 +241,8 @@ class TuningLoop {
       ++result_.replayed;
     } else {
       result_.time.evaluating_seconds += std::max(0.0, ticket.end_unix - ticket.start_unix);
+      for (const auto& [stage, seconds] : ticket.result.stage_seconds)
+        add_stage_seconds(result_.time.stage_seconds, stage, seconds);
       if (journal_) journal_->append(entry);
     }
     if (options_.on_evaluation) options_.on_evaluation(status, entry, ticket.replayed);

@@ -56,6 +56,7 @@ struct TimeBreakdown {
   double waiting_for_prepare_seconds = 0;
   double prepare_seconds = 0;  // summed over prepare tasks (on prepare_threads threads side by side)
   uint64_t prepared = 0;       // prepare tasks that ran
+  StageSeconds stage_seconds;  // EvaluationResult::stage_seconds summed over the evaluations
 };
 
 struct TuningResult {

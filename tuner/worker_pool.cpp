@@ -257,6 +257,7 @@ void WorkerPool::read_output(Worker& worker) {
       result.reason = reply.value("reason", "");
       result.verified = reply.value("verified", true);
       result.cut = reply.value("cut", false);
+      if (reply.contains("stages")) result.stage_seconds = reply["stages"].get<StageSeconds>();
     } catch (const std::exception& e) {
       // A worker that breaks the protocol cannot be trusted with the next request either.
       std::string how = stop(worker, true);
@@ -358,6 +359,7 @@ int serve_worker_requests(
     reply["cost"] = result.status == EvaluationStatus::ok ? nlohmann::json(result.cost) : nlohmann::json();
     reply["verified"] = result.verified;
     reply["cut"] = result.cut;
+    if (!result.stage_seconds.empty()) reply["stages"] = result.stage_seconds;
     std::cout << reply.dump() << std::endl;  // flushed: the tuner waits for this line
   }
   return 0;

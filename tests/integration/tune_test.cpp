@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
 
 #include "codegen/parameter_families.h"
 #include "codegen/permutation.h"
@@ -71,7 +72,14 @@ TEST_F(TuneTest, JournalsAndResultsNameTheirValuesAndTheResultVerifies) {
   ASSERT_EQ(lines.size(), 4u) << "a header and three evaluations";
   EXPECT_EQ(lines[0]["metadata"]["generator"], kTunableKernelGeneration);
   EXPECT_EQ(lines[0]["metadata"]["config_format"], 2);
+  // Where an evaluation's time went: the cost function's stages, per record and summed in the last lines.
+  EXPECT_TRUE(std::regex_search(r.output, std::regex("per evaluation: [0-9.]+ ms kernel source, [0-9.]+ ms program, "
+                                                     "[0-9.]+ ms device, [0-9.]+ ms verification, [0-9.]+ ms "
+                                                     "elsewhere \\(worker messages and restarts\\)\n")))
+      << r.output;
   for (size_t k = 1; k < lines.size(); ++k) {
+    ASSERT_TRUE(lines[k]["stages"].is_array()) << lines[k].dump();
+    EXPECT_EQ(lines[k]["stages"][0][0], "kernel source") << lines[k].dump();
     const json& config = lines[k]["config"];
     EXPECT_TRUE(config["MEM_RES_P"].is_string()) << config.dump();
     EXPECT_TRUE(config["CMB_RES"].is_string()) << config.dump();

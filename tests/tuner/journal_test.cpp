@@ -63,6 +63,29 @@ TEST(Journal, RoundTripsRecordsAndIgnoresATornLastLine) {
   std::remove(path.c_str());
 }
 
+// Each evaluation's stages (where its time went) are journaled in order; a record without them reads as none.
+TEST(Journal, RecordsTheStagesOfAnEvaluationInOrder) {
+  const std::string path = temp_path("stages.jsonl");
+  EvaluationResult staged = EvaluationResult::ok(2.5);
+  staged.stage_seconds = {{"program", 0.04}, {"device", 0.0015}, {"kernel source", 0.001}};
+  {
+    JournalWriter writer(path, JournalHeader{"random", 7, 2, "1364", {}}, false);
+    writer.append({1, {{"X", 1}}, staged, 100.0, 101.0, 1.0});
+    writer.append({2, {{"X", 2}}, EvaluationResult::ok(3.0), 101.0, 102.0, 2.0});
+  }
+  const JournalContents contents = read_journal(path);
+  ASSERT_EQ(contents.records.size(), 2u);
+  EXPECT_EQ(contents.records[0].result.stage_seconds, staged.stage_seconds);
+  EXPECT_TRUE(contents.records[1].result.stage_seconds.empty());
+  std::ifstream in(path);
+  std::string header, first;
+  std::getline(in, header);
+  std::getline(in, first);
+  EXPECT_NE(first.find(R"("stages":[["program",0.04],["device",0.0015],["kernel source",0.001]])"), std::string::npos)
+      << first;
+  std::remove(path.c_str());
+}
+
 TEST(Journal, RejectsACorruptLineInTheMiddle) {
   const std::string path = temp_path("corrupt.jsonl");
   {

@@ -266,6 +266,32 @@ TEST(TuningLoop, TimeBreakdownShowsTheEvaluatorWaitingForSlowPrepares) {
   EXPECT_LE(result.time.waiting_for_prepare_seconds, result.status.elapsed_seconds);
 }
 
+// The time breakdown sums each stage the evaluations report, by name, in the order the stages first appeared.
+TEST(TuningLoop, TimeBreakdownSumsTheStagesOfTheEvaluations) {
+  class StagedCost : public CostFunction {
+   public:
+    EvaluationResult evaluate(const Configuration& c) override {
+      EvaluationResult result = EvaluationResult::ok(testing::bowl_cost(c));
+      result.stage_seconds = {{"program", 0.5}, {"device", 0.25}};
+      if (c["X"] % 2 == 0) result.stage_seconds.emplace_back("verification", 0.125);
+      return result;
+    }
+  };
+  SearchSpace space(testing::bowl_parameters());
+  auto technique = make_technique("random");
+  StagedCost cost;
+  std::vector<EvaluationRecord> records;
+  TunerOptions options;
+  options.on_evaluation = [&](const TuningStatus&, const EvaluationRecord& r, bool) { records.push_back(r); };
+  const TuningResult result = tune(space, *technique, evaluations(10), cost, options);
+  ASSERT_EQ(records.size(), 10u);
+  size_t verified = 0;
+  for (const EvaluationRecord& r : records) verified += r.result.stage_seconds.size() == 3;
+  ASSERT_GT(verified, 0u) << "no even X drawn: the test checks no third stage";
+  const StageSeconds expected{{"program", 5.0}, {"device", 2.5}, {"verification", 0.125 * verified}};
+  EXPECT_EQ(result.time.stage_seconds, expected);
+}
+
 // The evaluator form of preparing ahead (an MPI rank compiles what it evaluates): each configuration prepared once
 // before its evaluation, prepare failures recorded as the loop records them, and the same sequence as the loop's own
 // prepare with the same window (capacity 1 + lookahead 3 either way).
