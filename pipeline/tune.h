@@ -24,6 +24,10 @@ namespace mdh {
 /// When to stop when no abort condition is given: after this many evaluations.
 constexpr uint64_t kDefaultTuningEvaluations = 200;
 
+/// The journal header's record, on NVIDIA's driver only, of what the run does with candidates that ptxas reports
+/// spilling: "rejected" (the default) or "timed" (--allow-spills). A journal resumes only with the same.
+inline constexpr const char* kSpillingCandidatesKey = "spilling_candidates";
+
 struct TuningSettings {
   std::string technique = "auc_bandit";
   uint64_t seed = 1;
@@ -33,7 +37,8 @@ struct TuningSettings {
   /// Start a new journal where one exists (without it, an existing journal that is not resumed is an error).
   bool replace_journal = false;
   /// Continue the journal's run without re-evaluating anything. Allowed when the journal was recorded for the same
-  /// spec (hash), sizes, device and driver, generator generation and search (technique, seed, window, space size);
+  /// spec (hash), sizes, device and driver, generator generation, treatment of spilling candidates (NVIDIA) and
+  /// search (technique, seed, window, space size);
   /// an older journal that differs only in how it wrote values (enum ordinals, permutation ranks) resumes.
   bool resume = false;
   bool default_start = true;  // evaluate the default configuration first
