@@ -239,7 +239,9 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
   const std::string request_path = request.binary_cache + ".request.json";
   const CostSettings cost_settings = tuning_cost_settings(request, limits);
   if (cost_settings.reject_spills && !settings.in_process && request.nvidia_compute_cache.empty()) {
-    request.nvidia_compute_cache = request.binary_cache + ".nvidia-compute-cache";
+    // This process's own, also where --binary-cache names a shared folder: it is removed when the run ends.
+    request.nvidia_compute_cache =
+        (std::filesystem::temp_directory_path() / ("mdh-nvidia-compute-cache-" + std::to_string(::getpid()))).string();
     temporary.paths.push_back(request.nvidia_compute_cache);
   }
 
