@@ -115,8 +115,8 @@ TEST(SpillCheck, AJournalResumesOnlyWithTheTreatmentOfSpillsItWasRecordedWith) {
     header.metadata = metadata;
     tuner::JournalWriter(path, header, false, true);
   };
-  const nlohmann::json base = {{"spec_hash", "0123456789abcdef"}, {"sizes", "I=8"}, {"device", "H200"},
-                               {"driver", "570.00"},              {"generator", 9}};
+  const nlohmann::json base = {
+      {"spec_hash", "0123456789abcdef"}, {"sizes", "I=8"}, {"device", "H200"}, {"driver", "570.00"}, {"generator", 9}};
   nlohmann::json rejected = base, timed = base;
   rejected[kSpillingCandidatesKey] = "rejected";
   timed[kSpillingCandidatesKey] = "timed";
