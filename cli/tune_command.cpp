@@ -129,8 +129,8 @@ int tune_command(const Args& args) {
       ("out", po::value<std::string>()->default_value("best.json"), "where to write the best configuration")   //
       ("in-process", "evaluate in this process (no protection against hanging kernels; for debugging)")        //
       ("compile-threads", po::value<int>(),
-       "threads compiling upcoming configurations while the device runs the current one (0: off; default: one "
-       "per core)")                                                                                       //
+       "threads compiling upcoming configurations while the device runs the current one (0: off; default: three "
+       "per four cores, shared by the mpirun ranks of a host)")                                           //
       ("timeout-floor", po::value<double>()->default_value(10), "seconds an evaluation may always take")  //
       ("no-default-start", "do not evaluate the default configuration (the one `mdh run` uses) first")    //
       ("start", po::value<std::vector<std::string>>()->composing(),
@@ -246,6 +246,7 @@ int tune_command(const Args& args) {
     mpi = std::make_unique<tuner::MpiSession>();
     settings.mpi = mpi.get();
     settings.local_rank = launch->local_rank;
+    if (!vm.count("compile-threads")) settings.compile_threads = default_compile_threads(launch->local_size);
     settings.rank0_evaluates = !vm.count("no-rank0-evaluation");
     if (mpi->rank() != 0) {
       settings.note = nullptr;

@@ -122,9 +122,10 @@ std::vector<ParameterRef> refs(const BoundMdh& bound, const std::vector<std::str
   return out;
 }
 
-// Everything that sizes an array of the kernel.
-const std::vector<std::string> kArrayFamilies{"LT_SIZE",   "PT_SIZE",   "NUM_WI",    "NUM_WG",
-                                              "MEM_INP_L", "MEM_INP_P", "MEM_RES_P", "MEM_RES_L"};
+// Everything that sizes an array of the kernel (DOUBLE_BUFFER: the prefetch registers). A constraint on a
+// geometry quantity is checked once these are set; a family missing here would be read unset.
+const std::vector<std::string> kArrayFamilies{"LT_SIZE",   "PT_SIZE",   "NUM_WI",    "NUM_WG",       "MEM_INP_L",
+                                              "MEM_INP_P", "MEM_RES_P", "MEM_RES_L", "DOUBLE_BUFFER"};
 
 // The memory a configuration needs, from codegen/tunable_geometry.h (the emitter sizes its arrays from the same).
 Expr geometry_quantity(const FamilyContext& x, const std::string& name,

@@ -99,7 +99,11 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c) {
         g.prefetch_dimension = *d;
         break;
       }
-  if (g.prefetch_dimension >= 0 && c.double_buffer == DoubleBuffer::on) g.private_memory_bytes += prefetch_bytes;
+  // Counted whenever DOUBLE_BUFFER is on and the copies are full, even where the loop order leaves no tile loop to
+  // pipeline (the emitter then holds no prefetch registers): the memory constraints then read only the array
+  // families and DOUBLE_BUFFER, not the loop order, a permutation whose d! values would join their group in the
+  // search space. The "off" twin of such a configuration is the same kernel without the overestimate.
+  if (copies_fit && c.double_buffer == DoubleBuffer::on) g.private_memory_bytes += prefetch_bytes;
 
   // Partial results in local memory: every work-item's slots (MEM_RES[P]), the leaders' slots (MEM_RES[L]).
   const int p = static_cast<int>(Layer::Private), l = static_cast<int>(Layer::Local);

@@ -1,6 +1,7 @@
 // The tuning driver: space, search, evaluation and result of one tuning run.
 #include "pipeline/tune.h"
 
+#include <sched.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -69,6 +70,16 @@ bool TuningSettings::searches() const {
 #else
   return true;
 #endif
+}
+
+unsigned default_compile_threads(unsigned processes_on_host) {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  const unsigned cores = ::sched_getaffinity(0, sizeof allowed, &allowed) == 0
+                             ? static_cast<unsigned>(CPU_COUNT(&allowed))
+                             : std::thread::hardware_concurrency();
+  const unsigned workers = (3 * std::max(1u, cores) + 3) / 4;  // rounded up: 2 cores keep 2 workers
+  return std::max(1u, workers / std::max(1u, processes_on_host));
 }
 
 namespace {

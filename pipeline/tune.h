@@ -28,6 +28,14 @@ constexpr uint64_t kDefaultTuningEvaluations = 200;
 /// spilling: "rejected" (the default) or "timed" (--allow-spills). A journal resumes only with the same.
 inline constexpr const char* kSpillingCandidatesKey = "spilling_candidates";
 
+/// Compile workers for one tuning process when the user names none: three per four cores this process may run on
+/// (its CPU affinity, so `taskset` and batch systems' core sets count), shared among the `processes_on_host` tuning
+/// processes of one host (the mpirun ranks there), at least one. Not one per core: the evaluating worker and the
+/// driver's own threads need cores too, and on the H200's 16-core host 16 compile workers made each NVIDIA build
+/// 5× slower (1.2 s) than 12 or 8 did (0.26 s, 0.22 s), so fewer workers compiled more candidates per second
+/// (results/nvidia-h200/session12/README.md, calls 8–10).
+unsigned default_compile_threads(unsigned processes_on_host = 1);
+
 struct TuningSettings {
   std::string technique = "auc_bandit";
   uint64_t seed = 1;
@@ -54,7 +62,7 @@ struct TuningSettings {
   bool in_process = false;  // no worker processes (no protection against hanging kernels)
   /// Configurations compiled ahead, each in a compile worker process (killed at its deadline or when the run ends);
   /// 0: compile in the evaluating worker.
-  unsigned compile_threads = std::max(1u, std::thread::hardware_concurrency());
+  unsigned compile_threads = default_compile_threads();
   double timeout_floor_seconds = 10;
   /// The mdh executable, started as `EXE tune-worker --request FILE --device-index K` for each device (and with
   /// --compile-only for each compile thread).

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <thread>
 
 #include "support/error.h"
@@ -361,7 +362,19 @@ void serve_mpi_evaluations(MpiSession& session, Evaluator& local, const Evaluato
           MDH_INTERNAL_ASSERT(type == "request", "unexpected MPI message from rank 0");
           EvaluationContext context;
           if (body.contains("best")) context.best_cost = body["best"].get<double>();
-          local.submit(body.at("id").get<uint64_t>(), decode(body.at("config")), context);
+          const uint64_t ticket = body.at("id").get<uint64_t>();
+          std::optional<Configuration> configuration;
+          try {
+            configuration = decode(body.at("config"));
+          } catch (const UserError& e) {
+            // A configuration this rank's space refuses (the ranks' spaces are identical, checked at the start, so
+            // the search drew one that breaks a constraint): that evaluation's failure, as a worker of rank 0
+            // would report it, not the end of this rank.
+            session.send(0, kToCoordinatorTag,
+                         result_message(ticket, EvaluationResult::failed(EvaluationStatus::constraint, e.what())));
+            continue;
+          }
+          local.submit(ticket, *configuration, context);
           ++in_flight;
         }
       } catch (const std::exception& e) {

@@ -1,6 +1,7 @@
 // Open MPI's launch environment, read without the MPI library.
 #include "tuner/mpi_launch.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -23,7 +24,8 @@ std::optional<MpiLaunch> mpirun_launch() {
   const auto size = environment_number("OMPI_COMM_WORLD_SIZE");
   const auto rank = environment_number("OMPI_COMM_WORLD_RANK");
   if (!size || !rank || *size <= 1) return std::nullopt;
-  return MpiLaunch{*rank, *size, environment_number("OMPI_COMM_WORLD_LOCAL_RANK").value_or(0)};
+  return MpiLaunch{*rank, *size, environment_number("OMPI_COMM_WORLD_LOCAL_RANK").value_or(0),
+                   std::max(1, environment_number("OMPI_COMM_WORLD_LOCAL_SIZE").value_or(1))};
 }
 
 bool mpi_built_in() {

@@ -11,6 +11,7 @@ struct MpiLaunch {
   int rank = 0;        // OMPI_COMM_WORLD_RANK
   int size = 1;        // OMPI_COMM_WORLD_SIZE
   int local_rank = 0;  // OMPI_COMM_WORLD_LOCAL_RANK: the rank among those on this host (picks the device)
+  int local_size = 1;  // OMPI_COMM_WORLD_LOCAL_SIZE: the ranks on this host (they share its cores)
 };
 
 /// The launch when started by Open MPI's mpirun with more than one rank; nullopt otherwise.

@@ -290,5 +290,28 @@ TEST(TuningSpace, RegisterBudgetPrunesSpillingConfigurations) {
   }
 }
 
+// Every configuration the search draws satisfies every constraint, on a device with a register budget too: a
+// constraint must name every family its quantity reads (DOUBLE_BUFFER's prefetch registers count towards the
+// private bytes), or the search checks it before that family is set and draws configurations that the full check
+// (a worker, another MPI rank decoding them) then refuses. On the H200 an mpirun rank stopped on one.
+TEST(TuningSpace, DrawnConfigurationsPassEveryConstraintUnderARegisterBudget) {
+  const BoundMdh bound = bind_app("apps/gemm.mdh", "I=1024,J=1024,K=1024");
+  DeviceLimits gpu = roomy();
+  gpu.local_mem_bytes = 48 * 1024;
+  gpu.local_memory_dedicated = true;
+  gpu.registers_per_work_item = 255;
+  const TuningSpace s = make_tuning_space(bound, gpu);
+  const tuner::SearchSpace search = make_search_space(s, 1);
+  tuner::Rng rng(2026);
+  int double_buffered = 0;
+  for (int k = 0; k < 4000; ++k) {
+    const Assignment a = search.configuration(search.sample(rng)).values();
+    const auto violation = first_violation(s, a);
+    ASSERT_FALSE(violation.has_value()) << "draw " << k << ": " << *violation;
+    double_buffered += config_from_assignment(bound, s, a).double_buffer == DoubleBuffer::on;
+  }
+  EXPECT_GT(double_buffered, 0) << "no draw had DOUBLE_BUFFER on: the test checks nothing about it";
+}
+
 }  // namespace
 }  // namespace mdh

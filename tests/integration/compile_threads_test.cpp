@@ -1,0 +1,62 @@
+// The default number of compile workers of `mdh tune`: three per four of the cores this process may run on, shared
+// by the tuning processes of one host, at least one.
+#include <gtest/gtest.h>
+#include <sched.h>
+
+#include "pipeline/tune.h"
+
+namespace mdh {
+namespace {
+
+// Restricts the calling thread to the first `cores` of the cores it may run on, and restores them when it ends.
+class CoreRestriction {
+ public:
+  explicit CoreRestriction(int cores) {
+    CPU_ZERO(&original_);
+    EXPECT_EQ(::sched_getaffinity(0, sizeof original_, &original_), 0);
+    cpu_set_t restricted;
+    CPU_ZERO(&restricted);
+    for (int cpu = 0, taken = 0; cpu < CPU_SETSIZE && taken < cores; ++cpu)
+      if (CPU_ISSET(cpu, &original_)) {
+        CPU_SET(cpu, &restricted);
+        ++taken;
+      }
+    EXPECT_EQ(::sched_setaffinity(0, sizeof restricted, &restricted), 0);
+  }
+  ~CoreRestriction() { ::sched_setaffinity(0, sizeof original_, &original_); }
+
+ private:
+  cpu_set_t original_;
+};
+
+int available_cores() {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  EXPECT_EQ(::sched_getaffinity(0, sizeof allowed, &allowed), 0);
+  return CPU_COUNT(&allowed);
+}
+
+TEST(DefaultCompileThreads, OneCoreGetsOneWorkerWhateverTheProcessesOnItsHost) {
+  CoreRestriction one(1);
+  EXPECT_EQ(default_compile_threads(), 1u);
+  EXPECT_EQ(default_compile_threads(4), 1u);
+}
+
+TEST(DefaultCompileThreads, TwoCoresKeepTwoWorkersOrOneEachForTwoRanks) {
+  if (available_cores() < 2) GTEST_SKIP() << "needs two cores";
+  CoreRestriction two(2);
+  EXPECT_EQ(default_compile_threads(), 2u);
+  EXPECT_EQ(default_compile_threads(2), 1u);
+}
+
+TEST(DefaultCompileThreads, FollowTheCoresThisProcessMayRunOn) {
+  const int cores = available_cores();
+  EXPECT_EQ(default_compile_threads(), static_cast<unsigned>((3 * cores + 3) / 4));
+  if (cores >= 2) {
+    CoreRestriction fewer(cores / 2);
+    EXPECT_EQ(default_compile_threads(), static_cast<unsigned>((3 * (cores / 2) + 3) / 4));
+  }
+}
+
+}  // namespace
+}  // namespace mdh
