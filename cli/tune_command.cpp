@@ -112,6 +112,9 @@ int tune_command(const Args& args) {
        "prints both)")  //
       ("cut-factor", po::value<double>()->default_value(3),
        "stop timing a candidate whose first run takes more than this many times the best so far (0: never)")  //
+      ("allow-spills",
+       "time candidates whose kernels spill registers (NVIDIA: ptxas's report in the build log) instead of "
+       "rejecting them")  //
       ("device", po::value<std::vector<std::string>>()->composing(),
        "device selector; repeat for several identical devices, one worker each (default: the default device)")  //
       ("technique", po::value<std::string>()->default_value("auc_bandit"),
@@ -155,6 +158,7 @@ int tune_command(const Args& args) {
   request.restrictions = restrictions(vm);
   request.full_ranges = vm.count("full-ranges") > 0;
   request.cut_factor = vm["cut-factor"].as<double>();
+  request.allow_spills = vm.count("allow-spills") > 0;
   if (!std::isfinite(request.cut_factor) || (request.cut_factor != 0 && !(request.cut_factor >= 1)))
     throw UserError("--cut-factor " + std::to_string(request.cut_factor) + ": must be 0 (never cut) or at least 1");
 

@@ -5,8 +5,10 @@
 #include <chrono>
 #include <cmath>
 #include <functional>
+#include <optional>
 
 #include "pipeline/kernel.h"
+#include "pipeline/spill_check.h"
 #include "pipeline/tuning_search_space.h"
 #include "runtime/verify_result.h"
 
@@ -16,6 +18,11 @@ namespace {
 // How many times over the cut a warm-up run must take to cut a candidate before its timed run (see evaluate).
 constexpr double kWarmupCutMargin = 4;
 }  // namespace
+
+std::string tuning_build_options(const std::string& plan_options, const CostSettings& settings) {
+  if (settings.extra_build_options.empty()) return plan_options;
+  return plan_options + (plan_options.empty() ? "" : " ") + settings.extra_build_options;
+}
 
 MdHomCostFunction::MdHomCostFunction(MdHomRun& run, std::shared_ptr<const TuningSpace> space, DeviceLimits limits,
                                      CostSettings settings)
@@ -61,6 +68,7 @@ tuner::EvaluationResult MdHomCostFunction::evaluate_in_stages(const KernelConfig
     end_stage("kernel source");
     return EvaluationResult::failed(EvaluationStatus::constraint, e.what());
   }
+  plan.build_options = tuning_build_options(plan.build_options, settings_);
   try {
     run_.context().program(plan.source, plan.build_options);
     end_stage("program");
@@ -70,6 +78,11 @@ tuner::EvaluationResult MdHomCostFunction::evaluate_in_stages(const KernelConfig
     if (log.size() > 2000) log = log.substr(0, 2000) + "\n...";
     return EvaluationResult::failed(EvaluationStatus::build_error, log);
   }
+  // The log of the build that made the program, also where it came from the binary cache (a compile worker built
+  // it; runtime/binary_cache.h keeps the log with the binary).
+  if (settings_.reject_spills)
+    if (std::optional<std::string> spills = spill_rejection(run_.context().build_log(plan.source, plan.build_options)))
+      return EvaluationResult::failed(EvaluationStatus::constraint, *spills);
   const std::optional<double> best = context.best_cost;
   try {
     const bool cutting = best && settings_.cut_factor > 0;

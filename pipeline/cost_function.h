@@ -16,11 +16,20 @@ struct CostSettings {
   int warmups = 1;  // untimed runs before the timed ones
   int repetitions = 3;
   double cut_factor = 3;  // see below; 0: never cut
+  /// Appended to every plan's build options (tuning_build_options): kNvidiaVerboseBuildOption where spills are
+  /// checked. Every process that builds for a tuning run appends the same, so that the binary cache's keys match.
+  std::string extra_build_options;
+  /// A built candidate whose build log reports a spilling kernel (pipeline/spill_check.h) is not timed.
+  bool reject_spills = false;
 };
+
+/// The options a tuning run builds `plan_options` (a plan's) with: those plus settings.extra_build_options.
+std::string tuning_build_options(const std::string& plan_options, const CostSettings& settings);
 
 /// The cost of a configuration: the median over `repetitions` of the profiling-event time summed over all kernels
 /// of the configuration, in seconds. Steps, given the best cost so far B (EvaluationContext):
-///   1. build, run the warm-ups and the first timed run: its time T1;
+///   0. build; with reject_spills, stop when the build log reports a spilling kernel;
+///   1. run the warm-ups and the first timed run: its time T1;
 ///   2. when T1 > cut_factor * B, stop: the result is ok with cost T1, cut and unverified (the candidate is far behind,
 ///      and timing it further would not change what the search learns from it);
 ///   3. the other timed repetitions: the median M of all of them;
@@ -29,7 +38,11 @@ struct CostSettings {
 ///      always checked and no time goes into checking the rest, whose results are recorded as unverified.
 /// Every run starts from an output buffer of NaNs, so a run that misses an element or accumulates over runs fails
 /// the check. Failures are classified, never thrown:
-///   constraint    the generator refused the configuration (it violates a constraint for this device)
+///   constraint    the generator refused the configuration (it violates a constraint for this device), or, with
+///                 reject_spills, ptxas reports that a kernel spills (reason: spill_rejection's). The register
+///                 budget is such a constraint, estimated before the build; the spill report checks it exactly
+///                 after the build. The search treats every failure alike (no cost), and this one is neither a
+///                 broken build nor a crash.
 ///   build_error   the OpenCL compiler failed (reason: the log's first lines)
 ///   launch_error  enqueueing or running failed (e.g. CL_OUT_OF_RESOURCES)
 ///   wrong_result  the output is outside the tolerance (reason: the check's summary)

@@ -17,9 +17,6 @@
 
 namespace mdh {
 
-/// Asks NVIDIA's driver to pass `--verbose` to ptxas, whose lines then stand in the build log (cl_nv_compiler_options).
-inline constexpr const char* kNvidiaVerboseBuildOption = "-cl-nv-verbose";
-
 /// What is known of one kernel of the plan: ptxas's report where the build log has one (NVIDIA with
 /// -cl-nv-verbose), else what its PTX declares (virtual registers, local and shared arrays), else nothing.
 struct KernelResources {

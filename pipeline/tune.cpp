@@ -44,18 +44,23 @@ void check_journal_resumable(const std::string& path, const nlohmann::json& meta
   if (::access(path.c_str(), F_OK) != 0) return;
   const nlohmann::json recorded = tuner::read_journal(path).header.metadata;
   // Journals written before the generation was recorded were made by generation 1.
-  auto value = [](const nlohmann::json& m, const char* key) {
+  // Journals written on NVIDIA before spills were checked timed spilling candidates.
+  auto value = [&](const nlohmann::json& m, const char* key) {
     if (m.contains(key)) return m[key];
-    return std::string(key) == "generator" ? nlohmann::json(1) : nlohmann::json();
+    if (std::string(key) == "generator") return nlohmann::json(1);
+    if (std::string(key) == kSpillingCandidatesKey && metadata.contains(key)) return nlohmann::json("timed");
+    return nlohmann::json();
   };
-  for (const char* key : {"spec_hash", "sizes", "device", "driver", "generator", "starts"}) {
+  for (const char* key : {"spec_hash", "sizes", "device", "driver", "generator", "starts", kSpillingCandidatesKey}) {
     const nlohmann::json was = value(recorded, key), now = value(metadata, key);
     if (was != now)
-      throw UserError(
-          SourceLoc{},
-          "cannot resume journal '" + path + "': it was recorded with " + key + " " + was.dump() + ", this run has " +
-              now.dump() +
-              (std::string(key) == "generator" ? " (its timings are of kernels mdh no longer generates)" : ""));
+      throw UserError(SourceLoc{},
+                      "cannot resume journal '" + path + "': it was recorded with " + key + " " + was.dump() +
+                          ", this run has " + now.dump() +
+                          (std::string(key) == "generator" ? " (its timings are of kernels mdh no longer generates)"
+                           : std::string(key) == kSpillingCandidatesKey
+                               ? " (--allow-spills times them, without it they are rejected)"
+                               : ""));
   }
 }
 
@@ -243,6 +248,13 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
   }
   auto cache = std::make_shared<BinaryCache>(request.binary_cache);
   const std::string request_path = request.binary_cache + ".request.json";
+  const CostSettings cost_settings = tuning_cost_settings(request, limits);
+  if (cost_settings.reject_spills && !settings.in_process && request.nvidia_compute_cache.empty()) {
+    // This process's own, also where --binary-cache names a shared folder: it is removed when the run ends.
+    request.nvidia_compute_cache =
+        (std::filesystem::temp_directory_path() / ("mdh-nvidia-compute-cache-" + std::to_string(::getpid()))).string();
+    temporary.paths.push_back(request.nvidia_compute_cache);
+  }
 
   tuner::TunerOptions options;
   options.seed = settings.seed;
@@ -257,6 +269,9 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
                               {"generator", kTunableKernelGeneration},
                               {"config_format", kConfigFormatVersion},
                               {"default_start", outcome.default_start}};
+  // Only where spills are recognised (NVIDIA's driver), so that journals of other devices stay as they were.
+  if (limits.nvidia_driver)
+    options.journal_metadata[kSpillingCandidatesKey] = cost_settings.reject_spills ? "rejected" : "timed";
   if (!starts.empty()) options.journal_metadata["starts"] = starts;
   if (!transferred.empty()) options.journal_metadata["transferred"] = transferred;
   const bool searches = settings.searches();
@@ -282,7 +297,7 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
       try {
         const LaunchPlan plan =
             prepare_kernel(bound, limits, KernelChoice::typed(kernel_config_of(bound, *space, configuration))).plan;
-        context->program(plan.source, plan.build_options);
+        context->program(plan.source, tuning_build_options(plan.build_options, cost_settings));
       } catch (const UserError&) {
         // The evaluation reports the same failure with its classification; preparing only saves time.
       }
@@ -333,8 +348,7 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
       context = std::make_unique<Context>(devices[0]);
       context->use_binary_cache(cache);
       run = std::make_unique<MdHomRun>(*context, bound, std::move(data.inputs), data.params, data.seed);
-      cost = std::make_unique<MdHomCostFunction>(*run, space, limits,
-                                                 CostSettings{request.warmup, request.repeat, request.cut_factor});
+      cost = std::make_unique<MdHomCostFunction>(*run, space, limits, cost_settings);
       outcome.result = tuner::tune(search_space, *technique, abort, *cost, options);
       outcome.evaluating_devices = 1;
     } else {
@@ -441,6 +455,8 @@ int serve_tuning_worker(const std::string& request_path, size_t device_index, bo
   if (device_index >= request.device_selectors.size())
     throw UserError("tune-worker: no device " + std::to_string(device_index) + " in the request");
   const BoundMdh bound = load_and_bind(request.spec_path, request.sizes);
+  // Before the first OpenCL call: NVIDIA's driver reads it when it loads (see TuningRequest::nvidia_compute_cache).
+  if (!request.nvidia_compute_cache.empty()) ::setenv("CUDA_CACHE_PATH", request.nvidia_compute_cache.c_str(), 1);
   DeviceInfo device;
   try {
     device = select_device(request.device_selectors[device_index]);
@@ -453,16 +469,18 @@ int serve_tuning_worker(const std::string& request_path, size_t device_index, bo
       restricted_tuning_space(bound, limits, request.restrictions, request.full_ranges));
   Context context(device);
   if (!request.binary_cache.empty()) context.use_binary_cache(std::make_shared<BinaryCache>(request.binary_cache));
+  const CostSettings cost_settings = tuning_cost_settings(request, limits);
   if (compile_only)
     return tuner::serve_worker_requests([&](const nlohmann::json& json, const tuner::EvaluationContext&) {
+      // The binary goes into the cache with its build log, from which the evaluating worker judges spills.
       const LaunchPlan plan = prepare_kernel(bound, limits, KernelChoice::typed(config_from_json(bound, json))).plan;
-      context.program(plan.source, plan.build_options);
+      context.program(plan.source, tuning_build_options(plan.build_options, cost_settings));
       return tuner::EvaluationResult::ok(0);
     });
   RunInputs data = load_run_inputs(bound, request.data);
   MdHomRun run(context, bound, std::move(data.inputs), data.params, data.seed);
   run.reference_output();  // once, before the first deadline-bound evaluation
-  MdHomCostFunction cost(run, space, limits, {request.warmup, request.repeat, request.cut_factor});
+  MdHomCostFunction cost(run, space, limits, cost_settings);
   return tuner::serve_worker_requests([&](const nlohmann::json& json, const tuner::EvaluationContext& context) {
     // The tuner sends a configuration in the config JSON form (named values), the one form every stage reads.
     KernelConfig config;

@@ -24,6 +24,10 @@ namespace mdh {
 /// When to stop when no abort condition is given: after this many evaluations.
 constexpr uint64_t kDefaultTuningEvaluations = 200;
 
+/// The journal header's record, on NVIDIA's driver only, of what the run does with candidates that ptxas reports
+/// spilling: "rejected" (the default) or "timed" (--allow-spills). A journal resumes only with the same.
+inline constexpr const char* kSpillingCandidatesKey = "spilling_candidates";
+
 /// Compile workers for one tuning process when the user names none: three per four cores this process may run on
 /// (its CPU affinity, so `taskset` and batch systems' core sets count), shared among the `processes_on_host` tuning
 /// processes of one host (the mpirun ranks there), at least one. Not one per core: the evaluating worker and the
@@ -41,7 +45,8 @@ struct TuningSettings {
   /// Start a new journal where one exists (without it, an existing journal that is not resumed is an error).
   bool replace_journal = false;
   /// Continue the journal's run without re-evaluating anything. Allowed when the journal was recorded for the same
-  /// spec (hash), sizes, device and driver, generator generation and search (technique, seed, window, space size);
+  /// spec (hash), sizes, device and driver, generator generation, treatment of spilling candidates (NVIDIA) and
+  /// search (technique, seed, window, space size);
   /// an older journal that differs only in how it wrote values (enum ordinals, permutation ranks) resumes.
   bool resume = false;
   bool default_start = true;  // evaluate the default configuration first

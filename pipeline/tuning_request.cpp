@@ -3,6 +3,7 @@
 
 #include <fstream>
 
+#include "runtime/ptxas_log.h"
 #include "support/error.h"
 
 namespace mdh {
@@ -10,10 +11,18 @@ namespace mdh {
 nlohmann::json TuningRequest::to_json() const {
   nlohmann::json restrict = nlohmann::json::array();
   for (const auto& [name, values] : restrictions) restrict.push_back({{"parameter", name}, {"values", values}});
-  return {
-      {"spec", spec_path},          {"sizes", sizes},          {"devices", device_selectors},  {"data", data.to_json()},
-      {"warmup", warmup},           {"repeat", repeat},        {"binary_cache", binary_cache}, {"restrict", restrict},
-      {"full_ranges", full_ranges}, {"cut_factor", cut_factor}};
+  return {{"spec", spec_path},
+          {"sizes", sizes},
+          {"devices", device_selectors},
+          {"data", data.to_json()},
+          {"warmup", warmup},
+          {"repeat", repeat},
+          {"binary_cache", binary_cache},
+          {"restrict", restrict},
+          {"full_ranges", full_ranges},
+          {"cut_factor", cut_factor},
+          {"allow_spills", allow_spills},
+          {"nvidia_compute_cache", nvidia_compute_cache}};
 }
 
 TuningRequest TuningRequest::from_json(const nlohmann::json& json) {
@@ -28,6 +37,8 @@ TuningRequest TuningRequest::from_json(const nlohmann::json& json) {
     r.binary_cache = json.at("binary_cache").get<std::string>();
     r.full_ranges = json.at("full_ranges").get<bool>();
     r.cut_factor = json.at("cut_factor").get<double>();
+    r.allow_spills = json.at("allow_spills").get<bool>();
+    r.nvidia_compute_cache = json.at("nvidia_compute_cache").get<std::string>();
     for (const auto& entry : json.at("restrict"))
       r.restrictions.emplace_back(entry.at("parameter").get<std::string>(),
                                   entry.at("values").get<std::vector<std::string>>());
@@ -51,6 +62,18 @@ TuningRequest TuningRequest::read(const std::string& path) {
   } catch (const nlohmann::json::exception& e) {
     throw UserError("tuning request '" + path + "': " + e.what());
   }
+}
+
+CostSettings tuning_cost_settings(const TuningRequest& request, const DeviceLimits& limits) {
+  CostSettings settings;
+  settings.warmups = request.warmup;
+  settings.repetitions = request.repeat;
+  settings.cut_factor = request.cut_factor;
+  if (limits.nvidia_driver && !request.allow_spills) {
+    settings.extra_build_options = kNvidiaVerboseBuildOption;
+    settings.reject_spills = true;
+  }
+  return settings;
 }
 
 TuningSpace restricted_tuning_space(const BoundMdh& bound, const DeviceLimits& limits,

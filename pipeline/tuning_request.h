@@ -10,6 +10,7 @@
 #include "codegen/device_limits.h"
 #include "codegen/tuning_space.h"
 #include "mdh/bind.h"
+#include "pipeline/cost_function.h"
 #include "pipeline/run_inputs.h"
 
 namespace mdh {
@@ -27,12 +28,26 @@ struct TuningRequest {
   /// A candidate whose first timed run is more than this many times the best cost so far is not timed further
   /// (recorded as cut with that run's time; 0: never cut). See MdHomCostFunction.
   double cut_factor = 3;
+  /// --allow-spills: time candidates whose kernels ptxas reports spilling, instead of rejecting them (NVIDIA only; a
+  /// small spill can occasionally be fastest). See tuning_cost_settings.
+  bool allow_spills = false;
+  /// NVIDIA's compute cache for the workers (CUDA_CACHE_PATH), a folder of this run's own where spills are checked:
+  /// on a hit in it the driver skips ptxas and with it the report (a kernel of an earlier run would not be known to
+  /// spill), while within the run the evaluating worker still hits what the compile worker's build put there when it
+  /// loads the binary. "": the driver's default.
+  std::string nvidia_compute_cache;
 
   nlohmann::json to_json() const;
   static TuningRequest from_json(const nlohmann::json& json);
   void write(const std::string& path) const;
   static TuningRequest read(const std::string& path);
 };
+
+/// What a tuning run's cost function measures with on a device of `limits`: the request's runs and cut and, on
+/// NVIDIA's driver unless allow_spills, builds with ptxas's report in the log (kNvidiaVerboseBuildOption) and
+/// rejects candidates it reports spilling. Elsewhere there is no such report (PoCL keeps private arrays on a stack
+/// that the private memory budget bounds): the builds are the plan's.
+CostSettings tuning_cost_settings(const TuningRequest& request, const DeviceLimits& limits);
 
 /// The tuning space of the md_hom on the device, narrowed by the restrictions (UserError for unknown names or
 /// values), searched over whole ranges with full_ranges.

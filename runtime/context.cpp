@@ -111,13 +111,13 @@ Context::Context(const DeviceInfo& device) : device_(device) {
 
 cl_program Context::program(const std::string& source, const std::string& options) {
   auto key = std::make_pair(source, options);
-  if (auto found = programs_.find(key); found != programs_.end()) return found->second.get();
+  if (auto found = programs_.find(key); found != programs_.end()) return found->second.program.get();
 
   cl_int status = CL_SUCCESS;
   if (binary_cache_) {
-    if (auto binary = binary_cache_->load(device_, source, options)) {
-      const unsigned char* data = binary->data();
-      size_t size = binary->size();
+    if (auto cached_binary = binary_cache_->load(device_, source, options)) {
+      const unsigned char* data = cached_binary->binary.data();
+      size_t size = cached_binary->binary.size();
       cl_int binary_status = CL_SUCCESS;
       ClProgram cached(
           clCreateProgramWithBinary(context_.get(), 1, &device_.device, &size, &data, &binary_status, &status));
@@ -125,7 +125,7 @@ cl_program Context::program(const std::string& source, const std::string& option
           clBuildProgram(cached.get(), 1, &device_.device, options.c_str(), nullptr, nullptr) == CL_SUCCESS) {
         ++binary_cache_hits_;
         cl_program handle = cached.get();
-        programs_.emplace(std::move(key), std::move(cached));
+        programs_.emplace(std::move(key), BuiltProgram{std::move(cached), std::move(cached_binary->build_log)});
         return handle;
       }
       // A binary the driver no longer accepts: build from source as if it were not there.
@@ -151,12 +151,20 @@ cl_program Context::program(const std::string& source, const std::string& option
   }
   if (!driver_output.empty()) std::cerr << driver_output << std::flush;  // warnings of a successful build
   check(status, "clBuildProgram");
+  std::string log = program_build_log(program.get(), device_.device);
+  BuiltProgram built{std::move(program), std::move(log)};
   if (binary_cache_)
-    if (std::vector<unsigned char> binary = program_binary(program.get()); !binary.empty())
-      binary_cache_->store(device_, source, options, binary);
-  cl_program handle = program.get();
-  programs_.emplace(std::move(key), std::move(program));
+    if (std::vector<unsigned char> binary = program_binary(built.program.get()); !binary.empty())
+      binary_cache_->store(device_, source, options, {std::move(binary), built.build_log});
+  cl_program handle = built.program.get();
+  programs_.emplace(std::move(key), std::move(built));
   return handle;
+}
+
+const std::string& Context::build_log(const std::string& source, const std::string& options) const {
+  const auto found = programs_.find(std::make_pair(source, options));
+  MDH_INTERNAL_ASSERT(found != programs_.end(), "build_log of a program that was never built");
+  return found->second.build_log;
 }
 
 cl_kernel Context::kernel(cl_program program, const std::string& name) {

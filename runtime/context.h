@@ -63,6 +63,10 @@ class Context {
   /// Context's lifetime. A build failure throws UserError carrying the build log (the generated code's #line
   /// directives make the log point at spec lines).
   cl_program program(const std::string& source, const std::string& options);
+  /// The log of the build that made program(source, options), which must have been called: the driver's log of the
+  /// compile, also for a program loaded from the binary cache (the cache keeps it beside the binary, since the
+  /// driver's log of loading a binary says nothing of the compile that made it).
+  const std::string& build_log(const std::string& source, const std::string& options) const;
   /// Kernel `name` of a program returned by program(); cached. A missing kernel throws UserError.
   cl_kernel kernel(cl_program program, const std::string& name);
 
@@ -92,9 +96,13 @@ class Context {
   DeviceInfo device_;
   ClContext context_;
   ClQueue queue_;
+  struct BuiltProgram {
+    ClProgram program;
+    std::string build_log;
+  };
   // Keyed by (source, options): the device is this Context's. Declared before kernels_ so that kernels are
   // released first.
-  std::map<std::pair<std::string, std::string>, ClProgram> programs_;
+  std::map<std::pair<std::string, std::string>, BuiltProgram> programs_;
   std::map<std::pair<cl_program, std::string>, ClKernel> kernels_;
   std::vector<DeviceBuffer> scratch_;
   std::shared_ptr<const BinaryCache> binary_cache_;

@@ -10,6 +10,9 @@
 
 namespace mdh {
 
+/// Asks NVIDIA's driver to pass `--verbose` to ptxas, whose lines then stand in the build log (cl_nv_compiler_options).
+inline constexpr const char* kNvidiaVerboseBuildOption = "-cl-nv-verbose";
+
 /// One entry function (an OpenCL kernel) as ptxas reported it. A value ptxas did not print stays empty; shared
 /// and constant memory that it does not mention are 0 bytes (ptxas leaves zero sizes out of its "Used" line).
 struct PtxasKernelReport {

@@ -1,17 +1,21 @@
-// MdHomCostFunction's cuts on PoCL: a candidate far behind the best is cut after its warm-up where the driver builds
-// the whole kernel at clBuildProgram (NVIDIA; here its limits are claimed), else after one timed run; without a
-// best nothing is cut and the result is verified.
+// MdHomCostFunction on PoCL: a candidate far behind the best is cut after its warm-up where the driver builds the
+// whole kernel at clBuildProgram (NVIDIA; here its limits are claimed), else after one timed run; without a best
+// nothing is cut and the result is verified. A candidate whose build log reports spills is rejected before it runs.
 #include "pipeline/cost_function.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <memory>
 
 #include "codegen/kernel_config.h"
 #include "codegen/tuning_space.h"
 #include "mdh/parser.h"
 #include "pipeline/device_limits.h"
+#include "pipeline/kernel.h"
 #include "pipeline/md_hom_run.h"
+#include "runtime/binary_cache.h"
 #include "runtime/device.h"
 
 namespace mdh {
@@ -29,7 +33,7 @@ TEST(CostFunction, FarBehindCandidatesAreCutAfterTheirWarmUpOnlyWhereTheBuildIsC
     DeviceLimits limits = device_limits(device);
     limits.nvidia_driver = nvidia;
     auto space = std::make_shared<const TuningSpace>(make_tuning_space(bound, limits));
-    MdHomCostFunction cost(run, space, limits, CostSettings{1, 3, 3});
+    MdHomCostFunction cost(run, space, limits, CostSettings{});  // 1 warm-up, 3 runs, cut factor 3
     const tuner::EvaluationResult cut = cost.evaluate(config, far_behind);
     EXPECT_EQ(cut.status, tuner::EvaluationStatus::ok);
     EXPECT_TRUE(cut.cut);
@@ -41,6 +45,54 @@ TEST(CostFunction, FarBehindCandidatesAreCutAfterTheirWarmUpOnlyWhereTheBuildIsC
     EXPECT_TRUE(full.verified);
     EXPECT_EQ(full.reason, "");
   }
+}
+
+// What a compile worker on NVIDIA leaves in the binary cache for a spilling candidate: the binary with the log of
+// its build. Here the binary is PoCL's and the log one recorded in NVIDIA's form; the evaluating Context loads the
+// binary instead of compiling, so the verdict can only come from the log stored beside it. (Tuning runs on PoCL
+// itself never reject: tuning_cost_settings, tests/integration/spill_check_test.cpp.)
+TEST(CostFunction, ACandidateWhoseStoredBuildLogReportsSpillsIsRejectedBeforeItRuns) {
+  const DeviceInfo device = select_device("");
+  const DeviceLimits limits = device_limits(device);
+  BoundMdh bound =
+      bind(parse_spec_file(std::string(MDH_SOURCE_DIR) + "/apps/gemm.mdh"), parse_size_binding("I=24,J=16,K=8"));
+  auto space = std::make_shared<const TuningSpace>(make_tuning_space(bound, limits));
+  const KernelConfig config = default_config(bound, limits);
+  const LaunchPlan plan = prepare_kernel(bound, limits, KernelChoice::typed(config)).plan;
+  const std::string folder =
+      (std::filesystem::temp_directory_path() / ("mdh-spill-cache-" + std::to_string(::getpid()))).string();
+  auto cache = std::make_shared<BinaryCache>(folder);
+  {
+    Context compile_worker(device);
+    compile_worker.use_binary_cache(cache);
+    compile_worker.program(plan.source, plan.build_options);
+  }
+  std::optional<CachedBinary> built = cache->load(device, plan.source, plan.build_options);
+  ASSERT_TRUE(built);
+  built->build_log =
+      "ptxas info    : 0 bytes gmem\n"
+      "ptxas info    : Compiling entry function 'gemm_tunable' for 'sm_90'\n"
+      "ptxas info    : Function properties for gemm_tunable\n"
+      "ptxas         .     96 bytes stack frame, 96 bytes spill stores, 96 bytes spill loads\n"
+      "ptxas info    : Used 255 registers, used 1 barriers, 16384 bytes smem, 380 bytes cmem[0]\n";
+  cache->store(device, plan.source, plan.build_options, *built);
+
+  Context context(device);
+  context.use_binary_cache(cache);
+  MdHomRun run(context, bound, {}, {}, 7);
+  CostSettings rejecting;  // no -cl-nv-verbose: PoCL does not know it, and the log is already there
+  rejecting.reject_spills = true;
+  const tuner::EvaluationResult rejected = MdHomCostFunction(run, space, limits, rejecting).evaluate(config);
+  EXPECT_EQ(rejected.status, tuner::EvaluationStatus::constraint);
+  EXPECT_EQ(rejected.reason,
+            "kernel 'gemm_tunable' spills: 96 bytes spill stores, 96 bytes spill loads (ptxas, 255 registers)");
+  EXPECT_EQ(context.binary_cache_hits(), 1u) << "the evaluation must have loaded the compile worker's binary";
+  // --allow-spills: the same candidate is timed and checked.
+  const tuner::EvaluationResult timed = MdHomCostFunction(run, space, limits, CostSettings{}).evaluate(config);
+  EXPECT_EQ(timed.status, tuner::EvaluationStatus::ok) << timed.reason;
+  EXPECT_TRUE(timed.verified);
+  EXPECT_GT(timed.cost, 0);
+  std::filesystem::remove_all(folder);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <regex>
 
@@ -123,6 +124,26 @@ TEST_F(TuneTest, AJournalWithEnumOrdinalsAndPermutationRanksResumes) {
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("5 evaluations (5 valid, "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find(" cut, 3 replayed)"), std::string::npos) << r.output;
+}
+
+// Spills are recognised from NVIDIA's build log only: on PoCL no build asks for ptxas's report (the binary cache's
+// keys hold the build options), the journal records nothing about spills, and --allow-spills changes nothing, so a
+// journal resumes with or without it.
+TEST_F(TuneTest, OnPoclSpillsAreNeitherAskedForNorRecorded) {
+  const auto r = tune(2, " --binary-cache " + path("kernels"));
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_FALSE(journal_lines("best.json.journal")[0]["metadata"].contains("spilling_candidates"));
+  size_t binaries = 0;
+  for (const auto& file : fs::directory_iterator(path("kernels"))) {
+    std::ifstream in(file.path(), std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(bytes.find("-cl-nv-verbose"), std::string::npos) << file.path();
+    ++binaries;
+  }
+  EXPECT_GE(binaries, 1u);
+  const auto resumed = tune(3, " --resume --allow-spills");
+  EXPECT_EQ(resumed.status, 0) << resumed.output;
+  EXPECT_EQ(journal_lines("best.json.journal").size(), 4u);
 }
 
 // A journal of generation 1 (written before the generation was recorded) holds timings of kernels that are no

@@ -1,6 +1,12 @@
-// Context: program cache, build errors with their log, device buffers, OpenCL error names.
+// Context: program cache, build errors with their log, the binary cache and the log kept with each binary, device
+// buffers, OpenCL error names.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
+
+#include "runtime/binary_cache.h"
 #include "runtime/context.h"
 #include "runtime/opencl_error.h"
 #include "support/error.h"
@@ -87,6 +93,56 @@ TEST_F(ContextTest, ProgramCacheIsKeyedBySourceAndOptions) {
 
 TEST_F(ContextTest, BadBuildOptionsAreAUserError) {
   EXPECT_THROW(context_->program("kernel void k() {}\n", "-this-is-not-an-option"), UserError);
+}
+
+// A folder of its own per test process, removed at the end.
+struct TemporaryFolder {
+  std::string path =
+      (std::filesystem::temp_directory_path() / ("mdh-binary-cache-" + std::to_string(::getpid()))).string();
+  ~TemporaryFolder() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+};
+
+TEST_F(ContextTest, TheBinaryCacheKeepsEachBinaryWithItsBuildLog) {
+  TemporaryFolder folder;
+  const BinaryCache cache(folder.path);
+  const DeviceInfo& device = context_->device();
+  cache.store(device, "kernel source", "-DX=1", {{1, 2, 3}, "ptxas info    : Used 40 registers\n"});
+  const std::optional<CachedBinary> loaded = cache.load(device, "kernel source", "-DX=1");
+  ASSERT_TRUE(loaded);
+  EXPECT_EQ(loaded->binary, (std::vector<unsigned char>{1, 2, 3}));
+  EXPECT_EQ(loaded->build_log, "ptxas info    : Used 40 registers\n");
+  EXPECT_FALSE(cache.load(device, "kernel source", "-DX=2"));  // other options: another build
+  // A file cut short (a writer killed before the rename cannot leave one, a full disk can) counts as absent.
+  const std::filesystem::path file = std::filesystem::directory_iterator(folder.path)->path();
+  std::filesystem::resize_file(file, std::filesystem::file_size(file) - 3 - 10);  // inside the log
+  EXPECT_FALSE(cache.load(device, "kernel source", "-DX=1"));
+}
+
+// A program loaded from the binary cache is not compiled, so the driver's log of the load says nothing of the
+// compile: the Context gives the log stored with the binary (here replaced, to tell the two apart).
+TEST_F(ContextTest, AProgramFromTheBinaryCacheHasTheLogOfTheBuildThatMadeIt) {
+  TemporaryFolder folder;
+  auto cache = std::make_shared<BinaryCache>(folder.path);
+  const std::string source = "kernel void k(global int* x) { x[0] = 42; }\n";
+  Context compiler(context_->device());
+  compiler.use_binary_cache(cache);
+  const cl_program compiled = compiler.program(source, "");
+  EXPECT_EQ(compiler.build_log(source, ""), program_build_log(compiled, context_->device().device));
+  EXPECT_EQ(compiler.binary_cache_hits(), 0u);
+  std::optional<CachedBinary> stored = cache->load(context_->device(), source, "");
+  ASSERT_TRUE(stored);
+  stored->build_log = "the compile's log";
+  cache->store(context_->device(), source, "", *stored);
+
+  Context loader(context_->device());
+  loader.use_binary_cache(cache);
+  loader.program(source, "");
+  EXPECT_EQ(loader.binary_cache_hits(), 1u);
+  EXPECT_EQ(loader.build_log(source, ""), "the compile's log");
+  EXPECT_THROW(loader.build_log(source, "-DNEVER_BUILT"), InternalError);
 }
 
 TEST_F(ContextTest, BufferRoundTrip) {

@@ -1,0 +1,21 @@
+// Tuning candidates that spill registers, recognised after their build (issue 13): the register budget prunes most
+// of them by an estimate before the build (codegen's register budget constraint), but an estimate misses some, and
+// on NVIDIA ptxas says exactly which kernels spill. A spilling candidate runs many times slower than the best and
+// is not worth timing.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace mdh {
+
+/// Why a candidate whose build log is `build_log` is not timed: for each kernel that ptxas's report
+/// (runtime/ptxas_log.h) says spills,
+///   kernel 'NAME' spills: S bytes spill stores, L bytes spill loads (ptxas, R registers)
+/// joined by "; " ("(ptxas)" where the log was cut before the registers).
+/// nullopt when no kernel spills, and when the log has no report at all (PoCL; NVIDIA without
+/// kNvidiaVerboseBuildOption, or where the driver took the kernel from its compute cache and skipped ptxas): what is
+/// not known to spill is timed.
+std::optional<std::string> spill_rejection(const std::string& build_log);
+
+}  // namespace mdh
