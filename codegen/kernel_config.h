@@ -74,6 +74,11 @@ struct KernelConfig {
   // reduction tile loop with several tiles (TunableGeometry::prefetch_dimension); where the sizes give none, no
   // effect.
   DoubleBuffer double_buffer = DoubleBuffer::off;
+  // WG_SWIZZLE: the order in which the work-groups take their tiles. 1: as the OpenCL ids come (row by row of
+  // OpenCL dimension 1). S > 1: in groups of S rows, column by column within a group, so that the work-groups that
+  // run at the same time read the same few tiles of the inputs along both dimensions, which then stay in the L2
+  // cache (inputs larger than the L2).
+  int64_t work_group_swizzle = 1;
 
   bool operator==(const KernelConfig&) const = default;
 };

@@ -122,6 +122,11 @@ std::vector<ParameterRef> refs(const BoundMdh& bound, const std::vector<std::str
   return out;
 }
 
+// WG_SWIZZLE's range: groups of up to 16 rows of work-groups (its lattice: the powers of two). Its constraint
+// reads the work-groups of every dimension, so the tuner checks it per configuration (rejection): each value more
+// costs draws. 16 rows of 128-row tiles of a 4096-wide float input are already 32 MiB, most of an H200's L2.
+constexpr int64_t kMaxWorkGroupSwizzle = 16;
+
 // Everything that sizes an array of the kernel (DOUBLE_BUFFER: the prefetch registers). A constraint on a
 // geometry quantity is checked once these are set; a family missing here would be read unset.
 const std::vector<std::string> kArrayFamilies{"LT_SIZE",   "PT_SIZE",   "NUM_WI",    "NUM_WG",       "MEM_INP_L",
@@ -549,6 +554,36 @@ std::vector<ParameterFamily> make_families() {
       for (size_t a = 1; a < x.bound.inputs.size(); ++a)
         cached = cached + x.parameter("MEM_INP_L", static_cast<int>(a));
       return std::vector<Condition>{Condition::unless(x.is("DOUBLE_BUFFER", 0, "off"), cached >= Expr::constant(1))};
+    };
+    t.push_back(f);
+  }
+
+  {
+    ParameterFamily f;
+    f.name = "WG_SWIZZLE";
+    f.meaning =
+        "work-groups take their tiles in groups of this many rows of OpenCL dimension 1, column by column within a "
+        "group (1: row by row), so that those running together share input tiles in the L2 cache";
+    // Work-groups on two OpenCL dimensions need two md_hom dimensions.
+    f.exists = [](const BoundMdh& b, int) { return b.mdh->dims.size() >= 2; };
+    f.max_value = [](const FamilyContext&, int) { return kMaxWorkGroupSwizzle; };
+    f.lattice = [](const LatticeContext& x) {
+      std::vector<int64_t> powers;
+      for (int64_t v = 1; v <= x.hi; v *= 2)
+        if (v >= x.lo) powers.push_back(v);
+      return powers;
+    };
+    f.neutral = [](const BoundMdh&, int) -> std::optional<int64_t> { return 1; };
+    f.get = [](const KernelConfig& c, int) { return c.work_group_swizzle; };
+    f.set = [](KernelConfig& c, int, int64_t v) { c.work_group_swizzle = v; };
+    // Only where both OpenCL dimensions 0 and 1 have several work-groups, and at most as many rows as dimension 1
+    // has (more would order the work-groups as that many does: the same kernel twice).
+    f.family_constraints = [](const FamilyContext& x) {
+      if (x.bound.mdh->dims.size() < 2) return std::vector<Condition>{};
+      const Expr rows = ocl_extent(x, 0, 1, "work-groups on OpenCL dimension 1");
+      const Expr columns = ocl_extent(x, 0, 0, "work-groups on OpenCL dimension 0");
+      return std::vector<Condition>{x.parameter("WG_SWIZZLE") == Expr::constant(1) ||
+                                    (columns >= Expr::constant(2) && x.parameter("WG_SWIZZLE") <= rows)};
     };
     t.push_back(f);
   }

@@ -154,6 +154,8 @@ class TunableEmitter {
     for (size_t d = 0; d < m_.dims.size(); ++d)
       if (strided(static_cast<int>(d))) strided_dims.push_back(dim(static_cast<int>(d)));
     if (!strided_dims.empty()) s << "\n//   OWNERSHIP strided: " << join(strided_dims, ",");
+    if (c_.work_group_swizzle > 1)
+      s << "\n//   WG_SWIZZLE: work-groups in groups of " << c_.work_group_swizzle << " rows of OpenCL dimension 1";
     if (c_.double_buffer == DoubleBuffer::on)
       s << "\n//   DOUBLE_BUFFER: "
         << (g_.prefetch_dimension >= 0 ? "the next local tile along " + dim(g_.prefetch_dimension) + " in registers"
@@ -252,6 +254,7 @@ class TunableEmitter {
       define_tuning(macro("LT_SIZE", d), c_.local_tile_size[d]);
       define_tuning(macro("PT_SIZE", d), c_.private_tile_size[d]);
     }
+    if (c_.work_group_swizzle > 1) define_tuning("WG_SWIZZLE", c_.work_group_swizzle);
     out_ << "\n// Extents, and what the tuning parameters imply (see codegen/tunable_geometry.h).\n";
     for (int d = 0; d < dims; ++d) {
       define(macro("EXTENT", d), str(b_.dim_extents[d]));
@@ -826,13 +829,30 @@ class TunableEmitter {
 
   // Work-group and work-item ids per md_hom dimension, decoded from the OpenCL ids per ORDER_OCL.
   void emit_ids(int ocl_layer, const char* getter, const char* prefix, const char* count_family) {
+    const bool swizzled = ocl_layer == 0 && c_.work_group_swizzle > 1;
+    if (swizzled) {
+      // Rows of OpenCL dimension 1 in groups of WG_SWIZZLE (the last group may have fewer), column by column within
+      // a group: a bijection of the work-group ids onto themselves.
+      line("// WG_SWIZZLE: work-groups take their tiles in groups of WG_SWIZZLE rows, column by column in a group.");
+      line("const int wg_sw_columns = (int)get_num_groups(0), wg_sw_rows = (int)get_num_groups(1);");
+      line("const int wg_sw_lin = (int)get_group_id(0) + wg_sw_columns*(int)get_group_id(1);");
+      line("const int wg_sw_span = WG_SWIZZLE*wg_sw_columns;");
+      line("const int wg_sw_first = (wg_sw_lin / wg_sw_span)*WG_SWIZZLE;");
+      line("const int wg_sw_height = min(wg_sw_rows - wg_sw_first, WG_SWIZZLE);");
+      line("const int wg_sw_in = wg_sw_lin % wg_sw_span;");
+    }
     for (int o = 0; o < 3; ++o) {
       std::vector<int> mapped;
       for (size_t d = 0; d < m_.dims.size(); ++d)
         if (c_.ocl_dim[ocl_layer][d] == o) mapped.push_back(static_cast<int>(d));
       if (mapped.empty()) continue;
       const std::string rest = std::string(prefix) + "rest_" + str(o);
-      line("int " + rest + " = (int)" + getter + "(" + str(o) + ");");
+      if (swizzled && o == 0)
+        line("int " + rest + " = wg_sw_in / wg_sw_height;");
+      else if (swizzled && o == 1)
+        line("int " + rest + " = wg_sw_first + wg_sw_in % wg_sw_height;");
+      else
+        line("int " + rest + " = (int)" + getter + "(" + str(o) + ");");
       for (int n = static_cast<int>(mapped.size()) - 1; n >= 0; --n) {
         const std::string id = prefix + dim(mapped[n]);
         if (n > 0) {

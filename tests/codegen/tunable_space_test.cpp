@@ -28,7 +28,7 @@ DeviceLimits roomy() {
 }
 
 // A small space: dot K=4 with the orders fixed and no double buffering (at most 2^16 candidates, so the tuner
-// counts the valid ones exactly); every other family free.
+// counts the valid ones exactly); every other family free (one dimension: no WG_SWIZZLE).
 TuningSpace small_dot_space(const BoundMdh& bound) {
   TuningSpace s = make_tuning_space(bound, roomy());
   for (const char* fixed : {"ORDER_OCL_G_k", "ORDER_OCL_L_k", "DOUBLE_BUFFER"}) s.restrict_to(fixed, {0});
@@ -48,7 +48,7 @@ TEST(TuningSpace, ParametersOfGemm) {
                 "LOOP_ORDER_G",  "LOOP_ORDER_L",  "LOOP_ORDER_P",  "MEM_INP_L_A",   "MEM_INP_L_B",   "MEM_INP_P_A",
                 "MEM_INP_P_B",   "BUF_ORDER_L_A", "BUF_ORDER_L_B", "BUF_ORDER_P_A", "BUF_ORDER_P_B", "MEM_RES_P",
                 "MEM_RES_L",     "CMB_RES",       "OWNERSHIP_i",   "OWNERSHIP_j",   "OWNERSHIP_k",   "CMB_WI",
-                "DOUBLE_BUFFER"}));
+                "DOUBLE_BUFFER", "WG_SWIZZLE"}));
   EXPECT_EQ(s.parameters[s.find("LOOP_ORDER_L")].value_name(3), "j,k,i");
   EXPECT_EQ(s.parameters[s.find("MEM_INP_P_A")].value_name(2), "local");
   EXPECT_EQ(s.parameters[s.find("NUM_WI_i")].hi, 8);
