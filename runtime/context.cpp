@@ -84,6 +84,13 @@ void DeviceBuffer::write(const void* host, size_t bytes) {
   check(clEnqueueWriteBuffer(queue_, mem_.get(), CL_TRUE, 0, bytes, host, 0, nullptr, nullptr), "clEnqueueWriteBuffer");
 }
 
+void DeviceBuffer::fill(unsigned char byte) {
+  if (bytes_ == 0) return;
+  check(clEnqueueFillBuffer(queue_, mem_.get(), &byte, sizeof byte, 0, bytes_, 0, nullptr, nullptr),
+        "clEnqueueFillBuffer");
+  check(clFinish(queue_), "clFinish");
+}
+
 void DeviceBuffer::read(void* host, size_t bytes) const {
   MDH_INTERNAL_ASSERT(bytes == bytes_,
                       "read of " + std::to_string(bytes) + " bytes from a buffer of " + std::to_string(bytes_));

@@ -39,6 +39,8 @@ class DeviceBuffer {
   /// Copies `bytes()` bytes from host memory to the device.
   void write(const void* host, size_t bytes);
   void write(const std::vector<unsigned char>& host) { write(host.data(), host.size()); }
+  /// Sets every byte to `byte` on the device (no host copy, no transfer) and waits until it is done.
+  void fill(unsigned char byte);
   /// Copies the whole buffer to host memory.
   void read(void* host, size_t bytes) const;
   std::vector<unsigned char> read() const;

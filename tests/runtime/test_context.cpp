@@ -159,6 +159,16 @@ TEST_F(ContextTest, BufferRoundTrip) {
   EXPECT_EQ(buffer.bytes(), 0u);
 }
 
+// A fill on the device replaces every byte, an odd-sized buffer's last one too.
+TEST_F(ContextTest, BufferFillSetsEveryByte) {
+  std::vector<unsigned char> data(1001);
+  for (size_t k = 0; k < data.size(); ++k) data[k] = static_cast<unsigned char>(k * 7);
+  DeviceBuffer buffer = context_->create_buffer(data.size());
+  buffer.write(data);
+  buffer.fill(0xFF);
+  EXPECT_EQ(buffer.read(), std::vector<unsigned char>(data.size(), 0xFF));
+}
+
 TEST_F(ContextTest, BufferLargerThanTheMaximumAllocationIsAUserError) {
   EXPECT_THROW(context_->create_buffer(context_->device().max_alloc_bytes + 1), UserError);
 }
