@@ -74,11 +74,16 @@ struct KernelConfig {
   // reduction tile loop with several tiles (TunableGeometry::prefetch_dimension); where the sizes give none, no
   // effect.
   DoubleBuffer double_buffer = DoubleBuffer::off;
-  // WG_SWIZZLE: the order in which the work-groups take their tiles. 1: as the OpenCL ids come (row by row of
-  // OpenCL dimension 1). S > 1: in groups of S rows, column by column within a group, so that the work-groups that
-  // run at the same time read the same few tiles of the inputs along both dimensions, which then stay in the L2
-  // cache (inputs larger than the L2).
-  int64_t work_group_swizzle = 1;
+  // WG_SWIZZLE per `++` dimension (of md_homs with two dimensions or more): the order in which the work-groups take
+  // their tiles. 1 everywhere: as the OpenCL ids come. S > 1 on dimension d: in launch order, the work-groups take
+  // S consecutive tiles of d (the group's rows), then the next S tiles of the other dimensions... (the group's
+  // columns), and so on group by group: those that run at the same time read S tiles along d and only a few along
+  // the others, which then stay in the L2 cache (inputs larger than the L2). Missing members (reduction dimensions)
+  // are 1.
+  std::vector<int64_t> work_group_swizzle;
+  int64_t swizzle(int d) const {
+    return static_cast<size_t>(d) < work_group_swizzle.size() ? work_group_swizzle[static_cast<size_t>(d)] : 1;
+  }
 
   bool operator==(const KernelConfig&) const = default;
 };

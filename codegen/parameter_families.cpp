@@ -122,9 +122,8 @@ std::vector<ParameterRef> refs(const BoundMdh& bound, const std::vector<std::str
   return out;
 }
 
-// WG_SWIZZLE's range: groups of up to 16 rows of work-groups (its lattice: the powers of two). Its constraint
-// reads the work-groups of every dimension, so the tuner checks it per configuration (rejection): each value more
-// costs draws. 16 rows of 128-row tiles of a 4096-wide float input are already 32 MiB, most of an H200's L2.
+// WG_SWIZZLE's range: groups of up to 16 tiles (16 tiles of 128 rows of a 4096-wide float input are 32 MiB, most of
+// an H200's L2).
 constexpr int64_t kMaxWorkGroupSwizzle = 16;
 
 // Everything that sizes an array of the kernel (DOUBLE_BUFFER: the prefetch registers). A constraint on a
@@ -561,12 +560,17 @@ std::vector<ParameterFamily> make_families() {
   {
     ParameterFamily f;
     f.name = "WG_SWIZZLE";
+    f.scope = FamilyScope::dimension;
     f.meaning =
-        "work-groups take their tiles in groups of this many rows of OpenCL dimension 1, column by column within a "
-        "group (1: row by row), so that those running together share input tiles in the L2 cache";
-    // Work-groups on two OpenCL dimensions need two md_hom dimensions.
-    f.exists = [](const BoundMdh& b, int) { return b.mdh->dims.size() >= 2; };
-    f.max_value = [](const FamilyContext&, int) { return kMaxWorkGroupSwizzle; };
+        "work-groups take the dimension's tiles this many at a time, the other dimensions' tiles within each such "
+        "group (1: as the OpenCL ids come), so that those running together share input tiles in the L2 cache";
+    // With NUM_WG in the dimension's tree: its constraint stays inside the tree (no rejection of whole draws).
+    f.grouped_by_dimension = true;
+    // On `++` dimensions of md_homs with another dimension to take turns with.
+    f.exists = [](const BoundMdh& b, int d) { return b.mdh->dims.size() >= 2 && b.mdh->dims[d].combine.is_concat(); };
+    f.max_value = [](const FamilyContext& x, int d) {
+      return std::min<int64_t>(kMaxWorkGroupSwizzle, x.bound.dim_extents[d]);
+    };
     f.lattice = [](const LatticeContext& x) {
       std::vector<int64_t> powers;
       for (int64_t v = 1; v <= x.hi; v *= 2)
@@ -574,16 +578,11 @@ std::vector<ParameterFamily> make_families() {
       return powers;
     };
     f.neutral = [](const BoundMdh&, int) -> std::optional<int64_t> { return 1; };
-    f.get = [](const KernelConfig& c, int) { return c.work_group_swizzle; };
-    f.set = [](KernelConfig& c, int, int64_t v) { c.work_group_swizzle = v; };
-    // Only where both OpenCL dimensions 0 and 1 have several work-groups, and at most as many rows as dimension 1
-    // has (more would order the work-groups as that many does: the same kernel twice).
-    f.family_constraints = [](const FamilyContext& x) {
-      if (x.bound.mdh->dims.size() < 2) return std::vector<Condition>{};
-      const Expr rows = ocl_extent(x, 0, 1, "work-groups on OpenCL dimension 1");
-      const Expr columns = ocl_extent(x, 0, 0, "work-groups on OpenCL dimension 0");
-      return std::vector<Condition>{x.parameter("WG_SWIZZLE") == Expr::constant(1) ||
-                                    (columns >= Expr::constant(2) && x.parameter("WG_SWIZZLE") <= rows)};
+    f.get = [](const KernelConfig& c, int d) { return c.swizzle(d); };
+    f.set = [](KernelConfig& c, int d, int64_t v) { member_slot(c.work_group_swizzle, d) = v; };
+    // Groups of more tiles than the dimension's work-groups would order them as groups of all of them do.
+    f.member_constraints = [](const FamilyContext& x, int d) {
+      return std::vector<Condition>{x.parameter("WG_SWIZZLE", d) <= x.parameter("NUM_WG", d)};
     };
     t.push_back(f);
   }

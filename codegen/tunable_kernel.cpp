@@ -3,6 +3,7 @@
 // `#ifndef`-guarded macros and every derived count, array size and stride is a macro expression over them.
 #include "codegen/tunable_kernel.h"
 
+#include <algorithm>
 #include <functional>
 #include <limits>
 #include <sstream>
@@ -154,8 +155,11 @@ class TunableEmitter {
     for (size_t d = 0; d < m_.dims.size(); ++d)
       if (strided(static_cast<int>(d))) strided_dims.push_back(dim(static_cast<int>(d)));
     if (!strided_dims.empty()) s << "\n//   OWNERSHIP strided: " << join(strided_dims, ",");
-    if (c_.work_group_swizzle > 1)
-      s << "\n//   WG_SWIZZLE: work-groups in groups of " << c_.work_group_swizzle << " rows of OpenCL dimension 1";
+    std::vector<std::string> swizzles;
+    for (size_t d = 0; d < m_.dims.size(); ++d)
+      if (c_.swizzle(static_cast<int>(d)) > 1)
+        swizzles.push_back(dim(static_cast<int>(d)) + " " + str(c_.swizzle(static_cast<int>(d))));
+    if (!swizzles.empty()) s << "\n//   WG_SWIZZLE: tiles at a time along " << join(swizzles, ", ");
     if (c_.double_buffer == DoubleBuffer::on)
       s << "\n//   DOUBLE_BUFFER: "
         << (g_.prefetch_dimension >= 0 ? "the next local tile along " + dim(g_.prefetch_dimension) + " in registers"
@@ -254,7 +258,8 @@ class TunableEmitter {
       define_tuning(macro("LT_SIZE", d), c_.local_tile_size[d]);
       define_tuning(macro("PT_SIZE", d), c_.private_tile_size[d]);
     }
-    if (c_.work_group_swizzle > 1) define_tuning("WG_SWIZZLE", c_.work_group_swizzle);
+    for (int d = 0; d < dims; ++d)
+      if (c_.swizzle(d) > 1) define_tuning(macro("WG_SWIZZLE", d), c_.swizzle(d));
     out_ << "\n// Extents, and what the tuning parameters imply (see codegen/tunable_geometry.h).\n";
     for (int d = 0; d < dims; ++d) {
       define(macro("EXTENT", d), str(b_.dim_extents[d]));
@@ -829,17 +834,9 @@ class TunableEmitter {
 
   // Work-group and work-item ids per md_hom dimension, decoded from the OpenCL ids per ORDER_OCL.
   void emit_ids(int ocl_layer, const char* getter, const char* prefix, const char* count_family) {
-    const bool swizzled = ocl_layer == 0 && c_.work_group_swizzle > 1;
-    if (swizzled) {
-      // Rows of OpenCL dimension 1 in groups of WG_SWIZZLE (the last group may have fewer), column by column within
-      // a group: a bijection of the work-group ids onto themselves.
-      line("// WG_SWIZZLE: work-groups take their tiles in groups of WG_SWIZZLE rows, column by column in a group.");
-      line("const int wg_sw_columns = (int)get_num_groups(0), wg_sw_rows = (int)get_num_groups(1);");
-      line("const int wg_sw_lin = (int)get_group_id(0) + wg_sw_columns*(int)get_group_id(1);");
-      line("const int wg_sw_span = WG_SWIZZLE*wg_sw_columns;");
-      line("const int wg_sw_first = (wg_sw_lin / wg_sw_span)*WG_SWIZZLE;");
-      line("const int wg_sw_height = min(wg_sw_rows - wg_sw_first, WG_SWIZZLE);");
-      line("const int wg_sw_in = wg_sw_lin % wg_sw_span;");
+    if (ocl_layer == 0 && swizzled()) {
+      emit_swizzled_group_ids();
+      return;
     }
     for (int o = 0; o < 3; ++o) {
       std::vector<int> mapped;
@@ -847,12 +844,7 @@ class TunableEmitter {
         if (c_.ocl_dim[ocl_layer][d] == o) mapped.push_back(static_cast<int>(d));
       if (mapped.empty()) continue;
       const std::string rest = std::string(prefix) + "rest_" + str(o);
-      if (swizzled && o == 0)
-        line("int " + rest + " = wg_sw_in / wg_sw_height;");
-      else if (swizzled && o == 1)
-        line("int " + rest + " = wg_sw_first + wg_sw_in % wg_sw_height;");
-      else
-        line("int " + rest + " = (int)" + getter + "(" + str(o) + ");");
+      line("int " + rest + " = (int)" + getter + "(" + str(o) + ");");
       for (int n = static_cast<int>(mapped.size()) - 1; n >= 0; --n) {
         const std::string id = prefix + dim(mapped[n]);
         if (n > 0) {
@@ -862,6 +854,44 @@ class TunableEmitter {
           line("const int " + id + " = " + rest + ";");
         }
       }
+    }
+  }
+
+  bool swizzled() const {
+    for (size_t d = 0; d < m_.dims.size(); ++d)
+      if (c_.swizzle(static_cast<int>(d)) > 1) return true;
+    return false;
+  }
+
+  // WG_SWIZZLE: the work-group ids from the launch order (the linear group id, OpenCL dimension 0 fastest). Each
+  // swizzled dimension d in turn takes WG_SWIZZLE_d ids of d (the last group fewer where they do not divide) for
+  // every combination of the dimensions not yet assigned, d fastest; the others then split what is left as the OpenCL
+  // ids would (dimension 0's dimensions fastest, later ones faster). Each step is one to one, so every tile is taken
+  // exactly once.
+  void emit_swizzled_group_ids() {
+    line("// WG_SWIZZLE: work-groups take tiles in groups along the swizzled dimensions, in launch order.");
+    line(
+        "int wg_sw_rest = (int)get_group_id(0) + (int)get_num_groups(0)*((int)get_group_id(1) + "
+        "(int)get_num_groups(1)*(int)get_group_id(2));");
+    const int dims = static_cast<int>(m_.dims.size());
+    std::vector<int> unassigned;
+    for (int o = 0; o < 3; ++o)
+      for (int d = dims - 1; d >= 0; --d)
+        if (c_.ocl_dim[0][d] == o) unassigned.push_back(d);  // fastest first
+    for (int d = 0; d < dims; ++d) {
+      if (c_.swizzle(d) <= 1) continue;
+      unassigned.erase(std::find(unassigned.begin(), unassigned.end(), d));
+      const std::string n = dim(d), s = macro("WG_SWIZZLE", d), span = "wg_sw_span_" + n;
+      line("const int " + span + " = " + s + "*" + product_of("NUM_WG", unassigned) + ";");
+      line("const int wg_sw_first_" + n + " = (wg_sw_rest / " + span + ")*" + s + ";");
+      line("const int wg_sw_height_" + n + " = min(" + macro("NUM_WG", d) + " - wg_sw_first_" + n + ", " + s + ");");
+      line("const int wg_sw_in_" + n + " = wg_sw_rest % " + span + ";");
+      line("const int wg_" + n + " = wg_sw_first_" + n + " + wg_sw_in_" + n + " % wg_sw_height_" + n + ";");
+      line("wg_sw_rest = wg_sw_in_" + n + " / wg_sw_height_" + n + ";");
+    }
+    for (int d : unassigned) {
+      line("const int wg_" + dim(d) + " = wg_sw_rest % " + macro("NUM_WG", d) + ";");
+      line("wg_sw_rest /= " + macro("NUM_WG", d) + ";");
     }
   }
 

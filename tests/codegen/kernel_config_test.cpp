@@ -143,8 +143,9 @@ TEST(KernelConfig, JsonFormIsFlatNamedAndVersioned) {
   EXPECT_EQ(j["OWNERSHIP_i"], "block");
   EXPECT_EQ(j["CMB_WI"], "serial");
   EXPECT_EQ(j["DOUBLE_BUFFER"], "off");
-  EXPECT_EQ(j["WG_SWIZZLE"], 1);
-  EXPECT_EQ(j.size(), 39u);  // 38 parameters and the version
+  EXPECT_EQ(j["WG_SWIZZLE_i"], 1);
+  EXPECT_FALSE(j.contains("WG_SWIZZLE_k"));  // a reduction dimension has none
+  EXPECT_EQ(j.size(), 40u);                  // 39 parameters and the version
 }
 
 // Version 1 (nested by family and layer) and the journals' ordinals are still read, and mean the same config.

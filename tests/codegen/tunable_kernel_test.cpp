@@ -136,17 +136,17 @@ TEST(TunableKernel, DoubleBufferingAlongTheInnermostReductionWithSeveralTiles) {
   }
 }
 
-// WG_SWIZZLE maps the work-group ids onto themselves, one to one: groups of rows that divide the rows, a last group
-// with fewer rows, all rows in one group (column by column), with work-groups along a reduction on OpenCL dimension 2
-// too, and OpenCL dimension 1 shared by two md_hom dimensions (MCC: p and q). A tile missed or taken twice leaves
-// NaNs or doubled values in the output.
+// WG_SWIZZLE maps the work-group ids onto themselves, one to one: groups that divide a dimension's work-groups, a
+// last group with fewer, all of them in one group, two swizzled dimensions, work-groups along a reduction (a second
+// kernel combines them), and OpenCL dimension 1 shared by two md_hom dimensions (MCC: p and q). A tile missed or
+// taken twice leaves NaNs or doubled values in the output.
 TEST(TunableKernel, SwizzledWorkGroupsCoverEveryTileOnce) {
   const DeviceLimits limits = testing::first_device_limits();
   struct Case {
     const char* app;
     const char* sizes;
     std::function<void(KernelConfig&)> shape;
-    std::vector<int64_t> swizzles;
+    std::vector<std::vector<int64_t>> swizzles;  // per dimension
   };
   const std::vector<Case> cases{
       {"apps/gemm.mdh",
@@ -155,18 +155,18 @@ TEST(TunableKernel, SwizzledWorkGroupsCoverEveryTileOnce) {
          c.local_tile_size = {16, 16, 32};
          c.private_tile_size = {2, 2, 4};
          c.num_wi = {8, 8, 1};
-         c.num_wg = {5, 3, 1};  // i: 5 rows of OpenCL dimension 1, j: 3 columns
+         c.num_wg = {5, 3, 1};
        },
-       {2, 3, 4, 5}},
+       {{2, 1}, {3, 1}, {4, 1}, {5, 1}, {1, 2}, {1, 3}, {2, 2}}},
       {"apps/gemm.mdh",
        "I=32,J=24,K=48",
        [](KernelConfig& c) {
          c.local_tile_size = {8, 8, 8};
          c.private_tile_size = {1, 1, 1};
          c.num_wi = {4, 4, 1};
-         c.num_wg = {4, 3, 2};  // and two work-groups along k, combined by a second kernel
+         c.num_wg = {4, 3, 2};
        },
-       {2, 4}},
+       {{2, 1}, {1, 2}, {4, 3}}},
       {"apps/mcc.mdh",
        "N=1,P=4,Q=4,K=8,C=4,R=2,S=2",
        [](KernelConfig& c) {
@@ -174,21 +174,21 @@ TEST(TunableKernel, SwizzledWorkGroupsCoverEveryTileOnce) {
          c.private_tile_size = {1, 1, 1, 1, 1, 1, 1};
          c.num_wi = {1, 2, 2, 4, 1, 1, 1};
          c.num_wg = {1, 2, 2, 2, 1, 1, 1};
-         c.ocl_dim[0] = {2, 1, 1, 0, 2, 2, 2};  // p and q share OpenCL dimension 1: 4 rows, k 2 columns
+         c.ocl_dim[0] = {2, 1, 1, 0, 2, 2, 2};  // p and q share OpenCL dimension 1
        },
-       {2, 3, 4}},
+       {{1, 2, 1, 1}, {1, 1, 2, 1}, {1, 1, 1, 2}, {1, 2, 2, 2}}},
   };
   for (const Case& k : cases) {
     const BoundMdh bound = bind_app(k.app, k.sizes);
     KernelConfig c = default_config(bound, limits);
     k.shape(c);
-    for (int64_t swizzle : k.swizzles) {
-      c.work_group_swizzle = swizzle;
-      ASSERT_NO_THROW(check_config(bound, c, limits)) << k.app << " " << config_to_json(bound, c).dump();
-      EXPECT_NE(generate_tunable_kernel(bound, c, limits).source.find("#define WG_SWIZZLE " + std::to_string(swizzle)),
-                std::string::npos);
-      EXPECT_EQ(mismatch(bound, c), "") << k.app << " swizzle " << swizzle;
-      EXPECT_EQ(mismatch(bound, c, ""), "") << k.app << " swizzle " << swizzle << " (optimised)";
+    for (const std::vector<int64_t>& swizzle : k.swizzles) {
+      for (size_t d = 0; d < swizzle.size(); ++d) c.work_group_swizzle.at(d) = swizzle[d];
+      const std::string where = std::string(k.app) + " " + config_to_json(bound, c).dump();
+      ASSERT_NO_THROW(check_config(bound, c, limits)) << where;
+      EXPECT_NE(generate_tunable_kernel(bound, c, limits).source.find("wg_sw_rest"), std::string::npos) << where;
+      EXPECT_EQ(mismatch(bound, c), "") << where;
+      EXPECT_EQ(mismatch(bound, c, ""), "") << where << " (optimised)";
     }
   }
 }

@@ -3,6 +3,7 @@
 // few per md_hom built optimised.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <iostream>
@@ -54,17 +55,20 @@ INSTANTIATE_TEST_SUITE_P(MdHomsWithoutContractions, TunablePropertyOptimised,
 TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
   // [local tiles, steps, result slots][Always, Sometimes, Never]
   std::array<std::array<int, 3>, 3> seen{};
+  int swizzled = 0, double_buffered = 0;  // the families whose code is not about tiles: drawn too
   for (const PropertyCase& c : property_cases())
-    for_each_property_configuration(c, kConfigurations, kSeed,
-                                    [&](const BoundMdh& bound, size_t, int, const KernelConfig& config) {
-                                      const TunableGeometry g = tunable_geometry(bound, config);
-                                      for (size_t d = 0; d < g.step_fullness.size(); ++d) {
-                                        ++seen[0][static_cast<int>(g.local_tile_fullness[d])];
-                                        ++seen[1][static_cast<int>(g.step_fullness[d])];
-                                        if (bound.mdh->dims[d].combine.is_concat())
-                                          ++seen[2][static_cast<int>(g.tile_slots_fullness[d])];
-                                      }
-                                    });
+    for_each_property_configuration(
+        c, kConfigurations, kSeed, [&](const BoundMdh& bound, size_t, int, const KernelConfig& config) {
+          const TunableGeometry g = tunable_geometry(bound, config);
+          swizzled += std::any_of(config.work_group_swizzle.begin(), config.work_group_swizzle.end(),
+                                  [](int64_t s) { return s > 1; });
+          double_buffered += config.double_buffer == DoubleBuffer::on && g.prefetch_dimension >= 0;
+          for (size_t d = 0; d < g.step_fullness.size(); ++d) {
+            ++seen[0][static_cast<int>(g.local_tile_fullness[d])];
+            ++seen[1][static_cast<int>(g.step_fullness[d])];
+            if (bound.mdh->dims[d].combine.is_concat()) ++seen[2][static_cast<int>(g.tile_slots_fullness[d])];
+          }
+        });
   const char* kinds[] = {"local tiles", "private steps", "result slots"};
   for (int k = 0; k < 3; ++k) {
     std::cout << kinds[k] << ": always full " << seen[k][0] << ", sometimes " << seen[k][1] << ", never " << seen[k][2]
@@ -72,6 +76,10 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
     // LT_SIZE <= N in the space, so the first local tile is full: local tiles are never "never full".
     for (int f = 0; f < (k == 0 ? 2 : 3); ++f) EXPECT_GT(seen[k][f], 0) << kinds[k] << ", fullness " << f;
   }
+  std::cout << "WG_SWIZZLE > 1: " << swizzled << " configurations; DOUBLE_BUFFER pipelining: " << double_buffered
+            << "\n";
+  EXPECT_GT(swizzled, 0);
+  EXPECT_GT(double_buffered, 0);
 }
 
 }  // namespace
