@@ -12,28 +12,14 @@
 #include "pipeline/tune.h"
 #include "pipeline/tuning_request.h"
 #include "support/error.h"
+#include "tests/nvidia_build_log.h"
 #include "tuner/journal.h"
 
 namespace mdh {
 namespace {
 
-// The lines NVIDIA's OpenCL driver writes for two kernels, the second spilling (form as in
-// tests/runtime/test_ptxas_log.cpp).
-constexpr const char* kOneKernelSpills =
-    "ptxas info    : 0 bytes gmem\n"
-    "ptxas info    : Compiling entry function 'gemm_tunable' for 'sm_90'\n"
-    "ptxas info    : Function properties for gemm_tunable\n"
-    "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
-    "ptxas info    : Used 128 registers, used 1 barriers, 16384 bytes smem, 380 bytes cmem[0]\n"
-    "ptxas info    : Compiling entry function 'gemm_combine' for 'sm_90'\n"
-    "ptxas info    : Function properties for gemm_combine\n"
-    "ptxas         .     296 bytes stack frame, 176 bytes spill stores, 312 bytes spill loads\n"
-    "ptxas warning : Registers are spilled to local memory in function 'gemm_combine', 176 bytes spill stores, "
-    "312 bytes spill loads\n"
-    "ptxas info    : Used 255 registers, 380 bytes cmem[0], 8 bytes cmem[2]\n";
-
 TEST(SpillCheck, EachSpillingKernelIsNamedWithItsSpillsAndRegisters) {
-  EXPECT_EQ(spill_rejection(kOneKernelSpills),
+  EXPECT_EQ(spill_rejection(testing::kNvidiaBuildLogWithASpillingKernel),
             "kernel 'gemm_combine' spills: 176 bytes spill stores, 312 bytes spill loads (ptxas, 255 registers)");
   // Loads without stores count too (either direction is a spill); two kernels are both named, in build order.
   const std::string both =

@@ -8,27 +8,13 @@
 
 #include "runtime/ptx_resources.h"
 #include "runtime/ptxas_log.h"
+#include "tests/nvidia_build_log.h"
 
 namespace mdh {
 namespace {
 
-// The form NVIDIA's OpenCL driver writes into the build log with -cl-nv-verbose: the properties line starts with
-// "ptxas ." and newer ptxas reports barriers; shared memory appears only where it is not zero.
-constexpr const char* kOpenClLog =
-    "ptxas info    : 0 bytes gmem\n"
-    "ptxas info    : Compiling entry function 'gemm_tunable' for 'sm_90'\n"
-    "ptxas info    : Function properties for gemm_tunable\n"
-    "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
-    "ptxas info    : Used 128 registers, used 1 barriers, 16384 bytes smem, 380 bytes cmem[0]\n"
-    "ptxas info    : Compiling entry function 'gemm_combine' for 'sm_90'\n"
-    "ptxas info    : Function properties for gemm_combine\n"
-    "ptxas         .     296 bytes stack frame, 176 bytes spill stores, 312 bytes spill loads\n"
-    "ptxas warning : Registers are spilled to local memory in function 'gemm_combine', 176 bytes spill stores, "
-    "312 bytes spill loads\n"
-    "ptxas info    : Used 255 registers, 380 bytes cmem[0], 8 bytes cmem[2]\n";
-
 TEST(PtxasLog, ReadsEveryKernelOfAnOpenClBuildLog) {
-  const std::vector<PtxasKernelReport> reports = parse_ptxas_log(kOpenClLog);
+  const std::vector<PtxasKernelReport> reports = parse_ptxas_log(testing::kNvidiaBuildLogWithASpillingKernel);
   ASSERT_EQ(reports.size(), 2u);
   const PtxasKernelReport& a = reports[0];
   EXPECT_EQ(a.kernel_name, "gemm_tunable");
