@@ -383,6 +383,38 @@ def device_name(folder):
     return os.path.basename(folder)
 
 
+def tuning_cells(folder, routine, label, ours):
+    """The tuning behind a row, from the journal beside its tuned configuration (RESULTS/<device>/<routine>-<label>
+    .json.journal): ("E evaluations, S s", the default configuration's time in ms as the tuner measured it: the
+    run's first evaluation where the journal says it started from the default), with "–" where there is none."""
+    if ours == "mdh-default":
+        return "none (default configuration)", "–"
+    try:
+        with open(os.path.join(folder, "%s-%s.json.journal" % (routine, label))) as f:
+            lines = f.readlines()
+    except OSError:
+        return "–", "–"
+    try:
+        header = json.loads(lines[0]) if lines else {}
+    except ValueError:
+        header = {}
+    records = []
+    for line in lines[1:]:
+        try:
+            records.append(json.loads(line))
+        except ValueError:
+            continue  # a torn last line after a kill
+    if not records:
+        return "0 evaluations", "–"
+    seconds = max(r.get("elapsed", 0.0) for r in records)
+    default = "N/A (not started from it)"
+    if header.get("metadata", {}).get("default_start"):
+        first = next((r for r in records if r.get("evaluation") == 1), None)
+        if first is not None:
+            default = "%.4f" % (first["cost"] * 1e3) if first.get("status") == "ok" else "N/A (%s)" % first["status"]
+    return "{:,} evaluation{}, {:.0f} s".format(len(records), "" if len(records) == 1 else "s", seconds), default
+
+
 def tables_text(folder, cases, limits):
     """tables.md of one device; `limits`: the "% of limit" cells by (routine, label, program)."""
     slug = os.path.basename(folder)
@@ -391,17 +423,23 @@ def tables_text(folder, cases, limits):
              "Median device time in ms (all kernels of one call); speedup = peer time / mdh time "
              "(> 1: mdh is faster). Whole-call times are in benchmark.csv. % of limit: the achieved GFLOP/s or "
              "GB/s (the spec's flops and bytes) as a share of this device's FP32 peak or copy bandwidth, "
-             "measured by device_peak in the same run; the larger share, named FP32 or BW.", "",
-             "| routine | label | sizes | mdh | % of limit | peer | peer time | speedup | peer % of limit |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "measured by device_peak in the same run; the larger share, named FP32 or BW. Tuning: the evaluations "
+             "and seconds of the tuning run behind mdh's configuration (its journal); default: the default "
+             "configuration's time in ms as that run measured it (the median of its timed runs, not the "
+             "benchmark's).", "",
+             "| routine | label | sizes | mdh | % of limit | tuning | default | peer | peer time | speedup | "
+             "peer % of limit |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     unavailable = {}
     for case in cases:
         ours_limit = limits.get((case["routine"], case["label"], case["ours"]), "N/A")
-        first = [case["routine"], case["label"], case["sizes"], case["ours_ms"], ours_limit]
+        tuning, default = tuning_cells(folder, case["routine"], case["label"], case["ours"])
+        first = [case["routine"], case["label"], case["sizes"], case["ours_ms"], ours_limit, tuning, default]
         if not case["peers"]:
             lines.append("| %s | – | – | – | – |" % " | ".join(first))
         for k, (peer, time_ms, speedup) in enumerate(case["peers"]):
-            lines.append("| %s | %s | %s | %s | %s |" % (" | ".join(first if k == 0 else [""] * 5), peer, time_ms,
+            lines.append("| %s | %s | %s | %s | %s |" % (" | ".join(first if k == 0 else [""] * len(first)), peer,
+                                                         time_ms,
                                                          speedup, limits.get((case["routine"], case["label"], peer),
                                                                              "N/A")))
         for peer, reason in case["unavailable"]:

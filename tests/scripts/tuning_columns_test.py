@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""The tuning behind each row of tables.md (scripts/experiments.py, tuning_cells): evaluations and seconds from the
+journal beside the tuned configuration, and the default configuration's time where the run started from it."""
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+SCRIPTS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "scripts")
+sys.path.insert(0, SCRIPTS)
+import experiments  # noqa: E402
+
+
+def write_journal(folder, name, metadata, records, torn_tail=False):
+    with open(os.path.join(folder, name + ".json.journal"), "w") as f:
+        f.write(json.dumps({"mdh_tuner_journal": 1, "metadata": metadata}) + "\n")
+        for r in records:
+            f.write(json.dumps(r) + "\n")
+        if torn_tail:
+            f.write('{"evaluation": 9, "config": {')
+
+
+def record(evaluation, status, cost, elapsed):
+    return {"evaluation": evaluation, "config": {}, "status": status, "cost": cost, "reason": "", "start": 0,
+            "end": 0, "elapsed": elapsed}
+
+
+class TuningCells(unittest.TestCase):
+    def setUp(self):
+        self.folder = tempfile.mkdtemp()
+
+    def test_evaluations_seconds_and_the_default_from_a_run_that_started_from_it(self):
+        write_journal(self.folder, "gemm-RW", {"default_start": True},
+                      [record(1, "ok", 0.00025, 1.5), record(2, "timeout", None, 12.0), record(3, "ok", 0.0001, 1234.4)],
+                      torn_tail=True)
+        self.assertEqual(experiments.tuning_cells(self.folder, "gemm", "RW", "mdh"),
+                         ("3 evaluations, 1234 s", "0.2500"))
+
+    def test_a_run_without_the_default_start_says_so(self):
+        write_journal(self.folder, "dot-RW", {}, [record(1, "ok", 0.001, 3.0)])
+        self.assertEqual(experiments.tuning_cells(self.folder, "dot", "RW", "mdh"),
+                         ("1 evaluation, 3 s", "N/A (not started from it)"))
+        write_journal(self.folder, "dot-PC", {"default_start": True}, [record(1, "build_error", None, 3.0)])
+        self.assertEqual(experiments.tuning_cells(self.folder, "dot", "PC", "mdh"),
+                         ("1 evaluation, 3 s", "N/A (build_error)"))
+
+    def test_no_journal_and_the_default_configuration_itself(self):
+        self.assertEqual(experiments.tuning_cells(self.folder, "gemv", "RW", "mdh"), ("–", "–"))
+        self.assertEqual(experiments.tuning_cells(self.folder, "gemv", "RW", "mdh-default"),
+                         ("none (default configuration)", "–"))
+
+    def test_the_table_has_the_columns(self):
+        write_journal(self.folder, "gemm-RW", {"default_start": True}, [record(1, "ok", 0.002, 2.0)])
+        case = {"routine": "gemm", "label": "RW", "sizes": "I=1", "ours": "mdh", "ours_ms": "1.0000",
+                "peers": [("cublas", "0.5000", "0.50")], "unavailable": [], "percent": []}
+        text = experiments.tables_text(self.folder, [case], {})
+        self.assertIn("| mdh | % of limit | tuning | default | peer |", text)
+        self.assertIn("| gemm | RW | I=1 | 1.0000 | N/A | 1 evaluation, 2 s | 2.0000 | cublas | 0.5000 | 0.50 | N/A |",
+                      text)
+
+
+if __name__ == "__main__":
+    unittest.main()
