@@ -195,14 +195,15 @@ def tune_clblast(folder, case, options):
 # ------------------------------------------------------------------------------------------------ benchmark
 
 def peer_runs(case, folder, options):
-    """(peer name, command) for mdh and every peer of the case; command None when the program is missing."""
+    """(peer name, command) for mdh and every peer of the case; command None when the program is missing. mdh is
+    the tuned configuration where there is one, and the default configuration ("mdh-default") always: beside a
+    tuned one it is the table's default column, measured in the same run."""
     runs = []
     best = os.path.join(folder, "%s-%s.json" % (case["name"], case["label"]))
     mdh_peer = program("peer_mdh")
     if os.path.exists(best):
         runs.append(("mdh", [mdh_peer, "--config", best] if mdh_peer else None))
-    else:
-        runs.append(("mdh-default", [mdh_peer] if mdh_peer else None))
+    runs.append(("mdh-default", [mdh_peer] if mdh_peer else None))
     if options.portability:
         # Every other device's tuned configuration, run here: the performance-portability table.
         for other in sorted(glob.glob(os.path.join(options.results, "*", os.path.basename(best)))):
@@ -349,15 +350,22 @@ def table(rows):
         cases.setdefault((row["routine"], row["label"], row["sizes"]), []).append(row)
     out = []
     for (routine, label, sizes), items in cases.items():
-        ours = next((r for r in items if r["peer"] in ("mdh", "mdh-default")), None)
+        # The tuned configuration where there is one; the default configuration's row beside it is its column.
+        ours = next((r for r in items if r["peer"] == "mdh"), None) or next(
+            (r for r in items if r["peer"] == "mdh-default"), None)
+        default = next((r for r in items if r["peer"] == "mdh-default"), None) if ours and ours["peer"] == "mdh" \
+            else None
         ours_time = ours["device_time_median_ns"] if ours and ours["status"] == "ok" else ""
         case = {"routine": routine, "label": label, "sizes": sizes, "ours": ours["peer"] if ours else "mdh",
                 "ours_ms": fmt_ms(ours_time) if ours_time else "N/A (%s)" % (ours["status"] if ours else "not run"),
                 "peers": [], "unavailable": [], "percent": []}
+        if default is not None:
+            case["default_ms"] = fmt_ms(default["device_time_median_ns"]) if default["status"] == "ok" else \
+                "N/A (%s)" % default["status"]
         for r in items:
             if r.get(PERCENT_OF_LIMIT) and r["status"] == "ok" and not r["peer"].startswith("mdh-config-of-"):
                 case["percent"].append((r["peer"], float(r[PERCENT_OF_LIMIT]), r.get("limit", "")))
-            if r is ours or r["peer"].startswith("mdh-config-of-"):
+            if r is ours or r is default or r["peer"].startswith("mdh-config-of-"):
                 continue  # the portability runs have their own table (RESULTS/portability.md)
             if r["status"].startswith("not available here"):
                 reason = r["status"][len("not available here"):].strip()
@@ -386,7 +394,8 @@ def device_name(folder):
 def tuning_cells(folder, routine, label, ours):
     """The tuning behind a row, from the journal beside its tuned configuration (RESULTS/<device>/<routine>-<label>
     .json.journal): ("E evaluations, S s", the default configuration's time in ms as the tuner measured it: the
-    run's first evaluation where the journal says it started from the default), with "–" where there is none."""
+    run's first evaluation where the journal says it started from the default, marked "(tuning)"), with "–" where
+    there is none."""
     if ours == "mdh-default":
         return "none (default configuration)", "–"
     try:
@@ -411,7 +420,8 @@ def tuning_cells(folder, routine, label, ours):
     if header.get("metadata", {}).get("default_start"):
         first = next((r for r in records if r.get("evaluation") == 1), None)
         if first is not None:
-            default = "%.4f" % (first["cost"] * 1e3) if first.get("status") == "ok" else "N/A (%s)" % first["status"]
+            default = "%.4f (tuning)" % (first["cost"] * 1e3) if first.get("status") == "ok" else \
+                "N/A (%s)" % first["status"]
     return "{:,} evaluation{}, {:.0f} s".format(len(records), "" if len(records) == 1 else "s", seconds), default
 
 
@@ -425,8 +435,8 @@ def tables_text(folder, cases, limits):
              "GB/s (the spec's flops and bytes) as a share of this device's FP32 peak or copy bandwidth, "
              "measured by device_peak in the same run; the larger share, named FP32 or BW. Tuning: the evaluations "
              "and seconds of the tuning run behind mdh's configuration (its journal); default: the default "
-             "configuration's time in ms as that run measured it (the median of its timed runs, not the "
-             "benchmark's).", "",
+             "configuration's time in ms, measured in the same run, or where this run did not measure it, as the "
+             "tuning run did (marked (tuning): the median of its 3 timed runs, in another call).", "",
              "| routine | label | sizes | mdh | % of limit | tuning | default | peer | peer time | speedup | "
              "peer % of limit |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -434,6 +444,7 @@ def tables_text(folder, cases, limits):
     for case in cases:
         ours_limit = limits.get((case["routine"], case["label"], case["ours"]), "N/A")
         tuning, default = tuning_cells(folder, case["routine"], case["label"], case["ours"])
+        default = case.get("default_ms", default)
         first = [case["routine"], case["label"], case["sizes"], case["ours_ms"], ours_limit, tuning, default]
         if not case["peers"]:
             lines.append("| %s | – | – | – | – |" % " | ".join(first))

@@ -35,7 +35,7 @@ class TuningCells(unittest.TestCase):
                       [record(1, "ok", 0.00025, 1.5), record(2, "timeout", None, 12.0), record(3, "ok", 0.0001, 1234.4)],
                       torn_tail=True)
         self.assertEqual(experiments.tuning_cells(self.folder, "gemm", "RW", "mdh"),
-                         ("3 evaluations, 1234 s", "0.2500"))
+                         ("3 evaluations, 1234 s", "0.2500 (tuning)"))
 
     def test_a_run_without_the_default_start_says_so(self):
         write_journal(self.folder, "dot-RW", {}, [record(1, "ok", 0.001, 3.0)])
@@ -56,8 +56,25 @@ class TuningCells(unittest.TestCase):
                 "peers": [("cublas", "0.5000", "0.50")], "unavailable": [], "percent": []}
         text = experiments.tables_text(self.folder, [case], {})
         self.assertIn("| mdh | % of limit | tuning | default | peer |", text)
-        self.assertIn("| gemm | RW | I=1 | 1.0000 | N/A | 1 evaluation, 2 s | 2.0000 | cublas | 0.5000 | 0.50 | N/A |",
+        self.assertIn("| gemm | RW | I=1 | 1.0000 | N/A | 1 evaluation, 2 s | 2.0000 (tuning) | cublas | 0.5000 | 0.50 | "
+                      "N/A |", text)
+
+    def test_the_default_measured_in_the_same_run_is_its_column_not_a_peer(self):
+        write_journal(self.folder, "gemm-RW", {"default_start": True}, [record(1, "ok", 0.002, 2.0)])
+
+        def row(peer, median_ns):
+            return {"routine": "gemm", "label": "RW", "sizes": "I=1", "peer": peer, "status": "ok",
+                    "device_time_median_ns": median_ns}
+        cases = experiments.table([row("mdh", "1000000"), row("mdh-default", "3000000"), row("cublas", "500000")])
+        self.assertEqual(cases[0]["ours"], "mdh")
+        self.assertEqual(cases[0]["default_ms"], "3.0000")
+        self.assertEqual([peer for peer, _, _ in cases[0]["peers"]], ["cublas"])
+        text = experiments.tables_text(self.folder, cases, {})
+        self.assertIn("| gemm | RW | I=1 | 1.0000 | N/A | 1 evaluation, 2 s | 3.0000 | cublas | 0.5000 | 0.50 | N/A |",
                       text)
+        # Without a tuned configuration the default is mdh's row itself.
+        cases = experiments.table([row("mdh-default", "3000000"), row("cublas", "500000")])
+        self.assertEqual((cases[0]["ours"], cases[0].get("default_ms")), ("mdh-default", None))
 
 
 if __name__ == "__main__":
