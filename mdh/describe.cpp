@@ -1,30 +1,15 @@
 #include "mdh/describe.h"
 
+#include <iomanip>
 #include <sstream>
 
 namespace mdh {
 
-namespace {
-
-const char* buffer_kind(BufferKind k) {
-  switch (k) {
-    case BufferKind::Input:
-      return "input ";
-    case BufferKind::Output:
-      return "output";
-    case BufferKind::Table:
-      return "table ";
-  }
-  return "?";
-}
-
-// Collapses runs of blanks and newlines so that multi-line user code reads as one line in the summary.
-std::string one_line(const std::string& code) {
+std::string collapse_blanks(const std::string& code) {
   std::string out;
   bool blank = false;
   for (char c : code) {
-    bool is_blank = c == ' ' || c == '\t' || c == '\n' || c == '\r';
-    if (is_blank) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
       blank = !out.empty();
       continue;
     }
@@ -35,7 +20,17 @@ std::string one_line(const std::string& code) {
   return out;
 }
 
-}  // namespace
+const char* buffer_kind_name(BufferKind kind) {
+  switch (kind) {
+    case BufferKind::Input:
+      return "input";
+    case BufferKind::Output:
+      return "output";
+    case BufferKind::Table:
+      return "table";
+  }
+  return "?";
+}
 
 std::string access_text(const Mdh& mdh, const Access& access) {
   std::string s = access.buffer >= 0 && static_cast<size_t>(access.buffer) < mdh.buffers.size()
@@ -56,7 +51,8 @@ std::string describe(const Mdh& m) {
         << (d.combine.is_concat() ? "" : "  (reduction)") << "\n";
   out << "  buffers:\n";
   for (const auto& b : m.buffers) {
-    out << "    " << buffer_kind(b.kind) << " " << b.name << " : " << m.type_name(b.type);
+    out << "    " << std::left << std::setw(6) << buffer_kind_name(b.kind) << std::right << " " << b.name << " : "
+        << m.type_name(b.type);
     for (const auto& e : b.extents) out << "[" << e.to_string() << "]";
     out << "\n";
   }
@@ -66,7 +62,7 @@ std::string describe(const Mdh& m) {
   out << "  scalar: (";
   for (size_t k = 0; k < m.scalar.arg_names.size(); ++k) out << (k ? ", " : "") << m.scalar.arg_names[k];
   out << ") -> " << m.type_name(m.result_type())
-      << (m.scalar.is_expression ? " = " + one_line(m.scalar.body.text) : " { ... }") << "\n";
+      << (m.scalar.is_expression ? " = " + collapse_blanks(m.scalar.body.text) : " { ... }") << "\n";
   if (!m.params.empty()) {
     out << "  params:\n";
     for (const auto& p : m.params) out << "    " << p.name << " : " << m.type_name(p.type) << "\n";
@@ -87,7 +83,7 @@ std::string describe(const Mdh& m) {
     out << "  operators:\n";
     for (const auto& op : m.operators)
       out << "    " << op.name << "(" << m.type_name(op.type) << " " << op.lhs_name << ", " << m.type_name(op.type)
-          << " " << op.rhs_name << ") identity " << one_line(op.identity.text) << "\n";
+          << " " << op.rhs_name << ") identity " << collapse_blanks(op.identity.text) << "\n";
   }
   if (!m.helpers.empty())
     out << "  helpers: " << m.helpers.size() << " block" << (m.helpers.size() == 1 ? "" : "s") << "\n";

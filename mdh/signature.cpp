@@ -2,27 +2,12 @@
 
 #include <sstream>
 
+#include "mdh/describe.h"
 #include "support/fnv1a.h"
 
 namespace mdh {
 
 namespace {
-
-// User code with every run of blanks made one space, so that re-indenting a spec keeps its signature.
-std::string collapsed(const std::string& code) {
-  std::string out;
-  bool blank = false;
-  for (char c : code) {
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-      blank = !out.empty();
-      continue;
-    }
-    if (blank) out += ' ';
-    blank = false;
-    out += c;
-  }
-  return out;
-}
 
 // An access in canonical form: each index as its affine terms, offset and window, not as the user spaced it.
 void write_access(std::ostream& out, const Mdh& mdh, const Access& access) {
@@ -40,21 +25,9 @@ void write_access(std::ostream& out, const Mdh& mdh, const Access& access) {
 // User code after `=` (an expression) or in braces (a block).
 void write_code(std::ostream& out, bool is_expression, const UserCode& code) {
   if (is_expression)
-    out << "= " << collapsed(code.text);
+    out << "= " << collapse_blanks(code.text);
   else
-    out << '{' << collapsed(code.text) << '}';
-}
-
-const char* kind_name(BufferKind kind) {
-  switch (kind) {
-    case BufferKind::Input:
-      return "input";
-    case BufferKind::Output:
-      return "output";
-    case BufferKind::Table:
-      return "table";
-  }
-  return "?";
+    out << '{' << collapse_blanks(code.text) << '}';
 }
 
 }  // namespace
@@ -66,10 +39,10 @@ std::string md_hom_signature(const Mdh& mdh) {
   std::ostringstream out;
   out << "md_hom " << mdh.name << '\n';
   for (const SizeSymbol& s : mdh.sizes) out << "size " << s.name << '\n';
-  for (const StructType& s : mdh.structs) out << "type " << s.name << " {" << collapsed(s.body) << "}\n";
+  for (const StructType& s : mdh.structs) out << "type " << s.name << " {" << collapse_blanks(s.body) << "}\n";
   for (const Param& p : mdh.params) out << "param " << p.name << ' ' << mdh.type_name(p.type) << '\n';
   for (const Buffer& b : mdh.buffers) {
-    out << kind_name(b.kind) << ' ' << b.name << ' ' << mdh.type_name(b.type);
+    out << buffer_kind_name(b.kind) << ' ' << b.name << ' ' << mdh.type_name(b.type);
     for (const SizeExpr& e : b.extents) out << '[' << e.to_string() << ']';
     out << '\n';
   }
@@ -79,7 +52,7 @@ std::string md_hom_signature(const Mdh& mdh) {
   for (const Access& input : mdh.inputs) write_access(out << ' ', mdh, input);
   write_access(out << " -> ", mdh, mdh.output);
   out << '\n';
-  for (const UserCode& helper : mdh.helpers) out << "helper {" << collapsed(helper.text) << "}\n";
+  for (const UserCode& helper : mdh.helpers) out << "helper {" << collapse_blanks(helper.text) << "}\n";
   out << "scalar (";
   for (size_t k = 0; k < mdh.scalar.arg_names.size(); ++k) out << (k ? ", " : "") << mdh.scalar.arg_names[k];
   write_code(out << ") ", mdh.scalar.is_expression, mdh.scalar.body);
@@ -87,7 +60,7 @@ std::string md_hom_signature(const Mdh& mdh) {
   for (const UserOperator& op : mdh.operators) {
     out << "operator " << op.name << '(' << mdh.type_name(op.type) << ' ' << op.lhs_name << ", " << op.rhs_name << ") ";
     write_code(out, op.is_expression, op.body);
-    out << " identity " << collapsed(op.identity.text) << '\n';
+    out << " identity " << collapse_blanks(op.identity.text) << '\n';
   }
   return fnv1a_64_hex(out.str());
 }
