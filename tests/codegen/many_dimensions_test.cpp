@@ -14,6 +14,7 @@
 #include "mdh/messages.h"
 #include "pipeline/tuning_search_space.h"
 #include "tests/codegen/codegen_test_support.h"
+#include "tests/codegen/tunable_test_support.h"
 
 namespace mdh {
 namespace {
@@ -38,14 +39,6 @@ std::string many_dimension_spec(size_t dims, size_t reductions) {
   return spec.str();
 }
 
-DeviceLimits roomy() {
-  DeviceLimits l;
-  l.max_work_group_size = 1024;
-  l.max_work_item_sizes = {1024, 1024, 64};
-  l.local_mem_bytes = 64 * 1024;
-  return l;
-}
-
 const tuner::GroupTree& group_of(const tuner::SearchSpace& space, const std::string& parameter) {
   for (size_t g = 0; g < space.group_count(); ++g)
     for (size_t i : space.group_parameters(g))
@@ -57,7 +50,7 @@ const tuner::GroupTree& group_of(const tuner::SearchSpace& space, const std::str
 void build_under_memory_limit(const BoundMdh& bound) {
   const rlimit limit{rlim_t{1} << 30, rlim_t{1} << 30};
   setrlimit(RLIMIT_AS, &limit);
-  const tuner::SearchSpace space = make_search_space(make_tuning_space(bound, roomy()), 2);
+  const tuner::SearchSpace space = make_search_space(make_tuning_space(bound, testing::roomy_device_limits()), 2);
   std::cerr << "built " << space.group_count() << " groups\n";
   std::exit(0);
 }
@@ -72,7 +65,7 @@ TEST(ManyDimensions, TheSpaceOfTwentyDimensionsIsBuiltUnderAMemoryLimit) {
   if (HasFailure()) return;  // do not run out of memory in the test process itself
 
   // 2. Exact sizes, and trees that hold no node per order.
-  const TuningSpace space = make_tuning_space(bound, roomy());
+  const TuningSpace space = make_tuning_space(bound, testing::roomy_device_limits());
   const tuner::SearchSpace search = make_search_space(space, 2);
   EXPECT_EQ(group_of(search, "LOOP_ORDER_G").leaf_count(), kFactorial10 * kFactorial10);  // `++` before `+`
   EXPECT_EQ(group_of(search, "LOOP_ORDER_L").leaf_count(), kFactorial20);
@@ -84,7 +77,7 @@ TEST(ManyDimensions, TheSpaceOfTwentyDimensionsIsBuiltUnderAMemoryLimit) {
   EXPECT_LT(search.memory_bytes(), size_t{1} << 20);
 
   // 3. The default configuration is a point of the space, and its neighbours are valid configurations.
-  const KernelConfig config = default_config(bound, roomy());
+  const KernelConfig config = default_config(bound, testing::roomy_device_limits());
   const auto point = point_of_config(search, bound, config);
   ASSERT_TRUE(point.has_value());
   EXPECT_EQ(kernel_config_of(bound, space, search.configuration(*point)).loop_order, config.loop_order);

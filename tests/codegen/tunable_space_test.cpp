@@ -19,25 +19,17 @@ namespace {
 
 using testing::bind_app;
 
-DeviceLimits roomy() {
-  DeviceLimits l;
-  l.max_work_group_size = 1024;
-  l.max_work_item_sizes = {1024, 1024, 64};
-  l.local_mem_bytes = 64 * 1024;
-  return l;
-}
-
 // A small space: dot K=4 with the orders fixed and no double buffering (at most 2^16 candidates, so the tuner
 // counts the valid ones exactly); every other family free (one dimension: no WG_SWIZZLE).
 TuningSpace small_dot_space(const BoundMdh& bound) {
-  TuningSpace s = make_tuning_space(bound, roomy());
+  TuningSpace s = make_tuning_space(bound, testing::roomy_device_limits());
   for (const char* fixed : {"ORDER_OCL_G_k", "ORDER_OCL_L_k", "DOUBLE_BUFFER"}) s.restrict_to(fixed, {0});
   return s;
 }
 
 TEST(TuningSpace, ParametersOfGemm) {
   const BoundMdh bound = bind_app("apps/gemm.mdh", "I=8,J=8,K=8");
-  const TuningSpace s = make_tuning_space(bound, roomy());
+  const TuningSpace s = make_tuning_space(bound, testing::roomy_device_limits());
   std::vector<std::string> names;
   for (const auto& p : s.parameters) names.push_back(p.name);
   EXPECT_EQ(names,
@@ -57,7 +49,7 @@ TEST(TuningSpace, ParametersOfGemm) {
 // Each constraint is declared once and prints what it evaluates: the text is generated from the same tree.
 TEST(TuningSpace, ConstraintsPrintWhatTheyCheck) {
   const BoundMdh bound = bind_app("apps/gemm.mdh", "I=8,J=8,K=8");
-  DeviceLimits limits = roomy();
+  DeviceLimits limits = testing::roomy_device_limits();
   limits.local_mem_bytes = 1000;
   const TuningSpace s = make_tuning_space(bound, limits);
   std::vector<std::string> texts;
@@ -85,7 +77,7 @@ TEST(TuningSpace, UserOperatorsKeepTheirOrderedFold) {
       "operator first(float p, float q) = p identity 0\n"
       "view (k < N) : x[k] -> r[0]\nscalar (a) = a\ncombine (first)\n";
   const BoundMdh bound = testing::bind_spec_text(text, "fold.mdh", "N=16");
-  const TuningSpace s = make_tuning_space(bound, roomy());
+  const TuningSpace s = make_tuning_space(bound, testing::roomy_device_limits());
   std::vector<std::string> texts;
   for (const auto& c : s.constraints) texts.push_back(c.description());
   EXPECT_NE(std::find(texts.begin(), texts.end(),
@@ -154,7 +146,7 @@ TEST(TuningSpace, TheTunersSamplesAreValidAndUniform) {
 
 TEST(TuningSpace, TheTunersEstimateAgreesWithTheExactCount) {
   const BoundMdh bound = bind_app("apps/dot.mdh", "K=12");
-  const TuningSpace s = make_tuning_space(bound, roomy());
+  const TuningSpace s = make_tuning_space(bound, testing::roomy_device_limits());
   const tuner::SearchSpace search = make_search_space(s, 1);
   const auto exact = search.exact_valid_size(tuner::BigUnsigned(uint64_t{1} << 40));
   ASSERT_TRUE(exact.has_value());
@@ -165,8 +157,8 @@ TEST(TuningSpace, TheTunersEstimateAgreesWithTheExactCount) {
 // A typed config and its assignment convert into each other through the family table, for every family.
 TEST(TuningSpace, EveryFamilyRoundTripsThroughAnAssignment) {
   const BoundMdh bound = bind_app("apps/gemm.mdh", "I=64,J=64,K=64");
-  const TuningSpace s = make_tuning_space(bound, roomy());
-  KernelConfig c = default_config(bound, roomy());
+  const TuningSpace s = make_tuning_space(bound, testing::roomy_device_limits());
+  KernelConfig c = default_config(bound, testing::roomy_device_limits());
   c.input_memory[static_cast<int>(Layer::Private)] = {Memory::Private, Memory::Local};
   c.cache_dim_order[static_cast<int>(Layer::Private)][1] = {1, 0};
   c.loop_order[static_cast<int>(Layer::Local)] = {1, 2, 0};
@@ -178,7 +170,7 @@ TEST(TuningSpace, EveryFamilyRoundTripsThroughAnAssignment) {
 
 TEST(TuningSpace, LocalMemoryIsExact) {
   const BoundMdh gemm = bind_app("apps/gemm.mdh", "I=64,J=64,K=64");
-  KernelConfig c = default_config(gemm, roomy());
+  KernelConfig c = default_config(gemm, testing::roomy_device_limits());
   c.local_tile_size = {16, 8, 4};
   c.private_tile_size = {2, 2, 2};
   c.num_wi = {4, 4, 2};
@@ -192,7 +184,7 @@ TEST(TuningSpace, LocalMemoryIsExact) {
   EXPECT_EQ(g.local_memory_bytes, 4u * (16 * 4 + 4 * 8 + 2 * 2 * 32 + g.result_slots * 32 + g.result_slots * 16));
 
   const BoundMdh gaussian = bind_app("apps/gaussian.mdh", "I=64,J=64");
-  KernelConfig h = default_config(gaussian, roomy());
+  KernelConfig h = default_config(gaussian, testing::roomy_device_limits());
   h.local_tile_size = {8, 16};
   h.input_memory[static_cast<int>(Layer::Local)] = {Memory::Local};
   EXPECT_EQ(tunable_geometry(gaussian, h).local_memory_bytes, 4u * (8 + 4) * (16 + 4));  // the halo of 2 each side
@@ -200,14 +192,14 @@ TEST(TuningSpace, LocalMemoryIsExact) {
 
 TEST(TuningSpace, DeviceLimitsBoundTheSpace) {
   const BoundMdh bound = bind_app("apps/gemm.mdh", "I=64,J=64,K=64");
-  DeviceLimits tiny = roomy();
+  DeviceLimits tiny = testing::roomy_device_limits();
   tiny.local_mem_bytes = 1024;
-  KernelConfig c = default_config(bound, roomy());
+  KernelConfig c = default_config(bound, testing::roomy_device_limits());
   c.local_tile_size = {16, 16, 16};
   c.num_wi = {4, 4, 1};
   c.num_wg = {4, 4, 4};
   c.input_memory[static_cast<int>(Layer::Local)] = {Memory::Local, Memory::Local};  // 2 KiB of tiles
-  EXPECT_NO_THROW(check_config(bound, c, roomy()));
+  EXPECT_NO_THROW(check_config(bound, c, testing::roomy_device_limits()));
   try {
     check_config(bound, c, tiny);
     FAIL() << "accepted 2 KiB of local memory on a 1 KiB device";
@@ -228,7 +220,7 @@ std::map<std::string, std::vector<int64_t>> lattices(const TuningSpace& s) {
 // also the first multiples of the SIMD width; work-group counts also the counts that cover the extent in one pass.
 TEST(TuningSpace, LatticesHoldSensibleShapes) {
   const BoundMdh bound = bind_app("apps/gemm.mdh", "I=24,J=1000,K=7");
-  DeviceLimits limits = roomy();
+  DeviceLimits limits = testing::roomy_device_limits();
   limits.simd_width = 32;
   const auto v = lattices(make_tuning_space(bound, limits));
   using V = std::vector<int64_t>;
@@ -251,22 +243,23 @@ TEST(TuningSpace, LatticesHoldSensibleShapes) {
 // --full-ranges: every integer of each range.
 TEST(TuningSpace, FullRangesSearchEveryValue) {
   const BoundMdh bound = bind_app("apps/gemm.mdh", "I=24,J=10,K=7");
-  TuningSpace s = make_tuning_space(bound, roomy());
+  TuningSpace s = make_tuning_space(bound, testing::roomy_device_limits());
   s.full_ranges = true;
   const auto v = lattices(s);
   using V = std::vector<int64_t>;
   EXPECT_EQ(v.at("PT_SIZE_k"), (V{1, 2, 3, 4, 5, 6, 7}));
   EXPECT_EQ(v.at("LT_SIZE_i").size(), 24u);
-  EXPECT_GT(make_search_space(s, 1).size(), make_search_space(make_tuning_space(bound, roomy()), 1).size());
+  EXPECT_GT(make_search_space(s, 1).size(),
+            make_search_space(make_tuning_space(bound, testing::roomy_device_limits()), 1).size());
 }
 
 // A device with a register budget prunes configurations whose private arrays would not fit in registers; one
 // without (CPUs) keeps only the private memory budget.
 TEST(TuningSpace, RegisterBudgetPrunesSpillingConfigurations) {
   const BoundMdh bound = bind_app("apps/gemm.mdh", "I=64,J=64,K=64");
-  DeviceLimits gpu = roomy();
+  DeviceLimits gpu = testing::roomy_device_limits();
   gpu.registers_per_work_item = 255;
-  KernelConfig c = default_config(bound, roomy());
+  KernelConfig c = default_config(bound, testing::roomy_device_limits());
   c.local_tile_size = {16, 16, 16};
   c.private_tile_size = {8, 8, 1};
   c.num_wi = {2, 2, 1};
@@ -280,7 +273,7 @@ TEST(TuningSpace, RegisterBudgetPrunesSpillingConfigurations) {
   EXPECT_NO_THROW(check_config(bound, c, gpu));
   c.private_tile_size = {16, 16, 1};  // 256 result slots: beyond any register file
   c.num_wi = {1, 1, 1};
-  EXPECT_NO_THROW(check_config(bound, c, roomy()));
+  EXPECT_NO_THROW(check_config(bound, c, testing::roomy_device_limits()));
   try {
     check_config(bound, c, gpu);
     FAIL() << "accepted 256 private result slots with a budget of 255 registers";
@@ -296,7 +289,7 @@ TEST(TuningSpace, RegisterBudgetPrunesSpillingConfigurations) {
 // (a worker, another MPI rank decoding them) then refuses. On the H200 an mpirun rank stopped on one.
 TEST(TuningSpace, DrawnConfigurationsPassEveryConstraintUnderARegisterBudget) {
   const BoundMdh bound = bind_app("apps/gemm.mdh", "I=1024,J=1024,K=1024");
-  DeviceLimits gpu = roomy();
+  DeviceLimits gpu = testing::roomy_device_limits();
   gpu.local_mem_bytes = 48 * 1024;
   gpu.local_memory_dedicated = true;
   gpu.registers_per_work_item = 255;

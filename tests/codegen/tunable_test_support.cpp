@@ -203,6 +203,14 @@ int64_t for_each_valid_assignment(const TuningSpace& space, const std::function<
   }
 }
 
+DeviceLimits roomy_device_limits() {
+  DeviceLimits l;
+  l.max_work_group_size = 1024;
+  l.max_work_item_sizes = {1024, 1024, 64};
+  l.local_mem_bytes = 64 * 1024;
+  return l;
+}
+
 DeviceLimits first_device_limits() {
   DeviceLimits limits;
   size_t wg = 0, items[3] = {0, 0, 0};

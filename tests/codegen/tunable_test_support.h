@@ -22,6 +22,10 @@ using Bytes = std::vector<unsigned char>;
 /// The limits of the first device (as the runtime will fill them).
 DeviceLimits first_device_limits();
 
+/// A device that limits only what tests of a space's shape need: 1,024 work-items per work-group (64 along
+/// OpenCL dimension 2) and 64 KiB of local memory, with no register budget.
+DeviceLimits roomy_device_limits();
+
 /// Calls `visit` for every valid assignment of the space, enumerated by the tuner's engine (pipeline/
 /// tuning_search_space.h: the one engine that counts, samples and searches spaces); returns how many there were.
 /// The space's integer parameters must have at most 64 values each (or be restricted), so that the tuner's

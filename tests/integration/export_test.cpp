@@ -23,6 +23,7 @@
 #include "runtime/device.h"
 #include "runtime/mdh_runner.hpp"
 #include "tests/integration/command_runner.h"
+#include "tests/integration/scratch_directory.h"
 
 namespace mdh {
 namespace {
@@ -49,17 +50,9 @@ std::string read_file(const fs::path& path) {
 }
 
 /// A fresh directory per test, removed at the end.
-class ExportTest : public ::testing::Test {
+class ExportTest : public testing::ScratchDirectoryTest {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / ("mdh_export_test_" + std::to_string(::getpid()) + "_" + info->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    if (!HasFailure()) fs::remove_all(dir_);
-  }
+  ExportTest() : ScratchDirectoryTest("mdh_export_test") {}
 
   /// Writes `config` (checked valid for the default device first, so a test cannot silently test nothing).
   std::string write_config(const BoundMdh& bound, const KernelConfig& config, const std::string& name) {
@@ -70,8 +63,6 @@ class ExportTest : public ::testing::Test {
   }
 
   static DeviceLimits limits() { return device_limits(select_device("")); }
-
-  fs::path dir_;
 };
 
 constexpr const char* kGemmSize = "I=37,J=29,K=13";

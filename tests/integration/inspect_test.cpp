@@ -14,6 +14,7 @@
 #include "pipeline/device_limits.h"
 #include "runtime/device.h"
 #include "tests/integration/command_runner.h"
+#include "tests/integration/scratch_directory.h"
 
 namespace mdh {
 namespace {
@@ -35,17 +36,9 @@ std::string read_file(const fs::path& path) {
 
 constexpr const char* kGemmSize = "I=37,J=29,K=13";
 
-class InspectTest : public ::testing::Test {
+class InspectTest : public testing::ScratchDirectoryTest {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / ("mdh_inspect_test_" + std::to_string(::getpid()) + "_" + info->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    if (!HasFailure()) fs::remove_all(dir_);
-  }
+  InspectTest() : ScratchDirectoryTest("mdh_inspect_test") {}
 
   /// A gemm configuration whose plan has two kernels (the reduction split over two work-groups adds
   /// gemm_combine_wg), checked valid for the default device first.
@@ -64,8 +57,6 @@ class InspectTest : public ::testing::Test {
     std::ofstream(path) << config_to_json(bound, c).dump(1);
     return path.string();
   }
-
-  fs::path dir_;
 };
 
 TEST_F(InspectTest, WritesSourceBinaryLogAndSummaryAndSaysRegistersAreUnknownOnPocl) {

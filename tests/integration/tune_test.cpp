@@ -13,6 +13,7 @@
 #include "codegen/permutation.h"
 #include "codegen/tunable_kernel.h"
 #include "tests/integration/command_runner.h"
+#include "tests/integration/scratch_directory.h"
 
 namespace mdh {
 namespace {
@@ -26,14 +27,9 @@ testing::CommandResult mdh_cli(const std::string& args) {
   return testing::run_command("'" MDH_BINARY "' " + args);
 }
 
-class TuneTest : public ::testing::Test {
+class TuneTest : public testing::ScratchDirectoryTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("mdh_tune_test_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  TuneTest() : ScratchDirectoryTest("mdh_tune_test") {}
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
 
   std::vector<json> journal_lines(const std::string& name) const {
@@ -51,7 +47,6 @@ class TuneTest : public ::testing::Test {
     return mdh_cli(std::string("tune ") + kGemm + " --evals " + std::to_string(evals) + " --compile-threads 1 --out " +
                    path("best.json") + extra);
   }
-  fs::path dir_;
 };
 
 TEST_F(TuneTest, ProgressNamesTheLimitAndHelpNamesTheDefaultLimit) {

@@ -19,6 +19,7 @@
 #include "pipeline/tuning_result.h"
 #include "runtime/device.h"
 #include "tests/integration/command_runner.h"
+#include "tests/integration/scratch_directory.h"
 
 namespace mdh {
 namespace {
@@ -39,13 +40,12 @@ std::string read_file(const fs::path& path) {
   return text.str();
 }
 
-class TunedStoreTest : public ::testing::Test {
+class TunedStoreTest : public testing::ScratchDirectoryTest {
  protected:
+  TunedStoreTest() : ScratchDirectoryTest("mdh_dir_test") {}
   void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    store_ = fs::temp_directory_path() / ("mdh_store_test_" + std::to_string(::getpid()) + "_" + info->name());
-    fs::remove_all(store_);
-    folder_ = store_ / device_slug(device_);
+    ScratchDirectoryTest::SetUp();
+    folder_ = dir_ / device_slug(device_);
     fs::create_directories(folder_);
     // Two configurations valid for the sizes asked for, told apart by where A is cached.
     plain_ = default_config(asked_, limits_);
@@ -54,10 +54,6 @@ class TunedStoreTest : public ::testing::Test {
     cached_.input_memory[static_cast<int>(Layer::Local)][0] = Memory::Local;
     check_config(asked_, cached_, limits_);
   }
-  void TearDown() override {
-    if (!HasFailure()) fs::remove_all(store_);
-  }
-
   /// A result as `mdh tune --out` writes it, recorded on this device for `sizes`.
   TuningResultFile result(const std::string& sizes, const KernelConfig& config) const {
     const BoundMdh bound = gemm(sizes);
@@ -80,7 +76,7 @@ class TunedStoreTest : public ::testing::Test {
 
   /// find_tuned_configuration for the sizes asked for, with the notes it made.
   std::optional<StoredConfiguration> find(std::vector<std::string>& notes, const std::string& store = "") const {
-    return find_tuned_configuration(store.empty() ? store_.string() : store, asked_, device_, limits_,
+    return find_tuned_configuration(store.empty() ? dir_.string() : store, asked_, device_, limits_,
                                     [&](const std::string& text) { notes.push_back(text); });
   }
 
@@ -88,7 +84,7 @@ class TunedStoreTest : public ::testing::Test {
   DeviceLimits limits_ = device_limits(device_);
   BoundMdh asked_ = gemm(kAsked);
   KernelConfig plain_, cached_;
-  fs::path store_, folder_;
+  fs::path folder_;
 };
 
 TEST(TunedSizesDistance, LogarithmsOfTheSizes) {
@@ -131,7 +127,7 @@ TEST_F(TunedStoreTest, AResultOfAnotherVersionOfTheSpecIsNotUsed) {
   const std::string path = write("gemm-changed.json", changed);
   std::vector<std::string> notes;
   EXPECT_FALSE(find(notes));
-  const std::string store = store_.string(), slug = device_slug(device_);
+  const std::string store = dir_.string(), slug = device_slug(device_);
   EXPECT_EQ(notes,
             (std::vector<std::string>{
                 "not using " + path + ": tuned for another version of gemm (md_hom signature " + "0123456789abcdef; " +
@@ -186,7 +182,7 @@ TEST_F(TunedStoreTest, AConfigurationInvalidForTheSizesIsPassedOverForTheNextNea
 
 TEST_F(TunedStoreTest, NoStoreMeansTheDefaultConfiguration) {
   std::vector<std::string> notes;
-  const std::string missing = (store_ / "missing").string();
+  const std::string missing = (dir_ / "missing").string();
   EXPECT_FALSE(find(notes, missing));
   EXPECT_EQ(notes, std::vector<std::string>{"no tuned configurations for " + device_slug(device_) + " in " + missing +
                                             "; using the default configuration"});
@@ -201,7 +197,7 @@ TEST_F(TunedStoreTest, NoStoreMeansTheDefaultConfiguration) {
   const std::string exact = write("gemm-exact.json", result(kAsked, cached_));
   std::optional<StoredConfiguration> taken;
   const KernelChoice stored = resolve_kernel_choice(
-      KernelChoice::stored(store_.string()), asked_, device_, limits_, [](const std::string&) {}, &taken);
+      KernelChoice::stored(dir_.string()), asked_, device_, limits_, [](const std::string&) {}, &taken);
   ASSERT_TRUE(taken);
   EXPECT_EQ(stored.kind, KernelChoice::Kind::config);
   EXPECT_EQ(prepare_kernel(asked_, limits_, stored).description, "tunable kernel, tuned config " + exact);
@@ -216,13 +212,13 @@ TEST_F(TunedStoreTest, OtherMdHomsTablesAndDevicesAreNotTaken) {
   TuningResultFile elsewhere = result(kAsked, cached_);
   elsewhere.device["slug"] = "nvidia-h200";
   const std::string moved = write("gemm-h200.json", elsewhere);
-  fs::create_directories(store_ / "nvidia-h200");
+  fs::create_directories(dir_ / "nvidia-h200");
   write("../nvidia-h200/gemm.json", result(kAsked, cached_));  // another device's folder: never read
   std::vector<std::string> notes;
   EXPECT_FALSE(find(notes));
   EXPECT_EQ(notes, (std::vector<std::string>{"not using " + moved + ": tuned on another device (\"nvidia-h200\")",
                                              "no tuned configuration of gemm for " + device_slug(device_) + " in " +
-                                                 store_.string() + "; using the default configuration"}));
+                                                 dir_.string() + "; using the default configuration"}));
 }
 
 // ------------------------------------------------------------------------------------------------ the command line
@@ -236,7 +232,7 @@ Result mdh_cli(const std::string& args) {
 TEST_F(TunedStoreTest, RunTakesTheStoredConfigurationAndChecksItOnce) {
   const std::string exact = write("gemm-exact.json", result(kAsked, cached_));
   Result r =
-      mdh_cli(std::string("run apps/gemm.mdh --size ") + kAsked + " --repeat 1 --tuned-results " + store_.string());
+      mdh_cli(std::string("run apps/gemm.mdh --size ") + kAsked + " --repeat 1 --tuned-results " + dir_.string());
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(
       r.output.find("note: using tuned configuration " + exact + " (sizes I=37,J=29,K=13, the sizes asked for)\n"),
@@ -248,7 +244,7 @@ TEST_F(TunedStoreTest, RunTakesTheStoredConfigurationAndChecksItOnce) {
 
   // --config default: the default configuration, the store not read.
   r = mdh_cli(std::string("run apps/gemm.mdh --size ") + kAsked + " --repeat 1 --config default --tuned-results " +
-              store_.string());
+              dir_.string());
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_EQ(r.output.find("note:"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("], tunable kernel, default config\n"), std::string::npos) << r.output;
@@ -257,20 +253,20 @@ TEST_F(TunedStoreTest, RunTakesTheStoredConfigurationAndChecksItOnce) {
 
 TEST_F(TunedStoreTest, ExportAndGenerateTakeItFromTheEnvironmentsStore) {
   const std::string exact = write("gemm-exact.json", result(kAsked, cached_));
-  const fs::path out = store_ / "export";
-  Result r = testing::run_command("MDH_TUNED_RESULTS=" + store_.string() +
+  const fs::path out = dir_ / "export";
+  Result r = testing::run_command("MDH_TUNED_RESULTS=" + dir_.string() +
                                   " '" MDH_BINARY "' export apps/gemm.mdh --size " + kAsked + " -o " + out.string());
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("note: using tuned configuration " + exact), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("note: it is valid for these sizes on this device; export does not run it"),
             std::string::npos)
       << r.output;
-  const fs::path cl = store_ / "generated.cl";
+  const fs::path cl = dir_ / "generated.cl";
   r = mdh_cli(std::string("generate apps/gemm.mdh --size ") + kAsked + " --config " + exact + " -o " + cl.string());
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_EQ(read_file(out / "gemm.cl"), read_file(cl));
-  const fs::path from_store = store_ / "from-store.cl";
-  r = testing::run_command("MDH_TUNED_RESULTS=" + store_.string() + " '" MDH_BINARY "' generate apps/gemm.mdh --size " +
+  const fs::path from_store = dir_ / "from-store.cl";
+  r = testing::run_command("MDH_TUNED_RESULTS=" + dir_.string() + " '" MDH_BINARY "' generate apps/gemm.mdh --size " +
                            kAsked + " -o " + from_store.string());
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_EQ(read_file(from_store), read_file(cl));
