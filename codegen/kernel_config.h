@@ -85,6 +85,16 @@ struct KernelConfig {
     return static_cast<size_t>(d) < work_group_swizzle.size() ? work_group_swizzle[static_cast<size_t>(d)] : 1;
   }
 
+  // VECTOR_WIDTH per input access: the elements its cached copies move at a time along the buffer's unit-stride
+  // (innermost) dimension: vector loads from global memory (or from the local cache, for a private cache filled
+  // from it) and vector stores into a local cache that keeps that dimension innermost. 1: one element at a time.
+  // Edge tiles copy element by element; a copy whose start the generator cannot prove aligned (a view's offset, a
+  // stencil's halo) loads with vloadN, which needs only the element's alignment. Missing members are 1.
+  std::vector<int64_t> vector_width;
+  int64_t vector_width_of(int access) const {
+    return static_cast<size_t>(access) < vector_width.size() ? vector_width[static_cast<size_t>(access)] : 1;
+  }
+
   bool operator==(const KernelConfig&) const = default;
 };
 

@@ -126,6 +126,23 @@ std::vector<ParameterRef> refs(const BoundMdh& bound, const std::vector<std::str
 // an H200's L2).
 constexpr int64_t kMaxWorkGroupSwizzle = 16;
 
+// VECTOR_WIDTH's range: float16 is OpenCL's widest vector, what AVX-512 holds.
+constexpr int64_t kMaxVectorWidth = 16;
+
+// Whether an input access can move vectors: scalar elements (OpenCL has no vectors of structs), and a unit-stride
+// index that spans more than one element in a tile (it moves with a dimension, or reads a window).
+bool vectorisable(const BoundMdh& bound, int access) {
+  const Mdh& mdh = *bound.mdh;
+  if (mdh.buffers[mdh.inputs[access].buffer].type.is_struct()) return false;
+  const auto& indices = bound.inputs[access].indices;
+  if (indices.empty()) return false;
+  const BoundIndex& unit_stride = indices.back();
+  if (unit_stride.has_window && unit_stride.window_extent > 1) return true;
+  for (int64_t c : unit_stride.coefficient)
+    if (c != 0) return true;
+  return false;
+}
+
 // Everything that sizes an array of the kernel (DOUBLE_BUFFER: the prefetch registers). A constraint on a
 // geometry quantity is checked once these are set; a family missing here would be read unset.
 const std::vector<std::string> kArrayFamilies{"LT_SIZE",   "PT_SIZE",   "NUM_WI",    "NUM_WG",       "MEM_INP_L",
@@ -583,6 +600,40 @@ std::vector<ParameterFamily> make_families() {
     // Groups of more tiles than the dimension's work-groups would order them as groups of all of them do.
     f.member_constraints = [](const FamilyContext& x, int d) {
       return std::vector<Condition>{x.parameter("WG_SWIZZLE", d) <= x.parameter("NUM_WG", d)};
+    };
+    t.push_back(f);
+  }
+
+  {
+    ParameterFamily f;
+    f.name = "VECTOR_WIDTH";
+    f.scope = FamilyScope::input_access;
+    f.meaning =
+        "elements the access's cached copies move at a time along its buffer's unit-stride dimension (vloadN; 1: one "
+        "at a time)";
+    f.exists = [](const BoundMdh& b, int a) { return vectorisable(b, a); };
+    f.max_value = [](const FamilyContext&, int) { return kMaxVectorWidth; };
+    f.lattice = [](const LatticeContext& x) {
+      std::vector<int64_t> powers;
+      for (int64_t v = 1; v <= x.hi; v *= 2)
+        if (v >= x.lo) powers.push_back(v);
+      return powers;
+    };
+    f.neutral = [](const BoundMdh&, int) -> std::optional<int64_t> { return 1; };
+    f.get = [](const KernelConfig& c, int a) { return c.vector_width_of(a); };
+    f.set = [](KernelConfig& c, int a, int64_t v) { member_slot(c.vector_width, a) = v; };
+    f.member_constraints = [](const FamilyContext& x, int a) {
+      const Expr width = x.parameter("VECTOR_WIDTH", a);
+      // OpenCL's vector types have 2, 4, 8 or 16 elements (3 is laid out as 4). Read by this parameter alone, so
+      // the tuner filters its values rather than rejecting draws.
+      std::vector<Condition> out{ceil_div(Expr::constant(kMaxVectorWidth), width) * width ==
+                                 Expr::constant(kMaxVectorWidth)};
+      // Only cached copies move vectors: another width would name the kernel of width 1 again. Whether the width
+      // divides a copy's row (the unit-stride extent of its full box) is no constraint: it would read the tile sizes
+      // of other parameter groups and reject most random draws; a copy whose row it does not divide moves elements.
+      out.push_back(Condition::unless(width == Expr::constant(1), x.is_not("MEM_INP_L", a, "none") ||
+                                                                      x.is_not("MEM_INP_P", a, "none")));
+      return out;
     };
     t.push_back(f);
   }

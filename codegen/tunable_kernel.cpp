@@ -160,6 +160,19 @@ class TunableEmitter {
       if (c_.swizzle(static_cast<int>(d)) > 1)
         swizzles.push_back(dim(static_cast<int>(d)) + " " + str(c_.swizzle(static_cast<int>(d))));
     if (!swizzles.empty()) s << "\n//   WG_SWIZZLE: tiles at a time along " << join(swizzles, ", ");
+    std::vector<std::string> widths;
+    for (size_t a = 0; a < m_.inputs.size(); ++a) {
+      const int ai = static_cast<int>(a);
+      if (vector_width(ai) <= 1) continue;
+      std::vector<std::string> copies;
+      for (Layer l : {Layer::Local, Layer::Private})
+        if (vector_copy(l, ai))
+          copies.push_back(std::string(l == Layer::Local ? "L " : "P ") +
+                           (vector_source_aligned(l, ai) ? "aligned" : "vloadN"));
+      widths.push_back(input_access_name(m_, ai) + " " + str(vector_width(ai)) +
+                       (copies.empty() ? "" : " (" + join(copies, ", ") + ")"));
+    }
+    if (!widths.empty()) s << "\n//   VECTOR_WIDTH: " << join(widths, ", ");
     if (c_.double_buffer == DoubleBuffer::on)
       s << "\n//   DOUBLE_BUFFER: "
         << (g_.prefetch_dimension >= 0 ? "the next local tile along " + dim(g_.prefetch_dimension) + " in registers"
@@ -335,6 +348,26 @@ class TunableEmitter {
         out_ << "#if " << cache_macro(t.layer, t.access, "SIZE")
              << " % WG_SIZE != 0\n#error \"cache copy generated for " << t.elements() / g_.work_group_size
              << " elements per work-item: generate the kernel again for other tuning values\"\n#endif\n";
+    // Vector copies: whole vectors per row of a full box, whole vectors per work-item where the copy loop counts
+    // them, and aligned loads only where the tile sizes keep every vector's start at a multiple of the width.
+    for (size_t a = 0; a < m_.inputs.size(); ++a) {
+      const int ai = static_cast<int>(a);
+      std::vector<std::string> assumptions;
+      for (Layer l : {Layer::Local, Layer::Private}) {
+        if (!vector_copy(l, ai)) continue;
+        assumptions.push_back(cache_macro(l, ai, "EXTENT_" + str(unit_stride(ai))) + " % " + str(vector_width(ai)) +
+                              " != 0");
+        if (l == Layer::Local && even_vector_copy(ai))
+          assumptions.push_back("(" + cache_macro(l, ai, "SIZE") + " / " + str(vector_width(ai)) + ") % WG_SIZE != 0");
+        vector_source_aligned(l, ai, &assumptions);
+      }
+      if (assumptions.empty()) continue;
+      std::sort(assumptions.begin(), assumptions.end());
+      assumptions.erase(std::unique(assumptions.begin(), assumptions.end()), assumptions.end());
+      out_ << "#if " << join(assumptions, " || ") << "\n#error \"vector copies generated for VECTOR_WIDTH_"
+           << access_id(ai) << " = " << vector_width(ai)
+           << ": generate the kernel again for other tuning values\"\n#endif\n";
+    }
     // The tree combine's rounds are unrolled for this many work-items.
     if (c_.work_item_combine == WorkItemCombine::tree && g_.combines_work_items())
       out_ << "#if REDUCTION_WI != " << g_.reduction_work_items << "\n#error \"tree combine generated for "
@@ -632,6 +665,10 @@ class TunableEmitter {
       const int64_t elements = cached_tile(Layer::Local, a).elements();
       const bool even = elements % g_.work_group_size == 0;
       peel(tests[a], [&](bool guarded) {
+        if (!guarded && vector_copy(Layer::Local, a)) {
+          emit_vector_local_copy(a);
+          return;
+        }
         if (even) {
           open_counted_loops(
               {{"n", "(" + cache_macro(Layer::Local, a, "SIZE") + " / WG_SIZE)", elements / g_.work_group_size}});
@@ -654,17 +691,22 @@ class TunableEmitter {
   }
   // The coordinates b_k, relative to the box's lowest corner, of element `c` of access `a`'s local cache, counted
   // in the buffer's own row-major order (consecutive work-items read consecutive addresses, whatever BUF_ORDER).
-  std::vector<std::string> emit_copy_coordinates(int a) {
+  // `width` > 1: `c` counts vectors of that many elements along the unit-stride (last) buffer dimension.
+  std::vector<std::string> emit_copy_coordinates(int a, int64_t width = 1) {
     const size_t rank = b_.inputs[a].indices.size();
+    auto extent = [&](size_t k) {
+      const std::string e = cache_macro(Layer::Local, a, "EXTENT_" + str(k));
+      return width > 1 && k + 1 == rank ? "(" + e + " / " + str(width) + ")" : e;
+    };
     std::vector<std::string> relative(rank);
     for (int k = static_cast<int>(rank) - 1; k >= 0; --k) {
       relative[k] = "b_" + str(k);
       std::vector<std::string> inner_extents;
-      for (size_t later = k + 1; later < rank; ++later)
-        inner_extents.push_back(cache_macro(Layer::Local, a, "EXTENT_" + str(later)));
+      for (size_t later = k + 1; later < rank; ++later) inner_extents.push_back(extent(later));
       const std::string divisor = join(inner_extents, "*");
       std::string value = divisor.empty() ? "c" : "c / (" + divisor + ")";
-      if (k > 0) value = "(" + value + ") % " + cache_macro(Layer::Local, a, "EXTENT_" + str(k));
+      if (k > 0) value = "(" + value + ") % " + extent(k);
+      if (width > 1 && static_cast<size_t>(k) + 1 == rank) value = "(" + value + ")*" + str(width);
       line("const int b_" + str(k) + " = " + value + ";");
     }
     return relative;
@@ -719,13 +761,21 @@ class TunableEmitter {
     }
     for (int a : locally_cached()) {
       emit_box(Layer::Local, a, "next_begin_", "next_end_", "", false, "next_lo");
-      open_copy_rounds(a);
-      const std::vector<std::string> relative = emit_copy_coordinates(a);
+      const int64_t width = vector_prefetch(a) ? vector_width(a) : 1;
+      if (width > 1)
+        open_vector_copy_rounds(a);
+      else
+        open_copy_rounds(a);
+      const std::vector<std::string> relative = emit_copy_coordinates(a, width);
       std::vector<std::string> absolute;
       for (size_t k = 0; k < relative.size(); ++k)
         absolute.push_back(cache_var(Layer::Local, a, "next_lo", static_cast<int>(k)) + " + " + relative[k]);
-      line(prefetch_array(a) + "[n] = " + element_at(a, Source::Global, absolute) + ";");
-      close_copy_rounds(a);
+      line(prefetch_array(a) + "[n] = " +
+           (width > 1 ? vector_load(Layer::Local, a, absolute) : element_at(a, Source::Global, absolute)) + ";");
+      if (width > 1)
+        close();
+      else
+        close_copy_rounds(a);
     }
   }
   // DOUBLE_BUFFER, at the start of each tile along r: the registers into the caches, then the next tile's loads.
@@ -735,6 +785,12 @@ class TunableEmitter {
     line("barrier(CLK_LOCAL_MEM_FENCE);");
     for (int a : locally_cached()) {
       emit_box(Layer::Local, a, "tile_begin_", "tile_end_", "", false);
+      if (vector_prefetch(a)) {
+        open_vector_copy_rounds(a);
+        vector_store(Layer::Local, a, emit_copy_coordinates(a, vector_width(a)), prefetch_array(a) + "[n]");
+        close();
+        continue;
+      }
       open_copy_rounds(a);
       const std::vector<std::string> relative = emit_copy_coordinates(a);
       line(cache_array(Layer::Local, a) + "[" + cache_offset(Layer::Local, a, relative) + "] = " + prefetch_array(a) +
@@ -759,6 +815,10 @@ class TunableEmitter {
       line("// Cache this work-item's private tile of inputs.");
       for (int a : accesses) {
         emit_box(Layer::Private, a, "pt_begin_", "pt_end_", "", false);
+        if (vector_copy(Layer::Private, a)) {
+          emit_vector_private_copy(a);
+          continue;
+        }
         std::vector<CountedLoop> loops;
         std::vector<std::string> relative;
         for (size_t k = 0; k < b_.inputs[a].indices.size(); ++k) {
@@ -800,6 +860,148 @@ class TunableEmitter {
       close_loops(rank);
     }
   }
+  // ------------------------------------------------------------------ vector copies (VECTOR_WIDTH)
+  // The unguarded copies (full boxes) into the caches of an access with VECTOR_WIDTH > 1 move vectors along the
+  // buffer's unit-stride dimension, its last, where the width divides the box's extent there (each row of the box
+  // is then whole vectors). Edge boxes keep the copy element by element.
+  int64_t vector_width(int a) const { return c_.vector_width_of(a); }
+  std::string vector_type(int a) const { return buffer_type(m_.inputs[a].buffer) + str(vector_width(a)); }
+  size_t unit_stride(int a) const { return b_.inputs[a].indices.size() - 1; }
+  static std::string component(int64_t j) { return std::string(".s") + "0123456789abcdef"[j]; }
+  bool reads_local_cache(Layer l, int a) const { return l == Layer::Private && cached(Layer::Local, a) != Memory::None; }
+  // Whether the copy into layer l's cache of access a moves vectors. A private cache filled from a local cache that
+  // does not keep the unit-stride dimension innermost (BUF_ORDER) finds no consecutive elements there.
+  // A copy whose rows (the unit-stride extent of its full box) are not whole vectors moves elements.
+  bool vector_copy(Layer l, int a) const {
+    if (vector_width(a) <= 1 || cached(l, a) == Memory::None) return false;
+    if (cached_tile(l, a).extents[unit_stride(a)] % vector_width(a) != 0) return false;
+    return !reads_local_cache(l, a) ||
+           cached_tile(Layer::Local, a).dim_order.back() == static_cast<int>(unit_stride(a));
+  }
+  // The local copy counts whole vectors per work-item (a loop of constant trip count) where the work-group divides
+  // them; the prefetch registers of DOUBLE_BUFFER hold vectors only then (else the same bytes as elements).
+  bool even_vector_copy(int a) const {
+    return (cached_tile(Layer::Local, a).elements() / vector_width(a)) % g_.work_group_size == 0;
+  }
+  bool vector_prefetch(int a) const { return vector_copy(Layer::Local, a) && even_vector_copy(a); }
+  // Whether every vector that the unguarded copy into layer l's cache of access a reads starts at a multiple of the
+  // width in its source: the buffer (OpenCL allocates buffers aligned to the largest type, 128 bytes) or the local
+  // cache (declared aligned). Then the load is one aligned vector access (128-bit loads on GPUs); where the view's
+  // offset, a window's halo, a row length or a tile size breaks it, vloadN loads, which needs only the element's
+  // alignment. A box starts at offset + window_lo + sum c*tile_begin (c >= 0; a negative coefficient starts it at a
+  // tile's end): tile starts are multiples of LT_SIZE, private tiles of PT_SIZE and of the step NUM_WI*PT_SIZE.
+  // `assumptions`: the conditions on the tuning macros that this relies on, for emit_macros's #error lines.
+  bool vector_source_aligned(Layer l, int a, std::vector<std::string>* assumptions = nullptr) const {
+    const int64_t v = vector_width(a);
+    const BoundIndex& index = b_.inputs[a].indices.back();
+    if (!reads_local_cache(l, a)) {
+      const auto& extents = b_.buffer_extents[m_.inputs[a].buffer];
+      if (extents.size() > 1 && extents.back() % v != 0) return false;
+      if ((index.offset + (index.has_window ? index.window_lo : 0)) % v != 0) return false;
+    }
+    std::vector<const char*> tile_families;
+    if (!reads_local_cache(l, a)) tile_families.push_back("LT_SIZE");
+    if (l == Layer::Private) tile_families.push_back("PT_SIZE");
+    std::vector<std::string> conditions;
+    if (reads_local_cache(l, a)) {  // the local cache's rows start aligned where they are whole vectors
+      if (cached_tile(Layer::Local, a).extents[unit_stride(a)] % v != 0) return false;
+      conditions.push_back(cache_macro(Layer::Local, a, "EXTENT_" + str(unit_stride(a))) + " % " + str(v) + " != 0");
+    }
+    for (size_t d = 0; d < m_.dims.size(); ++d) {
+      const int64_t c = index.coefficient[d];
+      if (c == 0) continue;
+      if (c < 0) return false;
+      const int di = static_cast<int>(d);
+      for (const char* family : tile_families) {
+        const int64_t size = std::string(family) == "LT_SIZE" ? c_.local_tile_size[d] : c_.private_tile_size[d];
+        if ((c * size) % v != 0) return false;
+        conditions.push_back("(" + (c == 1 ? "" : str(c) + "*") + macro(family, di) + ") % " + str(v) + " != 0");
+      }
+    }
+    if (assumptions) assumptions->insert(assumptions->end(), conditions.begin(), conditions.end());
+    return true;
+  }
+  // A vector of access a for layer l's cache: its first element at the absolute buffer coordinates `absolute`.
+  std::string vector_load(Layer l, int a, const std::vector<std::string>& absolute) const {
+    std::string pointer;
+    if (reads_local_cache(l, a)) {
+      std::vector<std::string> relative;
+      for (size_t k = 0; k < absolute.size(); ++k)
+        relative.push_back("(" + absolute[k] + " - " + cache_var(Layer::Local, a, "lo", static_cast<int>(k)) + ")");
+      pointer = cache_array(Layer::Local, a) + " + " + cache_offset(Layer::Local, a, relative);
+    } else {
+      const int buffer = m_.inputs[a].buffer;
+      pointer = buffer_name(buffer) + " + " + flat_offset(buffer, absolute);
+    }
+    if (vector_source_aligned(l, a))
+      return "*(" + std::string(reads_local_cache(l, a) ? "__local" : "__global") + " const " + vector_type(a) +
+             "*)(" + pointer + ")";
+    return "vload" + str(vector_width(a)) + "(0, " + pointer + ")";
+  }
+  // Stores `value` (a vector) into layer l's cache of access a, its first element at `relative`: one aligned vector
+  // store into a local cache that keeps the unit-stride dimension innermost (its rows are whole vectors, so each
+  // starts aligned), element by element into any other.
+  void vector_store(Layer l, int a, std::vector<std::string> relative, const std::string& value) {
+    if (l == Layer::Local && cached_tile(l, a).dim_order.back() == static_cast<int>(unit_stride(a))) {
+      line("*(__local " + vector_type(a) + "*)(" + cache_array(l, a) + " + " + cache_offset(l, a, relative) +
+           ") = " + value + ";");
+      return;
+    }
+    const std::string first = relative.back();
+    for (int64_t j = 0; j < vector_width(a); ++j) {
+      relative.back() = j == 0 ? first : first + " + " + str(j);
+      line(cache_array(l, a) + "[" + cache_offset(l, a, relative) + "] = " + value + component(j) + ";");
+    }
+  }
+  // The rounds in which each work-item copies its (SIZE / width) / WG_SIZE vectors `c` of a local cache.
+  void open_vector_copy_rounds(int a) {
+    const int64_t v = vector_width(a);
+    open_counted_loops({{"n", "(" + cache_macro(Layer::Local, a, "SIZE") + " / (" + str(v) + "*WG_SIZE))",
+                         cached_tile(Layer::Local, a).elements() / v / g_.work_group_size}});
+    line("const int c = wi_lin + n*WG_SIZE;");
+  }
+  // The full box of a local cache, vector by vector: consecutive work-items copy consecutive vectors.
+  void emit_vector_local_copy(int a) {
+    if (even_vector_copy(a)) {
+      open_vector_copy_rounds(a);
+    } else {
+      open("for (int c = wi_lin; c < " + cache_macro(Layer::Local, a, "SIZE") + " / " + str(vector_width(a)) +
+           "; c += WG_SIZE)");
+    }
+    const std::vector<std::string> relative = emit_copy_coordinates(a, vector_width(a));
+    std::vector<std::string> absolute;
+    for (size_t k = 0; k < relative.size(); ++k)
+      absolute.push_back(cache_var(Layer::Local, a, "lo", static_cast<int>(k)) + " + " + relative[k]);
+    const std::string v = "v_" + access_id(a);
+    line("const " + vector_type(a) + " " + v + " = " + vector_load(Layer::Local, a, absolute) + ";");
+    vector_store(Layer::Local, a, relative, v);
+    close();
+  }
+  // The full box of a private cache, vector by vector along the unit-stride dimension.
+  void emit_vector_private_copy(int a) {
+    const CachedTile& t = cached_tile(Layer::Private, a);
+    const size_t last = unit_stride(a);
+    const int64_t v = vector_width(a);
+    std::vector<CountedLoop> loops;
+    std::vector<std::string> relative;
+    for (size_t k = 0; k < last; ++k) {
+      loops.push_back({"b_" + str(k), cache_macro(Layer::Private, a, "EXTENT_" + str(k)), t.extents[k]});
+      relative.push_back("b_" + str(k));
+    }
+    loops.push_back(
+        {"bv", "(" + cache_macro(Layer::Private, a, "EXTENT_" + str(last)) + " / " + str(v) + ")", t.extents[last] / v});
+    open_counted_loops(loops);
+    line("const int b_" + str(last) + " = bv*" + str(v) + ";");
+    relative.push_back("b_" + str(last));
+    std::vector<std::string> absolute;
+    for (size_t k = 0; k < relative.size(); ++k)
+      absolute.push_back(cache_var(Layer::Private, a, "lo", static_cast<int>(k)) + " + " + relative[k]);
+    const std::string value = "v_" + access_id(a);
+    line("const " + vector_type(a) + " " + value + " = " + vector_load(Layer::Private, a, absolute) + ";");
+    vector_store(Layer::Private, a, relative, value);
+    close_loops(loops.size());
+  }
+
   const CachedTile& cached_tile(Layer l, int a) const {
     for (const CachedTile& t : g_.cached_tiles)
       if (t.layer == l && t.access == a) return t;
@@ -1035,9 +1237,14 @@ class TunableEmitter {
     for (const CachedTile& t : g_.cached_tiles) {
       const std::string type = buffer_type(m_.inputs[t.access].buffer);
       const std::string size = cache_macro(t.layer, t.access, "SIZE");
+      // Vector loads and stores of a local cache need its rows, hence its start, aligned to the vector.
+      const std::string aligned =
+          t.layer == Layer::Local && vector_width(t.access) > 1
+              ? " __attribute__((aligned(" + str(vector_width(t.access) * m_.size_of(m_.buffers[m_.inputs[t.access].buffer].type)) + ")))"
+              : "";
       if (t.memory == Memory::Local)
         line("__local " + type + " " + cache_array(t.layer, t.access) + "[" + size +
-             (t.copies > 1 ? " * WG_SIZE" : "") + "];");
+             (t.copies > 1 ? " * WG_SIZE" : "") + "]" + aligned + ";");
       else
         line(type + " " + cache_array(t.layer, t.access) + "[" + size + "];");
     }
@@ -1062,8 +1269,11 @@ class TunableEmitter {
       if (d == prefetch) {
         line("// Double buffering: registers for the next local tile of each cached input, the first one loaded now.");
         for (int a : locally_cached())
-          line(buffer_type(m_.inputs[a].buffer) + " " + prefetch_array(a) + "[(" +
-               cache_macro(Layer::Local, a, "SIZE") + " + WG_SIZE - 1) / WG_SIZE];");
+          line(vector_prefetch(a) ? vector_type(a) + " " + prefetch_array(a) + "[" +
+                                        cache_macro(Layer::Local, a, "SIZE") + " / (" + str(vector_width(a)) +
+                                        "*WG_SIZE)];"
+                                  : buffer_type(m_.inputs[a].buffer) + " " + prefetch_array(a) + "[(" +
+                                        cache_macro(Layer::Local, a, "SIZE") + " + WG_SIZE - 1) / WG_SIZE];");
         line("{");
         ++indent_;
         emit_prefetch(d, true, loop_open);

@@ -145,7 +145,8 @@ TEST(KernelConfig, JsonFormIsFlatNamedAndVersioned) {
   EXPECT_EQ(j["DOUBLE_BUFFER"], "off");
   EXPECT_EQ(j["WG_SWIZZLE_i"], 1);
   EXPECT_FALSE(j.contains("WG_SWIZZLE_k"));  // a reduction dimension has none
-  EXPECT_EQ(j.size(), 40u);                  // 39 parameters and the version
+  EXPECT_EQ(j["VECTOR_WIDTH_B"], 1);
+  EXPECT_EQ(j.size(), 42u);  // 41 parameters and the version
 }
 
 // Version 1 (nested by family and layer) and the journals' ordinals are still read, and mean the same config.
@@ -191,8 +192,8 @@ TEST(KernelConfig, MalformedConfigsAreUserErrors) {
   EXPECT_EQ(error_of(bound, json::array()),
             "error: config: expected a JSON object with one entry per tuning parameter");
   json j = good;
-  j["VECTOR_WIDTH_A"] = 4;
-  EXPECT_EQ(error_of(bound, j), "error: config: unknown parameter 'VECTOR_WIDTH_A' (mdh space lists the parameters)");
+  j["UNROLL_A"] = 4;
+  EXPECT_EQ(error_of(bound, j), "error: config: unknown parameter 'UNROLL_A' (mdh space lists the parameters)");
   j = good;
   j["mdh_config"] = 3;
   EXPECT_EQ(error_of(bound, j), "error: config: written in format version 3, newer than this mdh reads (2)");

@@ -9,7 +9,9 @@
 #include <iostream>
 
 #include "codegen/tunable_geometry.h"
+#include "codegen/tunable_kernel.h"
 #include "tests/codegen/tunable_property_support.h"
+#include "tests/codegen/tunable_test_support.h"
 
 namespace mdh::testing {
 namespace {
@@ -56,6 +58,8 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
   // [local tiles, steps, result slots][Always, Sometimes, Never]
   std::array<std::array<int, 3>, 3> seen{};
   int swizzled = 0, double_buffered = 0;  // the families whose code is not about tiles: drawn too
+  // VECTOR_WIDTH: cached copies that move vectors, per layer [local, private], read aligned or through vloadN.
+  std::array<std::array<int, 2>, 2> vector_copies{};
   for (const PropertyCase& c : property_cases())
     for_each_property_configuration(
         c, kConfigurations, kSeed, [&](const BoundMdh& bound, size_t, int, const KernelConfig& config) {
@@ -63,6 +67,17 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
           swizzled += std::any_of(config.work_group_swizzle.begin(), config.work_group_swizzle.end(),
                                   [](int64_t s) { return s > 1; });
           double_buffered += config.double_buffer == DoubleBuffer::on && g.prefetch_dimension >= 0;
+          if (std::any_of(config.vector_width.begin(), config.vector_width.end(), [](int64_t w) { return w > 1; })) {
+            // The kernel's summary says which copies move vectors and how they load them.
+            const std::string source = generate_tunable_kernel(bound, config, first_device_limits()).source;
+            const size_t at = source.find("//   VECTOR_WIDTH: ");
+            const std::string summary = source.substr(at, source.find('\n', at) - at);
+            for (int l = 0; l < 2; ++l)
+              for (int aligned = 0; aligned < 2; ++aligned)
+                vector_copies[l][aligned] +=
+                    summary.find(std::string(l == 0 ? "L " : "P ") + (aligned == 0 ? "aligned" : "vloadN")) !=
+                    std::string::npos;
+          }
           for (size_t d = 0; d < g.step_fullness.size(); ++d) {
             ++seen[0][static_cast<int>(g.local_tile_fullness[d])];
             ++seen[1][static_cast<int>(g.step_fullness[d])];
@@ -78,6 +93,12 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
   }
   std::cout << "WG_SWIZZLE > 1: " << swizzled << " configurations; DOUBLE_BUFFER pipelining: " << double_buffered
             << "\n";
+  const char* layers[] = {"local", "private"};
+  for (int l = 0; l < 2; ++l) {
+    std::cout << "VECTOR_WIDTH > 1, " << layers[l] << " caches: " << vector_copies[l][0] << " rows of whole vectors "
+              << "aligned by the tile sizes, " << vector_copies[l][1] << " not provably aligned (vloadN)\n";
+    for (int aligned = 0; aligned < 2; ++aligned) EXPECT_GT(vector_copies[l][aligned], 0) << layers[l];
+  }
   EXPECT_GT(swizzled, 0);
   EXPECT_GT(double_buffered, 0);
 }
