@@ -631,8 +631,8 @@ std::vector<ParameterFamily> make_families() {
       // Only cached copies move vectors: another width would name the kernel of width 1 again. Whether the width
       // divides a copy's row (the unit-stride extent of its full box) is no constraint: it would read the tile sizes
       // of other parameter groups and reject most random draws; a copy whose row it does not divide moves elements.
-      out.push_back(Condition::unless(width == Expr::constant(1), x.is_not("MEM_INP_L", a, "none") ||
-                                                                      x.is_not("MEM_INP_P", a, "none")));
+      out.push_back(Condition::unless(width == Expr::constant(1),
+                                      x.is_not("MEM_INP_L", a, "none") || x.is_not("MEM_INP_P", a, "none")));
       return out;
     };
     t.push_back(f);

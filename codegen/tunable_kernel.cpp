@@ -868,7 +868,9 @@ class TunableEmitter {
   std::string vector_type(int a) const { return buffer_type(m_.inputs[a].buffer) + str(vector_width(a)); }
   size_t unit_stride(int a) const { return b_.inputs[a].indices.size() - 1; }
   static std::string component(int64_t j) { return std::string(".s") + "0123456789abcdef"[j]; }
-  bool reads_local_cache(Layer l, int a) const { return l == Layer::Private && cached(Layer::Local, a) != Memory::None; }
+  bool reads_local_cache(Layer l, int a) const {
+    return l == Layer::Private && cached(Layer::Local, a) != Memory::None;
+  }
   // Whether the copy into layer l's cache of access a moves vectors. A private cache filled from a local cache that
   // does not keep the unit-stride dimension innermost (BUF_ORDER) finds no consecutive elements there.
   // A copy whose rows (the unit-stride extent of its full box) are not whole vectors moves elements.
@@ -934,8 +936,8 @@ class TunableEmitter {
       pointer = buffer_name(buffer) + " + " + flat_offset(buffer, absolute);
     }
     if (vector_source_aligned(l, a))
-      return "*(" + std::string(reads_local_cache(l, a) ? "__local" : "__global") + " const " + vector_type(a) +
-             "*)(" + pointer + ")";
+      return "*(" + std::string(reads_local_cache(l, a) ? "__local" : "__global") + " const " + vector_type(a) + "*)(" +
+             pointer + ")";
     return "vload" + str(vector_width(a)) + "(0, " + pointer + ")";
   }
   // Stores `value` (a vector) into layer l's cache of access a, its first element at `relative`: one aligned vector
@@ -988,8 +990,8 @@ class TunableEmitter {
       loops.push_back({"b_" + str(k), cache_macro(Layer::Private, a, "EXTENT_" + str(k)), t.extents[k]});
       relative.push_back("b_" + str(k));
     }
-    loops.push_back(
-        {"bv", "(" + cache_macro(Layer::Private, a, "EXTENT_" + str(last)) + " / " + str(v) + ")", t.extents[last] / v});
+    loops.push_back({"bv", "(" + cache_macro(Layer::Private, a, "EXTENT_" + str(last)) + " / " + str(v) + ")",
+                     t.extents[last] / v});
     open_counted_loops(loops);
     line("const int b_" + str(last) + " = bv*" + str(v) + ";");
     relative.push_back("b_" + str(last));
@@ -1240,7 +1242,8 @@ class TunableEmitter {
       // Vector loads and stores of a local cache need its rows, hence its start, aligned to the vector.
       const std::string aligned =
           t.layer == Layer::Local && vector_width(t.access) > 1
-              ? " __attribute__((aligned(" + str(vector_width(t.access) * m_.size_of(m_.buffers[m_.inputs[t.access].buffer].type)) + ")))"
+              ? " __attribute__((aligned(" +
+                    str(vector_width(t.access) * m_.size_of(m_.buffers[m_.inputs[t.access].buffer].type)) + ")))"
               : "";
       if (t.memory == Memory::Local)
         line("__local " + type + " " + cache_array(t.layer, t.access) + "[" + size +
@@ -1269,11 +1272,11 @@ class TunableEmitter {
       if (d == prefetch) {
         line("// Double buffering: registers for the next local tile of each cached input, the first one loaded now.");
         for (int a : locally_cached())
-          line(vector_prefetch(a) ? vector_type(a) + " " + prefetch_array(a) + "[" +
-                                        cache_macro(Layer::Local, a, "SIZE") + " / (" + str(vector_width(a)) +
-                                        "*WG_SIZE)];"
-                                  : buffer_type(m_.inputs[a].buffer) + " " + prefetch_array(a) + "[(" +
-                                        cache_macro(Layer::Local, a, "SIZE") + " + WG_SIZE - 1) / WG_SIZE];");
+          line(vector_prefetch(a)
+                   ? vector_type(a) + " " + prefetch_array(a) + "[" + cache_macro(Layer::Local, a, "SIZE") + " / (" +
+                         str(vector_width(a)) + "*WG_SIZE)];"
+                   : buffer_type(m_.inputs[a].buffer) + " " + prefetch_array(a) + "[(" +
+                         cache_macro(Layer::Local, a, "SIZE") + " + WG_SIZE - 1) / WG_SIZE];");
         line("{");
         ++indent_;
         emit_prefetch(d, true, loop_open);

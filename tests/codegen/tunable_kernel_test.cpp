@@ -301,6 +301,90 @@ TEST(TunableKernel, WindowCachingIncludesTheHalo) {
       }
 }
 
+// VECTOR_WIDTH: full boxes of the caches move vectors along the buffer's unit-stride dimension; one aligned vector
+// access where the tile sizes, the view's offset and the row length prove every vector's start aligned, vloadN (the
+// element's alignment) where they do not, element by element in edge tiles and where the width does not divide a
+// row of the box. Each shape runs against the reference, unoptimised and optimised.
+KernelConfig vector_config(const BoundMdh& bound, std::vector<int64_t> local_tile, std::vector<int64_t> private_tile,
+                           std::vector<int64_t> num_wi, int64_t width) {
+  KernelConfig c = default_config(bound, testing::first_device_limits());
+  const size_t dims = bound.dim_extents.size();
+  c.local_tile_size = local_tile;
+  c.private_tile_size = private_tile;
+  c.num_wi = num_wi;
+  for (size_t d = 0; d < dims; ++d) {
+    c.num_wg[d] = (bound.dim_extents[d] + local_tile[d] - 1) / local_tile[d];
+    c.ownership[d] = Ownership::block;
+  }
+  const int l = static_cast<int>(Layer::Local), p = static_cast<int>(Layer::Private);
+  const size_t inputs = bound.inputs.size();
+  c.input_memory[l] = std::vector<Memory>(inputs, Memory::Local);
+  c.input_memory[p] = std::vector<Memory>(inputs, Memory::Private);
+  c.vector_width = std::vector<int64_t>(inputs, width);
+  c.double_buffer = DoubleBuffer::off;
+  return c;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(TunableKernel, VectorCopiesAlignedWhereProvenElseVloadAndElementsAtEdges) {
+  const DeviceLimits limits = testing::first_device_limits();
+  auto check = [&](const BoundMdh& bound, const KernelConfig& c, const std::vector<std::string>& present,
+                   const std::vector<std::string>& absent) {
+    const std::string source = generate_tunable_kernel(bound, c, limits).source;
+    for (const std::string& part : present) EXPECT_TRUE(contains(source, part)) << part;
+    for (const std::string& part : absent) EXPECT_FALSE(contains(source, part)) << part;
+    for (const char* options : {kFast, ""}) EXPECT_EQ(mismatch(bound, c, options), "") << options;
+  };
+  {  // Full tiles everywhere and rows of 64: every load aligned (from global memory and from the local caches).
+    const BoundMdh bound = bind_app("apps/gemm.mdh", "I=64,J=64,K=64");
+    const KernelConfig c = vector_config(bound, {16, 16, 16}, {4, 4, 4}, {4, 4, 1}, 4);
+    check(bound, c,
+          {"VECTOR_WIDTH: A 4 (L aligned, P aligned), B 4 (L aligned, P aligned)", "*(__global const float4*)(A + ",
+           "*(__local const float4*)(cache_l_B + ", "*(__local float4*)(cache_l_A + ",
+           "cache_l_A[CACHE_L_A_SIZE] __attribute__((aligned(16)))"},
+          {"vload4"});
+  }
+  {  // Rows of A hold K = 30 floats: its vectors start unaligned (vload4); the k tiles 16 + 14 end in an edge tile,
+     // copied element by element.
+    const BoundMdh bound = bind_app("apps/gemm.mdh", "I=32,J=32,K=30");
+    const KernelConfig c = vector_config(bound, {16, 16, 16}, {4, 4, 4}, {4, 4, 1}, 4);
+    check(bound, c,
+          {"VECTOR_WIDTH: A 4 (L vloadN, P aligned)", "vload4(0, A + ", "*(__global const float4*)(B + ",
+           "cache_l_A[(b_0)*CACHE_L_A_STRIDE_0 + (b_1)*CACHE_L_A_STRIDE_1] = A["},
+          {});
+  }
+  {  // A view's offset: x[i + 1] starts every tile one element past a multiple of the width.
+    const BoundMdh bound = testing::bind_spec_text(
+        "md_hom shift\nsize N\ninput x : float[N+1]\noutput r : float[N]\nview (i < N) : x[i + 1] -> r[i]\n"
+        "scalar (a) = a\ncombine (++)\n",
+        "shift.mdh", "N=64");
+    const KernelConfig c = vector_config(bound, {16}, {8}, {2}, 8);
+    check(bound, c, {"VECTOR_WIDTH: x 8 (L vloadN, P aligned)", "vload8(0, x + "}, {"(__global const float8*)"});
+  }
+  {  // A stencil's halo: rows of J + 4 = 17, boxes of LT + 4 = 16 (edge tiles: 13 = 12 + 1); the private cache
+     // (rows of PT + 4 = 8) reads the local one aligned, or element by element where that is transposed.
+    const BoundMdh bound = bind_app("apps/gaussian.mdh", "I=13,J=13");
+    KernelConfig c = vector_config(bound, {4, 12}, {2, 4}, {2, 3}, 4);
+    check(bound, c, {"VECTOR_WIDTH: img 4 (L vloadN, P aligned)", "vload4(0, img + "}, {});
+    c.cache_dim_order[static_cast<int>(Layer::Local)][0] = {1, 0};
+    check(bound, c, {"VECTOR_WIDTH: img 4 (L vloadN)", "cache_l_img[(b_0)*CACHE_L_img_STRIDE_0 + (b_1 + 3)*"}, {});
+  }
+  {  // Widths 8 and 16 (AVX-512), with double buffering: the prefetch registers hold vectors.
+    const BoundMdh bound = bind_app("apps/gemm.mdh", "I=64,J=64,K=64");
+    for (int64_t width : {8, 16}) {
+      KernelConfig c = vector_config(bound, {16, 16, 16}, {4, 4, 16}, {4, 4, 1}, width);
+      c.input_memory[static_cast<int>(Layer::Private)] = {Memory::None, Memory::None};
+      c.num_wg[2] = 1;  // the work-group's 4 tiles along k: the next one loads while this one is computed
+      c.double_buffer = DoubleBuffer::on;
+      const std::string w = std::to_string(width);
+      check(bound, c, {"float" + w + " pf_A[", "*(__global const float" + w + "*)(B + "}, {"vload"});
+    }
+  }
+}
+
 TEST(TunableKernel, EveryResultRegionAndCombineLayer) {
   const BoundMdh bound = bind_app("apps/gemm.mdh", "I=5,J=7,K=3");
   for (Memory private_results : {Memory::Local, Memory::Global})

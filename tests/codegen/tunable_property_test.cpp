@@ -74,9 +74,8 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
             const std::string summary = source.substr(at, source.find('\n', at) - at);
             for (int l = 0; l < 2; ++l)
               for (int aligned = 0; aligned < 2; ++aligned)
-                vector_copies[l][aligned] +=
-                    summary.find(std::string(l == 0 ? "L " : "P ") + (aligned == 0 ? "aligned" : "vloadN")) !=
-                    std::string::npos;
+                vector_copies[l][aligned] += summary.find(std::string(l == 0 ? "L " : "P ") +
+                                                          (aligned == 0 ? "aligned" : "vloadN")) != std::string::npos;
           }
           for (size_t d = 0; d < g.step_fullness.size(); ++d) {
             ++seen[0][static_cast<int>(g.local_tile_fullness[d])];

@@ -35,12 +35,12 @@ TEST(TuningSpace, ParametersOfGemm) {
   for (const auto& p : s.parameters) names.push_back(p.name);
   EXPECT_EQ(names,
             (std::vector<std::string>{
-                "LT_SIZE_i",     "PT_SIZE_i",     "NUM_WI_i",      "NUM_WG_i",      "WG_SWIZZLE_i",  "LT_SIZE_j",
-                "PT_SIZE_j",     "NUM_WI_j",      "NUM_WG_j",      "WG_SWIZZLE_j",  "LT_SIZE_k",     "PT_SIZE_k",
-                "NUM_WI_k",      "NUM_WG_k",      "ORDER_OCL_G_i", "ORDER_OCL_G_j", "ORDER_OCL_G_k", "ORDER_OCL_L_i",
-                "ORDER_OCL_L_j", "ORDER_OCL_L_k", "LOOP_ORDER_G",  "LOOP_ORDER_L",  "LOOP_ORDER_P",  "MEM_INP_L_A",
-                "MEM_INP_L_B",   "MEM_INP_P_A",   "MEM_INP_P_B",   "BUF_ORDER_L_A", "BUF_ORDER_L_B", "BUF_ORDER_P_A",
-                "BUF_ORDER_P_B", "MEM_RES_P",     "MEM_RES_L",     "CMB_RES",       "OWNERSHIP_i",   "OWNERSHIP_j",
+                "LT_SIZE_i",     "PT_SIZE_i",     "NUM_WI_i",      "NUM_WG_i",       "WG_SWIZZLE_i",  "LT_SIZE_j",
+                "PT_SIZE_j",     "NUM_WI_j",      "NUM_WG_j",      "WG_SWIZZLE_j",   "LT_SIZE_k",     "PT_SIZE_k",
+                "NUM_WI_k",      "NUM_WG_k",      "ORDER_OCL_G_i", "ORDER_OCL_G_j",  "ORDER_OCL_G_k", "ORDER_OCL_L_i",
+                "ORDER_OCL_L_j", "ORDER_OCL_L_k", "LOOP_ORDER_G",  "LOOP_ORDER_L",   "LOOP_ORDER_P",  "MEM_INP_L_A",
+                "MEM_INP_L_B",   "MEM_INP_P_A",   "MEM_INP_P_B",   "BUF_ORDER_L_A",  "BUF_ORDER_L_B", "BUF_ORDER_P_A",
+                "BUF_ORDER_P_B", "MEM_RES_P",     "MEM_RES_L",     "CMB_RES",        "OWNERSHIP_i",   "OWNERSHIP_j",
                 "OWNERSHIP_k",   "CMB_WI",        "DOUBLE_BUFFER", "VECTOR_WIDTH_A", "VECTOR_WIDTH_B"}));
   EXPECT_EQ(s.parameters[s.find("LOOP_ORDER_L")].value_name(3), "j,k,i");
   EXPECT_EQ(s.parameters[s.find("MEM_INP_P_A")].value_name(2), "local");
