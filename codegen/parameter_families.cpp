@@ -612,7 +612,13 @@ std::vector<ParameterFamily> make_families() {
         "elements the access's cached copies move at a time along its buffer's unit-stride dimension (vloadN; 1: one "
         "at a time)";
     f.exists = [](const BoundMdh& b, int a) { return vectorisable(b, a); };
-    f.max_value = [](const FamilyContext&, int) { return kMaxVectorWidth; };
+    // No cached row is longer than the buffer's: wider vectors would never be used.
+    f.max_value = [](const FamilyContext& x, int a) {
+      const int64_t row = x.bound.buffer_extents[x.bound.mdh->inputs[a].buffer].back();
+      int64_t width = 1;
+      while (width * 2 <= std::min(row, kMaxVectorWidth)) width *= 2;
+      return width;
+    };
     f.lattice = [](const LatticeContext& x) {
       std::vector<int64_t> powers;
       for (int64_t v = 1; v <= x.hi; v *= 2)
