@@ -11,7 +11,9 @@ namespace {
 
 constexpr uint64_t kTooMany = SamplingBlocks::kMaxBlockCombinations + 1;
 
-uint64_t saturating_product(uint64_t a, uint64_t b) { return b != 0 && a > kTooMany / b ? kTooMany : a * b; }
+uint64_t saturating_product(uint64_t a, uint64_t b) {
+  return b != 0 && a > kTooMany / b ? kTooMany : a * b;
+}
 
 }  // namespace
 
@@ -112,6 +114,8 @@ SamplingBlocks::SamplingBlocks(std::span<const uint64_t> leaf_counts, const Glob
     drawn_from_ *= BigUnsigned(valid_combinations);
   }
   active_ = !blocks_.empty() && internal_fraction_ < kPlainRejectionFloor;
+  if (!active_)  // draws never read the lists; the counts above stay
+    for (Block& block : blocks_) std::vector<uint64_t>().swap(block.combinations);
 }
 
 void SamplingBlocks::draw(Rng& rng, std::vector<uint64_t>& point) const {

@@ -56,7 +56,7 @@ class SamplingBlocks {
 
  private:
   struct Block {
-    std::vector<size_t> groups;         // ascending
+    std::vector<size_t> groups;          // ascending
     std::vector<uint64_t> combinations;  // valid combinations, groups.size() leaves each, in mixed-radix order
   };
   std::vector<uint64_t> leaf_counts_;
