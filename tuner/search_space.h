@@ -90,9 +90,9 @@ class SearchSpace {
   /// candidates, or of uniform draws through the sampling blocks where those are active). Throws mdh::UserError
   /// naming the constraints that fail most when kMaxSampleAttempts draws in a row are invalid.
   Point sample(Rng& rng) const;
+  static constexpr uint64_t kMaxSampleAttempts = 1'000'000;
   /// The groups that global constraints tie into blocks for sampling (sampling_blocks.h).
   const SamplingBlocks& sampling_blocks() const { return blocks_; }
-  static constexpr uint64_t kMaxSampleAttempts = 1'000'000;
   /// All valid configurations that differ from `point` in exactly one parameter's value.
   std::vector<Point> neighbours(const Point& point) const;
 
