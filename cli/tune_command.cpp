@@ -129,8 +129,9 @@ int tune_command(const Args& args) {
       ("out", po::value<std::string>()->default_value("best.json"), "where to write the best configuration")   //
       ("in-process", "evaluate in this process (no protection against hanging kernels; for debugging)")        //
       ("compile-threads", po::value<int>(),
-       "threads compiling upcoming configurations while the device runs the current one (0: off; default: three "
-       "per four cores, shared by the mpirun ranks of a host)")                                           //
+       "threads compiling upcoming configurations while the device runs the current one (0: off; default: one "
+       "per two cores, shared by the mpirun ranks of a host; a compile that takes 6 times the run's median, at "
+       "least 2 s, is recorded as a timeout)")                                                            //
       ("timeout-floor", po::value<double>()->default_value(10), "seconds an evaluation may always take")  //
       ("no-default-start", "do not evaluate the default configuration (the one `mdh run` uses) first")    //
       ("start", po::value<std::vector<std::string>>()->composing(),
@@ -305,6 +306,17 @@ int tune_command(const Args& args) {
                 << static_cast<int>(1e3 * t.prepare_seconds / t.prepared) << " ms each on average, on "
                 << settings.compile_threads << " compile workers";
     std::cout << "\n";
+    // The spread, not only the mean: one slow compile at the front of the window holds every evaluation behind it.
+    if (!t.compile_seconds.empty()) {
+      std::vector<double> sorted = t.compile_seconds;
+      std::sort(sorted.begin(), sorted.end());
+      auto quantile = [&](double q) { return 1e3 * sorted[static_cast<size_t>(q * (sorted.size() - 1))]; };
+      char spread[160];
+      std::snprintf(spread, sizeof spread,
+                    "compiles of the evaluations: median %.0f ms, 90%% within %.0f ms, slowest %.0f ms\n",
+                    quantile(0.5), quantile(0.9), 1e3 * sorted.back());
+      std::cout << spread;
+    }
     // One evaluation's stages, as the cost function timed them, and the rest of the evaluator's time: sending the
     // request, the reply, and a worker restarted after a crash or timeout.
     if (!t.stage_seconds.empty()) {

@@ -83,6 +83,7 @@ tuner::EvaluationResult MdHomCostFunction::evaluate_in_stages(const KernelConfig
   if (settings_.reject_spills)
     if (std::optional<std::string> spills = spill_rejection(run_.context().build_log(plan.source, plan.build_options)))
       return EvaluationResult::failed(EvaluationStatus::constraint, *spills);
+  if (context.kernels_start) context.kernels_start();
   const std::optional<double> best = context.best_cost;
   try {
     const bool cutting = best && settings_.cut_factor > 0;

@@ -24,6 +24,7 @@
 #include "runtime/icd_diagnostics.h"
 #include "support/fnv1a.h"
 #include "support/input_file.h"
+#include "tuner/compile_deadline.h"
 #include "tuner/preparing_evaluator.h"
 #include "tuner/seeded_technique.h"
 #include "tuner/technique.h"
@@ -78,13 +79,22 @@ unsigned default_compile_threads(unsigned processes_on_host) {
   const unsigned cores = ::sched_getaffinity(0, sizeof allowed, &allowed) == 0
                              ? static_cast<unsigned>(CPU_COUNT(&allowed))
                              : std::thread::hardware_concurrency();
-  const unsigned workers = (3 * std::max(1u, cores) + 3) / 4;  // rounded up: 2 cores keep 2 workers
+  const unsigned workers = (std::max(1u, cores) + 1) / 2;  // rounded up: one core keeps one worker
   return std::max(1u, workers / std::max(1u, processes_on_host));
 }
 
 namespace {
-// Configurations asked ahead per compile thread (TunerOptions::lookahead; see where it is set).
-constexpr unsigned kLookaheadPerCompileThread = 4;
+// Configurations asked ahead per compile thread (TunerOptions::lookahead; see where it is set). With k per thread the
+// other compile workers stay busy behind a compile at the front of the window for about k median compiles, so it
+// matches the compile deadline's factor: a compile that the deadline lets finish holds nobody up.
+constexpr unsigned kLookaheadPerCompileThread = 6;
+// The least time the kernels of an evaluation get on NVIDIA's driver (WorkerPoolOptions::kernels_timeout_floor_seconds)
+// once one has succeeded: 10^4 times GEMM 1024^3's best on the H200; a slower candidate would be cut anyway.
+constexpr double kNvidiaKernelsTimeoutFloorSeconds = 1;
+// A compile ahead may take this many times the run's median compile, and at least the floor (tuner/compile_deadline.h).
+// On the H200 (8 compile workers) GEMM 1024^3's median compile was 0.4-0.6 s and the contraction abcdef-geab-dfgc's
+// 1.5 s, with single compiles of GEMM up to 11 s.
+constexpr double kCompileDeadlineFactor = kLookaheadPerCompileThread, kCompileDeadlineFloorSeconds = 2;
 
 // The files a tuning run leaves in the temporary folder (its binary cache, its request), removed however the run
 // ends.
@@ -281,7 +291,7 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
   // Parallel compilation: build upcoming configurations ahead into the binary cache; the evaluating process then
   // loads them instead of compiling. Under mpirun each rank compiles what it evaluates (a PreparingEvaluator below);
   // otherwise the tuning loop prepares the configurations it asks ahead.
-  tuner::PreparingEvaluator::Prepare compile_ahead;
+  tuner::Prepare compile_ahead;
   if (settings.compile_threads > 0 && settings.in_process) {
     // On a thread pool (one Context per thread). In process, nothing can stop a compile that hangs: --in-process is
     // for debugging.
@@ -301,6 +311,7 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
       } catch (const UserError&) {
         // The evaluation reports the same failure with its classification; preparing only saves time.
       }
+      return std::optional<tuner::EvaluationResult>();
     };
   } else if (settings.compile_threads > 0) {
     // Parallel compilation in compile workers: each thread of the prepare pool hands its configurations to a worker
@@ -310,7 +321,10 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
     tuner::WorkerPoolOptions compile_options = worker_pool_options(settings);
     compile_options.commands = {{settings.worker_executable, "tune-worker", "--request", request_path, "--device-index",
                                  "0", "--compile-only"}};
-    compile_ahead = [compile_options](const tuner::Configuration& configuration, const std::atomic<bool>& stop) {
+    auto deadline = std::make_shared<tuner::CompileDeadline>(kCompileDeadlineFactor, kCompileDeadlineFloorSeconds);
+    compile_ahead = [compile_options, deadline](
+                        const tuner::Configuration& configuration,
+                        const std::atomic<bool>& stop) -> std::optional<tuner::EvaluationResult> {
       // The pool belongs to this thread (a WorkerPool serves one thread); the thread lives as long as the run.
       thread_local std::unique_ptr<tuner::WorkerPool> compiler;
       thread_local std::vector<std::string> compiler_command;
@@ -319,13 +333,29 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
         compiler = std::make_unique<tuner::WorkerPool>(compile_options);
         compiler_command = compile_options.commands[0];
       }
-      compiler->submit(0, configuration, {});
-      while (!compiler->wait_for(tuner::kInterruptPollSeconds))
+      tuner::EvaluationContext context;
+      context.timeout_seconds = deadline->seconds();
+      const double limit = context.timeout_seconds.value_or(compiler->current_timeout());
+      const auto begin = std::chrono::steady_clock::now();
+      compiler->submit(0, configuration, context);
+      std::optional<std::pair<uint64_t, tuner::EvaluationResult>> built;
+      while (!(built = compiler->wait_for(tuner::kInterruptPollSeconds)))
         if (stop) {
           compiler->abandon();
-          return;
+          return std::nullopt;
         }
-      // A failed build is reported by the evaluation, with its classification; preparing only saves time.
+      deadline->add(std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count());
+      // A build that failed is reported by the evaluation, with its classification; one stopped at its deadline
+      // would only be built again there.
+      if (built->second.status != tuner::EvaluationStatus::timeout) return std::nullopt;
+      char reason[160];
+      std::snprintf(
+          reason, sizeof reason,
+          context.timeout_seconds
+              ? "compiling took over %.3g s (%g times this run's median compile, at least %g s); not evaluated"
+              : "compiling took over %.3g s; not evaluated",
+          limit, kCompileDeadlineFactor, kCompileDeadlineFloorSeconds);
+      return tuner::EvaluationResult::failed(tuner::EvaluationStatus::timeout, reason);
     };
   }
   if (compile_ahead && !settings.mpi) {
@@ -357,6 +387,12 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
       request.write(request_path);
       temporary.paths.push_back(request_path);
       tuner::WorkerPoolOptions pool_options = worker_pool_options(settings);
+      // NVIDIA's driver builds the whole kernel in clBuildProgram, so once a worker says its kernels start, only
+      // kernels run, and one that hangs shows within a kernel's time. PoCL compiles for the work-group size at the
+      // first launch: there the evaluation's floor stays.
+      if (limits.nvidia_driver)
+        pool_options.kernels_timeout_floor_seconds =
+            std::min(settings.timeout_floor_seconds, kNvidiaKernelsTimeoutFloorSeconds);
       for (size_t k = 0; k < devices.size(); ++k)
         pool_options.commands.push_back({settings.worker_executable, "tune-worker", "--request", request_path,
                                          "--device-index", std::to_string(k)});

@@ -28,12 +28,12 @@ constexpr uint64_t kDefaultTuningEvaluations = 200;
 /// spilling: "rejected" (the default) or "timed" (--allow-spills). A journal resumes only with the same.
 inline constexpr const char* kSpillingCandidatesKey = "spilling_candidates";
 
-/// Compile workers for one tuning process when the user names none: three per four cores this process may run on
-/// (its CPU affinity, so `taskset` and batch systems' core sets count), shared among the `processes_on_host` tuning
-/// processes of one host (the mpirun ranks there), at least one. Not one per core: the evaluating worker and the
-/// driver's own threads need cores too, and on the H200's 16-core host 16 compile workers made each NVIDIA build
-/// 5× slower (1.2 s) than 12 or 8 did (0.26 s, 0.22 s), so fewer workers compiled more candidates per second
-/// (results/nvidia-h200/session12/README.md, calls 8–10).
+/// Compile workers for one tuning process when the user names none: one per two cores this process may run on (its
+/// CPU affinity, so `taskset` and batch systems' core sets count), rounded up, shared among the `processes_on_host`
+/// tuning processes of one host (the mpirun ranks there), at least one. Not one per core: NVIDIA's builds slow down
+/// side by side well before the cores run out. On the H200's 16-core host (GEMM 1024^3, 40 s runs) 4, 8, 12 and 16
+/// workers took 0.42, 0.47, 1.25 and 1.47 s per build and made 9.3, 11.9, 4.9 and 5.4 evaluations per second
+/// (results/nvidia-h200/session14/README.md, call 2).
 unsigned default_compile_threads(unsigned processes_on_host = 1);
 
 struct TuningSettings {

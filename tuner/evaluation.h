@@ -2,7 +2,9 @@
 // asynchronous Evaluator that runs several evaluations at once (the WorkerPool's child processes).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -61,8 +63,24 @@ struct EvaluationResult {
 
 /// What the tuner knows when an evaluation starts.
 struct EvaluationContext {
+  EvaluationContext() = default;
+  explicit EvaluationContext(std::optional<double> best) : best_cost(best) {}
+
   std::optional<double> best_cost;  // the best verified cost so far; nullopt before the first
+  /// Seconds after which the evaluator gives up on this evaluation (status timeout), in place of its own rule;
+  /// nullopt for the evaluator's rule (the compile deadline of a run's compile workers is set this way).
+  std::optional<double> timeout_seconds;
+  /// Called by a cost function when what is left of the evaluation is its kernels running: the program is built and
+  /// loaded. An evaluator in another process hears of it and gives the rest a deadline of its own (a kernel that
+  /// hangs is then stopped after a kernel's time, not a build's). Null where nobody listens.
+  std::function<void()> kernels_start;
 };
+
+/// Prepares a configuration before its evaluation (compiles its kernel into a cache that the evaluator reads).
+/// Returns nothing to go on to the evaluation, or the evaluation's result where preparing already decided it (a
+/// compile past its deadline: evaluating would only compile it again). `stop` is set when the evaluation is
+/// abandoned or the run ends: a preparation still running should then give up promptly.
+using Prepare = std::function<std::optional<EvaluationResult>(const Configuration&, const std::atomic<bool>& stop)>;
 
 class CostFunction {
  public:

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 
@@ -53,6 +54,7 @@ EvaluationRecord record_from_json(const nlohmann::json& json) {
   record.elapsed_seconds = json.at("elapsed").get<double>();
   if (json.contains("measured_on")) record.result.measured_on = json["measured_on"];
   if (json.contains("window")) record.window = json["window"].get<uint64_t>();
+  if (json.contains("compile")) record.compile_seconds = json["compile"].get<double>();
   return record;
 }
 
@@ -73,6 +75,7 @@ nlohmann::json to_json(const EvaluationRecord& record) {
   json["elapsed"] = record.elapsed_seconds;
   if (!record.result.measured_on.is_null()) json["measured_on"] = record.result.measured_on;
   if (record.window) json["window"] = *record.window;
+  if (record.compile_seconds) json["compile"] = std::round(*record.compile_seconds * 1e6) / 1e6;  // microseconds
   return json;
 }
 

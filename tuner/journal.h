@@ -28,6 +28,8 @@ struct EvaluationRecord {
   double start_unix = 0;  // seconds since the epoch
   double end_unix = 0;
   double elapsed_seconds = 0;  // tuning time when the result arrived
+  /// Seconds its preparation (the compile ahead, before start_unix) took, where the run prepared ahead.
+  std::optional<double> compile_seconds = std::nullopt;
   /// The evaluation window while the evaluations before this one had been reported, when it differs from the
   /// header's: a run resumed with more or fewer evaluators (devices, MPI ranks) asks ahead differently from then on,
   /// and a later resume must replay that.

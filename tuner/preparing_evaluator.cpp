@@ -40,8 +40,10 @@ void PreparingEvaluator::submit(uint64_t ticket, const Configuration& configurat
   entry.configuration = std::make_shared<const Configuration>(configuration);
   entry.context = context;
   entry.prepared =
-      boost::asio::post(pool_, boost::asio::use_future([this, configuration = entry.configuration, stop = entry.stop] {
-                          if (!*stop) prepare_(*configuration, *stop);
+      boost::asio::post(pool_, boost::asio::use_future([this, configuration = entry.configuration,
+                                                        stop = entry.stop]() -> std::optional<EvaluationResult> {
+                          if (*stop) return std::nullopt;
+                          return prepare_(*configuration, *stop);
                         }));
   entries_.push_back(std::move(entry));
   submit_prepared();
@@ -53,11 +55,14 @@ void PreparingEvaluator::submit_prepared() {
       ++it;
       continue;
     }
+    std::optional<EvaluationResult> verdict;
     try {
-      it->prepared.get();
+      verdict = it->prepared.get();
     } catch (const std::exception& e) {
-      finished_.emplace_back(
-          it->ticket, EvaluationResult::failed(EvaluationStatus::error, std::string("prepare failed: ") + e.what()));
+      verdict = EvaluationResult::failed(EvaluationStatus::error, std::string("prepare failed: ") + e.what());
+    }
+    if (verdict) {
+      finished_.emplace_back(it->ticket, std::move(*verdict));
       it = entries_.erase(it);
       continue;
     }

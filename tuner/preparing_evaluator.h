@@ -18,11 +18,9 @@ namespace mdh::tuner {
 
 class PreparingEvaluator final : public Evaluator {
  public:
-  /// Prepares one configuration; `stop` is set when its evaluation is abandoned or the evaluator goes away, and a
-  /// preparation still running should then give up promptly (the destructor waits for it).
-  using Prepare = std::function<void(const Configuration&, const std::atomic<bool>& stop)>;
   /// Accepts inner.capacity() + lookahead configurations; prepares each on one of `threads` threads, then submits it
-  /// to `inner` when a slot is free. A throwing prepare records status error ("prepare failed: ...").
+  /// to `inner` when a slot is free, unless its preparation decided its result. A throwing prepare records status
+  /// error ("prepare failed: ..."). The destructor waits for running preparations.
   PreparingEvaluator(Evaluator& inner, Prepare prepare, unsigned threads, size_t lookahead);
   ~PreparingEvaluator() override;
   PreparingEvaluator(const PreparingEvaluator&) = delete;
@@ -41,7 +39,7 @@ class PreparingEvaluator final : public Evaluator {
     std::shared_ptr<const Configuration> configuration;
     std::shared_ptr<std::atomic<bool>> stop = std::make_shared<std::atomic<bool>>(false);
     EvaluationContext context;
-    std::future<void> prepared;
+    std::future<std::optional<EvaluationResult>> prepared;
     bool submitted = false;
   };
   /// Hands prepared entries to free slots of the inner evaluator, oldest first.

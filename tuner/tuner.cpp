@@ -44,7 +44,9 @@ struct Ticket {
   bool submitted = false;
   bool done = false;
   EvaluationResult result;
-  std::optional<std::future<void>> prepared;
+  std::optional<std::future<std::optional<EvaluationResult>>> prepared;
+  std::optional<double> compile_seconds;           // set by its prepare task, read once that has finished
+  std::optional<double> recorded_compile_seconds;  // a replayed one's, from the journal
   double start_unix = 0, end_unix = 0, elapsed_seconds = 0;
 };
 
@@ -171,20 +173,30 @@ class TuningLoop {
         ticket.start_unix = record.start_unix;
         ticket.end_unix = record.end_unix;
         ticket.elapsed_seconds = record.elapsed_seconds;
+        ticket.recorded_compile_seconds = record.compile_seconds;
         unreported_.insert(ticket.point);
       } else {
         if (prepare_pool_) {
-          const Configuration* configuration = &window_tickets_.emplace_back(std::move(ticket)).configuration;
-          unreported_.insert(window_tickets_.back().point);
-          window_tickets_.back().prepared = boost::asio::post(*prepare_pool_, boost::asio::use_future([this,
-                                                                                                       configuration] {
-            if (prepare_stop_) return;
-            const auto begin = std::chrono::steady_clock::now();
-            options_.prepare(*configuration, prepare_stop_);
-            prepare_nanoseconds_ +=
-                std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - begin).count();
-            ++prepared_;
-          }));
+          // A deque keeps its elements in place as tickets come and go at its ends: the task may hold this one.
+          Ticket* queued = &window_tickets_.emplace_back(std::move(ticket));
+          unreported_.insert(queued->point);
+          queued->prepared = boost::asio::post(
+              *prepare_pool_, boost::asio::use_future([this, queued]() -> std::optional<EvaluationResult> {
+                if (prepare_stop_) return std::nullopt;
+                // Timed however it ends: a compile that fails took its time too.
+                struct Timing {
+                  TuningLoop& loop;
+                  Ticket& ticket;
+                  const std::chrono::steady_clock::time_point begin = std::chrono::steady_clock::now();
+                  ~Timing() {
+                    const auto took = std::chrono::steady_clock::now() - begin;
+                    ticket.compile_seconds = std::chrono::duration<double>(took).count();
+                    loop.prepare_nanoseconds_ += std::chrono::duration_cast<std::chrono::nanoseconds>(took).count();
+                    ++loop.prepared_;
+                  }
+                } timing{*this, *queued};
+                return options_.prepare(queued->configuration, prepare_stop_);
+              }));
           continue;
         }
         unreported_.insert(ticket.point);
@@ -236,6 +248,7 @@ class TuningLoop {
     }
     EvaluationRecord entry{
         status.evaluations, ticket.configuration.to_json(), ticket.result, ticket.start_unix, ticket.end_unix, when};
+    entry.compile_seconds = ticket.replayed ? ticket.recorded_compile_seconds : ticket.compile_seconds;
     if (const size_t window = window_at(status.evaluations - 1); window != header_window_) entry.window = window;
     if (ticket.replayed) {
       ++result_.replayed;
@@ -243,6 +256,7 @@ class TuningLoop {
       result_.time.evaluating_seconds += std::max(0.0, ticket.end_unix - ticket.start_unix);
       for (const auto& [stage, seconds] : ticket.result.stage_seconds)
         add_stage_seconds(result_.time.stage_seconds, stage, seconds);
+      if (ticket.compile_seconds) result_.time.compile_seconds.push_back(*ticket.compile_seconds);
       if (journal_) journal_->append(entry);
     }
     if (options_.on_evaluation) options_.on_evaluation(status, entry, ticket.replayed);
@@ -270,14 +284,17 @@ class TuningLoop {
       if (ticket.done || ticket.submitted) continue;
       if (ticket.prepared) {
         if (ticket.prepared->wait_for(std::chrono::seconds(0)) != std::future_status::ready) continue;
+        std::optional<EvaluationResult> verdict;
         try {
-          ticket.prepared->get();
+          verdict = ticket.prepared->get();
         } catch (const std::exception& e) {
-          ticket.prepared.reset();
-          finish(ticket, EvaluationResult::failed(EvaluationStatus::error, std::string("prepare failed: ") + e.what()));
-          continue;
+          verdict = EvaluationResult::failed(EvaluationStatus::error, std::string("prepare failed: ") + e.what());
         }
         ticket.prepared.reset();
+        if (verdict) {
+          finish(ticket, std::move(*verdict));
+          continue;
+        }
       }
       ticket.start_unix = unix_now();
       evaluator_.submit(ticket.id, ticket.configuration, EvaluationContext{result_.best_cost});

@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "tuner/abort.h"
 #include "tuner/evaluation.h"
@@ -33,11 +34,10 @@ struct TunerOptions {
   nlohmann::json journal_metadata = nlohmann::json::object();
   /// Configurations asked ahead of the evaluator's capacity, so `prepare` can work on them early.
   size_t lookahead = 0;
-  /// Called on a thread pool for each new configuration before it is evaluated (e.g. to compile it); an exception
-  /// records the configuration as status error without evaluating it. `stop` is set when the run ends (abort
-  /// condition, interrupt, error): a preparation still running then should give up promptly, since the run waits
-  /// for it before it returns.
-  std::function<void(const Configuration&, const std::atomic<bool>& stop)> prepare;
+  /// Called on a thread pool for each new configuration before it is evaluated (e.g. to compile it); its result,
+  /// where it returns one, is recorded without evaluating, and an exception records status error. The run waits
+  /// for running preparations before it returns (`stop` tells them to give up).
+  Prepare prepare;
   unsigned prepare_threads = 1;
   /// Called after each evaluation (replayed ones too, flagged).
   std::function<void(const TuningStatus&, const EvaluationRecord&, bool replayed)> on_evaluation;
@@ -56,6 +56,9 @@ struct TimeBreakdown {
   double waiting_for_prepare_seconds = 0;
   double prepare_seconds = 0;  // summed over prepare tasks (on prepare_threads threads side by side)
   uint64_t prepared = 0;       // prepare tasks that ran
+  // Each reported evaluation's preparation (EvaluationRecord::compile_seconds), in report order: its quantiles say
+  // whether a few slow compiles or all of them hold the evaluator up.
+  std::vector<double> compile_seconds;
   StageSeconds stage_seconds;  // EvaluationResult::stage_seconds summed over the evaluations
 };
 

@@ -147,6 +147,7 @@ void WorkerPool::start(Worker& worker) {
   worker.error_pipe = error_pipe[0];
   worker.pending_output.clear();
   worker.stderr_tail.clear();
+  worker.ready = false;
   ++starts_;
 }
 
@@ -167,6 +168,13 @@ std::string WorkerPool::stop(Worker& worker, bool kill_first) {
   return how;
 }
 
+void WorkerPool::kernels_start(Worker& worker) {
+  worker.kernels_started = monotonic_seconds();
+  if (!options_.kernels_timeout_floor_seconds || !fastest_kernels_) return;
+  const double left = std::max(*options_.kernels_timeout_floor_seconds, options_.timeout_factor * *fastest_kernels_);
+  worker.deadline = std::min(worker.deadline, worker.kernels_started + left);
+}
+
 double WorkerPool::current_timeout() const {
   if (!fastest_success_) return options_.initial_timeout_seconds;
   return std::max(options_.timeout_floor_seconds, options_.timeout_factor * *fastest_success_);
@@ -184,7 +192,9 @@ void WorkerPool::submit(uint64_t ticket, const Configuration& configuration, con
   if (worker.pid < 0) start(worker);
   worker.ticket = ticket;
   worker.started = monotonic_seconds();
-  worker.deadline = worker.started + current_timeout();
+  worker.kernels_started = 0;
+  worker.timeout = context.timeout_seconds.value_or(current_timeout());
+  worker.deadline = worker.started + worker.timeout;
   nlohmann::json request{{"id", ticket}, {"config", configuration.to_json()}};
   if (context.best_cost) request["best"] = *context.best_cost;
   const std::string line = request.dump() + "\n";
@@ -204,8 +214,10 @@ void WorkerPool::submit(uint64_t ticket, const Configuration& configuration, con
 
 void WorkerPool::complete(Worker& worker, EvaluationResult result) {
   if (result.status == EvaluationStatus::ok) {
-    double wall = monotonic_seconds() - worker.started;
+    const double now = monotonic_seconds(), wall = now - worker.started;
     if (!fastest_success_ || wall < *fastest_success_) fastest_success_ = wall;
+    if (worker.kernels_started > 0 && (!fastest_kernels_ || now - worker.kernels_started < *fastest_kernels_))
+      fastest_kernels_ = now - worker.kernels_started;
   }
   finished_.emplace_back(*worker.ticket, std::move(result));
   worker.ticket.reset();
@@ -251,7 +263,20 @@ void WorkerPool::read_output(Worker& worker) {
     EvaluationResult result;
     try {
       nlohmann::json reply = nlohmann::json::parse(line);
+      if (reply.contains("ready")) {
+        if (!worker.ready) {
+          // Its start-up ends here: the evaluation's time starts now.
+          worker.ready = true;
+          worker.started = monotonic_seconds();
+          worker.deadline = worker.started + worker.timeout;
+        }
+        continue;
+      }
       if (reply.at("id").get<uint64_t>() != *worker.ticket) throw std::runtime_error("reply for another request");
+      if (reply.contains("kernels")) {
+        kernels_start(worker);
+        continue;
+      }
       result.status = evaluation_status_from_string(reply.at("status").get<std::string>());
       if (result.status == EvaluationStatus::ok) result.cost = reply.at("cost").get<double>();
       result.reason = reply.value("reason", "");
@@ -317,11 +342,15 @@ std::optional<std::pair<uint64_t, EvaluationResult>> WorkerPool::wait_for(double
     const double after = monotonic_seconds();
     for (Worker& worker : workers_) {
       if (!worker.ticket || worker.pid < 0 || after < worker.deadline) continue;
-      const double limit = worker.deadline - worker.started;
+      const bool in_kernels = worker.kernels_started > 0;
+      const double limit = worker.deadline - (in_kernels ? worker.kernels_started : worker.started);
       std::string tail = worker.stderr_tail;
       stop(worker, true);
       char text[128];
-      std::snprintf(text, sizeof text, "no answer within %.3g s; worker killed and restarted", limit);
+      std::snprintf(text, sizeof text,
+                    in_kernels ? "kernels still running after %.3g s; worker killed and restarted"
+                               : "no answer within %.3g s; worker killed and restarted",
+                    limit);
       complete(worker, EvaluationResult::failed(EvaluationStatus::timeout,
                                                 tail.empty() ? text : std::string(text) + "; stderr: " + tail));
     }
@@ -339,6 +368,7 @@ void WorkerPool::abandon() {
 
 int serve_worker_requests(
     const std::function<EvaluationResult(const nlohmann::json& config, const EvaluationContext& context)>& evaluate) {
+  std::cout << nlohmann::json{{"ready", true}}.dump() << std::endl;  // flushed: the deadline counts from here
   std::string line;
   while (std::getline(std::cin, line)) {
     if (line.empty()) continue;
@@ -351,6 +381,9 @@ int serve_worker_requests(
     try {
       EvaluationContext context;
       if (request.contains("best") && request["best"].is_number()) context.best_cost = request["best"].get<double>();
+      context.kernels_start = [id = request["id"]] {
+        std::cout << nlohmann::json{{"id", id}, {"kernels", "start"}}.dump() << std::endl;  // flushed: its deadline
+      };
       result = evaluate(request["config"], context);
     } catch (const std::exception& e) {
       result = EvaluationResult::failed(EvaluationStatus::error, e.what());

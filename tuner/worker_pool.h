@@ -3,6 +3,11 @@
 // started with fork/exec on a socket pair as its stdin/stdout, speaking JSON lines:
 //   request  {"id": 7, "config": {"MWG": 32, ...}, "best": 0.0009}     ("best": the best cost so far, when known)
 //   reply    {"id": 7, "status": "ok", "cost": 0.00123, "reason": "", "verified": false, "cut": false}
+// and, before the reply where the cost function says so (EvaluationContext::kernels_start),
+//   progress {"id": 7, "kernels": "start"}
+// A worker says {"ready": true} once when it has started up (read its spec, opened its device, computed its
+// reference): an evaluation's deadline counts from then, so that a restarted worker's start-up is not charged to
+// the evaluation it was started for.
 // A worker that misses its deadline is killed (SIGKILL) and its evaluation recorded as timeout; one that exits,
 // crashes or breaks the protocol is recorded as error with the reason (exit status or signal, stderr tail). The
 // worker is restarted for the next evaluation and tuning goes on.
@@ -36,6 +41,11 @@ struct WorkerPoolOptions {
   double timeout_floor_seconds = 10;
   double timeout_factor = 10;
   double initial_timeout_seconds = 120;
+  /// Where set: once an evaluation has succeeded, a worker that says its kernels start has from then on
+  /// max(kernels_timeout_floor_seconds, timeout_factor * the fastest successful evaluation's kernel phase) left,
+  /// where that ends sooner than its deadline. The floor above must cover a build and a worker's start-up; a kernel
+  /// that never returns needs no such time to be recognised (on the H200, 10 s of a 60 s run went to one).
+  std::optional<double> kernels_timeout_floor_seconds;
 };
 
 class WorkerPool final : public Evaluator {
@@ -67,13 +77,18 @@ class WorkerPool final : public Evaluator {
     std::string stderr_tail;
     std::optional<uint64_t> ticket;  // busy with this evaluation
     double started = 0;              // monotonic seconds
+    double kernels_started = 0;      // when it said its kernels start; 0 before
     double deadline = 0;
+    double timeout = 0;  // the evaluation's deadline, counted from `started`
+    bool ready = false;  // it has said it started up
   };
 
   void start(Worker& worker);
   /// Kills (if still running) and reaps the worker; returns how it ended, for the reason text.
   std::string stop(Worker& worker, bool kill_first);
   void complete(Worker& worker, EvaluationResult result);
+  /// The worker said its kernels start: from now on the kernel deadline applies (kernels_timeout_floor_seconds).
+  void kernels_start(Worker& worker);
   void read_output(Worker& worker);
   void read_stderr(Worker& worker);
 
@@ -81,6 +96,7 @@ class WorkerPool final : public Evaluator {
   std::vector<Worker> workers_;
   std::deque<std::pair<uint64_t, EvaluationResult>> finished_;
   std::optional<double> fastest_success_;
+  std::optional<double> fastest_kernels_;  // the shortest kernel phase of a successful evaluation
   uint64_t starts_ = 0;
 };
 

@@ -1,5 +1,5 @@
-// The default number of compile workers of `mdh tune`: three per four of the cores this process may run on, shared
-// by the tuning processes of one host, at least one.
+// The default number of compile workers of `mdh tune`: one per two of the cores this process may run on, rounded up,
+// shared by the tuning processes of one host, at least one.
 #include <gtest/gtest.h>
 #include <sched.h>
 
@@ -42,19 +42,19 @@ TEST(DefaultCompileThreads, OneCoreGetsOneWorkerWhateverTheProcessesOnItsHost) {
   EXPECT_EQ(default_compile_threads(4), 1u);
 }
 
-TEST(DefaultCompileThreads, TwoCoresKeepTwoWorkersOrOneEachForTwoRanks) {
+TEST(DefaultCompileThreads, TwoCoresGetOneWorkerAlsoForTwoRanks) {
   if (available_cores() < 2) GTEST_SKIP() << "needs two cores";
   CoreRestriction two(2);
-  EXPECT_EQ(default_compile_threads(), 2u);
+  EXPECT_EQ(default_compile_threads(), 1u);
   EXPECT_EQ(default_compile_threads(2), 1u);
 }
 
 TEST(DefaultCompileThreads, FollowTheCoresThisProcessMayRunOn) {
   const int cores = available_cores();
-  EXPECT_EQ(default_compile_threads(), static_cast<unsigned>((3 * cores + 3) / 4));
+  EXPECT_EQ(default_compile_threads(), static_cast<unsigned>((cores + 1) / 2));
   if (cores >= 2) {
     CoreRestriction fewer(cores / 2);
-    EXPECT_EQ(default_compile_threads(), static_cast<unsigned>((3 * (cores / 2) + 3) / 4));
+    EXPECT_EQ(default_compile_threads(), static_cast<unsigned>((cores / 2 + 1) / 2));
   }
 }
 

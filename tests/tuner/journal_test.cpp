@@ -86,6 +86,23 @@ TEST(Journal, RecordsTheStagesOfAnEvaluationInOrder) {
   std::remove(path.c_str());
 }
 
+// The compile ahead of an evaluation is journaled in microseconds where the run compiled ahead, and absent where not.
+TEST(Journal, RecordsTheCompileAheadOfAnEvaluation) {
+  const std::string path = temp_path("compile.jsonl");
+  {
+    JournalWriter writer(path, JournalHeader{"random", 7, 2, "1364", {}}, false);
+    EvaluationRecord compiled{1, {{"X", 1}}, EvaluationResult::ok(2.5), 100.0, 101.0, 1.0};
+    compiled.compile_seconds = 0.4123456;
+    writer.append(compiled);
+    writer.append({2, {{"X", 2}}, EvaluationResult::ok(3.0), 101.0, 102.0, 2.0});
+  }
+  const JournalContents contents = read_journal(path);
+  ASSERT_EQ(contents.records.size(), 2u);
+  EXPECT_EQ(contents.records[0].compile_seconds, 0.412346);
+  EXPECT_EQ(contents.records[1].compile_seconds, std::nullopt);
+  std::remove(path.c_str());
+}
+
 TEST(Journal, RejectsACorruptLineInTheMiddle) {
   const std::string path = temp_path("corrupt.jsonl");
   {

@@ -153,12 +153,13 @@ TEST(TuningLoop, AnErrorEndsTheRunOnlyAfterRunningPreparationsStopReading) {
   TunerOptions options;
   options.lookahead = 4;
   options.prepare_threads = 2;
-  options.prepare = [&](const Configuration& c, const std::atomic<bool>&) {
+  options.prepare = [&](const Configuration& c, const std::atomic<bool>&) -> std::optional<EvaluationResult> {
     ++running;
     const std::vector<int64_t> before = c.values();
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     if (c.values() != before) ++changed;
     --running;
+    return std::nullopt;
   };
   options.on_evaluation = [](const TuningStatus&, const EvaluationRecord&, bool) {
     throw UserError("cannot write journal 'j': No space left on device");
@@ -180,11 +181,12 @@ TEST(TuningLoop, AHangingPreparationEndsWithTheBudgetAndOnInterrupt) {
     options.lookahead = 2;
     options.prepare_threads = 1;
     options.interrupt = &interrupted;
-    options.prepare = [&](const Configuration&, const std::atomic<bool>& stop) {
+    options.prepare = [&](const Configuration&, const std::atomic<bool>& stop) -> std::optional<EvaluationResult> {
       // Hangs until told to stop (or 20 s, so that a broken loop fails the test instead of hanging it).
       const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
       while (!stop && std::chrono::steady_clock::now() < give_up)
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      return std::nullopt;
     };
     std::thread interrupter;
     if (interrupt)
@@ -202,6 +204,8 @@ TEST(TuningLoop, AHangingPreparationEndsWithTheBudgetAndOnInterrupt) {
   }
 }
 
+// A preparation may also decide the result itself (a compile past its deadline): X == 3 here. That result is
+// recorded and the configuration never reaches the evaluator. Every evaluation records how long its preparation took.
 TEST(TuningLoop, PreparesAheadAndRecordsPrepareFailures) {
   SearchSpace space(testing::bowl_parameters());
   auto technique = make_technique("random");
@@ -211,24 +215,37 @@ TEST(TuningLoop, PreparesAheadAndRecordsPrepareFailures) {
   TunerOptions options;
   options.lookahead = 3;
   options.prepare_threads = 2;
-  options.prepare = [&](const Configuration& c, const std::atomic<bool>&) {
+  options.prepare = [&](const Configuration& c, const std::atomic<bool>&) -> std::optional<EvaluationResult> {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
     if (c["X"] == 2) throw std::runtime_error("synthetic compile error");
+    if (c["X"] == 3) return EvaluationResult::failed(EvaluationStatus::timeout, "synthetic compile deadline");
     std::lock_guard<std::mutex> lock(mutex);
     prepared.insert(c.values());
+    return std::nullopt;
   };
   std::vector<EvaluationRecord> records;
   options.on_evaluation = [&](const TuningStatus&, const EvaluationRecord& r, bool) { records.push_back(r); };
-  tune(space, *technique, evaluations(80), cost, options);
+  const TuningResult result = tune(space, *technique, evaluations(80), cost, options);
   ASSERT_EQ(records.size(), 80u);
   for (const Configuration& c : cost.evaluated) EXPECT_EQ(prepared.count(c.values()), 1u);
-  size_t failures = 0;
-  for (const EvaluationRecord& r : records)
+  size_t failures = 0, verdicts = 0;
+  for (const EvaluationRecord& r : records) {
+    ASSERT_TRUE(r.compile_seconds.has_value()) << "evaluation " << r.evaluation;
+    EXPECT_GE(*r.compile_seconds, 0.002);
     if (r.configuration["X"] == 2) {
       ++failures;
       EXPECT_EQ(r.result.status, EvaluationStatus::error);
       EXPECT_EQ(r.result.reason, "prepare failed: synthetic compile error");
     }
+    if (r.configuration["X"] == 3) {
+      ++verdicts;
+      EXPECT_EQ(r.result.status, EvaluationStatus::timeout);
+      EXPECT_EQ(r.result.reason, "synthetic compile deadline");
+    }
+  }
   EXPECT_GT(failures, 0u);
+  EXPECT_GT(verdicts, 0u);
+  EXPECT_EQ(result.time.compile_seconds.size(), records.size());
   // Every recorded success was evaluated, each configuration at most once, and no failed prepare reached the
   // evaluator. A configuration whose prepare finishes first is evaluated ahead of older ones still preparing, so
   // when the abort fires up to window - 1 = lookahead evaluations may be done but unreported (dropped): counting
@@ -237,9 +254,10 @@ TEST(TuningLoop, PreparesAheadAndRecordsPrepareFailures) {
   for (const Configuration& c : cost.evaluated) {
     EXPECT_TRUE(evaluated.insert(c.to_json()).second) << "evaluated twice: " << c.to_json();
     EXPECT_NE(c["X"], 2) << "a configuration whose prepare failed was evaluated";
+    EXPECT_NE(c["X"], 3) << "a configuration whose prepare decided its result was evaluated";
   }
   for (const EvaluationRecord& r : records)
-    if (r.configuration["X"] != 2) recorded_successes.insert(r.configuration);
+    if (r.configuration["X"] != 2 && r.configuration["X"] != 3) recorded_successes.insert(r.configuration);
   for (const nlohmann::json& c : recorded_successes) EXPECT_EQ(evaluated.count(c), 1u) << c;
   EXPECT_LE(evaluated.size(), recorded_successes.size() + options.lookahead);
 }
@@ -253,8 +271,9 @@ TEST(TuningLoop, TimeBreakdownShowsTheEvaluatorWaitingForSlowPrepares) {
   TunerOptions options;
   options.lookahead = 2;
   options.prepare_threads = 1;
-  options.prepare = [](const Configuration&, const std::atomic<bool>&) {
+  options.prepare = [](const Configuration&, const std::atomic<bool>&) -> std::optional<EvaluationResult> {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    return std::nullopt;
   };
   const TuningResult result = tune(space, *technique, evaluations(12), cost, options);
   ASSERT_EQ(result.status.evaluations, 12u);
@@ -293,15 +312,17 @@ TEST(TuningLoop, TimeBreakdownSumsTheStagesOfTheEvaluations) {
 }
 
 // The evaluator form of preparing ahead (an MPI rank compiles what it evaluates): each configuration prepared once
-// before its evaluation, prepare failures recorded as the loop records them, and the same sequence as the loop's own
-// prepare with the same window (capacity 1 + lookahead 3 either way).
+// before its evaluation, prepare failures and results decided by the preparation recorded as the loop records them,
+// and the same sequence as the loop's own prepare with the same window (capacity 1 + lookahead 3 either way).
 TEST(PreparingEvaluator, PreparesEachConfigurationFirstAndKeepsTheLoopsSequence) {
   SearchSpace space(testing::bowl_parameters());
   auto prepare_into = [](std::mutex& mutex, std::set<std::vector<int64_t>>& prepared) {
-    return [&](const Configuration& c) {
+    return [&](const Configuration& c) -> std::optional<EvaluationResult> {
       if (c["X"] == 2) throw std::runtime_error("synthetic compile error");
+      if (c["X"] == 3) return EvaluationResult::failed(EvaluationStatus::timeout, "synthetic compile deadline");
       std::lock_guard<std::mutex> lock(mutex);
       EXPECT_TRUE(prepared.insert(c.values()).second) << "prepared twice";
+      return std::nullopt;
     };
   };
   auto records_of = [](TunerOptions& options) {
@@ -312,7 +333,7 @@ TEST(PreparingEvaluator, PreparesEachConfigurationFirstAndKeepsTheLoopsSequence)
   std::mutex loop_mutex, evaluator_mutex;
   std::set<std::vector<int64_t>> loop_prepared, evaluator_prepared;
   auto prepare_for_evaluator = [&](const Configuration& c, const std::atomic<bool>&) {
-    prepare_into(evaluator_mutex, evaluator_prepared)(c);
+    return prepare_into(evaluator_mutex, evaluator_prepared)(c);
   };
 
   auto loop_technique = make_technique("auc_bandit");
@@ -320,8 +341,8 @@ TEST(PreparingEvaluator, PreparesEachConfigurationFirstAndKeepsTheLoopsSequence)
   TunerOptions loop_options;
   loop_options.lookahead = 3;
   loop_options.prepare_threads = 2;
-  loop_options.prepare = [prepare = prepare_into(loop_mutex, loop_prepared)](const Configuration& c,
-                                                                             const std::atomic<bool>&) { prepare(c); };
+  loop_options.prepare = [prepare = prepare_into(loop_mutex, loop_prepared)](
+                             const Configuration& c, const std::atomic<bool>&) { return prepare(c); };
   auto loop_records = records_of(loop_options);
   tune(space, *loop_technique, evaluations(60), loop_cost, loop_options);
 
@@ -336,7 +357,7 @@ TEST(PreparingEvaluator, PreparesEachConfigurationFirstAndKeepsTheLoopsSequence)
 
   ASSERT_EQ(records->size(), 60u);
   ASSERT_EQ(loop_records->size(), 60u);
-  size_t failures = 0;
+  size_t failures = 0, verdicts = 0;
   for (size_t k = 0; k < records->size(); ++k) {
     const EvaluationRecord& r = (*records)[k];
     EXPECT_EQ(r.configuration, (*loop_records)[k].configuration) << "evaluation " << k + 1;
@@ -346,10 +367,17 @@ TEST(PreparingEvaluator, PreparesEachConfigurationFirstAndKeepsTheLoopsSequence)
       EXPECT_EQ(r.result.status, EvaluationStatus::error);
       EXPECT_EQ(r.result.reason, "prepare failed: synthetic compile error");
     }
+    if (r.configuration["X"] == 3) {
+      ++verdicts;
+      EXPECT_EQ(r.result.status, EvaluationStatus::timeout);
+      EXPECT_EQ(r.result.reason, "synthetic compile deadline");
+    }
   }
   EXPECT_GT(failures, 0u);
+  EXPECT_GT(verdicts, 0u);
   for (const Configuration& c : cost.evaluated) {
     EXPECT_NE(c["X"], 2) << "a configuration whose prepare failed was evaluated";
+    EXPECT_NE(c["X"], 3) << "a configuration whose prepare decided its result was evaluated";
     std::lock_guard<std::mutex> lock(evaluator_mutex);
     EXPECT_EQ(evaluator_prepared.count(c.values()), 1u) << "evaluated without being prepared";
   }

@@ -1,7 +1,8 @@
 // A worker process for the worker-pool tests: answers the bowl cost, hangs for X == --hang-x, aborts for
 // X == --crash-x, and reports its pid in the reason so tests can see evaluations spread over workers (or, with
 // --report-env NAME, the value of that environment variable as the worker sees it; with --report-best, the best
-// cost the tuner sent, and results no better than it as unverified).
+// cost the tuner sent, and results no better than it as unverified; with --kernels-start, it says that its kernels
+// start before it answers or hangs).
 #include <unistd.h>
 
 #include <cstdlib>
@@ -14,11 +15,15 @@
 int main(int argc, char** argv) {
   int64_t hang_x = -1, crash_x = -1;
   std::string report_env;
-  bool report_best = false;
+  bool report_best = false, kernels_start = false;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
     if (flag == "--report-best") {
       report_best = true;
+      continue;
+    }
+    if (flag == "--kernels-start") {
+      kernels_start = true;
       continue;
     }
     if (i + 1 >= argc) break;
@@ -30,6 +35,7 @@ int main(int argc, char** argv) {
   return mdh::tuner::serve_worker_requests(
       [&](const nlohmann::json& config, const mdh::tuner::EvaluationContext& context) {
         int64_t x = config.at("X").get<int64_t>();
+        if (kernels_start) context.kernels_start();
         if (x == hang_x)
           for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
         if (x == crash_x) std::abort();

@@ -90,6 +90,49 @@ TEST(WorkerPool, TimesOutAHangingWorkerAndTuningContinues) {
   EXPECT_LT(seconds, 1.0 + 0.5 * static_cast<double>(timeouts));
 }
 
+Configuration configuration_with_x(const SearchSpace& space, int64_t x) {
+  for (uint64_t k = 0;; ++k) {
+    Configuration c = space.configuration(space.point_of(BigUnsigned(k)));
+    if (c["X"] == x) return c;
+  }
+}
+
+// Issue 13 item 3: on the H200 one hanging kernel held a 60 s run for 10 s, the floor that must cover a build and a
+// worker's start-up. Once a worker says its kernels start, they have only the kernels' deadline left, from the
+// first success on.
+TEST(WorkerPool, KernelsThatHangAreStoppedAtTheKernelsDeadline) {
+  SearchSpace space(testing::bowl_parameters());
+  WorkerPoolOptions options = test_workers(1, {"--hang-x", "3", "--kernels-start"});
+  options.timeout_floor_seconds = options.initial_timeout_seconds = 60;
+  options.kernels_timeout_floor_seconds = 0.2;
+  WorkerPool pool(options);
+  pool.submit(1, configuration_with_x(space, 1), {});
+  EXPECT_EQ(pool.wait().second.status, EvaluationStatus::ok);
+  const auto start = std::chrono::steady_clock::now();
+  pool.submit(2, configuration_with_x(space, 3), {});
+  auto [ticket, hung] = pool.wait();
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 30);
+  EXPECT_EQ(ticket, 2u);
+  EXPECT_EQ(hung.status, EvaluationStatus::timeout);
+  EXPECT_EQ(hung.reason, "kernels still running after 0.2 s; worker killed and restarted");
+  pool.submit(3, configuration_with_x(space, 1), {});
+  EXPECT_EQ(pool.wait().second.status, EvaluationStatus::ok);
+}
+
+// A deadline in the evaluation's context replaces the pool's own (a compile worker's deadline is set this way).
+TEST(WorkerPool, TheContextsTimeoutReplacesThePoolsDeadline) {
+  SearchSpace space(testing::bowl_parameters());
+  WorkerPoolOptions options = test_workers(1, {"--hang-x", "3"});
+  options.timeout_floor_seconds = options.initial_timeout_seconds = 60;
+  WorkerPool pool(options);
+  EvaluationContext context;
+  context.timeout_seconds = 0.25;
+  pool.submit(1, configuration_with_x(space, 3), context);
+  auto [ticket, hung] = pool.wait();
+  EXPECT_EQ(hung.status, EvaluationStatus::timeout);
+  EXPECT_EQ(hung.reason, "no answer within 0.25 s; worker killed and restarted");
+}
+
 TEST(WorkerPool, SpreadsEvaluationsOverWorkers) {
   SearchSpace space(testing::bowl_parameters());
   WorkerPool pool(test_workers(3));

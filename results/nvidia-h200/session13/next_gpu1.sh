@@ -29,6 +29,6 @@ PY
     --warmup 3 --verify 2>&1 | grep -E 'kernel time|error|FAIL' | head -2)"
 done
 mdh tune apps/gemm.mdh --size I=1024,J=1024,K=1024 --device gpu --budget 60s --no-transfer \
-  --journal "$out/gemm1024.journal" --out "$out/gemm1024.json" 2>&1 | tail -4
+  --journal "$out/gemm1024.journal" --out "$out/gemm1024.json" 2>&1 | tail -8
 head -c 400 "$out/gemm1024.journal" | grep -o '"spilling_candidates":"[a-z]*"'
 grep -c 'spills: ' "$out/gemm1024.journal"

@@ -1,0 +1,29 @@
+// The compile deadline follows the run's median compile, with a floor, once enough compiles have finished.
+#include "tuner/compile_deadline.h"
+
+#include <gtest/gtest.h>
+
+namespace mdh::tuner {
+namespace {
+
+TEST(CompileDeadline, NoneUntilEnoughCompilesHaveFinished) {
+  CompileDeadline deadline(4, 2, 3);
+  EXPECT_EQ(deadline.seconds(), std::nullopt);
+  deadline.add(1);
+  deadline.add(1);
+  EXPECT_EQ(deadline.seconds(), std::nullopt);
+  deadline.add(1);
+  EXPECT_EQ(deadline.seconds(), 4.0);
+}
+
+TEST(CompileDeadline, FollowsTheMedianNotTheSlowCompilesAndKeepsItsFloor) {
+  CompileDeadline deadline(4, 2, 1);
+  for (const double seconds : {0.5, 0.6, 30.0, 0.4, 60.0}) deadline.add(seconds);
+  EXPECT_EQ(deadline.seconds(), 4 * 0.6);
+  CompileDeadline fast(4, 2, 1);
+  for (const double seconds : {0.01, 0.02, 0.03}) fast.add(seconds);
+  EXPECT_EQ(fast.seconds(), 2.0);
+}
+
+}  // namespace
+}  // namespace mdh::tuner

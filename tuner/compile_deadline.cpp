@@ -1,0 +1,23 @@
+// The median of all compiles so far: robust to the slow ones it exists to stop, and to the instant builds that the
+// binary cache answers.
+#include "tuner/compile_deadline.h"
+
+#include <algorithm>
+
+namespace mdh::tuner {
+
+std::optional<double> CompileDeadline::seconds() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (durations_.size() < settle_ || durations_.empty()) return std::nullopt;
+  std::vector<double> sorted = durations_;
+  auto middle = sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2);
+  std::nth_element(sorted.begin(), middle, sorted.end());
+  return std::max(floor_seconds_, factor_ * *middle);
+}
+
+void CompileDeadline::add(double seconds) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  durations_.push_back(seconds);
+}
+
+}  // namespace mdh::tuner

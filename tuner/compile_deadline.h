@@ -1,0 +1,34 @@
+// How long one compile ahead may take before the tuner gives it up. Configurations are reported in the order they
+// were asked, so a compile that takes many times the others' holds every evaluation behind it: on the H200 (GEMM
+// 1024^3, 8 compile workers, median compile about 0.45 s) single compiles of 2-4 s left the GPU idle for 15 of 40 s.
+// A kernel that takes that long to build is a heavily unrolled one, which is rarely the fastest; it is recorded as a
+// timeout and never evaluated (evaluating it would only build it again).
+#pragma once
+
+#include <cstddef>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+namespace mdh::tuner {
+
+class CompileDeadline {
+ public:
+  /// A compile may take max(floor_seconds, factor * the median of the compiles so far), once `settle` compiles have
+  /// finished; before that nullopt (the compile workers' own deadline applies).
+  CompileDeadline(double factor, double floor_seconds, size_t settle = 8)
+      : factor_(factor), floor_seconds_(floor_seconds), settle_(settle) {}
+
+  /// The deadline for the next compile, in seconds. Thread-safe.
+  std::optional<double> seconds() const;
+  /// A finished compile's duration (a compile stopped at its deadline counts with that deadline). Thread-safe.
+  void add(double seconds);
+
+ private:
+  const double factor_, floor_seconds_;
+  const size_t settle_;
+  mutable std::mutex mutex_;
+  std::vector<double> durations_;
+};
+
+}  // namespace mdh::tuner
