@@ -85,8 +85,14 @@ int space_command(const Args& args) {
     std::snprintf(line, sizeof line, "valid configurations: about %.3g (95%% interval %.3g to %.3g; %llu of %llu ",
                   estimate.valid, estimate.low, estimate.high, static_cast<unsigned long long>(estimate.valid_samples),
                   static_cast<unsigned long long>(estimate.samples));
-    std::cout << line << "uniform samples of the " << tuner::to_grouped_decimal(search_space.size())
-              << " candidates valid)\n";
+    const tuner::SamplingBlocks& blocks = search_space.sampling_blocks();
+    if (blocks.active())  // uniform candidates would almost all be invalid (tuner/sampling_blocks.h)
+      std::cout << line << "uniform draws valid from the " << tuner::to_grouped_decimal(blocks.drawn_from())
+                << " configurations that " << blocks.block_count() << " sampling blocks admit, of "
+                << tuner::to_grouped_decimal(search_space.size()) << " candidates)\n";
+    else
+      std::cout << line << "uniform samples of the " << tuner::to_grouped_decimal(search_space.size())
+                << " candidates valid)\n";
   }
   return 0;
 }

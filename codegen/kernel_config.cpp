@@ -533,6 +533,26 @@ void share_reduction(const BoundMdh& bound, const DeviceLimits& limits, int r, K
   c.combine_layer = Layer::Global;
   c.work_item_combine = WorkItemCombine::tree;
 }
+
+// Each `++` dimension's private tile multiplies the partial results a work-item keeps: with 16 dimensions of
+// extent 2 the shapes above gave it 2^14 of them, past the private memory, so the default was no valid
+// configuration and `mdh generate` refused it. Halving the outermost private tiles first (then the reductions')
+// until the configuration is valid leaves a default that was valid as it was.
+void shrink_private_tiles_until_valid(const BoundMdh& bound, const DeviceLimits& limits, KernelConfig& c) {
+  const Mdh& mdh = *bound.mdh;
+  const TuningSpace space = make_tuning_space(bound, limits);
+  std::vector<int> order = mdh.concat_dims();
+  for (int d : mdh.reduction_dims()) order.push_back(d);
+  while (first_violation(space, assignment_from_config(space, c))) {
+    auto it = std::find_if(order.begin(), order.end(), [&](int d) { return c.private_tile_size[d] > 1; });
+    if (it == order.end()) return;  // not a matter of private tiles: check_config names what is wrong
+    const int d = *it;
+    c.private_tile_size[d] /= 2;
+    if (!mdh.dims[d].combine.is_concat()) continue;  // a reduction's local tile does not follow its private tile
+    c.local_tile_size[d] = std::min<int64_t>(bound.dim_extents[d], c.num_wi[d] * c.private_tile_size[d]);
+    c.num_wg[d] = (bound.dim_extents[d] + c.local_tile_size[d] - 1) / c.local_tile_size[d];
+  }
+}
 }  // namespace
 
 KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
@@ -615,6 +635,7 @@ KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
   // Reductions last in the work-group loop nest: the space requires it (LOOP_ORDER_G in parameter_families.cpp).
   std::stable_partition(c.loop_order[0].begin(), c.loop_order[0].end(),
                         [&](int d) { return mdh.dims[d].combine.is_concat(); });
+  shrink_private_tiles_until_valid(bound, limits, c);
   check_config(bound, c, limits);
   return c;
 }

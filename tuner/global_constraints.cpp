@@ -18,7 +18,7 @@ GlobalConstraintSet::GlobalConstraintSet(std::vector<GlobalConstraint> constrain
     if (constraint.reads.empty())
       throw UserError("global constraint '" + constraint.description + "' reads no parameter");
     if (!constraint.holds) throw UserError("global constraint '" + constraint.description + "' has no predicate");
-    Resolved resolved{std::move(constraint.description), {}, std::move(constraint.holds)};
+    Resolved resolved{std::move(constraint.description), {}, {}, std::move(constraint.holds)};
     for (const std::string& name : constraint.reads) {
       auto it = index_of_name.find(name);
       if (it == index_of_name.end())
@@ -31,7 +31,10 @@ GlobalConstraintSet::GlobalConstraintSet(std::vector<GlobalConstraint> constrain
       std::vector<size_t>& of_group = constraints_of_group_[group_of_parameter[i]];
       if (of_group.empty() || of_group.back() != c) of_group.push_back(c);
       read_groups_.push_back(group_of_parameter[i]);
+      resolved.groups.push_back(group_of_parameter[i]);
     }
+    std::sort(resolved.groups.begin(), resolved.groups.end());
+    resolved.groups.erase(std::unique(resolved.groups.begin(), resolved.groups.end()), resolved.groups.end());
     constraints_.push_back(std::move(resolved));
   }
   std::sort(read_groups_.begin(), read_groups_.end());

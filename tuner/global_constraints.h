@@ -48,6 +48,8 @@ class GlobalConstraintSet {
   const std::vector<size_t>& read_groups() const { return read_groups_; }
   /// The constraints that read a parameter of group g, ascending.
   const std::vector<size_t>& constraints_reading(size_t g) const { return constraints_of_group_[g]; }
+  /// The groups constraint c reads, ascending.
+  const std::vector<size_t>& groups_read_by(size_t c) const { return constraints_[c].groups; }
 
   /// Whether constraint c holds for `values` (declaration order; the parameters it reads must be set).
   bool holds(size_t c, std::span<const int64_t> values, std::vector<int64_t>& reads) const;
@@ -57,7 +59,8 @@ class GlobalConstraintSet {
  private:
   struct Resolved {
     std::string description;
-    std::vector<size_t> reads;  // declaration indices, in the order of GlobalConstraint::reads
+    std::vector<size_t> reads;   // declaration indices, in the order of GlobalConstraint::reads
+    std::vector<size_t> groups;  // the groups of `reads`, ascending
     std::function<bool(std::span<const int64_t>)> holds;
   };
   std::vector<Resolved> constraints_;

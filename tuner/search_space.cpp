@@ -170,6 +170,21 @@ SearchSpace::SearchSpace(std::vector<Parameter> parameters, std::vector<GlobalCo
   for (size_t g = 0; g < group_members_.size(); ++g)
     for (size_t i : group_members_[g]) group_of_parameter[i] = g;
   globals_ = GlobalConstraintSet(std::move(global_constraints), params, group_of_parameter, trees_.size());
+  // 5. Groups that global constraints tie tightly are listed together for sampling (sampling_blocks.h); used
+  // only where rejecting uniform candidates would almost never find a valid one.
+  if (!globals_.empty()) {
+    std::vector<uint64_t> leaf_counts;
+    for (const GroupTree& tree : trees_) leaf_counts.push_back(tree.leaf_count());
+    ScratchLease lease(params.size());
+    Point point(trees_.size(), 0);
+    blocks_ = SamplingBlocks(
+        leaf_counts, globals_,
+        [&](size_t g, uint64_t leaf, CheckScratch& scratch) {
+          point[g] = leaf;
+          decode_group(point, g, scratch);
+        },
+        *lease);
+  }
   if (globals_.empty()) {
     known_valid_size_ = size_;
   } else if (size_ <= BigUnsigned(kEagerCountLimit)) {
@@ -293,10 +308,15 @@ ValidSizeEstimate SearchSpace::estimate_valid_size(uint64_t samples, uint64_t se
   ScratchLease scratch(parameters_->size());
   Rng rng(seed);
   Point point(trees_.size());
+  if (blocks_.active() && blocks_.has_empty_block()) {
+    estimate.samples = samples;
+    return estimate;  // no valid configuration: 0 in [0, 0]
+  }
   for (uint64_t s = 0; s < samples; ++s) {
-    for (size_t g = 0; g < trees_.size(); ++g) point[g] = rng.below(trees_[g].leaf_count());
+    draw(rng, point);
     if (is_valid(point, *scratch)) ++estimate.valid_samples;
   }
+  const double drawn_from = blocks_.active() ? static_cast<double>(blocks_.drawn_from()) : candidates;
   estimate.samples = samples;
   // Wilson score interval for the valid fraction at 95%: unlike the normal approximation it stays inside [0, 1]
   // and is informative when no or every sample is valid.
@@ -304,9 +324,9 @@ ValidSizeEstimate SearchSpace::estimate_valid_size(uint64_t samples, uint64_t se
   const double denominator = 1 + z * z / n;
   const double centre = (p + z * z / (2 * n)) / denominator;
   const double half_width = z * std::sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator;
-  estimate.valid = candidates * p;
-  estimate.low = candidates * std::max(0.0, centre - half_width);
-  estimate.high = candidates * std::min(1.0, centre + half_width);
+  estimate.valid = drawn_from * p;
+  estimate.low = drawn_from * std::max(0.0, centre - half_width);
+  estimate.high = drawn_from * std::min(1.0, centre + half_width);
   return estimate;
 }
 
@@ -391,12 +411,21 @@ Point SearchSpace::sample(Rng& rng) const {
     for (size_t g = 0; g < trees_.size(); ++g) point[g] = rng.below(trees_[g].leaf_count());
     return point;
   }
+  if (blocks_.active() && blocks_.has_empty_block()) throw no_valid_configuration(rng, /*exhaustive=*/false);
   ScratchLease scratch(parameters_->size());
   for (uint64_t attempt = 0; attempt < kMaxSampleAttempts; ++attempt) {
-    for (size_t g = 0; g < trees_.size(); ++g) point[g] = rng.below(trees_[g].leaf_count());
+    draw(rng, point);
     if (is_valid(point, *scratch)) return point;
   }
   throw no_valid_configuration(rng, /*exhaustive=*/false);
+}
+
+void SearchSpace::draw(Rng& rng, Point& point) const {
+  if (blocks_.active()) {
+    blocks_.draw(rng, point);
+    return;
+  }
+  for (size_t g = 0; g < trees_.size(); ++g) point[g] = rng.below(trees_[g].leaf_count());
 }
 
 void SearchSpace::candidate_neighbours(const Point& point, std::vector<Point>& out) const {

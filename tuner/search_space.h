@@ -22,6 +22,7 @@
 #include "tuner/group_tree.h"
 #include "tuner/parameter.h"
 #include "tuner/random.h"
+#include "tuner/sampling_blocks.h"
 
 namespace mdh::tuner {
 
@@ -65,7 +66,8 @@ class SearchSpace {
   /// Nullopt when the configuration satisfies every global constraint, else the first one it violates.
   std::optional<std::string> violated_global_constraint(const Configuration& configuration) const;
   /// size() x the fraction of `samples` uniform candidates that are valid, with a 95% interval; exact (and
-  /// without sampling) when there are no global constraints.
+  /// without sampling) when there are no global constraints. Where the sampling blocks are active: the
+  /// configurations they draw from x the fraction of their draws that are valid.
   ValidSizeEstimate estimate_valid_size(uint64_t samples, uint64_t seed) const;
   /// The exact number of valid configurations by enumerating the candidates, or nullopt when there are more than
   /// `limit` candidates. Without global constraints it is size(), whatever the limit.
@@ -85,10 +87,12 @@ class SearchSpace {
   Configuration configuration_from_json(const nlohmann::json& json) const;
 
   /// A configuration drawn uniformly from all valid ones (with global constraints: rejection of uniform
-  /// candidates). Throws mdh::UserError naming the constraints that fail most when kMaxSampleAttempts candidates
-  /// in a row are invalid.
+  /// candidates, or of uniform draws through the sampling blocks where those are active). Throws mdh::UserError
+  /// naming the constraints that fail most when kMaxSampleAttempts draws in a row are invalid.
   Point sample(Rng& rng) const;
   static constexpr uint64_t kMaxSampleAttempts = 1'000'000;
+  /// The groups that global constraints tie into blocks for sampling (sampling_blocks.h).
+  const SamplingBlocks& sampling_blocks() const { return blocks_; }
   /// All valid configurations that differ from `point` in exactly one parameter's value.
   std::vector<Point> neighbours(const Point& point) const;
 
@@ -106,6 +110,8 @@ class SearchSpace {
   // Sets scratch.values for the parameters of group g at the point's leaf.
   void decode_group(const Point& point, size_t g, CheckScratch& scratch) const;
   bool is_valid(const Point& point, CheckScratch& scratch) const;
+  // One uniform candidate, or with active sampling blocks one uniform draw through them.
+  void draw(Rng& rng, Point& point) const;
   // Every one-parameter change of the point, valid or not.
   void candidate_neighbours(const Point& point, std::vector<Point>& out) const;
   double squared_distance(const Point& point, std::span<const double> coordinates, CheckScratch& scratch) const;
@@ -120,6 +126,7 @@ class SearchSpace {
   BigUnsigned size_;
   GlobalConstraintSet globals_;
   std::optional<BigUnsigned> known_valid_size_;
+  SamplingBlocks blocks_;
 };
 
 }  // namespace mdh::tuner

@@ -8,12 +8,14 @@
 #include "codegen/tunable_geometry.h"
 #include "codegen/tuning_space.h"
 #include "tests/codegen/codegen_test_support.h"
+#include "tests/codegen/tunable_test_support.h"
 
 namespace mdh {
 namespace {
 
 using nlohmann::json;
 using testing::bind_app;
+using testing::h200_device_limits;
 
 DeviceLimits small_gpu() {
   DeviceLimits l;
@@ -46,27 +48,13 @@ TEST(KernelConfig, DefaultIsValidAndRoundTripsThroughJson) {
   }
 }
 
-// An H200 as the runtime describes it (pipeline/device_limits.cpp).
-DeviceLimits h200() {
-  DeviceLimits l;
-  l.max_work_group_size = 1024;
-  l.max_work_item_sizes = {1024, 1024, 64};
-  l.local_mem_bytes = 48 * 1024;
-  l.compute_units = 132;
-  l.local_memory_dedicated = true;
-  l.simd_width = 32;
-  l.registers_per_work_item = 255;
-  l.nvidia_driver = true;
-  return l;
-}
-
 // Where work-items share inputs and local memory is dedicated, the default is a strided register tile with both
 // inputs cached (kernel_config.cpp, tile_for_reuse); the tiles shrink until every compute unit has a work-group.
 TEST(KernelConfig, DefaultTilesForReuseOnDedicatedLocalMemory) {
   const int local = static_cast<int>(Layer::Local);
   {
     const BoundMdh bound = bind_app("apps/gemm.mdh", "I=1024,J=1024,K=1024");
-    const json j = config_to_json(bound, default_config(bound, h200()));
+    const json j = config_to_json(bound, default_config(bound, h200_device_limits()));
     EXPECT_EQ(j["NUM_WI_i"], 16);
     EXPECT_EQ(j["NUM_WI_j"], 16);
     EXPECT_EQ(j["PT_SIZE_i"], 8);  // 8x8 leaves 64 work-groups for 132 compute units, 8x4 128 (of 256)
@@ -85,11 +73,11 @@ TEST(KernelConfig, DefaultTilesForReuseOnDedicatedLocalMemory) {
     EXPECT_EQ(j["BUF_ORDER_L_A"].dump(), "[0,1]");
     // Large enough for 8x8 register tiles.
     const BoundMdh big = bind_app("apps/gemm.mdh", "I=4096,J=4096,K=4096");
-    const json b = config_to_json(big, default_config(big, h200()));
+    const json b = config_to_json(big, default_config(big, h200_device_limits()));
     EXPECT_EQ(b["PT_SIZE_i"], 8);
     EXPECT_EQ(b["PT_SIZE_j"], 8);
     // The same GEMM where local memory is global memory (PoCL on a CPU): the plain default.
-    DeviceLimits cpu = h200();
+    DeviceLimits cpu = h200_device_limits();
     cpu.local_memory_dedicated = false;
     const KernelConfig plain = default_config(bound, cpu);
     EXPECT_EQ(plain.input_memory[local], (std::vector<Memory>{Memory::None, Memory::None}));
@@ -98,7 +86,7 @@ TEST(KernelConfig, DefaultTilesForReuseOnDedicatedLocalMemory) {
   {
     // TB[d][f][g][c]: f, on OpenCL dimension 0, moves innermost in the copy; TA[g][e][a][b] does not read f.
     const BoundMdh bound = bind_app("apps/tc/abcdef-geab-dfgc.mdh", "A=24,B=16,C=16,D=24,E=16,F=16,G=24");
-    const json j = config_to_json(bound, default_config(bound, h200()));
+    const json j = config_to_json(bound, default_config(bound, h200_device_limits()));
     EXPECT_EQ(j["MEM_INP_L_TA"], "local");
     EXPECT_EQ(j["MEM_INP_L_TB"], "local");
     EXPECT_EQ(j["BUF_ORDER_L_TA"].dump(), "[0,1,2,3]");
@@ -107,7 +95,7 @@ TEST(KernelConfig, DefaultTilesForReuseOnDedicatedLocalMemory) {
     EXPECT_EQ(j["DOUBLE_BUFFER"], "on");
     // TB[e][f][g][c]: work-items along f would read it at a stride of G*C, so it is cached too (f innermost).
     const BoundMdh gdab = bind_app("apps/tc/abcdef-gdab-efgc.mdh", "A=24,B=16,C=16,D=16,E=24,F=16,G=24");
-    const json k = config_to_json(gdab, default_config(gdab, h200()));
+    const json k = config_to_json(gdab, default_config(gdab, h200_device_limits()));
     EXPECT_EQ(k["MEM_INP_L_TB"], "local");
     EXPECT_EQ(k["BUF_ORDER_L_TB"].dump(), "[0,2,3,1]");
     EXPECT_EQ(k["NUM_WI_e"], 8);  // divides E = 24 (16 would leave a half-empty tile)
@@ -117,14 +105,14 @@ TEST(KernelConfig, DefaultTilesForReuseOnDedicatedLocalMemory) {
   {
     // PRL: work-items along i only (16 per work-group): the plain default.
     const BoundMdh bound = bind_app("apps/prl.mdh", "N=32768,M=1024");
-    const KernelConfig c = default_config(bound, h200());
+    const KernelConfig c = default_config(bound, h200_device_limits());
     EXPECT_EQ(c.private_tile_size[0], 2);
     EXPECT_EQ(c.input_memory[local], std::vector<Memory>(c.input_memory[local].size(), Memory::None));
   }
   {
     // A stencil reads every dimension it is computed along: nothing is shared, nothing cached.
     const BoundMdh bound = bind_app("apps/gaussian.mdh", "I=4096,J=4096");
-    const KernelConfig c = default_config(bound, h200());
+    const KernelConfig c = default_config(bound, h200_device_limits());
     EXPECT_EQ(c.input_memory[local], std::vector<Memory>(c.input_memory[local].size(), Memory::None));
   }
 }
@@ -276,15 +264,15 @@ TEST(KernelConfig, CheckConfigNamesTheViolatedConstraint) {
 // GPU default of GEMM 1024^3 stays valid at 1000^3 (the tuned-results store takes the nearest size's), unpipelined.
 TEST(KernelConfig, DoubleBufferNeedsALocalCacheButNoParticularSize) {
   const BoundMdh bound = bind_app("apps/gemm.mdh", "I=1024,J=1024,K=1024");
-  KernelConfig c = default_config(bound, h200());
+  KernelConfig c = default_config(bound, h200_device_limits());
   ASSERT_EQ(c.double_buffer, DoubleBuffer::on);
   const BoundMdh other = bind_app("apps/gemm.mdh", "I=1000,J=1000,K=1000");
   const KernelConfig moved = config_from_json(other, config_to_json(bound, c));
-  EXPECT_NO_THROW(check_config(other, moved, h200()));
+  EXPECT_NO_THROW(check_config(other, moved, h200_device_limits()));
   EXPECT_EQ(tunable_geometry(other, moved).prefetch_dimension, -1);  // 1000 = 7 x 128 + 104: edge tiles
   c.input_memory[static_cast<int>(Layer::Local)] = {Memory::None, Memory::None};
   try {
-    check_config(bound, c, h200());
+    check_config(bound, c, h200_device_limits());
     ADD_FAILURE() << "DOUBLE_BUFFER without a local cache accepted";
   } catch (const UserError& e) {
     EXPECT_EQ(std::string(e.what()).substr(0, 92),

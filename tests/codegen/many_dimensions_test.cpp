@@ -89,5 +89,66 @@ TEST(ManyDimensions, TheSpaceOfTwentyDimensionsIsBuiltUnderAMemoryLimit) {
   EXPECT_EQ(search.closest(search.coordinates(*point)), *point);
 }
 
+// 20 `++` dimensions of extent 2: each dimension's OWNERSHIP constraint (a constraint across its OWNERSHIP and size
+// groups) excludes half of the candidates, so one uniform candidate in about 10^6 was valid and `mdh tune` gave up
+// after 10^6 rejections (88 s). Sampling blocks tie each dimension's groups (tuner/sampling_blocks.h).
+TEST(ManyDimensions, TwentyConcatDimensionsSampleValidConfigurations) {
+  const BoundMdh bound = testing::bind_spec_text(many_dimension_spec(msg::kMaxDimensions, 0), "many.mdh", "");
+  const TuningSpace space = make_tuning_space(bound, testing::roomy_device_limits());
+  const tuner::SearchSpace search = make_search_space(space, 2);
+  const tuner::SamplingBlocks& blocks = search.sampling_blocks();
+  ASSERT_TRUE(blocks.active());
+  EXPECT_LE(blocks.internal_fraction(), 1.0 / (1 << 20));  // what rejection of uniform candidates faced
+  tuner::Rng rng(1);
+  for (int s = 0; s < 100; ++s) {
+    const tuner::Point point = search.sample(rng);
+    ASSERT_FALSE(first_violation(space, search.configuration(point).values()).has_value());
+  }
+  // Through the blocks a good share of draws is valid: the estimate rests on thousands of valid draws, not 0.
+  const tuner::ValidSizeEstimate estimate = search.estimate_valid_size(2000, 1);
+  EXPECT_GT(estimate.valid_samples, 200u);
+}
+
+// The default configuration of 16 or more `++` dimensions of extent 2 was invalid: a private tile of 2 per
+// dimension left a work-item 2^14 or more partial results, past the 16 KiB of private memory, and `mdh generate`
+// and `mdh tune` refused their own default. The outermost private tiles now shrink until it is valid.
+TEST(ManyDimensions, TheDefaultConfigurationOfManyConcatDimensionsIsValid) {
+  for (size_t dims : {size_t{16}, msg::kMaxDimensions}) {
+    const BoundMdh bound = testing::bind_spec_text(many_dimension_spec(dims, 0), "many.mdh", "");
+    KernelConfig config;
+    ASSERT_NO_THROW(config = default_config(bound, testing::roomy_device_limits())) << dims << " dimensions";
+    // Only as many private tiles shrink as needed: the innermost dimensions keep theirs.
+    EXPECT_EQ(config.private_tile_size.front(), 1) << dims << " dimensions";
+    EXPECT_EQ(config.private_tile_size[dims - 3], 2) << dims << " dimensions";
+  }
+}
+
+// Spaces that sampled by plain rejection before sampling blocks existed keep doing so, so that their draws, and
+// the journals recorded from them, stay the same: every app in apps/ at every size its experiments use.
+TEST(ManyDimensions, AppsKeepPlainRejectionSampling) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"apps/dot.mdh", "K=16777216"},
+      {"apps/gaussian.mdh", "I=224,J=224"},
+      {"apps/gemm.mdh", "I=10,J=500,K=64"},
+      {"apps/gemm.mdh", "I=1024,J=1024,K=1024"},
+      {"apps/gemm_nt.mdh", "I=128,J=128,K=128"},
+      {"apps/gemv.mdh", "I=1000,K=2048"},
+      {"apps/jacobi3d.mdh", "I=64,J=64,K=64"},
+      {"apps/mcc.mdh", "N=1,P=7,Q=7,K=64,C=64,R=3,S=3"},
+      {"apps/prl.mdh", "N=2048,M=1024"},
+      {"apps/tc/abcdef-gdab-efgc.mdh", "A=12,B=8,C=8,D=8,E=12,F=8,G=12"},
+      {"apps/tc/abcdef-gfbc-dega.mdh", "A=24,B=16,C=16,D=24,E=16,F=16,G=24"},
+  };
+  for (const DeviceLimits& limits : {testing::roomy_device_limits(), testing::h200_device_limits()})
+    for (const auto& [app, sizes] : cases) {
+      const BoundMdh bound = testing::bind_app(app, sizes);
+      const tuner::SearchSpace search = make_search_space(make_tuning_space(bound, limits), 2);
+      EXPECT_FALSE(search.sampling_blocks().active()) << app << " " << sizes;
+      // With a margin: the contractions, the closest, satisfy their blocks' constraints 5x as often as the floor.
+      EXPECT_GT(search.sampling_blocks().internal_fraction(), 4 * tuner::SamplingBlocks::kPlainRejectionFloor)
+          << app << " " << sizes << " " << search.sampling_blocks().internal_fraction();
+    }
+}
+
 }  // namespace
 }  // namespace mdh

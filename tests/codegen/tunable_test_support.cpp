@@ -211,6 +211,19 @@ DeviceLimits roomy_device_limits() {
   return l;
 }
 
+DeviceLimits h200_device_limits() {
+  DeviceLimits l;
+  l.max_work_group_size = 1024;
+  l.max_work_item_sizes = {1024, 1024, 64};
+  l.local_mem_bytes = 48 * 1024;
+  l.compute_units = 132;
+  l.local_memory_dedicated = true;
+  l.simd_width = 32;
+  l.registers_per_work_item = 255;
+  l.nvidia_driver = true;
+  return l;
+}
+
 DeviceLimits first_device_limits() {
   DeviceLimits limits;
   size_t wg = 0, items[3] = {0, 0, 0};

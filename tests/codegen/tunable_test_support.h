@@ -25,6 +25,8 @@ DeviceLimits first_device_limits();
 /// A device that limits only what tests of a space's shape need: 1,024 work-items per work-group (64 along
 /// OpenCL dimension 2) and 64 KiB of local memory, with no register budget.
 DeviceLimits roomy_device_limits();
+/// An H200 as the runtime describes it (pipeline/device_limits.cpp).
+DeviceLimits h200_device_limits();
 
 /// Calls `visit` for every valid assignment of the space, enumerated by the tuner's engine (pipeline/
 /// tuning_search_space.h: the one engine that counts, samples and searches spaces); returns how many there were.

@@ -74,6 +74,35 @@ TEST(Cli, DevicesIcdSaysWhichDriversTheLoaderReadsAndWhetherTheyLoad) {
   EXPECT_NE(r.output.find("blocked signals: "), std::string::npos) << r.output;
 }
 
+// 20 `++` dimensions of extent 2, the most the language allows: `mdh space` estimated "about 0" valid
+// configurations (none among 20,000 uniform candidates) and `mdh generate` refused its own default configuration
+// (private array bytes). The estimate now draws through sampling blocks (tuner/sampling_blocks.h).
+TEST(Cli, TwentyDimensionsHaveASpaceAndADefault) {
+  std::string view, extents, index, combine;
+  for (int d = 0; d < 20; ++d) {
+    const std::string name = std::string(1, 'd').append(std::to_string(d));
+    if (d > 0) view += ", ", combine += ", ";
+    view += name;
+    view += " < 2";
+    extents += "[2]";
+    index += "[";
+    index += name;
+    index += "]";
+    combine += "++";
+  }
+  const fs::path spec = temp_dir() / "twenty.mdh";
+  std::ofstream(spec) << "md_hom twenty\ninput A : float" << extents << "\noutput B : float" << extents << "\nview ("
+                      << view << ") : A" << index << " -> B" << index << "\nscalar (a) = a\ncombine (" << combine
+                      << ")\n";
+  Result r = mdh_cli("space '" + spec.string() + "' -q");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find(" uniform draws valid from the "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(" configurations that 19 sampling blocks admit, of "), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("about 0 "), std::string::npos) << r.output;
+  r = mdh_cli("generate '" + spec.string() + "' -o '" + (temp_dir() / "twenty.cl").string() + "'");
+  EXPECT_EQ(r.status, 0) << r.output;
+}
+
 TEST(Cli, CheckDescribesTheSpec) {
   Result r = mdh_cli("check apps/gemm.mdh --size I=4,J=5,K=6");
   EXPECT_EQ(r.status, 0) << r.output;
