@@ -462,9 +462,18 @@ std::vector<ParameterFamily> make_families() {
           geometry_quantity(x, "private array bytes",
                             [](const TunableGeometry& g) { return g.private_memory_bytes; }) <=
               limit(x.limits.private_mem_bytes),
-          geometry_quantity(x, "largest scratch buffer bytes", [](const TunableGeometry& g) {
-            return std::max({g.partial_results_bytes, g.global_private_results_bytes, g.global_local_results_bytes});
-          }) <= limit(x.limits.max_alloc_bytes)};
+          geometry_quantity(x, "largest scratch buffer bytes",
+                            [](const TunableGeometry& g) {
+                              return std::max({g.partial_results_bytes, g.global_private_results_bytes,
+                                               g.global_local_results_bytes});
+                            }) <= limit(x.limits.max_alloc_bytes),
+          // The kernel indexes its buffers with `int`: a larger scratch buffer wraps its indices. On the H200 (GEMM
+          // 4096^3, NUM_WG_k = 128, MEM_RES P = global: 8.6 GB, within its largest allocation) the kernel accessed
+          // memory out of bounds, and NVIDIA's context failed every later call.
+          geometry_quantity(x, "largest scratch buffer bytes / element bytes", [](const TunableGeometry& g) {
+            return std::max({g.partial_results_bytes, g.global_private_results_bytes, g.global_local_results_bytes}) /
+                   std::max<uint64_t>(1, g.result_bytes);
+          }) <= Expr::named_constant(kMaxOpenClIndex, std::to_string(kMaxOpenClIndex) + " (the kernel's int indices)")};
       // The register budget (DeviceLimits::registers_per_work_item): private arrays beyond the register file spill
       // to memory. On the H200 a register-blocked GEMM configuration (PT 8x8x32) had a 2,304-byte stack frame and
       // ran 14 ms; fed one reduction step at a time the same tile fits in 77-120 registers. Estimated before the

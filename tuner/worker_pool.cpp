@@ -283,6 +283,8 @@ void WorkerPool::read_output(Worker& worker) {
       result.verified = reply.value("verified", true);
       result.cut = reply.value("cut", false);
       if (reply.contains("stages")) result.stage_seconds = reply["stages"].get<StageSeconds>();
+      // It ends after this reply (serve_worker_requests): reaped now, started afresh for the next evaluation.
+      if (reply.value("restart", false)) stop(worker, true);
     } catch (const std::exception& e) {
       // A worker that breaks the protocol cannot be trusted with the next request either.
       std::string how = stop(worker, true);
@@ -393,7 +395,13 @@ int serve_worker_requests(
     reply["verified"] = result.verified;
     reply["cut"] = result.cut;
     if (!result.stage_seconds.empty()) reply["stages"] = result.stage_seconds;
+    // A kernel that failed at run time can leave the device context unusable: after NVIDIA's out-of-bounds error
+    // (CL_NV_ILLEGAL_ADDRESS) every later build and launch in the process failed (365 evaluations of an H200 run).
+    // The worker ends, and the tuner starts a fresh one for the next evaluation.
+    const bool restart = result.status == EvaluationStatus::launch_error;
+    if (restart) reply["restart"] = true;
     std::cout << reply.dump() << std::endl;  // flushed: the tuner waits for this line
+    if (restart) return 0;
   }
   return 0;
 }

@@ -5,6 +5,8 @@
 //   reply    {"id": 7, "status": "ok", "cost": 0.00123, "reason": "", "verified": false, "cut": false}
 // and, before the reply where the cost function says so (EvaluationContext::kernels_start),
 //   progress {"id": 7, "kernels": "start"}
+// A reply with "restart": true (a launch error, which can leave the device context unusable) is the worker's last:
+// it exits, and the tuner starts a fresh one for the next evaluation.
 // A worker says {"ready": true} once when it has started up (read its spec, opened its device, computed its
 // reference): an evaluation's deadline counts from then, so that a restarted worker's start-up is not charged to
 // the evaluation it was started for.

@@ -34,6 +34,36 @@ std::string error_of(const BoundMdh& bound, const json& j) {
   return "no error";
 }
 
+// The kernel indexes its buffers with `int`. On the H200 (largest allocation about 35 GB) this GEMM 4096^3
+// configuration passed the allocation limit with 8.6 GB of per-work-group partial results, wrapped its indices and
+// accessed memory out of bounds.
+TEST(KernelConfig, ScratchBuffersStayWithinTheKernelsIntIndices) {
+  const BoundMdh bound = bind_app("apps/gemm.mdh", "I=4096,J=4096,K=4096");
+  DeviceLimits limits = h200_device_limits();
+  limits.max_alloc_bytes = uint64_t{35} << 30;
+  json j = config_to_json(bound, default_config(bound, limits));
+  const json changes = {{"LT_SIZE_i", 32},        {"LT_SIZE_j", 8},         {"LT_SIZE_k", 32},
+                        {"PT_SIZE_i", 4},         {"PT_SIZE_j", 4},         {"PT_SIZE_k", 1},
+                        {"NUM_WI_i", 4},          {"NUM_WI_j", 2},          {"NUM_WI_k", 4},
+                        {"NUM_WG_i", 128},        {"NUM_WG_j", 512},        {"NUM_WG_k", 128},
+                        {"MEM_INP_L_A", "local"}, {"MEM_INP_L_B", "none"},  {"MEM_INP_P_A", "private"},
+                        {"MEM_INP_P_B", "local"}, {"MEM_RES_L", "local"},   {"MEM_RES_P", "global"},
+                        {"CMB_RES", "L"},         {"DOUBLE_BUFFER", "off"}, {"OWNERSHIP_i", "block"},
+                        {"OWNERSHIP_j", "block"}, {"WG_SWIZZLE_i", 1},      {"WG_SWIZZLE_j", 1},
+                        {"VECTOR_WIDTH_A", 1},    {"VECTOR_WIDTH_B", 1}};
+  for (const auto& [key, value] : changes.items()) j[key] = value;
+  std::string error = "no error";
+  try {
+    check_config(bound, config_from_json(bound, j), limits);
+  } catch (const UserError& e) {
+    error = e.what();
+  }
+  EXPECT_NE(error.find("violates largest scratch buffer bytes / element bytes <= 2147483647 (the kernel's int "
+                       "indices)"),
+            std::string::npos)
+      << error;
+}
+
 TEST(KernelConfig, DefaultIsValidAndRoundTripsThroughJson) {
   for (const char* app : {"apps/gemm.mdh", "apps/gaussian.mdh", "apps/prl.mdh", "apps/mcc.mdh", "apps/dot.mdh"}) {
     const std::string sizes = std::string(app) == "apps/mcc.mdh"        ? "N=1,P=7,Q=7,K=64,C=32,R=3,S=3"

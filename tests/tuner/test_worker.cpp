@@ -1,5 +1,6 @@
 // A worker process for the worker-pool tests: answers the bowl cost, hangs for X == --hang-x, aborts for
-// X == --crash-x, and reports its pid in the reason so tests can see evaluations spread over workers (or, with
+// X == --crash-x, answers a launch error for X == --launch-error-x, and reports its pid in the reason so tests can see
+// evaluations spread over workers (or, with
 // --report-env NAME, the value of that environment variable as the worker sees it; with --report-best, the best
 // cost the tuner sent, and results no better than it as unverified; with --kernels-start, it says that its kernels
 // start before it answers or hangs).
@@ -13,7 +14,7 @@
 #include "tuner/worker_pool.h"
 
 int main(int argc, char** argv) {
-  int64_t hang_x = -1, crash_x = -1;
+  int64_t hang_x = -1, crash_x = -1, launch_error_x = -1;
   std::string report_env;
   bool report_best = false, kernels_start = false;
   for (int i = 1; i < argc; ++i) {
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
     const std::string value = argv[++i];
     if (flag == "--hang-x") hang_x = std::stoll(value);
     if (flag == "--crash-x") crash_x = std::stoll(value);
+    if (flag == "--launch-error-x") launch_error_x = std::stoll(value);
     if (flag == "--report-env") report_env = value;
   }
   return mdh::tuner::serve_worker_requests(
@@ -39,6 +41,8 @@ int main(int argc, char** argv) {
         if (x == hang_x)
           for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
         if (x == crash_x) std::abort();
+        if (x == launch_error_x)
+          return mdh::tuner::EvaluationResult::failed(mdh::tuner::EvaluationStatus::launch_error, "synthetic");
         double cost = mdh::tuner::testing::bowl_cost(x, config.at("Y").get<int64_t>(), config.at("Z").get<int64_t>(),
                                                      config.at("FLAG").get<bool>() ? 1 : 0);
         mdh::tuner::EvaluationResult result = mdh::tuner::EvaluationResult::ok(cost);

@@ -119,6 +119,24 @@ TEST(WorkerPool, KernelsThatHangAreStoppedAtTheKernelsDeadline) {
   EXPECT_EQ(pool.wait().second.status, EvaluationStatus::ok);
 }
 
+// After a launch error the worker's device context may be broken (NVIDIA's out-of-bounds error failed every later
+// call of the process): the next evaluation runs in a fresh worker.
+TEST(WorkerPool, ALaunchErrorRestartsTheWorker) {
+  SearchSpace space(testing::bowl_parameters());
+  WorkerPool pool(test_workers(1, {"--launch-error-x", "3"}));
+  pool.submit(1, configuration_with_x(space, 1), {});
+  const EvaluationResult before = pool.wait().second;
+  pool.submit(2, configuration_with_x(space, 3), {});
+  const EvaluationResult failed = pool.wait().second;
+  EXPECT_EQ(failed.status, EvaluationStatus::launch_error);
+  EXPECT_EQ(failed.reason, "synthetic");
+  pool.submit(3, configuration_with_x(space, 1), {});
+  const EvaluationResult after = pool.wait().second;
+  ASSERT_EQ(after.status, EvaluationStatus::ok);
+  EXPECT_NE(after.reason, before.reason) << "the same worker process (its pid) answered after the launch error";
+  EXPECT_EQ(pool.starts(), 2u);
+}
+
 // A deadline in the evaluation's context replaces the pool's own (a compile worker's deadline is set this way).
 TEST(WorkerPool, TheContextsTimeoutReplacesThePoolsDeadline) {
   SearchSpace space(testing::bowl_parameters());
