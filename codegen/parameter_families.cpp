@@ -126,6 +126,15 @@ std::vector<ParameterRef> refs(const BoundMdh& bound, const std::vector<std::str
 // an H200's L2).
 constexpr int64_t kMaxWorkGroupSwizzle = 16;
 
+// The values 1, 2, 4, ... within the range: what WG_SWIZZLE and VECTOR_WIDTH can use (other values name no other
+// grouping, or no OpenCL vector type).
+std::vector<int64_t> powers_of_two(const LatticeContext& x) {
+  std::vector<int64_t> powers;
+  for (int64_t v = 1; v <= x.hi; v *= 2)
+    if (v >= x.lo) powers.push_back(v);
+  return powers;
+}
+
 // VECTOR_WIDTH's range: float16 is OpenCL's widest vector, what AVX-512 holds.
 constexpr int64_t kMaxVectorWidth = 16;
 
@@ -597,12 +606,7 @@ std::vector<ParameterFamily> make_families() {
     f.max_value = [](const FamilyContext& x, int d) {
       return std::min<int64_t>(kMaxWorkGroupSwizzle, x.bound.dim_extents[d]);
     };
-    f.lattice = [](const LatticeContext& x) {
-      std::vector<int64_t> powers;
-      for (int64_t v = 1; v <= x.hi; v *= 2)
-        if (v >= x.lo) powers.push_back(v);
-      return powers;
-    };
+    f.lattice = powers_of_two;
     f.neutral = [](const BoundMdh&, int) -> std::optional<int64_t> { return 1; };
     f.get = [](const KernelConfig& c, int d) { return c.swizzle(d); };
     f.set = [](KernelConfig& c, int d, int64_t v) { member_slot(c.work_group_swizzle, d) = v; };
@@ -628,12 +632,7 @@ std::vector<ParameterFamily> make_families() {
       while (width * 2 <= std::min(row, kMaxVectorWidth)) width *= 2;
       return width;
     };
-    f.lattice = [](const LatticeContext& x) {
-      std::vector<int64_t> powers;
-      for (int64_t v = 1; v <= x.hi; v *= 2)
-        if (v >= x.lo) powers.push_back(v);
-      return powers;
-    };
+    f.lattice = powers_of_two;
     f.neutral = [](const BoundMdh&, int) -> std::optional<int64_t> { return 1; };
     f.get = [](const KernelConfig& c, int a) { return c.vector_width_of(a); };
     f.set = [](KernelConfig& c, int a, int64_t v) { member_slot(c.vector_width, a) = v; };
