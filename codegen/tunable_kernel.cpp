@@ -614,14 +614,21 @@ class TunableEmitter {
       line("const int " + cache_var(l, a, "ext", static_cast<int>(k)) + " = " + ext + ";");
     }
   }
+  // The buffer coordinates of a cache element: `relative` to the box's lowest corner (its `lo` variables, or the
+  // next tile's `next_lo` while prefetching).
+  std::vector<std::string> box_coordinates(Layer l, int a, const std::vector<std::string>& relative,
+                                           const std::string& lo = "lo") const {
+    std::vector<std::string> absolute;
+    for (size_t k = 0; k < relative.size(); ++k)
+      absolute.push_back(cache_var(l, a, lo, static_cast<int>(k)) + " + " + relative[k]);
+    return absolute;
+  }
   // Copies the box of access `a` from its next outer source into the cache of layer `l`.
   // `cache[relative] = element;`, or with a guard `cache[relative] = (guard) ? element : otherwise;` (the element is
   // read only where the guard holds).
   void emit_copy_body(Layer l, int a, const std::vector<std::string>& relative, const std::string& guard = "",
                       const std::string& otherwise = "") {
-    std::vector<std::string> absolute;
-    for (size_t k = 0; k < relative.size(); ++k)
-      absolute.push_back(cache_var(l, a, "lo", static_cast<int>(k)) + " + " + relative[k]);
+    const std::vector<std::string> absolute = box_coordinates(l, a, relative);
     const Source outer =
         (l == Layer::Private && cached(Layer::Local, a) != Memory::None) ? Source::LocalTile : Source::Global;
     const std::string element = element_at(a, outer, absolute);
@@ -767,9 +774,7 @@ class TunableEmitter {
       else
         open_copy_rounds(a);
       const std::vector<std::string> relative = emit_copy_coordinates(a, width);
-      std::vector<std::string> absolute;
-      for (size_t k = 0; k < relative.size(); ++k)
-        absolute.push_back(cache_var(Layer::Local, a, "next_lo", static_cast<int>(k)) + " + " + relative[k]);
+      const std::vector<std::string> absolute = box_coordinates(Layer::Local, a, relative, "next_lo");
       line(prefetch_array(a) + "[n] = " +
            (width > 1 ? vector_load(Layer::Local, a, absolute) : element_at(a, Source::Global, absolute)) + ";");
       if (width > 1)
@@ -971,9 +976,7 @@ class TunableEmitter {
            "; c += WG_SIZE)");
     }
     const std::vector<std::string> relative = emit_copy_coordinates(a, vector_width(a));
-    std::vector<std::string> absolute;
-    for (size_t k = 0; k < relative.size(); ++k)
-      absolute.push_back(cache_var(Layer::Local, a, "lo", static_cast<int>(k)) + " + " + relative[k]);
+    const std::vector<std::string> absolute = box_coordinates(Layer::Local, a, relative);
     const std::string v = "v_" + access_id(a);
     line("const " + vector_type(a) + " " + v + " = " + vector_load(Layer::Local, a, absolute) + ";");
     vector_store(Layer::Local, a, relative, v);
@@ -995,9 +998,7 @@ class TunableEmitter {
     open_counted_loops(loops);
     line("const int b_" + str(last) + " = bv*" + str(v) + ";");
     relative.push_back("b_" + str(last));
-    std::vector<std::string> absolute;
-    for (size_t k = 0; k < relative.size(); ++k)
-      absolute.push_back(cache_var(Layer::Private, a, "lo", static_cast<int>(k)) + " + " + relative[k]);
+    const std::vector<std::string> absolute = box_coordinates(Layer::Private, a, relative);
     const std::string value = "v_" + access_id(a);
     line("const " + vector_type(a) + " " + value + " = " + vector_load(Layer::Private, a, absolute) + ";");
     vector_store(Layer::Private, a, relative, value);
