@@ -490,25 +490,29 @@ bool tile_for_reuse(const BoundMdh& bound, const DeviceLimits& limits, KernelCon
 
 // Where work-items share inputs on a device whose local memory is global memory (PoCL on a CPU), a register tile
 // per work-item whose element loop the compiler vectorises: PoCL runs a work-group's work-items one after the other,
-// so what makes a CPU fast is the loop nest of one work-item. Its private tile has kVectorTileRows elements along
-// the lanes dimension (the output's innermost `++` dimension, innermost in the element loops and in every private
-// cache that it indexes, so that the innermost loop reads consecutive floats), one vector of the device's float
-// width instead where an input is contiguous along it, as many along every reduction dimension along which an input
-// is contiguous, and kVectorTileRows along the next `++` dimension that work-items share an input along; every
-// input is cached privately, copied in vectors where the width divides the cached row. On the 2-core PoCL VM
-// (AVX-512, width 16; medians of 5-10, the best of 2-3 rounds on a shared machine): GEMM 512^3 ran 2.8 ms with 8x16
-// elements along i x j and 16 along k (the plain default 24.8-44 ms; 4x16: 3.3-4.8; 2x16: 3.7-5.6), GEMM_NT 512^3
-// 3.4 ms with 8x8 and B cached j-innermost (8x8 with B as stored: 8.0; 8x16: 4.8; the plain default 32), GEMV
-// 4096^2 2.2-3.5 ms with 8 rows and 16 along k (16 rows: 5.6; the shared reduction 18.6; OpenBLAS 3.1).
+// so what makes a CPU fast is the loop nest of one work-item. Its private tile has one vector of the device's float
+// width along every dimension that an input is contiguous along (so that the private caches are copied in vectors),
+// kVectorTileRows elements along the lanes dimension where no input is (the output's innermost `++` dimension,
+// innermost in the element loops and in every private cache that it indexes, so that the innermost loop reads
+// consecutive floats), and kVectorTileRows rows along a `++` dimension that an input read along the lanes does not
+// read (else one that some input is not read along); every input is cached privately, copied in vectors where the
+// width divides the cached row; local caches are not used (their barriers split PoCL's work-item loops: GEMM 1024^3
+// ran 635-712 ms with B or A and B cached locally, 50 without). On the 2-core PoCL VM (AVX-512, width 16; medians
+// of 3-10 runs, the best of 2-3 rounds on a machine shared with other jobs): GEMM 512^3 ran 2.4-2.8 ms with 8x16
+// elements along i x j and 16 along k (the plain default 24.8-44 ms; 4x16: 3.3-4.8; 2x16: 3.7-5.6; 6x16: 3.2;
+// 4x16 without the vector copies 22), GEMM_NT 512^3 3.4 ms with 8x8 and B cached j-innermost (8x8 with B as
+// stored: 8.0; 8x16: 4.8; the plain default 32), GEMV 4096^2 2.2-3.5 ms with 8 rows and 16 along k (16 rows: 5.6;
+// the shared reduction 18.6; OpenBLAS 3.1).
 constexpr int64_t kVectorTileRows = 8;
 // Work-items per work-group along the two innermost `++` dimensions: at most this many, one after the other on
 // PoCL, so that the work-items of a work-group read the same rows of the shared inputs while they are in the cache
-// (GEMV 4096^2: 8 and 1 work-items ran alike; GEMM 512^3 with 8x8 work-items 2.8 ms, 4x4 4.6, 16x16 9.8); fewer
+// (GEMV 4096^2: 8 and 1 work-items ran alike; GEMM 512^3 with 8x16 elements: 8x8 work-items 2.8-5.5 ms, 4x4
+// 4.6-6.3; with 4x16 elements, 16x16 work-items 9.8); fewer
 // where down to half as many divide the private tiles, so that no local tile is short: GEMM 1008^3 ran 27 ms with
 // 7x7 work-items, 180 ms with 8x8.
 constexpr int64_t kVectorTileWorkItems = 8;
 // Work-groups per compute unit at least, so that PoCL's threads share the work evenly (fewer work-items per
-// work-group first, then smaller tiles).
+// work-group first, then smaller tiles). A choice for load balance, not a measurement.
 constexpr uint64_t kVectorTileWorkGroupsPerComputeUnit = 4;
 
 // A private tile of about `desired` elements of a dimension of `extent`: the divisor of the extent nearest to it
@@ -548,7 +552,8 @@ bool tile_for_vectors(const BoundMdh& bound, const DeviceLimits& limits, KernelC
   if (lanes < 0 || !mdh.dims[lanes].combine.is_concat()) lanes = concat.back();
   // Rows along a dimension that an input read along the lanes does not read (GEMM: B[k][j] is the same for every
   // i), so that both inputs are reused within the tile (as an outer product), else along any shared one. On PoCL the
-  // contraction gdab-efgc (TB[e][f][g][c], lanes f) ran X ms with rows along d, Y along e (TB read once).
+  // contraction gdab-efgc (TB[e][f][g][c], lanes f) ran 218 ms with rows along d, 303-585 along e (each element of
+  // TB read once; the plain default 268-310).
   auto shared_with_lanes = [&](int d) {
     for (const BoundAccess& access : bound.inputs)
       if (reads_dimension(access, lanes) && !reads_dimension(access, d)) return true;
