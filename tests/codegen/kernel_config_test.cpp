@@ -240,6 +240,14 @@ TEST(KernelConfig, DefaultTilesForVectorsWithoutDedicatedLocalMemory) {
     EXPECT_EQ(j["CMB_RES"], "P");
   }
   {
+    // DOT shares its reduction among as many work-items as a vector has lanes (256 on GPUs).
+    const BoundMdh bound = bind_app("apps/dot.mdh", "K=16777216");
+    const json j = config_to_json(bound, default_config(bound, cpu));
+    EXPECT_EQ(j["NUM_WI_k"], 16);
+    EXPECT_EQ(j["CMB_RES"], "G");
+    EXPECT_EQ(config_to_json(bound, default_config(bound, h200_device_limits()))["NUM_WI_k"], 256);
+  }
+  {
     // Nothing shared (a stencil, DOT): not this layout.
     for (const auto& [app, sizes] : std::vector<std::pair<const char*, const char*>>{
              {"apps/gaussian.mdh", "I=4096,J=4096"}, {"apps/dot.mdh", "K=16777216"}}) {

@@ -80,7 +80,7 @@ TEST(TunableKernel, DefaultConfigOfEveryAppWithTheDevicesVectorWidth) {
       {"apps/gemm.mdh", "I=13,J=37,K=35"},
       {"apps/gemm_nt.mdh", "I=13,J=37,K=35"},
       {"apps/gemv.mdh", "I=37,K=70"},
-      {"apps/dot.mdh", "K=37"},
+      {"apps/dot.mdh", "K=1500"},  // long enough to share the reduction among the vector's lanes
       {"apps/gaussian.mdh", "I=9,J=20"},
       {"apps/jacobi3d.mdh", "I=5,J=6,K=7"},
       {"apps/mcc.mdh", "N=1,P=3,Q=5,K=20,C=19,R=2,S=3"},
