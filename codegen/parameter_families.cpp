@@ -525,21 +525,23 @@ std::vector<ParameterFamily> make_families() {
     f.member_constraints = [](const FamilyContext& x, int d) {
       const Mdh& mdh = *x.bound.mdh;
       const std::string n = mdh.dims[d].name;
-      // Strided ownership differs from block ownership only with several work-items owning several elements each.
-      std::vector<Condition> out{Condition::unless(
-          x.is("OWNERSHIP", d, "block"),
-          x.parameter("NUM_WI", d) >= Expr::constant(2) && x.parameter("PT_SIZE", d) >= Expr::constant(2))};
+      // Strided ownership differs from block ownership only with several work-items owning several runs
+      // (OWNERSHIP_CHUNK elements) each; block ownership has no runs.
+      const Expr chunk = x.parameter("OWNERSHIP_CHUNK", d);
+      std::vector<Condition> out{
+          Condition::unless(x.is("OWNERSHIP", d, "block"), x.parameter("NUM_WI", d) >= Expr::constant(2) &&
+                                                               x.parameter("PT_SIZE", d) >= Expr::constant(2) * chunk),
+          Condition::unless(chunk == Expr::constant(1), x.is("OWNERSHIP", d, "strided"))};
       // A work-item's partial result must be the fold of consecutive indices where the operator does not commute.
       if (!mdh.dims[d].combine.is_concat() && !mdh.dims[d].combine.is_commutative())
         out.push_back(x.is("OWNERSHIP", d, "block"));
-      // A private cache holds a box of the input; a strided private tile's footprint is not one.
-      for (size_t a = 0; a < x.bound.inputs.size(); ++a) {
-        bool moves = false;
-        for (const BoundIndex& index : x.bound.inputs[a].indices) moves = moves || index.coefficient[d] != 0;
-        if (moves)
+      // A private cache holds the elements a work-item owns. Where a buffer index is the dimension itself (plus a
+      // constant), the cache holds one element per owned index, in ownership order; along any other index (a
+      // window, a sum of dimensions) a strided private tile's footprint is no box.
+      for (size_t a = 0; a < x.bound.inputs.size(); ++a)
+        if (moves_with(x.bound.inputs[a], d) && !indexed_plainly(x.bound.inputs[a], d))
           out.push_back(
               Condition::unless(x.is("MEM_INP_P", static_cast<int>(a), "none"), x.is("OWNERSHIP", d, "block")));
-      }
       return out;
     };
     t.push_back(f);
@@ -652,6 +654,29 @@ std::vector<ParameterFamily> make_families() {
     t.push_back(f);
   }
 
+  {
+    ParameterFamily f;
+    f.name = "OWNERSHIP_CHUNK";
+    f.scope = FamilyScope::dimension;
+    f.meaning =
+        "with strided ownership: consecutive elements a work-item owns in each run, every NUM_WI-th run its own (a "
+        "vector per run)";
+    // With PT_SIZE in the dimension's tree: its divisibility constraint stays inside the tree.
+    f.grouped_by_dimension = true;
+    f.max_value = [](const FamilyContext& x, int d) {
+      return std::min<int64_t>(kMaxVectorWidth, x.bound.dim_extents[d]);
+    };
+    f.lattice = powers_of_two;
+    f.neutral = [](const BoundMdh&, int) -> std::optional<int64_t> { return 1; };
+    f.get = [](const KernelConfig& c, int d) { return c.chunk(d); };
+    f.set = [](KernelConfig& c, int d, int64_t v) { member_slot(c.ownership_chunk, d) = v; };
+    // Whole runs in a private tile.
+    f.member_constraints = [](const FamilyContext& x, int d) {
+      const Expr chunk = x.parameter("OWNERSHIP_CHUNK", d);
+      return std::vector<Condition>{ceil_div(x.parameter("PT_SIZE", d), chunk) * chunk == x.parameter("PT_SIZE", d)};
+    };
+    t.push_back(f);
+  }
   for (ParameterFamily& f : t) {
     if (!f.exists) f.exists = [](const BoundMdh&, int) { return true; };
     if (!f.lattice) f.lattice = [](const LatticeContext& x) { return whole_range(x.lo, x.hi); };

@@ -141,4 +141,20 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c) {
   return g;
 }
 
+bool moves_with(const BoundAccess& access, int d) {
+  for (const BoundIndex& index : access.indices)
+    if (index.coefficient[d] != 0) return true;
+  return false;
+}
+
+bool indexed_plainly(const BoundAccess& access, int d) {
+  for (const BoundIndex& index : access.indices) {
+    if (index.coefficient[d] == 0) continue;
+    if (index.coefficient[d] != 1 || (index.has_window && index.window_extent > 1)) return false;
+    for (size_t other = 0; other < index.coefficient.size(); ++other)
+      if (static_cast<int>(other) != d && index.coefficient[other] != 0) return false;
+  }
+  return true;
+}
+
 }  // namespace mdh

@@ -80,4 +80,10 @@ struct TunableGeometry {
 /// Assumes a config of the right shape (check_config_shape).
 TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& config);
 
+/// Whether some buffer index of the access moves with dimension d.
+bool moves_with(const BoundAccess& access, int d);
+/// Whether every buffer index of the access that moves with dimension d is d itself plus a constant (no other
+/// dimension, no window): a private cache then holds one element per owned index of d, whatever the ownership.
+bool indexed_plainly(const BoundAccess& access, int d);
+
 }  // namespace mdh

@@ -106,6 +106,27 @@ class TunableEmitter {
   bool strided(int d) const {
     return static_cast<size_t>(d) < c_.ownership.size() && c_.ownership[d] == Ownership::strided;
   }
+  // OWNERSHIP_CHUNK: the consecutive elements of each run a work-item owns along d (1 with block ownership, whose
+  // one run is the private tile).
+  int64_t run_length(int d) const { return strided(d) ? c_.chunk(d) : 1; }
+  // The offset from pt_begin_<d> of element `e` (0 .. PT_SIZE - 1) of this work-item's private tile along d: e in
+  // a block; e*NUM_WI strided; run by run (e / CHUNK)*(CHUNK*NUM_WI) + e % CHUNK in runs of CHUNK.
+  std::string owned_offset(int d, const std::string& e) const {
+    const bool plain = e.find_first_of(" */%+-()") == std::string::npos;
+    const std::string x = plain ? e : "(" + e + ")";
+    if (!strided(d)) return e;
+    const int64_t run = c_.chunk(d);
+    if (run == 1) return x + "*" + macro("NUM_WI", d);
+    return "(" + x + " / " + str(run) + ")*(" + str(run) + "*" + macro("NUM_WI", d) + ") + " + x + " % " + str(run);
+  }
+  // The md_hom dimension that moves buffer index k of access a under strided ownership (-1: none). The space keeps
+  // private caches along strided dimensions to plain indices (indexed_plainly): the cache holds one element per
+  // owned index, so its coordinate along k is the element's number e_<d>, not its distance from pt_begin.
+  int strided_dimension_of(int a, size_t k) const {
+    for (size_t d = 0; d < m_.dims.size(); ++d)
+      if (b_.inputs[a].indices[k].coefficient[d] != 0 && strided(static_cast<int>(d))) return static_cast<int>(d);
+    return -1;
+  }
   Memory cached(Layer l, int a) const { return c_.input_memory[static_cast<int>(l)][a]; }
   Memory result_memory(Layer l) const { return c_.result_memory[static_cast<int>(l)]; }
   const std::string& buffer_name(int buffer) const { return m_.buffers[buffer].name; }
@@ -153,7 +174,10 @@ class TunableEmitter {
     if (c_.work_item_combine == WorkItemCombine::tree) s << "  CMB_WI: tree";
     std::vector<std::string> strided_dims;
     for (size_t d = 0; d < m_.dims.size(); ++d)
-      if (strided(static_cast<int>(d))) strided_dims.push_back(dim(static_cast<int>(d)));
+      if (strided(static_cast<int>(d)))
+        strided_dims.push_back(
+            dim(static_cast<int>(d)) +
+            (run_length(static_cast<int>(d)) > 1 ? " (runs of " + str(run_length(static_cast<int>(d))) + ")" : ""));
     if (!strided_dims.empty()) s << "\n//   OWNERSHIP strided: " << join(strided_dims, ",");
     std::vector<std::string> swizzles;
     for (size_t d = 0; d < m_.dims.size(); ++d)
@@ -222,8 +246,11 @@ class TunableEmitter {
     if (source == Source::Global) return buffer_name(buffer) + "[" + flat_offset(buffer, coords) + "]";
     const Layer l = source == Source::LocalTile ? Layer::Local : Layer::Private;
     std::vector<std::string> relative;
-    for (size_t k = 0; k < coords.size(); ++k)
-      relative.push_back("(" + coords[k] + " - " + cache_var(l, a, "lo", static_cast<int>(k)) + ")");
+    for (size_t k = 0; k < coords.size(); ++k) {
+      const int d = l == Layer::Private ? strided_dimension_of(a, k) : -1;
+      relative.push_back(d >= 0 ? "e_" + dim(d)
+                                : "(" + coords[k] + " - " + cache_var(l, a, "lo", static_cast<int>(k)) + ")");
+    }
     return cache_array(l, a) + "[" + cache_offset(l, a, relative) + "]";
   }
 
@@ -355,8 +382,8 @@ class TunableEmitter {
       std::vector<std::string> assumptions;
       for (Layer l : {Layer::Local, Layer::Private}) {
         if (!vector_copy(l, ai)) continue;
-        assumptions.push_back(cache_macro(l, ai, "EXTENT_" + str(unit_stride(ai))) + " % " + str(vector_width(ai)) +
-                              " != 0");
+        assumptions.push_back(cache_macro(l, ai, "EXTENT_" + str(vector_dimension(l, ai))) + " % " +
+                              str(vector_width(ai)) + " != 0");
         if (l == Layer::Local && even_vector_copy(ai))
           assumptions.push_back("(" + cache_macro(l, ai, "SIZE") + " / " + str(vector_width(ai)) + ") % WG_SIZE != 0");
         vector_source_aligned(l, ai, &assumptions);
@@ -619,8 +646,11 @@ class TunableEmitter {
   std::vector<std::string> box_coordinates(Layer l, int a, const std::vector<std::string>& relative,
                                            const std::string& lo = "lo") const {
     std::vector<std::string> absolute;
-    for (size_t k = 0; k < relative.size(); ++k)
-      absolute.push_back(cache_var(l, a, lo, static_cast<int>(k)) + " + " + relative[k]);
+    for (size_t k = 0; k < relative.size(); ++k) {
+      const int d = l == Layer::Private ? strided_dimension_of(a, k) : -1;  // a private cache in ownership order
+      absolute.push_back(cache_var(l, a, lo, static_cast<int>(k)) + " + " +
+                         (d >= 0 ? owned_offset(d, relative[k]) : relative[k]));
+    }
     return absolute;
   }
   // Copies the box of access `a` from its next outer source into the cache of layer `l`.
@@ -857,8 +887,11 @@ class TunableEmitter {
         loops.push_back(
             {v, cache_macro(Layer::Private, a, "EXTENT_" + str(k)), cached_tile(Layer::Private, a).extents[k]});
         relative.push_back(v);
-        if (box_fullness(a, k, g_.step_fullness) != Fullness::Always)
-          guard.push_back(v + " < " + cache_var(Layer::Private, a, "ext", static_cast<int>(k)));
+        if (box_fullness(a, k, g_.step_fullness) != Fullness::Always) {
+          const int d = strided_dimension_of(a, k);
+          guard.push_back((d >= 0 ? owned_offset(d, v) : v) + " < " +
+                          cache_var(Layer::Private, a, "ext", static_cast<int>(k)));
+        }
       }
       open_counted_loops(loops);
       emit_copy_body(Layer::Private, a, relative, join(guard, " && "), zero);
@@ -876,14 +909,22 @@ class TunableEmitter {
   bool reads_local_cache(Layer l, int a) const {
     return l == Layer::Private && cached(Layer::Local, a) != Memory::None;
   }
-  // Whether the copy into layer l's cache of access a moves vectors. A private cache filled from a local cache that
-  // does not keep the unit-stride dimension innermost (BUF_ORDER) finds no consecutive elements there.
-  // A copy whose rows (the unit-stride extent of its full box) are not whole vectors moves elements.
+  // The buffer dimension along which the copy into layer l's cache of access a moves vectors: the buffer's unit-stride
+  // dimension, or for a private cache filled from a local cache the local cache's innermost dimension (BUF_ORDER:
+  // a transposed local cache has its consecutive elements along another buffer dimension).
+  size_t vector_dimension(Layer l, int a) const {
+    return reads_local_cache(l, a) ? static_cast<size_t>(cached_tile(Layer::Local, a).dim_order.back())
+                                   : unit_stride(a);
+  }
+  // Whether the copy into layer l's cache of access a moves vectors. A copy whose rows (the full box's extent along
+  // the vector dimension) are not whole vectors moves elements; so does a private copy along a strided dimension
+  // whose runs (OWNERSHIP_CHUNK) are not, for only the elements of one run are consecutive.
   bool vector_copy(Layer l, int a) const {
     if (vector_width(a) <= 1 || cached(l, a) == Memory::None) return false;
-    if (cached_tile(l, a).extents[unit_stride(a)] % vector_width(a) != 0) return false;
-    return !reads_local_cache(l, a) ||
-           cached_tile(Layer::Local, a).dim_order.back() == static_cast<int>(unit_stride(a));
+    const size_t k = vector_dimension(l, a);
+    if (cached_tile(l, a).extents[k] % vector_width(a) != 0) return false;
+    const int d = l == Layer::Private ? strided_dimension_of(a, k) : -1;
+    return d < 0 || run_length(d) % vector_width(a) == 0;
   }
   // The local copy counts whole vectors per work-item (a loop of constant trip count) where the work-group divides
   // them; the prefetch registers of DOUBLE_BUFFER hold vectors only then (else the same bytes as elements).
@@ -900,7 +941,8 @@ class TunableEmitter {
   // `assumptions`: the conditions on the tuning macros that this relies on, for emit_macros's #error lines.
   bool vector_source_aligned(Layer l, int a, std::vector<std::string>* assumptions = nullptr) const {
     const int64_t v = vector_width(a);
-    const BoundIndex& index = b_.inputs[a].indices.back();
+    const size_t vk = vector_dimension(l, a);
+    const BoundIndex& index = b_.inputs[a].indices[vk];
     if (!reads_local_cache(l, a)) {
       const auto& extents = b_.buffer_extents[m_.inputs[a].buffer];
       if (extents.size() > 1 && extents.back() % v != 0) return false;
@@ -911,8 +953,8 @@ class TunableEmitter {
     if (l == Layer::Private) tile_families.push_back("PT_SIZE");
     std::vector<std::string> conditions;
     if (reads_local_cache(l, a)) {  // the local cache's rows start aligned where they are whole vectors
-      if (cached_tile(Layer::Local, a).extents[unit_stride(a)] % v != 0) return false;
-      conditions.push_back(cache_macro(Layer::Local, a, "EXTENT_" + str(unit_stride(a))) + " % " + str(v) + " != 0");
+      if (cached_tile(Layer::Local, a).extents[vk] % v != 0) return false;
+      conditions.push_back(cache_macro(Layer::Local, a, "EXTENT_" + str(vk)) + " % " + str(v) + " != 0");
     }
     for (size_t d = 0; d < m_.dims.size(); ++d) {
       const int64_t c = index.coefficient[d];
@@ -954,9 +996,10 @@ class TunableEmitter {
            ") = " + value + ";");
       return;
     }
-    const std::string first = relative.back();
+    const size_t k = vector_dimension(l, a);
+    const std::string first = relative[k];
     for (int64_t j = 0; j < vector_width(a); ++j) {
-      relative.back() = j == 0 ? first : first + " + " + str(j);
+      relative[k] = j == 0 ? first : first + " + " + str(j);
       line(cache_array(l, a) + "[" + cache_offset(l, a, relative) + "] = " + value + component(j) + ";");
     }
   }
@@ -982,22 +1025,22 @@ class TunableEmitter {
     vector_store(Layer::Local, a, relative, v);
     close();
   }
-  // The full box of a private cache, vector by vector along the unit-stride dimension.
+  // The full box of a private cache, vector by vector along its vector dimension (the innermost loop).
   void emit_vector_private_copy(int a) {
     const CachedTile& t = cached_tile(Layer::Private, a);
-    const size_t last = unit_stride(a);
+    const size_t along = vector_dimension(Layer::Private, a);
     const int64_t v = vector_width(a);
     std::vector<CountedLoop> loops;
     std::vector<std::string> relative;
-    for (size_t k = 0; k < last; ++k) {
-      loops.push_back({"b_" + str(k), cache_macro(Layer::Private, a, "EXTENT_" + str(k)), t.extents[k]});
+    for (size_t k = 0; k < t.extents.size(); ++k) {
       relative.push_back("b_" + str(k));
+      if (k != along)
+        loops.push_back({"b_" + str(k), cache_macro(Layer::Private, a, "EXTENT_" + str(k)), t.extents[k]});
     }
-    loops.push_back({"bv", "(" + cache_macro(Layer::Private, a, "EXTENT_" + str(last)) + " / " + str(v) + ")",
-                     t.extents[last] / v});
+    loops.push_back({"bv", "(" + cache_macro(Layer::Private, a, "EXTENT_" + str(along)) + " / " + str(v) + ")",
+                     t.extents[along] / v});
     open_counted_loops(loops);
-    line("const int b_" + str(last) + " = bv*" + str(v) + ";");
-    relative.push_back("b_" + str(last));
+    line("const int b_" + str(along) + " = bv*" + str(v) + ";");
     const std::vector<std::string> absolute = box_coordinates(Layer::Private, a, relative);
     const std::string value = "v_" + access_id(a);
     line("const " + vector_type(a) + " " + value + " = " + vector_load(Layer::Private, a, absolute) + ";");
@@ -1139,8 +1182,7 @@ class TunableEmitter {
     std::vector<std::string> in_tile;
     for (size_t d = 0; d < m_.dims.size(); ++d) {
       const std::string n = dim(static_cast<int>(d));
-      line("const int " + n + " = pt_begin_" + n + " + e_" + n +
-           (strided(static_cast<int>(d)) ? "*" + macro("NUM_WI", static_cast<int>(d)) : "") + ";");
+      line("const int " + n + " = pt_begin_" + n + " + " + owned_offset(static_cast<int>(d), "e_" + n) + ";");
       if (guarded && g_.step_fullness[d] != Fullness::Always) in_tile.push_back(n + " < pt_end_" + n);
     }
     if (!in_tile.empty()) open("if (" + join(in_tile, " && ") + ")");
@@ -1325,7 +1367,10 @@ class TunableEmitter {
         const int di = static_cast<int>(d);
         const std::string step_begin = "tile_begin_" + n + " + ps_" + n + "*" + macro("STEP", di);
         line("const int pt_begin_" + n + " = " + step_begin + " + wi_" + n +
-             (strided(di) ? "" : "*" + macro("PT_SIZE", di)) + ";");
+             (!strided(di)         ? "*" + macro("PT_SIZE", di)
+              : run_length(di) > 1 ? "*" + str(run_length(di))
+                                   : "") +
+             ";");
         const std::string end =
             strided(di) ? step_begin + " + " + macro("STEP", di) : "pt_begin_" + n + " + " + macro("PT_SIZE", di);
         line("const int pt_end_" + n + " = " + (guarded ? "min(" + end + ", tile_end_" + n + ")" : end) + ";");
@@ -1361,8 +1406,9 @@ class TunableEmitter {
         const std::string step = "(" + slots[n] + " / " + macro("PT_SIZE", d) + ")*" + macro("STEP", d);
         const std::string element = slots[n] + " % " + macro("PT_SIZE", d);
         line("const int " + dim(d) + " = tile_begin_" + dim(d) + " + " + step + " + " +
-             (strided(d) ? "(" + element + ")*" + macro("NUM_WI", d) + " + wi_" + dim(d)
-                         : "wi_" + dim(d) + "*" + macro("PT_SIZE", d) + " + " + element) +
+             (!strided(d)          ? "wi_" + dim(d) + "*" + macro("PT_SIZE", d) + " + " + element
+              : run_length(d) == 1 ? owned_offset(d, element) + " + wi_" + dim(d)
+                                   : owned_offset(d, element) + " + wi_" + dim(d) + "*" + str(run_length(d))) +
              ";");
       }
       std::vector<std::string> inside;
@@ -1516,12 +1562,21 @@ class TunableEmitter {
 // -cl-nv-opt-level=0 and 1 and with -cl-opt-disable, wrong at 2 and 3, and right on PoCL. Changing the copy's shape
 // fixes some and breaks others (tests/repro/nvidia-ptxas/README.md), so kernels of that shape are assembled at
 // level 1 on NVIDIA; every other kernel keeps the driver's default.
-static std::string nvidia_build_options(const KernelConfig& config, const DeviceLimits& limits) {
+// The ptxas miscompile of tests/repro/nvidia-ptxas: every wrong kernel filled a private cache from a local cache
+// with a guarded copy (a private step that is not always full: the `guard ? element : 0` shape). Those kernels are
+// built at -cl-nv-opt-level=1; a private cache filled from a local cache in full steps only (no guard) keeps the
+// driver's default level: the register tiles of fast GEMMs are such copies, and level 1 costs them their speed.
+static std::string nvidia_build_options(const BoundMdh& bound, const KernelConfig& config, const DeviceLimits& limits) {
   if (!limits.nvidia_driver) return "";
   const auto& local = config.input_memory[static_cast<int>(Layer::Local)];
   const auto& priv = config.input_memory[static_cast<int>(Layer::Private)];
-  for (size_t a = 0; a < local.size() && a < priv.size(); ++a)
-    if (local[a] != Memory::None && priv[a] != Memory::None) return " -cl-nv-opt-level=1";
+  const TunableGeometry g = tunable_geometry(bound, config);
+  for (size_t a = 0; a < local.size() && a < priv.size(); ++a) {
+    if (local[a] == Memory::None || priv[a] == Memory::None) continue;
+    for (size_t d = 0; d < g.step_fullness.size(); ++d)
+      if (moves_with(bound.inputs[a], static_cast<int>(d)) && g.step_fullness[d] != Fullness::Always)
+        return " -cl-nv-opt-level=1";
+  }
   return "";
 }
 
@@ -1533,7 +1588,7 @@ LaunchPlan generate_tunable_kernel(const BoundMdh& bound, const KernelConfig& co
       throw UserError(SourceLoc{}, "buffer '" + bound.mdh->buffers[buffer].name +
                                        "' has more elements than the tunable kernel's 32-bit indices address");
   LaunchPlan plan = TunableEmitter(bound, config, limits, options).emit();
-  plan.build_options += nvidia_build_options(config, limits);
+  plan.build_options += nvidia_build_options(bound, config, limits);
   return plan;
 }
 

@@ -294,9 +294,9 @@ TEST(TunableKernel, InputCachingPerLayerAndBuffer) {
         }
 }
 
-// NVIDIA's PTX assembler miscompiles some kernels whose private caches are filled from local caches (see
-// nvidia_build_options in codegen/tunable_kernel.cpp): those, and only those, are assembled at level 1 there.
-TEST(TunableKernel, NvidiaAssemblesPrivateCachesFilledFromLocalCachesAtLevelOne) {
+// NVIDIA's PTX assembler miscompiles some kernels whose private caches are filled from local caches by guarded
+// copies (see nvidia_build_options in codegen/tunable_kernel.cpp): those, and only those, are assembled at level 1.
+TEST(TunableKernel, NvidiaAssemblesGuardedPrivateCopiesFromLocalCachesAtLevelOne) {
   const BoundMdh bound = bind_app("apps/gemm.mdh", "I=5,J=7,K=3");
   const int l = static_cast<int>(Layer::Local), p = static_cast<int>(Layer::Private);
   DeviceLimits nvidia = testing::first_device_limits();
@@ -310,6 +310,18 @@ TEST(TunableKernel, NvidiaAssemblesPrivateCachesFilledFromLocalCachesAtLevelOne)
   EXPECT_EQ(generate_tunable_kernel(bound, c, other).build_options, "-cl-std=CL1.2");
   c.input_memory[p] = {Memory::Local, Memory::None};  // A's private cache comes from global memory
   EXPECT_EQ(generate_tunable_kernel(bound, c, nvidia).build_options, "-cl-std=CL1.2");
+  // Every private step full (2 work-items x 2 elements divide every tile): no guard, the driver's own level.
+  const BoundMdh full = bind_app("apps/gemm.mdh", "I=8,J=8,K=4");
+  KernelConfig f = busy_gemm_config(full);
+  f.local_tile_size = {4, 4, 4};
+  f.private_tile_size = {2, 2, 2};
+  f.num_wg = {2, 2, 1};
+  f.input_memory[l] = {Memory::Local, Memory::Local};
+  f.input_memory[p] = {Memory::Private, Memory::Private};
+  EXPECT_EQ(generate_tunable_kernel(full, f, nvidia).build_options, "-cl-std=CL1.2");
+  EXPECT_EQ(mismatch(full, f), "");
+  f.local_tile_size = {4, 4, 3};  // K = 4 in tiles of 3: the second reduction step is short, its copy guarded
+  EXPECT_EQ(generate_tunable_kernel(full, f, nvidia).build_options, "-cl-std=CL1.2 -cl-nv-opt-level=1");
 }
 
 // Work-items that share a reduction exchange partial results through res_p between barriers. Declared restrict,
