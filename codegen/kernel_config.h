@@ -47,13 +47,15 @@ struct KernelConfig {
   // that neighbouring work-items touch neighbouring elements in each of their steps (coalesced global accesses,
   // no local-memory bank conflicts).
   std::vector<Ownership> ownership;
-  // OWNERSHIP_CHUNK: with strided ownership, the work-item owns runs of this many consecutive elements, every
+  // STRIDED_RUN: with strided ownership, the work-item owns runs of this many consecutive elements, every
   // NUM_WI-th run (w*CHUNK .. w*CHUNK + CHUNK - 1, then NUM_WI*CHUNK further on, ...): neighbouring work-items still
   // touch neighbouring runs, and each run is one vector (a 128-bit local-memory read of a float4 instead of four
   // 32-bit ones, a vector store of the results). 1: every NUM_WI-th element. Missing members are 1.
-  std::vector<int64_t> ownership_chunk;
-  int64_t chunk(int d) const {
-    return static_cast<size_t>(d) < ownership_chunk.size() ? ownership_chunk[static_cast<size_t>(d)] : 1;
+  std::vector<int64_t> strided_run;
+  int64_t strided_run_of(int d) const {
+    return static_cast<size_t>(d) < strided_run.size() && strided_run[static_cast<size_t>(d)] > 0
+               ? strided_run[static_cast<size_t>(d)]
+               : 1;
   }
 
   // MEM_INP[layer][input access]: where the input tile of that layer is cached (see codegen/README.md).

@@ -138,6 +138,14 @@ std::vector<int64_t> powers_of_two(const LatticeContext& x) {
 // VECTOR_WIDTH's range: float16 is OpenCL's widest vector, what AVX-512 holds.
 constexpr int64_t kMaxVectorWidth = 16;
 
+// STRIDED_RUN's range: runs are read as one vector from local memory, and a GPU's widest such read is 128 bits
+// (a float4). Runs exist on `++` dimensions, whose register tiles work-items read along; on a reduction the work-item
+// folds its elements anyway, and a private cache along it is one run already with block ownership.
+constexpr int64_t kMaxStridedRun = 4;
+bool has_strided_runs(const BoundMdh& bound, int d) {
+  return bound.mdh->dims[d].combine.is_concat();
+}
+
 // Whether an input access can move vectors: scalar elements (OpenCL has no vectors of structs), and a unit-stride
 // index that spans more than one element in a tile (it moves with a dimension, or reads a window).
 bool vectorisable(const BoundMdh& bound, int access) {
@@ -511,6 +519,8 @@ std::vector<ParameterFamily> make_families() {
     ParameterFamily f;
     f.name = "OWNERSHIP";
     f.scope = FamilyScope::dimension;
+    // With the sizes and STRIDED_RUN in the dimension's tree: its constraints on them stay inside the tree.
+    f.grouped_by_dimension = true;
     f.kind = FamilyValueKind::enumeration;
     f.meaning = "which elements of a private step a work-item owns: a consecutive block, or every NUM_WI-th";
     f.labels = {"block", "strided"};
@@ -526,12 +536,13 @@ std::vector<ParameterFamily> make_families() {
       const Mdh& mdh = *x.bound.mdh;
       const std::string n = mdh.dims[d].name;
       // Strided ownership differs from block ownership only with several work-items owning several runs
-      // (OWNERSHIP_CHUNK elements) each; block ownership has no runs.
-      const Expr chunk = x.parameter("OWNERSHIP_CHUNK", d);
-      std::vector<Condition> out{
-          Condition::unless(x.is("OWNERSHIP", d, "block"), x.parameter("NUM_WI", d) >= Expr::constant(2) &&
-                                                               x.parameter("PT_SIZE", d) >= Expr::constant(2) * chunk),
-          Condition::unless(chunk == Expr::constant(1), x.is("OWNERSHIP", d, "strided"))};
+      // (STRIDED_RUN elements, on `++` dimensions; else single elements) each; block ownership has no runs.
+      const bool runs = has_strided_runs(x.bound, d);
+      const Expr run = runs ? x.parameter("STRIDED_RUN", d) : Expr::constant(1);
+      std::vector<Condition> out{Condition::unless(
+          x.is("OWNERSHIP", d, "block"),
+          x.parameter("NUM_WI", d) >= Expr::constant(2) && x.parameter("PT_SIZE", d) >= Expr::constant(2) * run)};
+      if (runs) out.push_back(Condition::unless(run == Expr::constant(1), x.is("OWNERSHIP", d, "strided")));
       // A work-item's partial result must be the fold of consecutive indices where the operator does not commute.
       if (!mdh.dims[d].combine.is_concat() && !mdh.dims[d].combine.is_commutative())
         out.push_back(x.is("OWNERSHIP", d, "block"));
@@ -656,24 +667,25 @@ std::vector<ParameterFamily> make_families() {
 
   {
     ParameterFamily f;
-    f.name = "OWNERSHIP_CHUNK";
+    f.name = "STRIDED_RUN";
     f.scope = FamilyScope::dimension;
     f.meaning =
         "with strided ownership: consecutive elements a work-item owns in each run, every NUM_WI-th run its own (a "
         "vector per run)";
     // With PT_SIZE in the dimension's tree: its divisibility constraint stays inside the tree.
     f.grouped_by_dimension = true;
+    f.exists = has_strided_runs;
     f.max_value = [](const FamilyContext& x, int d) {
-      return std::min<int64_t>(kMaxVectorWidth, x.bound.dim_extents[d]);
+      return std::min<int64_t>(kMaxStridedRun, x.bound.dim_extents[d]);
     };
     f.lattice = powers_of_two;
     f.neutral = [](const BoundMdh&, int) -> std::optional<int64_t> { return 1; };
-    f.get = [](const KernelConfig& c, int d) { return c.chunk(d); };
-    f.set = [](KernelConfig& c, int d, int64_t v) { member_slot(c.ownership_chunk, d) = v; };
+    f.get = [](const KernelConfig& c, int d) { return c.strided_run_of(d); };
+    f.set = [](KernelConfig& c, int d, int64_t v) { member_slot(c.strided_run, d) = v; };
     // Whole runs in a private tile.
     f.member_constraints = [](const FamilyContext& x, int d) {
-      const Expr chunk = x.parameter("OWNERSHIP_CHUNK", d);
-      return std::vector<Condition>{ceil_div(x.parameter("PT_SIZE", d), chunk) * chunk == x.parameter("PT_SIZE", d)};
+      const Expr run = x.parameter("STRIDED_RUN", d);
+      return std::vector<Condition>{ceil_div(x.parameter("PT_SIZE", d), run) * run == x.parameter("PT_SIZE", d)};
     };
     t.push_back(f);
   }

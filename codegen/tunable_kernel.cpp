@@ -106,16 +106,16 @@ class TunableEmitter {
   bool strided(int d) const {
     return static_cast<size_t>(d) < c_.ownership.size() && c_.ownership[d] == Ownership::strided;
   }
-  // OWNERSHIP_CHUNK: the consecutive elements of each run a work-item owns along d (1 with block ownership, whose
+  // STRIDED_RUN: the consecutive elements of each run a work-item owns along d (1 with block ownership, whose
   // one run is the private tile).
-  int64_t run_length(int d) const { return strided(d) ? c_.chunk(d) : 1; }
+  int64_t run_length(int d) const { return strided(d) ? c_.strided_run_of(d) : 1; }
   // The offset from pt_begin_<d> of element `e` (0 .. PT_SIZE - 1) of this work-item's private tile along d: e in
   // a block; e*NUM_WI strided; run by run (e / CHUNK)*(CHUNK*NUM_WI) + e % CHUNK in runs of CHUNK.
   std::string owned_offset(int d, const std::string& e) const {
     const bool plain = e.find_first_of(" */%+-()") == std::string::npos;
     const std::string x = plain ? e : "(" + e + ")";
     if (!strided(d)) return e;
-    const int64_t run = c_.chunk(d);
+    const int64_t run = c_.strided_run_of(d);
     if (run == 1) return x + "*" + macro("NUM_WI", d);
     return "(" + x + " / " + str(run) + ")*(" + str(run) + "*" + macro("NUM_WI", d) + ") + " + x + " % " + str(run);
   }
@@ -918,7 +918,7 @@ class TunableEmitter {
   }
   // Whether the copy into layer l's cache of access a moves vectors. A copy whose rows (the full box's extent along
   // the vector dimension) are not whole vectors moves elements; so does a private copy along a strided dimension
-  // whose runs (OWNERSHIP_CHUNK) are not, for only the elements of one run are consecutive.
+  // whose runs (STRIDED_RUN) are not, for only the elements of one run are consecutive.
   bool vector_copy(Layer l, int a) const {
     if (vector_width(a) <= 1 || cached(l, a) == Memory::None) return false;
     const size_t k = vector_dimension(l, a);

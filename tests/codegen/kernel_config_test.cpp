@@ -80,6 +80,8 @@ TEST(KernelConfig, DefaultIsValidAndRoundTripsThroughJson) {
 
 // Where work-items share inputs and local memory is dedicated, the default is a strided register tile with both
 // inputs cached (kernel_config.cpp, tile_for_reuse); the tiles shrink until every compute unit has a work-group.
+// The register tiles are fed by vectors: runs of up to 4 elements per work-item, private caches filled from the
+// local caches with vectors of a run, A's local cache transposed so that its runs (along i) are consecutive.
 TEST(KernelConfig, DefaultTilesForReuseOnDedicatedLocalMemory) {
   const int local = static_cast<int>(Layer::Local);
   {
@@ -100,12 +102,22 @@ TEST(KernelConfig, DefaultTilesForReuseOnDedicatedLocalMemory) {
     EXPECT_EQ(j["OWNERSHIP_k"], "block");
     EXPECT_EQ(j["MEM_INP_L_A"], "local");
     EXPECT_EQ(j["MEM_INP_L_B"], "local");
-    EXPECT_EQ(j["BUF_ORDER_L_A"].dump(), "[0,1]");
+    EXPECT_EQ(j["BUF_ORDER_L_A"].dump(), "[1,0]");
+    EXPECT_EQ(j["BUF_ORDER_L_B"].dump(), "[0,1]");
+    EXPECT_EQ(j["STRIDED_RUN_i"], 4);
+    EXPECT_EQ(j["STRIDED_RUN_j"], 2);           // two runs of 2 in a private tile of 4
+    EXPECT_FALSE(j.contains("STRIDED_RUN_k"));  // runs exist on `++` dimensions
+    EXPECT_EQ(j["MEM_INP_P_A"], "private");
+    EXPECT_EQ(j["MEM_INP_P_B"], "private");
+    EXPECT_EQ(j["VECTOR_WIDTH_A"], 4);
+    EXPECT_EQ(j["VECTOR_WIDTH_B"], 2);
     // Large enough for 8x8 register tiles.
     const BoundMdh big = bind_app("apps/gemm.mdh", "I=4096,J=4096,K=4096");
     const json b = config_to_json(big, default_config(big, h200_device_limits()));
     EXPECT_EQ(b["PT_SIZE_i"], 8);
     EXPECT_EQ(b["PT_SIZE_j"], 8);
+    EXPECT_EQ(b["STRIDED_RUN_j"], 4);
+    EXPECT_EQ(b["VECTOR_WIDTH_B"], 4);
     // The same GEMM where local memory is global memory (PoCL on a CPU): the plain default.
     DeviceLimits cpu = h200_device_limits();
     cpu.local_memory_dedicated = false;
@@ -277,7 +289,8 @@ TEST(KernelConfig, JsonFormIsFlatNamedAndVersioned) {
   EXPECT_EQ(j["WG_SWIZZLE_i"], 1);
   EXPECT_FALSE(j.contains("WG_SWIZZLE_k"));  // a reduction dimension has none
   EXPECT_EQ(j["VECTOR_WIDTH_B"], 1);
-  EXPECT_EQ(j.size(), 42u);  // 41 parameters and the version
+  EXPECT_EQ(j["STRIDED_RUN_i"], 1);
+  EXPECT_EQ(j.size(), 44u);  // 43 parameters and the version
 }
 
 // Version 1 (nested by family and layer) and the journals' ordinals are still read, and mean the same config.
@@ -414,6 +427,7 @@ TEST(KernelConfig, DoubleBufferNeedsALocalCacheButNoParticularSize) {
   EXPECT_NO_THROW(check_config(other, moved, h200_device_limits()));
   EXPECT_EQ(tunable_geometry(other, moved).prefetch_dimension, -1);  // 1000 = 7 x 128 + 104: edge tiles
   c.input_memory[static_cast<int>(Layer::Local)] = {Memory::None, Memory::None};
+  c.cache_dim_order[static_cast<int>(Layer::Local)][0] = {0, 1};  // an order needs a cache
   try {
     check_config(bound, c, h200_device_limits());
     ADD_FAILURE() << "DOUBLE_BUFFER without a local cache accepted";

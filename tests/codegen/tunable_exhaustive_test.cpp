@@ -23,14 +23,12 @@ TEST(TunableExhaustive, Gemm5x7x3ReductionDimensionWithEveryResultRegion) {
   const DeviceLimits limits = testing::first_device_limits();
   TuningSpace space = make_tuning_space(bound, limits);
   const std::vector<std::pair<std::string, int64_t>> fixed = {
-      {"LT_SIZE_i", 2},         {"PT_SIZE_i", 1},        {"NUM_WI_i", 2},       {"NUM_WG_i", 2},
-      {"LT_SIZE_j", 3},         {"PT_SIZE_j", 2},        {"NUM_WI_j", 2},       {"NUM_WG_j", 2},
-      {"ORDER_OCL_G_i", 1},     {"ORDER_OCL_G_j", 0},    {"ORDER_OCL_G_k", 2},  {"ORDER_OCL_L_i", 1},
-      {"ORDER_OCL_L_j", 0},     {"ORDER_OCL_L_k", 2},    {"LOOP_ORDER_G", 0},   {"LOOP_ORDER_L", 0},
-      {"LOOP_ORDER_P", 0},      {"MEM_INP_L_A", 0},      {"MEM_INP_L_B", 0},    {"MEM_INP_P_A", 0},
-      {"MEM_INP_P_B", 0},       {"OWNERSHIP_i", 0},      {"OWNERSHIP_j", 0},    {"WG_SWIZZLE_i", 1},
-      {"WG_SWIZZLE_j", 1},      {"VECTOR_WIDTH_A", 1},   {"VECTOR_WIDTH_B", 1}, {"OWNERSHIP_CHUNK_i", 1},
-      {"OWNERSHIP_CHUNK_j", 1}, {"OWNERSHIP_CHUNK_k", 1}};  // runs of 2 need private tiles of 4: none valid at K = 3
+      {"LT_SIZE_i", 2},      {"PT_SIZE_i", 1},      {"NUM_WI_i", 2},      {"NUM_WG_i", 2},      {"LT_SIZE_j", 3},
+      {"PT_SIZE_j", 2},      {"NUM_WI_j", 2},       {"NUM_WG_j", 2},      {"ORDER_OCL_G_i", 1}, {"ORDER_OCL_G_j", 0},
+      {"ORDER_OCL_G_k", 2},  {"ORDER_OCL_L_i", 1},  {"ORDER_OCL_L_j", 0}, {"ORDER_OCL_L_k", 2}, {"LOOP_ORDER_G", 0},
+      {"LOOP_ORDER_L", 0},   {"LOOP_ORDER_P", 0},   {"MEM_INP_L_A", 0},   {"MEM_INP_L_B", 0},   {"MEM_INP_P_A", 0},
+      {"MEM_INP_P_B", 0},    {"OWNERSHIP_i", 0},    {"OWNERSHIP_j", 0},   {"WG_SWIZZLE_i", 1},  {"WG_SWIZZLE_j", 1},
+      {"VECTOR_WIDTH_A", 1}, {"VECTOR_WIDTH_B", 1}, {"STRIDED_RUN_i", 1}, {"STRIDED_RUN_j", 1}};
   for (const auto& [name, value] : fixed) space.restrict_to(name, {value});
   const auto buffers = testing::seeded_buffers(bound, 3);
   const auto expected = testing::reference_output(bound, buffers);

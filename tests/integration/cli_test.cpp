@@ -96,8 +96,8 @@ TEST(Cli, TwentyDimensionsHaveASpaceAndADefault) {
                       << ")\n";
   Result r = mdh_cli("space '" + spec.string() + "' -q");
   EXPECT_EQ(r.status, 0) << r.output;
-  EXPECT_NE(r.output.find(" uniform draws valid from the "), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find(" configurations that 19 sampling blocks admit, of "), std::string::npos) << r.output;
+  // Each dimension's OWNERSHIP constraint stays inside its tree: plain uniform samples, a good share of them valid.
+  EXPECT_NE(r.output.find(" uniform samples of the "), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find("about 0 "), std::string::npos) << r.output;
   r = mdh_cli("generate '" + spec.string() + "' -o '" + (temp_dir() / "twenty.cl").string() + "'");
   EXPECT_EQ(r.status, 0) << r.output;
