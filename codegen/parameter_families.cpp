@@ -138,12 +138,13 @@ std::vector<int64_t> powers_of_two(const LatticeContext& x) {
 // VECTOR_WIDTH's range: float16 is OpenCL's widest vector, what AVX-512 holds.
 constexpr int64_t kMaxVectorWidth = 16;
 
-// STRIDED_RUN's range: runs are read as one vector from local memory, and a GPU's widest such read is 128 bits
-// (a float4). Runs exist on `++` dimensions, whose register tiles work-items read along; on a reduction the work-item
-// folds its elements anyway, and a private cache along it is one run already with block ownership.
+// STRIDED_RUN's range: a run is read as one vector, and a GPU's widest read is 128 bits (a float4). Runs exist
+// wherever strided ownership may: on `++` dimensions (register tiles read from local caches) and on reductions with
+// a commutative operator (work-items sharing a streamed reduction, GEMV and DOT, read their runs from global memory
+// into private caches as vectors); a non-commutative fold keeps block ownership.
 constexpr int64_t kMaxStridedRun = 4;
 bool has_strided_runs(const BoundMdh& bound, int d) {
-  return bound.mdh->dims[d].combine.is_concat();
+  return bound.mdh->dims[d].combine.is_concat() || bound.mdh->dims[d].combine.is_commutative();
 }
 
 // Whether an input access can move vectors: scalar elements (OpenCL has no vectors of structs), and a unit-stride
@@ -536,7 +537,7 @@ std::vector<ParameterFamily> make_families() {
       const Mdh& mdh = *x.bound.mdh;
       const std::string n = mdh.dims[d].name;
       // Strided ownership differs from block ownership only with several work-items owning several runs
-      // (STRIDED_RUN elements, on `++` dimensions; else single elements) each; block ownership has no runs.
+      // (STRIDED_RUN elements where runs exist; else single elements) each; block ownership has no runs.
       const bool runs = has_strided_runs(x.bound, d);
       const Expr run = runs ? x.parameter("STRIDED_RUN", d) : Expr::constant(1);
       std::vector<Condition> out{Condition::unless(
