@@ -26,6 +26,10 @@ struct DeviceLimits {
   // SIMD lanes along OpenCL dimension 0). Work-item counts that are multiples of it leave no lane idle, so the
   // work-item lattices hold them (parameter_families.cpp).
   uint64_t simd_width = 1;
+  // CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT (for defaults only): the floats one vector register holds (16 on PoCL for
+  // AVX-512, 8 for AVX2). On devices without dedicated local memory (CPUs) the default gives each work-item private
+  // tiles of this many elements along the inputs' unit-stride dimensions and copies them in vectors of this width.
+  uint64_t float_vector_width = 1;
   // Not a device query: the 32-bit registers one work-item may use before the compiler spills to memory, 0 where
   // the device has no register file worth modelling (CPUs keep private arrays on a stack that private_mem_bytes
   // bounds). NVIDIA: 255, the architectural limit since Kepler, which the driver does not report; a configuration

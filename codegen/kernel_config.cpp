@@ -355,6 +355,20 @@ bool reads_dimension(const BoundAccess& access, int d) {
   return false;
 }
 
+// The dimension with which an access's unit-stride (last) index moves, alone and by one element per index; -1 where
+// none does (a scalar, a constant index, several dimensions or a stride).
+int unit_stride_dimension(const BoundAccess& access) {
+  if (access.indices.empty()) return -1;
+  const BoundIndex& last = access.indices.back();
+  int found = -1;
+  for (size_t d = 0; d < last.coefficient.size(); ++d)
+    if (last.coefficient[d] != 0) {
+      if (found >= 0 || (last.coefficient[d] != 1 && last.coefficient[d] != -1)) return -1;
+      found = static_cast<int>(d);
+    }
+  return found;
+}
+
 // The register tiles of the reuse layout, fed by vectors: along each strided dimension a work-item owns runs of up
 // to kVectorRun elements (STRIDED_RUN), and each locally cached input indexed plainly along the strided
 // dimensions it moves with gets a private cache, filled from its local cache run by run with vectors of a run's
@@ -526,27 +540,171 @@ bool tile_for_reuse(const BoundMdh& bound, const DeviceLimits& limits, KernelCon
   return true;
 }
 
+// Where work-items share inputs on a device whose local memory is global memory (PoCL on a CPU), a register tile
+// per work-item whose element loop the compiler vectorises: PoCL runs a work-group's work-items one after the other,
+// so what makes a CPU fast is the loop nest of one work-item. Its private tile has one vector of the device's float
+// width along every dimension that an input is contiguous along (so that the private caches are copied in vectors),
+// kVectorTileRows elements along the lanes dimension where no input is (the output's innermost `++` dimension,
+// innermost in the element loops and in every private cache that it indexes, so that the innermost loop reads
+// consecutive floats), and kVectorTileRows rows along a `++` dimension that an input read along the lanes does not
+// read (else one that some input is not read along); every input is cached privately, copied in vectors where the
+// width divides the cached row; local caches are not used (their barriers split PoCL's work-item loops: GEMM 1024^3
+// ran 635-712 ms with B or A and B cached locally, 50 without). On the 2-core PoCL VM (AVX-512, width 16; medians
+// of 3-10 runs, the best of 2-3 rounds on a machine shared with other jobs): GEMM 512^3 ran 2.4-2.8 ms with 8x16
+// elements along i x j and 16 along k (the plain default 24.8-44 ms; 4x16: 3.3-4.8; 2x16: 3.7-5.6; 6x16: 3.2;
+// 4x16 without the vector copies 22), GEMM_NT 512^3 3.4 ms with 8x8 and B cached j-innermost (8x8 with B as
+// stored: 8.0; 8x16: 4.8; the plain default 32), GEMV 4096^2 2.2-3.5 ms with 8 rows and 16 along k (16 rows: 5.6;
+// the shared reduction 18.6; OpenBLAS 3.1).
+constexpr int64_t kVectorTileRows = 8;
+// Work-items per work-group along the two innermost `++` dimensions: at most this many, one after the other on
+// PoCL, so that the work-items of a work-group read the same rows of the shared inputs while they are in the cache
+// (GEMV 4096^2: 8 and 1 work-items ran alike; GEMM 512^3 with 8x16 elements: 8x8 work-items 2.8-5.5 ms, 4x4
+// 4.6-6.3; with 4x16 elements, 16x16 work-items 9.8); fewer
+// where down to half as many divide the private tiles, so that no local tile is short: GEMM 1008^3 ran 27 ms with
+// 7x7 work-items, 180 ms with 8x8.
+constexpr int64_t kVectorTileWorkItems = 8;
+// Work-groups per compute unit at least, so that PoCL's threads share the work evenly (fewer work-items per
+// work-group first, then smaller tiles). A choice for load balance, not a measurement.
+constexpr uint64_t kVectorTileWorkGroupsPerComputeUnit = 4;
+
+// A private tile of about `desired` elements of a dimension of `extent`: the divisor of the extent nearest to it
+// (by ratio, the smaller on a tie) between half and twice as many, else `desired`. On PoCL a short private tile at
+// the edge costs more than a tile of another size: GEMM 10x500x64 ran 0.380 ms with 8 x 16 elements along i x j
+// (two short tiles), 0.036 with 5 x 16 and 0.015 with 5 x 20 (0.021 with 10 x 20; the plain default 0.109).
+int64_t dividing_tile(int64_t extent, int64_t desired) {
+  int64_t best = 0;
+  auto ratio = [&](int64_t v) {
+    return v > desired ? static_cast<double>(v) / desired : static_cast<double>(desired) / v;
+  };
+  for (int64_t v = (desired + 1) / 2; v <= 2 * desired && v <= extent; ++v)
+    if (extent % v == 0 && (best == 0 || ratio(v) < ratio(best))) best = v;
+  return best > 0 ? best : std::min(desired, extent);
+}
+
+// The vector register tile described above; false (and `c` unchanged) where no input is shared or the result is
+// invalid.
+bool tile_for_vectors(const BoundMdh& bound, const DeviceLimits& limits, KernelConfig& c) {
+  const Mdh& mdh = *bound.mdh;
+  const std::vector<int> concat = mdh.concat_dims();
+  auto shared_along = [&](int d) {
+    for (const BoundAccess& access : bound.inputs)
+      if (!reads_dimension(access, d)) return true;
+    return false;
+  };
+  if (std::none_of(concat.begin(), concat.end(), shared_along)) return false;
+  int64_t width = 1;  // OpenCL's vector types: 2, 4, 8, 16 elements
+  while (width * 2 <= std::min<int64_t>(16, static_cast<int64_t>(limits.float_vector_width))) width *= 2;
+  // A device without vector registers (or limits that do not say) has no lanes to fill: the plain default.
+  if (width < 2) return false;
+  const std::vector<int> vectorisable = find_family("VECTOR_WIDTH")->members(bound);
+  std::vector<bool> contiguous(mdh.dims.size(), false);  // some vectorisable input is contiguous along it
+  for (int a : vectorisable)
+    if (const int d = unit_stride_dimension(bound.inputs[a]); d >= 0) contiguous[d] = true;
+  int lanes = unit_stride_dimension(bound.output);
+  if (lanes < 0 || !mdh.dims[lanes].combine.is_concat()) lanes = concat.back();
+  // Rows along a dimension that an input read along the lanes does not read (GEMM: B[k][j] is the same for every
+  // i), so that both inputs are reused within the tile (as an outer product), else along any shared one. On PoCL the
+  // contraction gdab-efgc (TB[e][f][g][c], lanes f) ran 218 ms with rows along d, 303-585 along e (each element of
+  // TB read once; the plain default 268-310).
+  auto shared_with_lanes = [&](int d) {
+    for (const BoundAccess& access : bound.inputs)
+      if (reads_dimension(access, lanes) && !reads_dimension(access, d)) return true;
+    return false;
+  };
+  int rows = -1;
+  for (int d : concat)
+    if (d != lanes && shared_along(d)) rows = d;  // the innermost such
+  for (int d : concat)
+    if (d != lanes && shared_with_lanes(d)) rows = d;
+
+  KernelConfig t = c;
+  // Work-items along the dimensions on OpenCL dimensions 0 and 1 (the innermost two `++` dimensions, see
+  // shape_concat_dimensions), a block of work-items' tiles per work-group.
+  auto set_concat_tile = [&](int d, int64_t elements, int64_t work_items) {
+    const int64_t extent = bound.dim_extents[d];
+    t.private_tile_size[d] = std::max<int64_t>(1, std::min(elements, extent));
+    const int64_t private_tiles = (extent + t.private_tile_size[d] - 1) / t.private_tile_size[d];
+    t.num_wi[d] = std::max<int64_t>(1, std::min(work_items, private_tiles));
+    for (int64_t w = t.num_wi[d]; 2 * w > t.num_wi[d]; --w)
+      if (private_tiles % w == 0) {
+        t.num_wi[d] = w;
+        break;
+      }
+    t.local_tile_size[d] = std::min(extent, t.num_wi[d] * t.private_tile_size[d]);
+    t.num_wg[d] = (extent + t.local_tile_size[d] - 1) / t.local_tile_size[d];
+  };
+  for (int d : concat) {
+    const int64_t elements = d == lanes ? (contiguous[d] ? width : kVectorTileRows) : d == rows ? kVectorTileRows : 1;
+    set_concat_tile(d, dividing_tile(bound.dim_extents[d], elements), c.ocl_dim[1][d] < 2 ? kVectorTileWorkItems : 1);
+  }
+  for (int r : mdh.reduction_dims())
+    if (contiguous[r]) t.private_tile_size[r] = dividing_tile(t.local_tile_size[r], width);
+  auto work_groups = [&] {
+    uint64_t n = 1;
+    for (int64_t g : t.num_wg) n *= static_cast<uint64_t>(g);
+    return n;
+  };
+  while (work_groups() < kVectorTileWorkGroupsPerComputeUnit * limits.compute_units) {
+    int most = -1;  // the most work-items, else the largest private tile, the innermost dimension on a tie
+    for (int d : concat)
+      if (t.num_wi[d] > 1 && (most < 0 || t.num_wi[d] >= t.num_wi[most])) most = d;
+    if (most >= 0) {
+      set_concat_tile(most, t.private_tile_size[most], t.num_wi[most] / 2);
+      continue;
+    }
+    for (int d : concat)
+      if (t.private_tile_size[d] > 1 && (most < 0 || t.private_tile_size[d] >= t.private_tile_size[most])) most = d;
+    if (most < 0) break;
+    const int64_t smaller = dividing_tile(bound.dim_extents[most], t.private_tile_size[most] / 2);
+    set_concat_tile(most, smaller < t.private_tile_size[most] ? smaller : t.private_tile_size[most] / 2, 1);
+  }
+  // Reductions outermost in the element loops, the lanes dimension innermost.
+  std::vector<int>& order = t.loop_order[static_cast<int>(Layer::Private)];
+  order = mdh.reduction_dims();
+  for (int d : concat)
+    if (d != lanes) order.push_back(d);
+  order.push_back(lanes);
+  // Every input cached privately, the buffer dimension that the lanes dimension moves innermost.
+  const int priv = static_cast<int>(Layer::Private);
+  for (size_t a = 0; a < bound.inputs.size(); ++a) {
+    const BoundAccess& access = bound.inputs[a];
+    t.input_memory[priv][a] = Memory::Private;
+    std::vector<int>& buffer_order = t.cache_dim_order[priv][a];
+    for (size_t k = 0; k < access.indices.size(); ++k)
+      if (access.indices[k].coefficient[lanes] != 0) {
+        buffer_order.erase(std::find(buffer_order.begin(), buffer_order.end(), static_cast<int>(k)));
+        buffer_order.push_back(static_cast<int>(k));
+        break;
+      }
+  }
+  // Vector copies where the width divides the private cache's rows (a narrower power of two where only that does).
+  for (const CachedTile& tile : tunable_geometry(bound, t).cached_tiles) {
+    if (tile.layer != Layer::Private ||
+        std::find(vectorisable.begin(), vectorisable.end(), tile.access) == vectorisable.end())
+      continue;
+    int64_t v = width;
+    while (v > 1 && tile.extents.back() % v != 0) v /= 2;
+    member_slot(t.vector_width, tile.access) = v;
+  }
+  try {
+    check_config(bound, t, limits);
+  } catch (const UserError&) {
+    return false;  // e.g. the private memory budget
+  }
+  c = t;
+  return true;
+}
+
 // The dimension along which the most input bytes are contiguous in memory (the unit-stride index of their
 // accesses), the output's unit-stride dimension on a tie; -1 when no access has one.
 int most_read_contiguous_dimension(const BoundMdh& bound) {
   const Mdh& mdh = *bound.mdh;
   std::vector<double> bytes(mdh.dims.size(), 0);
-  auto unit_stride_dim = [&](const BoundAccess& access) {
-    if (access.indices.empty()) return -1;
-    const BoundIndex& last = access.indices.back();
-    int found = -1;
-    for (size_t d = 0; d < last.coefficient.size(); ++d)
-      if (last.coefficient[d] != 0) {
-        if (found >= 0 || (last.coefficient[d] != 1 && last.coefficient[d] != -1)) return -1;
-        found = static_cast<int>(d);
-      }
-    return found;
-  };
   for (const BoundAccess& access : bound.inputs)
-    if (const int d = unit_stride_dim(access); d >= 0)
+    if (const int d = unit_stride_dimension(access); d >= 0)
       bytes[d] += static_cast<double>(bound.element_count(access.buffer)) *
                   static_cast<double>(mdh.size_of(mdh.buffers[access.buffer].type));
-  const int output_dim = unit_stride_dim(bound.output);
+  const int output_dim = unit_stride_dimension(bound.output);
   int best = output_dim;
   for (size_t d = 0; d < bytes.size(); ++d)
     if (bytes[d] > 0 && (best < 0 || bytes[d] > bytes[best])) best = static_cast<int>(d);
@@ -560,6 +718,11 @@ int most_read_contiguous_dimension(const BoundMdh& bound) {
 void share_reduction(const BoundMdh& bound, const DeviceLimits& limits, int r, KernelConfig& c) {
   const Mdh& mdh = *bound.mdh;
   int64_t wi = kSharedReductionWorkItems;
+  // On a CPU (local memory in global memory, vector registers) as many work-items as a vector has lanes: PoCL runs
+  // a work-group's work-items in vector lanes along OpenCL dimension 0. DOT 2^24 on the 2-core PoCL VM (width 16)
+  // ran 28-52 ms with 256 work-items, 10.8-12.1 with 16, 8.1-12.2 with 8, 48 with 32, 39 with 64 (OpenBLAS 4.5).
+  if (!limits.local_memory_dedicated && limits.float_vector_width >= 2)
+    wi = std::min<int64_t>(wi, static_cast<int64_t>(limits.float_vector_width));
   while (wi > 1 && (static_cast<uint64_t>(wi) > limits.max_work_group_size ||
                     static_cast<uint64_t>(wi) > limits.max_work_item_sizes[0]))
     wi /= 2;
@@ -671,8 +834,10 @@ KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
   // share it; a non-commutative user operator keeps one work-item per reduction (its ordered fold).
   const std::vector<int> reductions = mdh.reduction_dims();
   const int contiguous = most_read_contiguous_dimension(bound);
-  if (reductions.size() == 1 && contiguous == reductions[0] && mdh.dims[contiguous].combine.is_commutative() &&
-      bound.dim_extents[contiguous] >= kSharedReductionMinimum) {
+  if (!limits.local_memory_dedicated && tile_for_vectors(bound, limits, c)) {
+    // A CPU: register tiles in vectors (GEMV's shared reduction ran 18.6 ms against 2.2-3.5 on PoCL).
+  } else if (reductions.size() == 1 && contiguous == reductions[0] && mdh.dims[contiguous].combine.is_commutative() &&
+             bound.dim_extents[contiguous] >= kSharedReductionMinimum) {
     KernelConfig shared = c;
     share_reduction(bound, limits, contiguous, shared);
     try {

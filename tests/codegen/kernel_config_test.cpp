@@ -159,6 +159,119 @@ TEST(KernelConfig, DefaultTilesForReuseOnDedicatedLocalMemory) {
   }
 }
 
+// Where local memory is global memory and the device has vector registers (PoCL on a CPU), the default gives each
+// work-item a register tile with private input caches copied in vectors of the device's float width
+// (kernel_config.cpp, tile_for_vectors), derived from the accesses: one vector along a dimension that an input is
+// contiguous along, 8 rows along another the work-items share an input along, the output's innermost dimension
+// innermost in the element loops and the caches.
+TEST(KernelConfig, DefaultTilesForVectorsWithoutDedicatedLocalMemory) {
+  DeviceLimits cpu;  // a 16-core AVX-512 CPU through PoCL
+  cpu.max_work_group_size = 4096;
+  cpu.max_work_item_sizes = {4096, 4096, 4096};
+  cpu.local_mem_bytes = 1024 * 1024;
+  cpu.compute_units = 16;
+  cpu.simd_width = 16;
+  cpu.float_vector_width = 16;
+  {
+    const BoundMdh bound = bind_app("apps/gemm.mdh", "I=1024,J=1024,K=1024");
+    const json j = config_to_json(bound, default_config(bound, cpu));
+    EXPECT_EQ(j["PT_SIZE_i"], 8);   // rows: B is shared along i
+    EXPECT_EQ(j["PT_SIZE_j"], 16);  // one vector: B is contiguous along j
+    EXPECT_EQ(j["PT_SIZE_k"], 16);  // one vector: A is contiguous along k
+    EXPECT_EQ(j["NUM_WI_i"], 8);
+    EXPECT_EQ(j["NUM_WI_j"], 8);
+    EXPECT_EQ(j["LT_SIZE_i"], 64);
+    EXPECT_EQ(j["LT_SIZE_j"], 128);
+    EXPECT_EQ(j["NUM_WG_i"], 16);
+    EXPECT_EQ(j["NUM_WG_j"], 8);
+    EXPECT_EQ(j["MEM_INP_P_A"], "private");
+    EXPECT_EQ(j["MEM_INP_P_B"], "private");
+    EXPECT_EQ(j["MEM_INP_L_A"], "none");
+    EXPECT_EQ(j["MEM_INP_L_B"], "none");
+    EXPECT_EQ(j["VECTOR_WIDTH_A"], 16);
+    EXPECT_EQ(j["VECTOR_WIDTH_B"], 16);
+    EXPECT_EQ(j["LOOP_ORDER_P"].dump(), R"(["k","i","j"])");
+    EXPECT_EQ(j["BUF_ORDER_P_B"].dump(), "[0,1]");
+    // AVX2: vectors of 8.
+    DeviceLimits avx2 = cpu;
+    avx2.float_vector_width = 8;
+    const json a = config_to_json(bound, default_config(bound, avx2));
+    EXPECT_EQ(a["PT_SIZE_j"], 8);
+    EXPECT_EQ(a["PT_SIZE_k"], 8);
+    EXPECT_EQ(a["VECTOR_WIDTH_A"], 8);
+    EXPECT_EQ(a["VECTOR_WIDTH_B"], 8);
+    // Without vector registers, or with dedicated local memory (a GPU), the float width changes nothing.
+    DeviceLimits scalar = cpu;
+    scalar.float_vector_width = 1;
+    const KernelConfig plain = default_config(bound, scalar);
+    EXPECT_EQ(plain.private_tile_size, (std::vector<int64_t>{2, 2, 4}));
+    EXPECT_EQ(plain.input_memory[static_cast<int>(Layer::Private)], (std::vector<Memory>{Memory::None, Memory::None}));
+    DeviceLimits gpu = h200_device_limits();
+    gpu.float_vector_width = 16;
+    EXPECT_EQ(default_config(bound, gpu), default_config(bound, h200_device_limits()));
+    // A short reduction: the private tile of 8 along k takes vectors of 8.
+    const BoundMdh short_k = bind_app("apps/gemm.mdh", "I=1024,J=1024,K=8");
+    const json s = config_to_json(short_k, default_config(short_k, cpu));
+    EXPECT_EQ(s["PT_SIZE_k"], 8);
+    EXPECT_EQ(s["VECTOR_WIDTH_A"], 8);
+    EXPECT_EQ(s["VECTOR_WIDTH_B"], 16);
+    // Work-items that divide the private tiles (1008 / 8 = 126 rows of tiles: 7 work-items, no short local tile).
+    const BoundMdh odd = bind_app("apps/gemm.mdh", "I=1008,J=1008,K=1008");
+    const json o = config_to_json(odd, default_config(odd, cpu));
+    EXPECT_EQ(o["NUM_WI_i"], 7);
+    EXPECT_EQ(o["NUM_WI_j"], 7);
+    EXPECT_EQ(o["LT_SIZE_j"], 112);
+    // Small: fewer work-items per work-group until every compute unit has 4 work-groups.
+    const BoundMdh small = bind_app("apps/gemm.mdh", "I=64,J=64,K=64");
+    const KernelConfig sc = default_config(small, cpu);
+    EXPECT_GE(tunable_geometry(small, sc).work_groups, 64);
+  }
+  {
+    // GEMM_NT reads B[j][k]: no input is contiguous along j (8 elements), and B's private cache keeps j innermost.
+    const BoundMdh bound = bind_app("apps/gemm_nt.mdh", "I=1024,J=1024,K=1024");
+    const json j = config_to_json(bound, default_config(bound, cpu));
+    EXPECT_EQ(j["PT_SIZE_i"], 8);
+    EXPECT_EQ(j["PT_SIZE_j"], 8);
+    EXPECT_EQ(j["PT_SIZE_k"], 16);
+    EXPECT_EQ(j["BUF_ORDER_P_A"].dump(), "[0,1]");
+    EXPECT_EQ(j["BUF_ORDER_P_B"].dump(), "[1,0]");
+    EXPECT_EQ(j["VECTOR_WIDTH_A"], 16);
+    EXPECT_EQ(j["VECTOR_WIDTH_B"], 16);
+  }
+  {
+    // GEMV: 8 rows of A per work-item (x is shared along i), vectors along k; no shared reduction.
+    const BoundMdh bound = bind_app("apps/gemv.mdh", "I=4096,K=4096");
+    const json j = config_to_json(bound, default_config(bound, cpu));
+    EXPECT_EQ(j["PT_SIZE_i"], 8);
+    EXPECT_EQ(j["PT_SIZE_k"], 16);
+    EXPECT_EQ(j["NUM_WI_k"], 1);
+    EXPECT_EQ(j["MEM_INP_P_A"], "private");
+    EXPECT_EQ(j["MEM_INP_P_x"], "private");
+    EXPECT_EQ(j["VECTOR_WIDTH_A"], 16);
+    EXPECT_EQ(j["VECTOR_WIDTH_x"], 16);
+    EXPECT_EQ(j["CMB_RES"], "P");
+  }
+  {
+    // DOT shares its reduction among as many work-items as a vector has lanes (256 on GPUs).
+    const BoundMdh bound = bind_app("apps/dot.mdh", "K=16777216");
+    const json j = config_to_json(bound, default_config(bound, cpu));
+    EXPECT_EQ(j["NUM_WI_k"], 16);
+    EXPECT_EQ(j["CMB_RES"], "G");
+    EXPECT_EQ(config_to_json(bound, default_config(bound, h200_device_limits()))["NUM_WI_k"], 256);
+  }
+  {
+    // Nothing shared (a stencil, DOT): not this layout.
+    for (const auto& [app, sizes] : std::vector<std::pair<const char*, const char*>>{
+             {"apps/gaussian.mdh", "I=4096,J=4096"}, {"apps/dot.mdh", "K=16777216"}}) {
+      const BoundMdh bound = bind_app(app, sizes);
+      const KernelConfig c = default_config(bound, cpu);
+      EXPECT_EQ(c.input_memory[static_cast<int>(Layer::Private)],
+                std::vector<Memory>(bound.inputs.size(), Memory::None))
+          << app;
+    }
+  }
+}
+
 TEST(KernelConfig, JsonFormIsFlatNamedAndVersioned) {
   const BoundMdh bound = bind_app("apps/gemm.mdh", "I=64,J=48,K=32");
   const json j = config_to_json(bound, default_config(bound, small_gpu()));

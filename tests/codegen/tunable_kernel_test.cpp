@@ -5,9 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "codegen/kernel_config.h"
@@ -65,6 +68,48 @@ TEST(TunableKernel, DefaultConfigOfEveryShape) {
     const BoundMdh bound = bind_app(app, sizes);
     EXPECT_EQ(mismatch(bound, default_config(bound, testing::first_device_limits())), "") << app;
   }
+}
+
+// Every md_hom in apps/ with the default for PoCL's limits, its float vector width included: vector register
+// tiles with private caches where inputs are shared (kernel_config.cpp, tile_for_vectors), the plain default
+// elsewhere. Sizes with short edge tiles and vectors that do not divide the rows; unoptimised, and optimised except
+// the contractions (PoCL 3.1's optimiser aborts on some of them: tests/repro/pocl-parallel-region).
+TEST(TunableKernel, DefaultConfigOfEveryAppWithTheDevicesVectorWidth) {
+  const DeviceLimits limits = testing::first_device_vector_limits();
+  const std::map<std::string, std::string> sizes{
+      {"apps/gemm.mdh", "I=13,J=37,K=35"},
+      {"apps/gemm_nt.mdh", "I=13,J=37,K=35"},
+      {"apps/gemv.mdh", "I=37,K=70"},
+      {"apps/dot.mdh", "K=1500"},  // long enough to share the reduction among the vector's lanes
+      {"apps/gaussian.mdh", "I=9,J=20"},
+      {"apps/jacobi3d.mdh", "I=5,J=6,K=7"},
+      {"apps/mcc.mdh", "N=1,P=3,Q=5,K=20,C=19,R=2,S=3"},
+      {"apps/prl.mdh", "N=40,M=9"},
+  };
+  std::vector<std::string> apps;
+  for (const char* folder : {"apps", "apps/tc"})
+    for (const auto& entry : std::filesystem::directory_iterator(std::string(MDH_SOURCE_DIR) + "/" + folder))
+      if (entry.path().extension() == ".mdh")
+        apps.push_back(std::string(folder) + "/" + entry.path().filename().string());
+  std::sort(apps.begin(), apps.end());
+  int vector_tiles = 0;
+  for (const std::string& app : apps) {
+    const bool contraction = app.rfind("apps/tc/", 0) == 0;
+    ASSERT_TRUE(contraction || sizes.count(app)) << app << ": add its sizes to this test";
+    const BoundMdh bound = bind_app(app, contraction ? "A=3,B=2,C=5,D=4,E=6,F=17,G=7" : sizes.at(app));
+    const KernelConfig c = default_config(bound, limits);
+    const auto& cached = c.input_memory[static_cast<int>(Layer::Private)];
+    vector_tiles += std::count(cached.begin(), cached.end(), Memory::Private) > 0;
+    EXPECT_EQ(mismatch(bound, c), "") << app;
+    if (!contraction) {
+      EXPECT_EQ(mismatch(bound, c, ""), "") << app << " (optimised)";
+    }
+  }
+  // GEMM, GEMM_NT, GEMV, MCC, PRL and the 9 contractions share inputs; the stencils and DOT do not.
+  EXPECT_EQ(vector_tiles, static_cast<int>(apps.size()) - 3);
+  // On PoCL (AVX-512 or AVX2) GEMM's private caches are copied in vectors.
+  const BoundMdh gemm = bind_app("apps/gemm.mdh", "I=13,J=37,K=35");
+  EXPECT_GT(default_config(gemm, limits).vector_width_of(1), 1);
 }
 
 // On a device with dedicated local memory the default caches shared inputs locally, with strided register tiles

@@ -247,6 +247,14 @@ DeviceLimits first_device_limits() {
   return limits;
 }
 
+DeviceLimits first_device_vector_limits() {
+  DeviceLimits limits = first_device_limits();
+  cl_uint width = 1;
+  clGetDeviceInfo(device().device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, sizeof width, &width, nullptr);
+  limits.float_vector_width = std::max<cl_uint>(1, width);
+  return limits;
+}
+
 std::map<std::string, Bytes> seeded_buffers(const BoundMdh& bound, uint64_t seed) {
   const Mdh& mdh = *bound.mdh;
   std::mt19937_64 rng(seed);

@@ -21,6 +21,10 @@ using Bytes = std::vector<unsigned char>;
 
 /// The limits of the first device (as the runtime will fill them).
 DeviceLimits first_device_limits();
+/// first_device_limits() with the device's preferred float vector width, which the default configuration reads
+/// (the vector register tiles of kernel_config.cpp on PoCL); first_device_limits() leaves it at 1, so that the
+/// tests that start from the default start from the plain one.
+DeviceLimits first_device_vector_limits();
 
 /// A device that limits only what tests of a space's shape need: 1,024 work-items per work-group (64 along
 /// OpenCL dimension 2) and 64 KiB of local memory, with no register budget.

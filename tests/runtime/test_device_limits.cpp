@@ -27,8 +27,8 @@ TEST(DeviceLimits, EveryFieldIsCopiedFromTheDevice) {
   const DeviceLimits defaults;
   // Destructured so that a field added to DeviceLimits does not compile here until this test checks it.
   const auto [max_work_group_size, max_work_item_sizes, local_mem_bytes, max_alloc_bytes, compute_units,
-              local_memory_dedicated, private_mem_bytes, simd_width, registers_per_work_item, nvidia_driver] =
-      device_limits(device);
+              local_memory_dedicated, private_mem_bytes, simd_width, float_vector_width, registers_per_work_item,
+              nvidia_driver] = device_limits(device);
   EXPECT_EQ(max_work_group_size, 1000u);
   EXPECT_EQ(max_work_item_sizes, (std::array<uint64_t, 3>{11, 22, 33}));
   EXPECT_EQ(local_mem_bytes, 12345u);
@@ -37,6 +37,7 @@ TEST(DeviceLimits, EveryFieldIsCopiedFromTheDevice) {
   EXPECT_TRUE(local_memory_dedicated);
   EXPECT_TRUE(nvidia_driver);
   EXPECT_EQ(simd_width, 48u);                // the warp, where the device reports one
+  EXPECT_EQ(float_vector_width, 4u);         // the vector width, warp or not
   EXPECT_EQ(registers_per_work_item, 255u);  // NVIDIA's per-thread register limit (not reported by the driver)
   // The synthetic values are not the defaults, so each check above fails for a field device_limits() leaves alone.
   EXPECT_NE(defaults.max_work_group_size, 1000u);
@@ -47,6 +48,7 @@ TEST(DeviceLimits, EveryFieldIsCopiedFromTheDevice) {
   EXPECT_FALSE(defaults.local_memory_dedicated);
   EXPECT_FALSE(defaults.nvidia_driver);
   EXPECT_NE(defaults.simd_width, 48u);
+  EXPECT_NE(defaults.float_vector_width, 4u);
   EXPECT_NE(defaults.registers_per_work_item, 255u);
   // Not a device query but mdh's budget for one work-item's private arrays (see device_limits.h).
   EXPECT_EQ(private_mem_bytes, defaults.private_mem_bytes);
@@ -105,6 +107,8 @@ TEST(DeviceLimits, InstalledDevicesMatchClGetDeviceInfo) {
     EXPECT_EQ(limits.simd_width,
               std::max<uint64_t>(1, has_warp ? queried<cl_uint>(d.device, 0x4003 /* CL_DEVICE_WARP_SIZE_NV */)
                                              : queried<cl_uint>(d.device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT)));
+    EXPECT_EQ(limits.float_vector_width,
+              std::max<uint64_t>(1, queried<cl_uint>(d.device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT)));
     EXPECT_EQ(limits.registers_per_work_item, limits.nvidia_driver ? 255u : 0u);
   }
 }
