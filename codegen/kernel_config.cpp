@@ -349,12 +349,6 @@ constexpr int64_t kDividingWorkItemsFloor = 8;
 // kCachedReductionTile and the last one is short instead.
 constexpr int64_t kShortestReductionTile = 4;
 
-bool reads_dimension(const BoundAccess& access, int d) {
-  for (const BoundIndex& index : access.indices)
-    if (index.coefficient[d] != 0) return true;
-  return false;
-}
-
 // The dimension with which an access's unit-stride (last) index moves, alone and by one element per index; -1 where
 // none does (a scalar, a constant index, several dimensions or a stride).
 int unit_stride_dimension(const BoundAccess& access) {
@@ -416,7 +410,7 @@ bool tile_for_reuse(const BoundMdh& bound, const DeviceLimits& limits, KernelCon
   auto shared_along = [&](int d) {
     if (c.num_wi[d] < 2) return false;
     for (const BoundAccess& access : bound.inputs)
-      if (!reads_dimension(access, d)) return true;
+      if (!moves_with(access, d)) return true;
     return false;
   };
   std::vector<int> tiled;
@@ -481,10 +475,10 @@ bool tile_for_reuse(const BoundMdh& bound, const DeviceLimits& limits, KernelCon
   for (size_t a = 0; a < bound.inputs.size(); ++a) {
     const BoundAccess& access = bound.inputs[a];
     bool shared = false;
-    for (int d : tiled) shared = shared || !reads_dimension(access, d);
+    for (int d : tiled) shared = shared || !moves_with(access, d);
     // An input that neighbouring work-items read at a stride (the fastest dimension moves an outer buffer index,
     // not the innermost) is cached too: the copy reads it row by row, coalesced, and stores it transposed.
-    const bool strided_reads = fastest >= 0 && !access.indices.empty() && reads_dimension(access, fastest) &&
+    const bool strided_reads = fastest >= 0 && !access.indices.empty() && moves_with(access, fastest) &&
                                access.indices.back().coefficient[fastest] == 0;
     if (!shared && !strided_reads) continue;
     t.input_memory[local][a] = Memory::Local;
@@ -588,7 +582,7 @@ bool tile_for_vectors(const BoundMdh& bound, const DeviceLimits& limits, KernelC
   const std::vector<int> concat = mdh.concat_dims();
   auto shared_along = [&](int d) {
     for (const BoundAccess& access : bound.inputs)
-      if (!reads_dimension(access, d)) return true;
+      if (!moves_with(access, d)) return true;
     return false;
   };
   if (std::none_of(concat.begin(), concat.end(), shared_along)) return false;
@@ -608,7 +602,7 @@ bool tile_for_vectors(const BoundMdh& bound, const DeviceLimits& limits, KernelC
   // TB read once; the plain default 268-310).
   auto shared_with_lanes = [&](int d) {
     for (const BoundAccess& access : bound.inputs)
-      if (reads_dimension(access, lanes) && !reads_dimension(access, d)) return true;
+      if (moves_with(access, lanes) && !moves_with(access, d)) return true;
     return false;
   };
   int rows = -1;
