@@ -48,9 +48,10 @@ struct KernelConfig {
   // no local-memory bank conflicts).
   std::vector<Ownership> ownership;
   // STRIDED_RUN: with strided ownership, the work-item owns runs of this many consecutive elements, every
-  // NUM_WI-th run (w*CHUNK .. w*CHUNK + CHUNK - 1, then NUM_WI*CHUNK further on, ...): neighbouring work-items still
-  // touch neighbouring runs, and each run is one vector (a 128-bit local-memory read of a float4 instead of four
-  // 32-bit ones, a vector store of the results). 1: every NUM_WI-th element. Missing members are 1.
+  // NUM_WI-th run (w*RUN .. w*RUN + RUN - 1, then NUM_WI*RUN further on, ...): neighbouring work-items still
+  // touch neighbouring runs, and each run is one vector read into a private cache (a 128-bit read of a float4
+  // instead of four 32-bit ones, from a local cache, or from global memory along a streamed reduction); the results
+  // are still stored element by element. 1: every NUM_WI-th element. Missing members are 1.
   std::vector<int64_t> strided_run;
   int64_t strided_run_of(int d) const {
     return static_cast<size_t>(d) < strided_run.size() && strided_run[static_cast<size_t>(d)] > 0

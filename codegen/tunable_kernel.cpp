@@ -110,7 +110,7 @@ class TunableEmitter {
   // one run is the private tile).
   int64_t run_length(int d) const { return strided(d) ? c_.strided_run_of(d) : 1; }
   // The offset from pt_begin_<d> of element `e` (0 .. PT_SIZE - 1) of this work-item's private tile along d: e in
-  // a block; e*NUM_WI strided; run by run (e / CHUNK)*(CHUNK*NUM_WI) + e % CHUNK in runs of CHUNK.
+  // a block; e*NUM_WI strided; run by run (e / RUN)*(RUN*NUM_WI) + e % RUN in runs of RUN elements.
   std::string owned_offset(int d, const std::string& e) const {
     const bool plain = e.find_first_of(" */%+-()") == std::string::npos;
     const std::string x = plain ? e : "(" + e + ")";
