@@ -363,6 +363,25 @@ int unit_stride_dimension(const BoundAccess& access) {
   return found;
 }
 
+// Buffer dimension k of a cached copy innermost in its BUF_ORDER, the others in their order.
+void place_innermost(std::vector<int>& order, int k) {
+  order.erase(std::find(order.begin(), order.end(), k));
+  order.push_back(k);
+}
+
+// The first buffer index of the access that moves with dimension d; -1 where none does.
+int first_index_moving_with(const BoundAccess& access, int d) {
+  for (size_t k = 0; k < access.indices.size(); ++k)
+    if (access.indices[k].coefficient[d] != 0) return static_cast<int>(k);
+  return -1;
+}
+
+uint64_t work_group_count(const KernelConfig& c) {
+  uint64_t n = 1;
+  for (int64_t g : c.num_wg) n *= static_cast<uint64_t>(g);
+  return n;
+}
+
 // The register tiles of the reuse layout, fed by vectors: along each strided dimension a work-item owns runs of up
 // to kVectorRun elements (STRIDED_RUN), and each locally cached input indexed plainly along the strided
 // dimensions it moves with gets a private cache, filled from its local cache run by run with vectors of a run's
@@ -393,11 +412,7 @@ void feed_register_tiles_with_vectors(const BoundMdh& bound, const std::vector<i
         run_dimension = d;
     }
     if (!plain || run_dimension < 0 || t.strided_run_of(run_dimension) < 2) continue;
-    size_t run_index = 0;
-    while (access.indices[run_index].coefficient[run_dimension] == 0) ++run_index;
-    std::vector<int>& order = t.cache_dim_order[local][a];
-    order.erase(std::find(order.begin(), order.end(), static_cast<int>(run_index)));
-    order.push_back(static_cast<int>(run_index));
+    place_innermost(t.cache_dim_order[local][a], first_index_moving_with(access, run_dimension));
     t.input_memory[priv][a] = Memory::Private;
     if (t.vector_width.size() <= a) t.vector_width.resize(a + 1, 1);
     t.vector_width[a] = t.strided_run_of(run_dimension);
@@ -438,11 +453,6 @@ bool tile_for_reuse(const BoundMdh& bound, const DeviceLimits& limits, KernelCon
     t.num_wi[d] /= 2;
     set_private_tile(d, t.private_tile_size[d]);
   }
-  auto work_groups = [&] {
-    uint64_t n = 1;
-    for (int64_t g : t.num_wg) n *= static_cast<uint64_t>(g);
-    return n;
-  };
   for (int d : tiled) set_private_tile(d, kRegisterTileElements);
   // Enough parallelism: halve the largest register tile (the inner dimension first: on the H200, GEMM 1024^3 with
   // 8x4 elements along i x j ran 0.0888 ms, ...) while fewer than
@@ -454,7 +464,8 @@ bool tile_for_reuse(const BoundMdh& bound, const DeviceLimits& limits, KernelCon
     for (int d : mdh.concat_dims()) n *= static_cast<uint64_t>(t.num_wg[d] * t.num_wi[d]);
     return n;
   };
-  while (work_groups() * 2 < limits.compute_units || work_items() < kWorkItemsPerComputeUnit * limits.compute_units) {
+  while (work_group_count(t) * 2 < limits.compute_units ||
+         work_items() < kWorkItemsPerComputeUnit * limits.compute_units) {
     int largest = -1;
     for (auto d = tiled.rbegin(); d != tiled.rend(); ++d)
       if (t.private_tile_size[*d] > 2 && (largest < 0 || t.private_tile_size[*d] > t.private_tile_size[largest]))
@@ -487,8 +498,7 @@ bool tile_for_reuse(const BoundMdh& bound, const DeviceLimits& limits, KernelCon
     if (fastest >= 0)
       for (size_t k = 0; k + 1 < access.indices.size(); ++k)
         if (access.indices[k].coefficient[fastest] != 0 && access.indices.back().coefficient[fastest] == 0) {
-          order.erase(std::find(order.begin(), order.end(), static_cast<int>(k)));
-          order.push_back(static_cast<int>(k));
+          place_innermost(order, static_cast<int>(k));
           break;
         }
   }
@@ -633,12 +643,7 @@ bool tile_for_vectors(const BoundMdh& bound, const DeviceLimits& limits, KernelC
   }
   for (int r : mdh.reduction_dims())
     if (contiguous[r]) t.private_tile_size[r] = dividing_tile(t.local_tile_size[r], width);
-  auto work_groups = [&] {
-    uint64_t n = 1;
-    for (int64_t g : t.num_wg) n *= static_cast<uint64_t>(g);
-    return n;
-  };
-  while (work_groups() < kVectorTileWorkGroupsPerComputeUnit * limits.compute_units) {
+  while (work_group_count(t) < kVectorTileWorkGroupsPerComputeUnit * limits.compute_units) {
     int most = -1;  // the most work-items, else the largest private tile, the innermost dimension on a tie
     for (int d : concat)
       if (t.num_wi[d] > 1 && (most < 0 || t.num_wi[d] >= t.num_wi[most])) most = d;
@@ -663,13 +668,7 @@ bool tile_for_vectors(const BoundMdh& bound, const DeviceLimits& limits, KernelC
   for (size_t a = 0; a < bound.inputs.size(); ++a) {
     const BoundAccess& access = bound.inputs[a];
     t.input_memory[priv][a] = Memory::Private;
-    std::vector<int>& buffer_order = t.cache_dim_order[priv][a];
-    for (size_t k = 0; k < access.indices.size(); ++k)
-      if (access.indices[k].coefficient[lanes] != 0) {
-        buffer_order.erase(std::find(buffer_order.begin(), buffer_order.end(), static_cast<int>(k)));
-        buffer_order.push_back(static_cast<int>(k));
-        break;
-      }
+    if (const int k = first_index_moving_with(access, lanes); k >= 0) place_innermost(t.cache_dim_order[priv][a], k);
   }
   // Vector copies where the width divides the private cache's rows (a narrower power of two where only that does).
   for (const CachedTile& tile : tunable_geometry(bound, t).cached_tiles) {
