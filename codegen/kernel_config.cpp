@@ -742,6 +742,134 @@ void share_reduction(const BoundMdh& bound, const DeviceLimits& limits, int r, K
   c.work_item_combine = WorkItemCombine::tree;
 }
 
+// Small outputs on a device with dedicated local memory (a GPU). The layouts above give each work-item one or more
+// output points and fold their reductions alone; where the output has fewer points than the device has room for
+// work-items (a work-group of the largest size on every compute unit: 132 x 1024 on the H200), they leave most of
+// it idle, however small the register tiles. Where the reductions' operator lets partial results meet in any order
+// (built-in, commutative: the work-items' tree, CMB_WI = tree), the device is filled by splitting the longest
+// reduction instead: first among the work-items of a work-group (one kernel), then, where fewer work-groups than
+// compute units remain, among work-groups (a second kernel folds their partial results). A user operator that need
+// not commute keeps one work-item per reduction (its ordered fold). Measured on the H200 (medians of 50 runs, two
+// rounds; results/nvidia-h200/session16/): GEMM 10x500x64 (5,000 points) ran 0.0095-0.0104 ms with the register
+// tiles of tile_for_reuse (16 work-groups), 0.0066 with the reference kernel (a work-item per point), 0.0071 with
+// the tuned configuration and 0.0056-0.0058 with 4 work-items sharing k (blocks of 16, a tree in local memory, no
+// input caches, 100 work-groups); a launch alone takes 0.0045. MCC 1x7x7x512, reduction 512x3x3 (25,088 points):
+// the register tiles ran 0.1903 ms in 64 work-groups, the tuned configuration, which splits c over 16 work-groups,
+// 0.1600 (results/nvidia-h200/mcc-RW.json).
+
+// The work-items that fill the device: a work-group of the largest size on every compute unit.
+uint64_t device_work_items(const DeviceLimits& limits) {
+  return std::max<uint64_t>(1, limits.compute_units) * std::max<uint64_t>(1, limits.max_work_group_size);
+}
+
+uint64_t output_points(const BoundMdh& bound) {
+  uint64_t n = 1;
+  for (int d : bound.mdh->concat_dims()) n *= static_cast<uint64_t>(bound.dim_extents[d]);
+  return n;
+}
+
+// Whether the output is too small to fill the device and the reductions may be split (see above); the reduction
+// to split (the longest, the first on a tie) or -1.
+int reduction_to_split_for_small_output(const BoundMdh& bound, const DeviceLimits& limits) {
+  const Mdh& mdh = *bound.mdh;
+  if (!limits.local_memory_dedicated || output_points(bound) >= device_work_items(limits)) return -1;
+  int longest = -1;
+  for (int r : mdh.reduction_dims()) {
+    if (!mdh.dims[r].combine.is_commutative()) return -1;
+    if (longest < 0 || bound.dim_extents[r] > bound.dim_extents[longest]) longest = r;
+  }
+  return longest;
+}
+
+uint64_t work_item_count(const KernelConfig& c) {
+  uint64_t n = 1;
+  for (size_t d = 0; d < c.num_wg.size(); ++d) n *= static_cast<uint64_t>(c.num_wg[d] * c.num_wi[d]);
+  return n;
+}
+
+// Where even one point per work-item leaves each compute unit fewer than kWorkItemsPerComputeUnit work-items, a
+// register tile has nothing to share and a local cache nothing to pay for its barriers: one output point per
+// work-item (the `++` work-items of the plain layout), and the reduction r shared by the most work-items, a power
+// of two, that keep the device's work-items within device_work_items, each folding a block of at least
+// kCachedReductionTile elements (GEMM 10x500x64: 4 work-items of 16 along k), on OpenCL dimension 2 (the `++`
+// dimensions keep 0 and 1, so that a warp reads consecutive elements of the output's innermost dimension); their
+// partial results meet in local memory, combined by a tree. Then fewer `++` work-items per work-group, the
+// outermost OpenCL dimension's first, until every compute unit has a work-group (GEMM 10x500x64: 2 x 16 x 4
+// work-items, 160 work-groups). False (and `c` unchanged) where the output is not that small, r is too short to
+// share or the layout is not valid.
+bool share_reduction_per_point(const BoundMdh& bound, const DeviceLimits& limits, int r, KernelConfig& c) {
+  const Mdh& mdh = *bound.mdh;
+  const uint64_t points = output_points(bound);
+  if (points >= kWorkItemsPerComputeUnit * limits.compute_units || c.num_wg[r] > 1) return false;
+  const int64_t extent = bound.dim_extents[r];
+  int64_t sharing = 1;
+  while (points * static_cast<uint64_t>(2 * sharing) <= device_work_items(limits) &&
+         2 * sharing * kCachedReductionTile <= extent &&
+         static_cast<uint64_t>(2 * sharing) <= std::min(limits.max_work_item_sizes[2], limits.max_work_group_size))
+    sharing *= 2;
+  if (sharing < 2) return false;
+  KernelConfig t = c;
+  auto set_concat_work_items = [&](int d, int64_t work_items) {
+    t.num_wi[d] = work_items;
+    t.private_tile_size[d] = 1;
+    t.local_tile_size[d] = work_items;
+    t.num_wg[d] = (bound.dim_extents[d] + work_items - 1) / work_items;
+  };
+  for (int d : mdh.concat_dims()) set_concat_work_items(d, t.num_wi[d]);
+  t.num_wi[r] = sharing;
+  t.local_tile_size[r] = extent;
+  t.private_tile_size[r] = (extent + sharing - 1) / sharing;
+  t.ocl_dim[0][r] = t.ocl_dim[1][r] = 2;
+  auto work_group_size = [&] {
+    uint64_t n = 1;
+    for (int64_t w : t.num_wi) n *= static_cast<uint64_t>(w);
+    return n;
+  };
+  while (work_group_count(t) < limits.compute_units || work_group_size() > limits.max_work_group_size) {
+    int outermost = -1;  // the highest OpenCL dimension with several work-items, the outer md_hom dimension on a tie
+    for (int d : mdh.concat_dims())
+      if (t.num_wi[d] > 1 && (outermost < 0 || t.ocl_dim[1][d] > t.ocl_dim[1][outermost])) outermost = d;
+    if (outermost < 0) break;
+    set_concat_work_items(outermost, t.num_wi[outermost] / 2);
+  }
+  t.result_memory[static_cast<int>(Layer::Private)] = Memory::Local;
+  t.result_memory[static_cast<int>(Layer::Local)] = Memory::Private;
+  t.combine_layer = Layer::Global;
+  t.work_item_combine = WorkItemCombine::tree;
+  try {
+    check_config(bound, t, limits);
+  } catch (const UserError&) {
+    return false;
+  }
+  c = t;
+  return true;
+}
+
+// Where a small output's layout still leaves fewer work-groups than compute units (MCC's register tiles: 64 for
+// 132), the reduction r is split over the most work-groups, a power of two, that keep the device's work-items within
+// device_work_items, each taking whole local tiles of r and at least kCachedReductionTile elements per work-item
+// sharing it (MCC: 16 along c, 1,024 work-groups). `c` is unchanged where that leaves a single work-group or is not
+// valid.
+void split_reduction_over_work_groups(const BoundMdh& bound, const DeviceLimits& limits, int r, KernelConfig& c) {
+  if (work_group_count(c) >= limits.compute_units || c.num_wg[r] > 1) return;
+  const int64_t extent = bound.dim_extents[r];
+  const int64_t tiles = (extent + c.local_tile_size[r] - 1) / c.local_tile_size[r];
+  const uint64_t work_items = work_item_count(c);
+  int64_t groups = 1;
+  while (work_items * static_cast<uint64_t>(2 * groups) <= device_work_items(limits) && 2 * groups <= tiles &&
+         2 * groups * c.num_wi[r] * kCachedReductionTile <= extent)
+    groups *= 2;
+  if (groups < 2) return;
+  KernelConfig t = c;
+  t.num_wg[r] = groups;
+  try {
+    check_config(bound, t, limits);
+  } catch (const UserError&) {
+    return;
+  }
+  c = t;
+}
+
 // Each `++` dimension's private tile multiplies the partial results a work-item keeps: with 16 dimensions of
 // extent 2 the shapes above gave it 2^14 of them, past the private memory, so the default was no valid
 // configuration and `mdh generate` refused it. Halving the outermost private tiles first (then the reductions')
@@ -840,7 +968,9 @@ KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
       // A device too small for the shared layout (local memory, work-group size) keeps the layout above.
     }
   } else if (limits.local_memory_dedicated && !reductions.empty()) {
-    tile_for_reuse(bound, limits, c);
+    const int split = reduction_to_split_for_small_output(bound, limits);
+    if (split < 0 || !share_reduction_per_point(bound, limits, split, c)) tile_for_reuse(bound, limits, c);
+    if (split >= 0) split_reduction_over_work_groups(bound, limits, split, c);
   }
   // Reductions last in the work-group loop nest: the space requires it (LOOP_ORDER_G in parameter_families.cpp).
   std::stable_partition(c.loop_order[0].begin(), c.loop_order[0].end(),
