@@ -847,13 +847,15 @@ bool share_reduction_per_point(const BoundMdh& bound, const DeviceLimits& limits
 
 // Where a small output's layout still leaves fewer work-groups than compute units (MCC's register tiles: 64 for
 // 132), the reduction r is split over the most work-groups, a power of two, that keep the device's work-items within
-// device_work_items, each taking whole local tiles of r and at least kCachedReductionTile elements per work-item
-// sharing it (MCC: 16 along c, 1,024 work-groups). `c` is unchanged where that leaves a single work-group or is not
-// valid.
+// device_work_items, at least kCachedReductionTile elements per work-item sharing r (MCC: 16 along c, 1,024
+// work-groups). A layout with several local tiles along r gives each work-group whole tiles (MCC: 2 of 16); one
+// with a single tile (share_reduction_per_point) cuts it into one per work-group. `c` is unchanged where that leaves
+// a single work-group or is not valid.
 void split_reduction_over_work_groups(const BoundMdh& bound, const DeviceLimits& limits, int r, KernelConfig& c) {
   if (work_group_count(c) >= limits.compute_units || c.num_wg[r] > 1) return;
   const int64_t extent = bound.dim_extents[r];
-  const int64_t tiles = (extent + c.local_tile_size[r] - 1) / c.local_tile_size[r];
+  const bool one_tile = c.local_tile_size[r] >= extent;
+  const int64_t tiles = one_tile ? extent : (extent + c.local_tile_size[r] - 1) / c.local_tile_size[r];
   const uint64_t work_items = work_item_count(c);
   int64_t groups = 1;
   while (work_items * static_cast<uint64_t>(2 * groups) <= device_work_items(limits) && 2 * groups <= tiles &&
@@ -862,6 +864,10 @@ void split_reduction_over_work_groups(const BoundMdh& bound, const DeviceLimits&
   if (groups < 2) return;
   KernelConfig t = c;
   t.num_wg[r] = groups;
+  if (one_tile) {
+    t.local_tile_size[r] = (extent + groups - 1) / groups;
+    t.private_tile_size[r] = std::min(t.private_tile_size[r], (t.local_tile_size[r] + t.num_wi[r] - 1) / t.num_wi[r]);
+  }
   try {
     check_config(bound, t, limits);
   } catch (const UserError&) {

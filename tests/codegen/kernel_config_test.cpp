@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <tuple>
+#include <vector>
 
 #include "codegen/tunable_geometry.h"
 #include "codegen/tuning_space.h"
@@ -111,6 +113,11 @@ TEST(KernelConfig, DefaultTilesForReuseOnDedicatedLocalMemory) {
     EXPECT_EQ(j["MEM_INP_P_B"], "private");
     EXPECT_EQ(j["VECTOR_WIDTH_A"], 4);
     EXPECT_EQ(j["VECTOR_WIDTH_B"], 2);
+    // 1024^2 points fill the H200 (132 x 1024 work-items): k is neither shared nor split.
+    EXPECT_EQ(j["NUM_WI_k"], 1);
+    EXPECT_EQ(j["NUM_WG_k"], 1);
+    EXPECT_EQ(j["CMB_WI"], "serial");
+    EXPECT_EQ(j["CMB_RES"], "P");
     // Large enough for 8x8 register tiles.
     const BoundMdh big = bind_app("apps/gemm.mdh", "I=4096,J=4096,K=4096");
     const json b = config_to_json(big, default_config(big, h200_device_limits()));
@@ -156,6 +163,118 @@ TEST(KernelConfig, DefaultTilesForReuseOnDedicatedLocalMemory) {
     const BoundMdh bound = bind_app("apps/gaussian.mdh", "I=4096,J=4096");
     const KernelConfig c = default_config(bound, h200_device_limits());
     EXPECT_EQ(c.input_memory[local], std::vector<Memory>(c.input_memory[local].size(), Memory::None));
+  }
+}
+
+// Where the output has fewer points than the device has room for work-items (132 x 1024 on the H200) and the
+// reductions' operator commutes, the GPU default splits the longest reduction (kernel_config.cpp,
+// share_reduction_per_point and split_reduction_over_work_groups): among a work-group's work-items where even one
+// point per work-item leaves each compute unit under 128 work-items, then among work-groups where fewer
+// work-groups than compute units remain.
+TEST(KernelConfig, DefaultSplitsTheReductionWhereTheOutputIsTooSmallForTheDevice) {
+  const DeviceLimits gpu = h200_device_limits();
+  {
+    // 5,000 points: a point per work-item, 4 work-items of 16 along k (64 / 16), a tree in local memory, no caches;
+    // i's work-items halved from 10 until the 132 compute units have a work-group (5 x 32 = 160).
+    const BoundMdh bound = bind_app("apps/gemm.mdh", "I=10,J=500,K=64");
+    const json j = config_to_json(bound, default_config(bound, gpu));
+    EXPECT_EQ(j["NUM_WI_i"], 2);
+    EXPECT_EQ(j["NUM_WI_j"], 16);
+    EXPECT_EQ(j["NUM_WI_k"], 4);
+    EXPECT_EQ(j["PT_SIZE_i"], 1);
+    EXPECT_EQ(j["PT_SIZE_j"], 1);
+    EXPECT_EQ(j["PT_SIZE_k"], 16);
+    EXPECT_EQ(j["LT_SIZE_i"], 2);
+    EXPECT_EQ(j["LT_SIZE_j"], 16);
+    EXPECT_EQ(j["LT_SIZE_k"], 64);
+    EXPECT_EQ(j["NUM_WG_i"], 5);
+    EXPECT_EQ(j["NUM_WG_j"], 32);
+    EXPECT_EQ(j["NUM_WG_k"], 1);  // a single kernel
+    EXPECT_EQ(j["ORDER_OCL_L_j"], 0);
+    EXPECT_EQ(j["ORDER_OCL_L_i"], 1);
+    EXPECT_EQ(j["ORDER_OCL_L_k"], 2);
+    EXPECT_EQ(j["MEM_INP_L_A"], "none");
+    EXPECT_EQ(j["MEM_INP_L_B"], "none");
+    EXPECT_EQ(j["MEM_RES_P"], "local");
+    EXPECT_EQ(j["CMB_RES"], "G");
+    EXPECT_EQ(j["CMB_WI"], "tree");
+    EXPECT_EQ(j["DOUBLE_BUFFER"], "off");
+  }
+  {
+    // MCC 1x7x7x512 (25,088 points, enough for 128 work-items per compute unit): the register tiles of
+    // tile_for_reuse (64 work-groups of 16 x 7 work-items), and c split over 16 work-groups (2 local tiles of 16
+    // each), the most that keep 7,168 x 16 work-items within 132 x 1024.
+    const BoundMdh bound = bind_app("apps/mcc.mdh", "N=1,P=7,Q=7,K=512,C=512,R=3,S=3");
+    const json j = config_to_json(bound, default_config(bound, gpu));
+    EXPECT_EQ(j["NUM_WG_c"], 16);
+    EXPECT_EQ(j["LT_SIZE_c"], 16);
+    EXPECT_EQ(j["NUM_WI_c"], 1);
+    EXPECT_EQ(j["NUM_WG_k"], 16);
+    EXPECT_EQ(j["NUM_WG_p"], 4);
+    EXPECT_EQ(j["NUM_WI_k"], 16);
+    EXPECT_EQ(j["NUM_WI_q"], 7);
+    EXPECT_EQ(j["PT_SIZE_k"], 2);
+    EXPECT_EQ(j["PT_SIZE_p"], 2);
+    EXPECT_EQ(j["MEM_INP_L_F"], "local");
+    EXPECT_EQ(j["MEM_INP_L_I"], "local");
+    EXPECT_EQ(j["CMB_RES"], "P");
+    EXPECT_EQ(j["CMB_WI"], "serial");
+  }
+  {
+    // 16 points: 64 work-items along k (OpenCL dimension 2's limit), one point per work-group, and still 16
+    // work-groups for 132 compute units: k over 4 work-groups of 1,024 (16 per work-item).
+    const BoundMdh bound = bind_app("apps/gemm.mdh", "I=4,J=4,K=4096");
+    const json j = config_to_json(bound, default_config(bound, gpu));
+    EXPECT_EQ(j["NUM_WI_i"], 1);
+    EXPECT_EQ(j["NUM_WI_j"], 1);
+    EXPECT_EQ(j["NUM_WI_k"], 64);
+    EXPECT_EQ(j["NUM_WG_k"], 4);
+    EXPECT_EQ(j["LT_SIZE_k"], 1024);
+    EXPECT_EQ(j["PT_SIZE_k"], 16);
+    EXPECT_EQ(j["CMB_WI"], "tree");
+  }
+  {
+    // PRL's operator need not commute: its fold stays one work-item's, in index order.
+    const BoundMdh bound = bind_app("apps/prl.mdh", "N=1000,M=1024");
+    const json j = config_to_json(bound, default_config(bound, gpu));
+    EXPECT_EQ(j["NUM_WI_j"], 1);
+    EXPECT_EQ(j["NUM_WG_j"], 1);
+  }
+  {
+    // A CPU (local memory in global memory) keeps its vector tiles.
+    DeviceLimits cpu = gpu;
+    cpu.local_memory_dedicated = false;
+    cpu.float_vector_width = 16;
+    const BoundMdh bound = bind_app("apps/gemm.mdh", "I=10,J=500,K=64");
+    EXPECT_EQ(config_to_json(bound, default_config(bound, cpu))["NUM_WI_k"], 1);
+  }
+  // The GPU experiments (experiments.gpu.json): the reduction is split where it was (DOT, GEMV: the shared
+  // reduction along their streamed rows) and newly for GEMM 10x500x64 and MCC; nowhere else.
+  const std::vector<std::tuple<const char*, const char*, bool>> experiments{
+      {"apps/dot.mdh", "K=16777216", true},
+      {"apps/gemv.mdh", "I=1000,K=2048", true},
+      {"apps/gemv.mdh", "I=4096,K=4096", true},
+      {"apps/gemm.mdh", "I=10,J=500,K=64", true},
+      {"apps/gemm.mdh", "I=1024,J=1024,K=1024", false},
+      {"apps/gemm.mdh", "I=4096,J=4096,K=4096", false},
+      {"apps/mcc.mdh", "N=1,P=7,Q=7,K=512,C=512,R=3,S=3", true},
+      {"apps/prl.mdh", "N=32768,M=1024", false},
+      {"apps/tc/abcdef-gdab-efgc.mdh", "A=24,B=16,C=16,D=16,E=24,F=16,G=24", false},
+      {"apps/tc/abcdef-gdac-efgb.mdh", "A=24,B=16,C=16,D=16,E=24,F=16,G=24", false},
+      {"apps/tc/abcdef-gdbc-efga.mdh", "A=24,B=16,C=16,D=16,E=24,F=16,G=24", false},
+      {"apps/tc/abcdef-geab-dfgc.mdh", "A=24,B=16,C=16,D=24,E=16,F=16,G=24", false},
+      {"apps/tc/abcdef-geac-dfgb.mdh", "A=24,B=16,C=16,D=24,E=16,F=16,G=24", false},
+      {"apps/tc/abcdef-gebc-dfga.mdh", "A=24,B=16,C=16,D=24,E=16,F=16,G=24", false},
+      {"apps/tc/abcdef-gfab-degc.mdh", "A=24,B=16,C=16,D=24,E=16,F=16,G=24", false},
+      {"apps/tc/abcdef-gfac-degb.mdh", "A=24,B=16,C=16,D=24,E=16,F=16,G=24", false},
+      {"apps/tc/abcdef-gfbc-dega.mdh", "A=24,B=16,C=16,D=24,E=16,F=16,G=24", false},
+  };
+  for (const auto& [app, sizes, split] : experiments) {
+    const BoundMdh bound = bind_app(app, sizes);
+    const KernelConfig c = default_config(bound, gpu);
+    bool any = false;
+    for (int r : bound.mdh->reduction_dims()) any = any || c.num_wi[r] > 1 || c.num_wg[r] > 1;
+    EXPECT_EQ(any, split) << app << " " << sizes;
   }
 }
 

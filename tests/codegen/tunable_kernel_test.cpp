@@ -139,6 +139,27 @@ TEST(TunableKernel, DefaultConfigWithDedicatedLocalMemory) {
   }
 }
 
+// The GPU defaults of small outputs (kernel_config.cpp, share_reduction_per_point, split_reduction_over_work_groups),
+// derived from H200-like limits and run on PoCL: a reduction shared by a work-group's work-items through a tree in
+// local memory (GEMM 10x500x64, GEMV with a short row, whose last work-item's block is short), that and a split over
+// work-groups folded by a second kernel (GEMM 4x4x4096), and register tiles with the reduction split over
+// work-groups (MCC with 25,088 points). Unoptimised and optimised.
+TEST(TunableKernel, DefaultConfigOfSmallOutputsForTheH200) {
+  for (const auto& [app, sizes] :
+       std::vector<std::pair<const char*, const char*>>{{"apps/gemm.mdh", "I=10,J=500,K=64"},
+                                                        {"apps/gemm.mdh", "I=4,J=4,K=4096"},
+                                                        {"apps/gemv.mdh", "I=37,K=70"},
+                                                        {"apps/mcc.mdh", "N=1,P=7,Q=7,K=512,C=64,R=3,S=3"}}) {
+    const BoundMdh bound = bind_app(app, sizes);
+    const KernelConfig c = default_config(bound, testing::h200_device_limits());
+    int64_t split = 1;
+    for (int r : bound.mdh->reduction_dims()) split *= c.num_wi[r] * c.num_wg[r];
+    EXPECT_GT(split, 1) << app << " " << sizes << ": the default does not split the reduction";
+    EXPECT_EQ(mismatch(bound, c), "") << app << " " << sizes;
+    EXPECT_EQ(mismatch(bound, c, ""), "") << app << " " << sizes << " (optimised)";
+  }
+}
+
 // DOUBLE_BUFFER pipelines the innermost reduction tile loop with several tiles: GEMM (k, full tiles, one and
 // several k tiles per work-group, strided and block ownership, a private cache filled from the local one), a
 // contraction whose cached TB is stored f-innermost, and MCC whose innermost reduction loops (r, s) have one tile
@@ -153,7 +174,8 @@ TEST(TunableKernel, DoubleBufferingAlongTheInnermostReductionWithSeveralTiles) {
     std::function<void(KernelConfig&)> adjust;
   };
   const std::vector<Case> cases{
-      {"apps/gemm.mdh", "I=64,J=32,K=64", [](KernelConfig&) {}},
+      // The whole of k in one work-group: the default splits this small output's k over the VM's compute units.
+      {"apps/gemm.mdh", "I=64,J=32,K=64", [](KernelConfig& c) { c.num_wg[2] = 1; }},
       {"apps/gemm.mdh", "I=32,J=32,K=48",
        [](KernelConfig& c) {
          c.num_wg = {1, 1, 3};  // k split over 3 work-groups (a second kernel combines them), 2 tiles each
@@ -161,6 +183,7 @@ TEST(TunableKernel, DoubleBufferingAlongTheInnermostReductionWithSeveralTiles) {
        }},
       {"apps/gemm.mdh", "I=32,J=32,K=32",
        [&](KernelConfig& c) {
+         c.num_wg[2] = 1;  // as above
          c.ownership = {Ownership::block, Ownership::block, Ownership::block};
          c.input_memory[priv][0] = Memory::Private;  // filled from the local cache
        }},
