@@ -610,6 +610,22 @@ std::vector<ParameterFamily> make_families() {
 
   {
     ParameterFamily f;
+    f.name = "UNROLL_STEPS";
+    f.kind = FamilyValueKind::enumeration;
+    f.meaning = "whether the loops over a work-item's private steps within a local tile are unrolled";
+    f.labels = {"off", "on"};
+    f.legacy_codes = {0, 1};
+    f.neutral = zero;
+    f.get = [](const KernelConfig& c, int) { return static_cast<int64_t>(c.unroll_steps); };
+    f.set = [](KernelConfig& c, int, int64_t v) { c.unroll_steps = v == 1 ? UnrollSteps::on : UnrollSteps::off; };
+    // No constraint: where every dimension has one step, "on" generates the kernel of "off" byte for byte (the
+    // binary cache then compiles it once); telling so would read every dimension's tile sizes, a constraint
+    // across all their groups.
+    t.push_back(f);
+  }
+
+  {
+    ParameterFamily f;
     f.name = "WG_SWIZZLE";
     f.scope = FamilyScope::dimension;
     f.meaning =

@@ -197,6 +197,9 @@ class TunableEmitter {
                        (copies.empty() ? "" : " (" + join(copies, ", ") + ")"));
     }
     if (!widths.empty()) s << "\n//   VECTOR_WIDTH: " << join(widths, ", ");
+    if (c_.unroll_steps == UnrollSteps::on &&
+        std::any_of(g_.private_steps.begin(), g_.private_steps.end(), [](int64_t steps) { return steps > 1; }))
+      s << "\n//   UNROLL_STEPS: the loops of private steps unrolled";
     if (c_.double_buffer != DoubleBuffer::off)
       s << "\n//   DOUBLE_BUFFER: "
         << (g_.prefetch_dimension < 0 ? std::string("no reduction tile loop to pipeline at these sizes")
@@ -1385,6 +1388,7 @@ class TunableEmitter {
     auto open_step_loops = [&](size_t from, size_t to) {
       for (size_t n = from; n < to; ++n) {
         const std::string ps = "ps_" + dim(step_order[n]);
+        if (c_.unroll_steps == UnrollSteps::on && g_.private_steps[step_order[n]] > 1) line("#pragma unroll");
         open("for (int " + ps + " = 0; " + ps + " < " + macro("PRIVATE_STEPS", step_order[n]) + "; ++" + ps + ")");
       }
     };

@@ -216,6 +216,55 @@ TEST(TunableKernel, DoubleBufferingAlongTheInnermostReductionWithSeveralTiles) {
     }
 }
 
+// UNROLL_STEPS unrolls exactly the loops of more than one private step, and the results stay those of the reference
+// (GEMM with several steps along k, MCC, a contraction; unoptimised and optimised builds). Where every dimension
+// has one step, "on" generates the kernel of "off" byte for byte, so that the binary cache compiles it once.
+TEST(TunableKernel, UnrolledPrivateStepsComputeTheSameResults) {
+  DeviceLimits limits = testing::first_device_limits();
+  limits.local_memory_dedicated = true;
+  struct Case {
+    const char* app;
+    const char* sizes;
+    std::function<void(KernelConfig&)> adjust;
+  };
+  const std::vector<Case> cases{
+      {"apps/gemm.mdh", "I=32,J=32,K=64",
+       [](KernelConfig& c) {
+         c.local_tile_size[2] = 16;
+         c.private_tile_size[2] = 2;  // 8 steps along k
+       }},
+      {"apps/mcc.mdh", "N=1,P=4,Q=4,K=32,C=32,R=3,S=3", [](KernelConfig&) {}},
+      {"apps/tc/abcdef-geab-dfgc.mdh", "A=2,B=2,C=2,D=2,E=16,F=16,G=24", [](KernelConfig&) {}},
+  };
+  for (const Case& k : cases) {
+    const BoundMdh bound = bind_app(k.app, k.sizes);
+    KernelConfig c = default_config(bound, limits);
+    k.adjust(c);
+    const TunableGeometry g = tunable_geometry(bound, c);
+    c.unroll_steps = UnrollSteps::off;
+    const std::string off = generate_tunable_kernel(bound, c, limits).source;
+    c.unroll_steps = UnrollSteps::on;
+    const std::string on = generate_tunable_kernel(bound, c, limits).source;
+    int unrolled = 0, several = 0;
+    for (size_t d = 0; d < g.private_steps.size(); ++d) {
+      const std::string loop = "for (int ps_" + bound.mdh->dims[d].name + " = 0;";
+      const size_t at = on.find(loop);
+      ASSERT_NE(at, std::string::npos) << k.app << ": " << loop;
+      const bool pragma = on.rfind("#pragma unroll", at) != std::string::npos &&
+                          on.find_first_not_of(" \n", on.rfind("#pragma unroll", at) + 14) == at;
+      EXPECT_EQ(pragma, g.private_steps[d] > 1) << k.app << ": " << loop;
+      unrolled += pragma;
+      several += g.private_steps[d] > 1;
+    }
+    EXPECT_EQ(unrolled, several) << k.app;
+    if (several == 0) {
+      EXPECT_EQ(on, off) << k.app;
+    }
+    EXPECT_EQ(mismatch(bound, c), "") << k.app << " " << k.sizes;
+    EXPECT_EQ(mismatch(bound, c, ""), "") << k.app << " " << k.sizes << " (optimised)";
+  }
+}
+
 // DOUBLE_BUFFER local: two tiles per local cache, counted in the local memory, and in the pipelined loop one
 // barrier per tile (after the stores into the tile not being read) where "on" has two (before and after its stores).
 TEST(TunableKernel, TwoLocalTilesNeedOneBarrierPerTile) {
