@@ -754,8 +754,8 @@ void share_reduction(const BoundMdh& bound, const DeviceLimits& limits, int r, K
 // tiles of tile_for_reuse (16 work-groups), 0.0066 with the reference kernel (a work-item per point), 0.0071 with
 // the tuned configuration and 0.0056-0.0058 with 4 work-items sharing k (blocks of 16, a tree in local memory, no
 // input caches, 100 work-groups); a launch alone takes 0.0045. MCC 1x7x7x512, reduction 512x3x3 (25,088 points):
-// the register tiles ran 0.1903 ms in 64 work-groups, the tuned configuration, which splits c over 16 work-groups,
-// 0.1600 (results/nvidia-h200/mcc-RW.json).
+// the register tiles ran 0.1903 ms in 64 work-groups; the tuned configurations split c over 16 work-groups: 0.1600
+// (session 15), 0.1371 with UNROLL_STEPS (session 16, results/nvidia-h200/mcc-RW.json).
 
 // The work-items that fill the device: a work-group of the largest size on every compute unit.
 uint64_t device_work_items(const DeviceLimits& limits) {
