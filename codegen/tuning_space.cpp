@@ -340,7 +340,7 @@ void check_config(const BoundMdh& bound, const KernelConfig& c, const DeviceLimi
     throw UserError(SourceLoc{},
                     "config: MEM_RES.G: the results of the global layer are in global memory (only \"global\")");
   TuningSpace space = make_tuning_space(bound, limits);
-  space.full_ranges = true;  // validity: the lattice-only constraints name shapes that run, only slowly
+  space.full_ranges = true;  // validity: the lattice-only constraints leave out shapes that build and run
   if (auto why = first_violation(space, assignment_from_config(space, c)))
     throw UserError(SourceLoc{}, "config: " + *why);
 }
