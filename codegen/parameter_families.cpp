@@ -597,12 +597,14 @@ std::vector<ParameterFamily> make_families() {
     f.kind = FamilyValueKind::enumeration;
     f.meaning =
         "whether the work-group loads its next local tile of cached inputs into registers while it computes the "
-        "current one";
-    f.labels = {"off", "on"};
-    f.legacy_codes = {0, 1};
+        "current one (on), and stores them into a second local tile (local: one barrier per tile)";
+    f.labels = {"off", "on", "local"};
+    f.legacy_codes = {0, 1, 2};
     f.neutral = zero;
     f.get = [](const KernelConfig& c, int) { return static_cast<int64_t>(c.double_buffer); };
-    f.set = [](KernelConfig& c, int, int64_t v) { c.double_buffer = v == 1 ? DoubleBuffer::on : DoubleBuffer::off; };
+    f.set = [](KernelConfig& c, int, int64_t v) {
+      c.double_buffer = v == 2 ? DoubleBuffer::local : v == 1 ? DoubleBuffer::on : DoubleBuffer::off;
+    };
     // Only with an input cached in local memory and a reduction (else "on" would name the kernel of "off" a second
     // time). Whether the sizes give a tile loop to pipeline (TunableGeometry::prefetch_dimension) is not a
     // constraint: "on" pipelines where they do, so a configuration stays valid at other sizes (the tuned-results
@@ -615,6 +617,22 @@ std::vector<ParameterFamily> make_families() {
         cached = cached + x.parameter("MEM_INP_L", static_cast<int>(a));
       return std::vector<Condition>{Condition::unless(x.is("DOUBLE_BUFFER", 0, "off"), cached >= Expr::constant(1))};
     };
+    t.push_back(f);
+  }
+
+  {
+    ParameterFamily f;
+    f.name = "UNROLL_STEPS";
+    f.kind = FamilyValueKind::enumeration;
+    f.meaning = "whether the loops over a work-item's private steps within a local tile are unrolled";
+    f.labels = {"off", "on"};
+    f.legacy_codes = {0, 1};
+    f.neutral = zero;
+    f.get = [](const KernelConfig& c, int) { return static_cast<int64_t>(c.unroll_steps); };
+    f.set = [](KernelConfig& c, int, int64_t v) { c.unroll_steps = v == 1 ? UnrollSteps::on : UnrollSteps::off; };
+    // No constraint: where every dimension has one step, "on" generates the kernel of "off" byte for byte (the
+    // binary cache then compiles it once); telling so would read every dimension's tile sizes, a constraint
+    // across all their groups.
     t.push_back(f);
   }
 

@@ -103,7 +103,13 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c) {
   // pipeline (the emitter then holds no prefetch registers): the memory constraints then read only the array
   // families and DOUBLE_BUFFER, not the loop order, a permutation whose d! values would join their group in the
   // search space. The "off" twin of such a configuration is the same kernel without the overestimate.
-  if (copies_fit && c.double_buffer == DoubleBuffer::on) g.private_memory_bytes += prefetch_bytes;
+  if (copies_fit && c.double_buffer != DoubleBuffer::off) g.private_memory_bytes += prefetch_bytes;
+  // The second tile of every local cache (DOUBLE_BUFFER local), counted likewise.
+  if (copies_fit && c.double_buffer == DoubleBuffer::local)
+    for (const CachedTile& t : g.cached_tiles)
+      if (t.layer == Layer::Local && t.memory == Memory::Local)
+        g.local_memory_bytes +=
+            static_cast<uint64_t>(t.elements()) * mdh.size_of(mdh.buffers[mdh.inputs[t.access].buffer].type);
 
   // Partial results in local memory: every work-item's slots (MEM_RES[P]), the leaders' slots (MEM_RES[L]).
   const int p = static_cast<int>(Layer::Private), l = static_cast<int>(Layer::Local);

@@ -197,10 +197,14 @@ class TunableEmitter {
                        (copies.empty() ? "" : " (" + join(copies, ", ") + ")"));
     }
     if (!widths.empty()) s << "\n//   VECTOR_WIDTH: " << join(widths, ", ");
-    if (c_.double_buffer == DoubleBuffer::on)
+    if (c_.unroll_steps == UnrollSteps::on &&
+        std::any_of(g_.private_steps.begin(), g_.private_steps.end(), [](int64_t steps) { return steps > 1; }))
+      s << "\n//   UNROLL_STEPS: the loops of private steps unrolled";
+    if (c_.double_buffer != DoubleBuffer::off)
       s << "\n//   DOUBLE_BUFFER: "
-        << (g_.prefetch_dimension >= 0 ? "the next local tile along " + dim(g_.prefetch_dimension) + " in registers"
-                                       : std::string("no reduction tile loop to pipeline at these sizes"));
+        << (g_.prefetch_dimension < 0 ? std::string("no reduction tile loop to pipeline at these sizes")
+                                      : "the next local tile along " + dim(g_.prefetch_dimension) + " in registers" +
+                                            (two_local_tiles() ? ", stored into a second local tile" : ""));
     return s.str();
   }
   static std::string join_ints(const std::vector<int>& v) {
@@ -813,13 +817,53 @@ class TunableEmitter {
         close_copy_rounds(a);
     }
   }
+  // DOUBLE_BUFFER local: two tiles per local cache, `cache_l_<access>` pointing at the one being read.
+  bool two_local_tiles() const { return c_.double_buffer == DoubleBuffer::local && g_.prefetch_dimension >= 0; }
+  std::string second_tile_array(int a) const { return cache_array(Layer::Local, a) + "_tiles"; }
   // DOUBLE_BUFFER, at the start of each tile along r: the registers into the caches, then the next tile's loads.
+  // With two local tiles only the first tile is stored here; the others are stored after the tile before them
+  // was computed (emit_second_tile_stores).
   void emit_prefetched_local_tile_loads(int r) {
-    line("// Double buffering: store the registers loaded ahead into the caches (the barrier before keeps the");
-    line("// previous tile until all work-items are done with it).");
+    const std::string t = "t_" + dim(r);
+    if (two_local_tiles()) {
+      for (int a : locally_cached()) emit_box(Layer::Local, a, "tile_begin_", "tile_end_", "", false);
+      open("if (" + t + " == 0)");
+      line("// Double buffering: the first tile into the first local tiles (the barrier before keeps the previous");
+      line("// tiles of the `++` dimensions until all work-items are done with them).");
+      line("barrier(CLK_LOCAL_MEM_FENCE);");
+      for (int a : locally_cached()) line(cache_array(Layer::Local, a) + " = " + second_tile_array(a) + ";");
+      emit_prefetch_stores(false);
+    } else {
+      line("// Double buffering: store the registers loaded ahead into the caches (the barrier before keeps the");
+      line("// previous tile until all work-items are done with it).");
+      line("barrier(CLK_LOCAL_MEM_FENCE);");
+      emit_prefetch_stores(true);
+    }
     line("barrier(CLK_LOCAL_MEM_FENCE);");
+    if (two_local_tiles()) close();
+    open("if (" + t + " + 1 < " + macro("TILES_PER_WG", r) + ")");
+    line("// The next tile's loads, in flight while this one is computed.");
+    emit_prefetch(r, false, std::vector<bool>(m_.dims.size(), true));
+    close();
+  }
+  // DOUBLE_BUFFER local, at the end of each tile along r but the last: the next tile's registers into the local
+  // tiles not read by this one; one barrier, then every work-item may read them.
+  void emit_second_tile_stores(int r) {
+    const std::string t = "t_" + dim(r);
+    open("if (" + t + " + 1 < " + macro("TILES_PER_WG", r) + ")");
+    line("// Double buffering: the next tile into the other local tiles.");
+    for (int a : locally_cached())
+      line(cache_array(Layer::Local, a) + " = " + second_tile_array(a) + " + ((" + t + " + 1) & 1)*" +
+           cache_macro(Layer::Local, a, "SIZE") + ";");
+    emit_prefetch_stores(false);
+    line("barrier(CLK_LOCAL_MEM_FENCE);");
+    close();
+  }
+  // The prefetch registers into the local caches (at their current tiles), each cache's box first where `boxes`
+  // (the copies address the caches relative to the box; the private caches read its corner).
+  void emit_prefetch_stores(bool boxes) {
     for (int a : locally_cached()) {
-      emit_box(Layer::Local, a, "tile_begin_", "tile_end_", "", false);
+      if (boxes) emit_box(Layer::Local, a, "tile_begin_", "tile_end_", "", false);
       if (vector_prefetch(a)) {
         open_vector_copy_rounds(a);
         vector_store(Layer::Local, a, emit_copy_coordinates(a, vector_width(a)), prefetch_array(a) + "[n]");
@@ -832,12 +876,6 @@ class TunableEmitter {
            "[n];");
       close_copy_rounds(a);
     }
-    line("barrier(CLK_LOCAL_MEM_FENCE);");
-    const std::string t = "t_" + dim(r);
-    open("if (" + t + " + 1 < " + macro("TILES_PER_WG", r) + ")");
-    line("// The next tile's loads, in flight while this one is computed.");
-    emit_prefetch(r, false, std::vector<bool>(m_.dims.size(), true));
-    close();
   }
 
   // The private caches of this work-item's private tile; `guarded`: in a step that may not be full.
@@ -1288,7 +1326,10 @@ class TunableEmitter {
               ? " __attribute__((aligned(" +
                     str(vector_width(t.access) * m_.size_of(m_.buffers[m_.inputs[t.access].buffer].type)) + ")))"
               : "";
-      if (t.memory == Memory::Local)
+      if (t.memory == Memory::Local && t.layer == Layer::Local && two_local_tiles()) {
+        line("__local " + type + " " + second_tile_array(t.access) + "[2 * " + size + "]" + aligned + ";");
+        line("__local " + type + "* " + cache_array(t.layer, t.access) + " = " + second_tile_array(t.access) + ";");
+      } else if (t.memory == Memory::Local)
         line("__local " + type + " " + cache_array(t.layer, t.access) + "[" + size +
              (t.copies > 1 ? " * WG_SIZE" : "") + "]" + aligned + ";");
       else
@@ -1308,7 +1349,7 @@ class TunableEmitter {
     }
     // DOUBLE_BUFFER: the first tile's loads before the pipelined loop, the next tile's inside it.
     // Where no tile loop can prefetch at these sizes, "on" leaves the kernel as it is.
-    const int prefetch = c_.double_buffer == DoubleBuffer::on ? g_.prefetch_dimension : -1;
+    const int prefetch = c_.double_buffer != DoubleBuffer::off ? g_.prefetch_dimension : -1;
     std::vector<bool> loop_open(m_.dims.size(), false);
     for (int d : concat_order) loop_open[d] = true;
     for (int d : reduction_order) {
@@ -1347,6 +1388,7 @@ class TunableEmitter {
     auto open_step_loops = [&](size_t from, size_t to) {
       for (size_t n = from; n < to; ++n) {
         const std::string ps = "ps_" + dim(step_order[n]);
+        if (c_.unroll_steps == UnrollSteps::on && g_.private_steps[step_order[n]] > 1) line("#pragma unroll");
         open("for (int " + ps + " = 0; " + ps + " < " + macro("PRIVATE_STEPS", step_order[n]) + "; ++" + ps + ")");
       }
     };
@@ -1382,7 +1424,15 @@ class TunableEmitter {
     if (combine_per_step) emit_work_item_combine(true);
     close_loops(split);  // private steps
     if (g_.combines_work_items() && c_.combine_layer == Layer::Local) emit_work_item_combine(false);
-    close_loops(reduction_order.size());
+    if (two_local_tiles()) {  // the loops inside the pipelined one first
+      const size_t pipelined = static_cast<size_t>(std::find(reduction_order.begin(), reduction_order.end(), prefetch) -
+                                                   reduction_order.begin());
+      close_loops(reduction_order.size() - pipelined - 1);
+      emit_second_tile_stores(prefetch);
+      close_loops(pipelined + 1);
+    } else {
+      close_loops(reduction_order.size());
+    }
     if (g_.combines_work_items() && c_.combine_layer == Layer::Global) emit_work_item_combine(false);
 
     // 6. Write the local tile's results through the output view (or as partials of this work-group).

@@ -290,7 +290,8 @@ TEST(KernelConfig, JsonFormIsFlatNamedAndVersioned) {
   EXPECT_FALSE(j.contains("WG_SWIZZLE_k"));  // a reduction dimension has none
   EXPECT_EQ(j["VECTOR_WIDTH_B"], 1);
   EXPECT_EQ(j["STRIDED_RUN_i"], 1);
-  EXPECT_EQ(j.size(), 45u);  // 44 parameters and the version
+  EXPECT_EQ(j["UNROLL_STEPS"], "off");
+  EXPECT_EQ(j.size(), 46u);  // 45 parameters and the version
 }
 
 // Version 1 (nested by family and layer) and the journals' ordinals are still read, and mean the same config.

@@ -142,7 +142,10 @@ TEST(TunableKernel, DefaultConfigWithDedicatedLocalMemory) {
 // DOUBLE_BUFFER pipelines the innermost reduction tile loop with several tiles: GEMM (k, full tiles, one and
 // several k tiles per work-group, strided and block ownership, a private cache filled from the local one), a
 // contraction whose cached TB is stored f-innermost, and MCC whose innermost reduction loops (r, s) have one tile
-// each so that the c loop is pipelined; a user operator (PRL). Unoptimised and optimised builds.
+// each so that the c loop is pipelined; a user operator (PRL). Unoptimised and optimised builds. Both ways: the
+// registers stored into the one local tile (on), and into the tile not being read (local: an odd number of k tiles
+// in the second case, so the last tile is read from the first local tile; in the first case several tiles of i and
+// j per work-group, so that the next `++` tile starts while the first local tile may still be read).
 TEST(TunableKernel, DoubleBufferingAlongTheInnermostReductionWithSeveralTiles) {
   DeviceLimits limits = testing::first_device_limits();
   limits.local_memory_dedicated = true;
@@ -154,6 +157,13 @@ TEST(TunableKernel, DoubleBufferingAlongTheInnermostReductionWithSeveralTiles) {
   };
   const std::vector<Case> cases{
       {"apps/gemm.mdh", "I=64,J=32,K=64", [](KernelConfig&) {}},
+      {"apps/gemm.mdh", "I=64,J=32,K=24",
+       [](KernelConfig& c) {
+         // every tile of i and j in one work-group (two of each), 3 k tiles each
+         c.num_wg = {1, 1, 1};
+         c.local_tile_size = {c.local_tile_size[0] / 2, c.local_tile_size[1] / 2, 8};
+         c.num_wi = {c.local_tile_size[0] / c.private_tile_size[0], c.local_tile_size[1] / c.private_tile_size[1], 1};
+       }},
       {"apps/gemm.mdh", "I=32,J=32,K=48",
        [](KernelConfig& c) {
          c.num_wg = {1, 1, 3};  // k split over 3 work-groups (a second kernel combines them), 2 tiles each
@@ -167,18 +177,100 @@ TEST(TunableKernel, DoubleBufferingAlongTheInnermostReductionWithSeveralTiles) {
       {"apps/tc/abcdef-geab-dfgc.mdh", "A=2,B=2,C=2,D=2,E=16,F=16,G=24", [](KernelConfig&) {}},
       {"apps/mcc.mdh", "N=1,P=4,Q=4,K=32,C=32,R=3,S=3", [](KernelConfig&) {}},
   };
+  for (const Case& k : cases)
+    for (DoubleBuffer mode : {DoubleBuffer::on, DoubleBuffer::local}) {
+      const BoundMdh bound = bind_app(k.app, k.sizes);
+      KernelConfig c = default_config(bound, limits);
+      k.adjust(c);
+      c.double_buffer = mode;
+      const std::string name = std::string(k.app) + " " + k.sizes + (mode == DoubleBuffer::on ? " on" : " local");
+      const TunableGeometry g = tunable_geometry(bound, c);
+      ASSERT_GE(g.prefetch_dimension, 0) << name << ": " << config_to_json(bound, c).dump();
+      EXPECT_TRUE(std::count(c.input_memory[local].begin(), c.input_memory[local].end(), Memory::Local) > 0);
+      EXPECT_NO_THROW(check_config(bound, c, limits)) << name;
+      EXPECT_EQ(mismatch(bound, c), "") << name;
+      EXPECT_EQ(mismatch(bound, c, ""), "") << name << " (optimised)";
+    }
+}
+
+// UNROLL_STEPS unrolls exactly the loops of more than one private step, and the results stay those of the reference
+// (GEMM with several steps along k, MCC, a contraction; unoptimised and optimised builds). Where every dimension
+// has one step, "on" generates the kernel of "off" byte for byte, so that the binary cache compiles it once.
+TEST(TunableKernel, UnrolledPrivateStepsComputeTheSameResults) {
+  DeviceLimits limits = testing::first_device_limits();
+  limits.local_memory_dedicated = true;
+  struct Case {
+    const char* app;
+    const char* sizes;
+    std::function<void(KernelConfig&)> adjust;
+  };
+  const std::vector<Case> cases{
+      {"apps/gemm.mdh", "I=32,J=32,K=64",
+       [](KernelConfig& c) {
+         c.local_tile_size[2] = 16;
+         c.private_tile_size[2] = 2;  // 8 steps along k
+       }},
+      {"apps/mcc.mdh", "N=1,P=4,Q=4,K=32,C=32,R=3,S=3", [](KernelConfig&) {}},
+      {"apps/tc/abcdef-geab-dfgc.mdh", "A=2,B=2,C=2,D=2,E=16,F=16,G=24", [](KernelConfig&) {}},
+  };
   for (const Case& k : cases) {
     const BoundMdh bound = bind_app(k.app, k.sizes);
     KernelConfig c = default_config(bound, limits);
     k.adjust(c);
-    c.double_buffer = DoubleBuffer::on;
     const TunableGeometry g = tunable_geometry(bound, c);
-    ASSERT_GE(g.prefetch_dimension, 0) << k.app << " " << k.sizes << ": " << config_to_json(bound, c).dump();
-    EXPECT_TRUE(std::count(c.input_memory[local].begin(), c.input_memory[local].end(), Memory::Local) > 0);
-    EXPECT_NO_THROW(check_config(bound, c, limits)) << k.app << " " << k.sizes;
+    c.unroll_steps = UnrollSteps::off;
+    const std::string off = generate_tunable_kernel(bound, c, limits).source;
+    c.unroll_steps = UnrollSteps::on;
+    const std::string on = generate_tunable_kernel(bound, c, limits).source;
+    int unrolled = 0, several = 0;
+    for (size_t d = 0; d < g.private_steps.size(); ++d) {
+      const std::string loop = "for (int ps_" + bound.mdh->dims[d].name + " = 0;";
+      const size_t at = on.find(loop);
+      ASSERT_NE(at, std::string::npos) << k.app << ": " << loop;
+      const bool pragma = on.rfind("#pragma unroll", at) != std::string::npos &&
+                          on.find_first_not_of(" \n", on.rfind("#pragma unroll", at) + 14) == at;
+      EXPECT_EQ(pragma, g.private_steps[d] > 1) << k.app << ": " << loop;
+      unrolled += pragma;
+      several += g.private_steps[d] > 1;
+    }
+    EXPECT_EQ(unrolled, several) << k.app;
+    if (several == 0) {
+      EXPECT_EQ(on, off) << k.app;
+    }
     EXPECT_EQ(mismatch(bound, c), "") << k.app << " " << k.sizes;
     EXPECT_EQ(mismatch(bound, c, ""), "") << k.app << " " << k.sizes << " (optimised)";
   }
+}
+
+// DOUBLE_BUFFER local: two tiles per local cache, counted in the local memory, and in the pipelined loop one
+// barrier per tile (after the stores into the tile not being read) where "on" has two (before and after its stores).
+TEST(TunableKernel, TwoLocalTilesNeedOneBarrierPerTile) {
+  DeviceLimits limits = testing::first_device_limits();
+  limits.local_memory_dedicated = true;
+  const BoundMdh bound = bind_app("apps/gemm.mdh", "I=64,J=32,K=64");
+  KernelConfig c = default_config(bound, limits);
+  c.double_buffer = DoubleBuffer::on;
+  const TunableGeometry on = tunable_geometry(bound, c);
+  const std::string on_source = generate_tunable_kernel(bound, c, limits).source;
+  c.double_buffer = DoubleBuffer::local;
+  const TunableGeometry two = tunable_geometry(bound, c);
+  const std::string two_source = generate_tunable_kernel(bound, c, limits).source;
+  ASSERT_GE(two.prefetch_dimension, 0);
+  EXPECT_EQ(two.local_memory_bytes, 2 * on.local_memory_bytes);
+  EXPECT_EQ(two.private_memory_bytes, on.private_memory_bytes);
+  EXPECT_NE(two_source.find("__local float cache_l_A_tiles[2 * CACHE_L_A_SIZE]"), std::string::npos);
+  EXPECT_NE(two_source.find("cache_l_B = cache_l_B_tiles + ((t_k + 1) & 1)*CACHE_L_B_SIZE;"), std::string::npos);
+  // The barriers of the pipelined loop: every one in the code after the loop opens, but the one that ends each
+  // tile of the `++` dimensions; "local"'s first-tile block (t_k == 0) runs once per `++` tile.
+  auto barriers_in_k_loop = [](const std::string& source) {
+    const size_t from = source.find("for (int t_k = 0;");
+    int n = 0;
+    for (size_t at = source.find("barrier(", from); at != std::string::npos; at = source.find("barrier(", at + 1)) ++n;
+    return n - 1;
+  };
+  EXPECT_EQ(barriers_in_k_loop(on_source), 2);
+  EXPECT_EQ(barriers_in_k_loop(two_source), 3);  // 2 in the first tile's block, 1 per tile after it
+  EXPECT_NE(two_source.find("if (t_k == 0) {"), std::string::npos);
 }
 
 // WG_SWIZZLE maps the work-group ids onto themselves, one to one: groups that divide a dimension's work-groups, a

@@ -57,7 +57,8 @@ INSTANTIATE_TEST_SUITE_P(MdHomsWithoutContractions, TunablePropertyOptimised,
 TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
   // [local tiles, steps, result slots][Always, Sometimes, Never]
   std::array<std::array<int, 3>, 3> seen{};
-  int swizzled = 0, double_buffered = 0;  // the families whose code is not about tiles: drawn too
+  int swizzled = 0, double_buffered = 0, two_local_tiles = 0,
+      unrolled_steps = 0;  // the families whose code is not about tiles: drawn too
   // VECTOR_WIDTH: cached copies that move vectors, per layer [local, private], read aligned or through vloadN.
   std::array<std::array<int, 2>, 2> vector_copies{};
   for (const PropertyCase& c : property_cases())
@@ -67,6 +68,10 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
           swizzled += std::any_of(config.work_group_swizzle.begin(), config.work_group_swizzle.end(),
                                   [](int64_t s) { return s > 1; });
           double_buffered += config.double_buffer == DoubleBuffer::on && g.prefetch_dimension >= 0;
+          two_local_tiles += config.double_buffer == DoubleBuffer::local && g.prefetch_dimension >= 0;
+          unrolled_steps +=
+              config.unroll_steps == UnrollSteps::on &&
+              std::any_of(g.private_steps.begin(), g.private_steps.end(), [](int64_t n) { return n > 1; });
           if (std::any_of(config.vector_width.begin(), config.vector_width.end(), [](int64_t w) { return w > 1; })) {
             // The kernel's summary says which copies move vectors and how they load them.
             const std::string source = generate_tunable_kernel(bound, config, first_device_limits()).source;
@@ -91,6 +96,7 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
     for (int f = 0; f < (k == 0 ? 2 : 3); ++f) EXPECT_GT(seen[k][f], 0) << kinds[k] << ", fullness " << f;
   }
   std::cout << "WG_SWIZZLE > 1: " << swizzled << " configurations; DOUBLE_BUFFER pipelining: " << double_buffered
+            << " through registers, " << two_local_tiles << " with two local tiles; UNROLL_STEPS: " << unrolled_steps
             << "\n";
   const char* layers[] = {"local", "private"};
   for (int l = 0; l < 2; ++l) {
@@ -100,6 +106,8 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
   }
   EXPECT_GT(swizzled, 0);
   EXPECT_GT(double_buffered, 0);
+  EXPECT_GT(two_local_tiles, 0);
+  EXPECT_GT(unrolled_steps, 0);
 }
 
 }  // namespace
