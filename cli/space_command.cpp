@@ -61,8 +61,13 @@ int space_command(const Args& args) {
     std::cout << "\nfamilies:\n";
     for (const ParameterFamily& family : parameter_families())
       std::cout << "  " << family.name << ": " << family.meaning << '\n';
-    std::cout << "\nconstraints (" << space.constraints.size() << "):\n";
-    for (const TuningConstraint& c : space.constraints) std::cout << "  " << c.description() << '\n';
+    size_t applied = 0;
+    for (const TuningConstraint& c : space.constraints) applied += space.applies(c) ? 1 : 0;
+    std::cout << "\nconstraints (" << applied << "):\n";
+    for (const TuningConstraint& c : space.constraints)
+      if (space.applies(c))
+        std::cout << "  " << c.description() << (c.lattice_only ? " [default space only; --full-ranges lifts it]" : "")
+                  << '\n';
     std::cout << '\n';
   }
   std::cout.flush();

@@ -183,7 +183,7 @@ void Expr::collect_reads(std::vector<ParameterRef>& reads) const {
 }
 
 struct Condition::Node {
-  enum class Kind { le, lt, ge, eq, ne, all, any, unless } kind;
+  enum class Kind { le, lt, ge, eq, ne, multiple_of, all, any, unless } kind;
   std::vector<Expr> operands;         // comparisons
   std::vector<Condition> conditions;  // all, any, unless (holds, exemption)
 };
@@ -227,6 +227,10 @@ Condition operator||(const Condition& a, const Condition& b) {
   return Condition(n);
 }
 
+Condition Condition::multiple_of(const Expr& a, const Expr& b) {
+  return Condition(std::make_shared<Condition::Node>(comparison(Condition::Node::Kind::multiple_of, a, b)));
+}
+
 Condition Condition::unless(const Condition& holds, const Condition& exemption) {
   auto n = std::make_shared<Node>();
   n->kind = Node::Kind::unless;
@@ -247,6 +251,10 @@ bool Condition::holds(const ValueSource& values) const {
       return n.operands[0].evaluate(values) == n.operands[1].evaluate(values);
     case Node::Kind::ne:
       return n.operands[0].evaluate(values) != n.operands[1].evaluate(values);
+    case Node::Kind::multiple_of: {
+      const int64_t divisor = n.operands[1].evaluate(values);
+      return divisor > 0 && n.operands[0].evaluate(values) % divisor == 0;
+    }
     case Node::Kind::all:
       return n.conditions[0].holds(values) && n.conditions[1].holds(values);
     case Node::Kind::any:
@@ -276,6 +284,8 @@ std::string Condition::to_string() const {
       return compare("=");
     case Node::Kind::ne:
       return compare("!=");
+    case Node::Kind::multiple_of:
+      return compare("is a multiple of");
     case Node::Kind::all:
       return nested(n.conditions[0]) + " and " + nested(n.conditions[1]);
     case Node::Kind::any:

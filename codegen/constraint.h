@@ -69,6 +69,8 @@ class Condition {
   friend Condition operator||(const Condition& a, const Condition& b);
   /// "unless" reads better than a negated disjunction in `mdh space`: `a unless b` holds when a or b holds.
   static Condition unless(const Condition& holds, const Condition& exemption);
+  /// `a is a multiple of b`: b > 0 divides a.
+  static Condition multiple_of(const Expr& a, const Expr& b);
 
   bool holds(const ValueSource& values) const;
   std::string to_string() const;

@@ -882,7 +882,8 @@ void split_reduction_over_work_groups(const BoundMdh& bound, const DeviceLimits&
 // until the configuration is valid leaves a default that was valid as it was.
 void shrink_private_tiles_until_valid(const BoundMdh& bound, const DeviceLimits& limits, KernelConfig& c) {
   const Mdh& mdh = *bound.mdh;
-  const TuningSpace space = make_tuning_space(bound, limits);
+  TuningSpace space = make_tuning_space(bound, limits);
+  space.full_ranges = true;  // validity, as check_config: the warp constraint is the search's, not the kernel's
   std::vector<int> order = mdh.concat_dims();
   for (int d : mdh.reduction_dims()) order.push_back(d);
   while (first_violation(space, assignment_from_config(space, c))) {
@@ -915,21 +916,34 @@ KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
   const std::vector<int> concat = mdh.concat_dims();
   bool windowed = false;
   for (const auto& input : mdh.inputs) windowed = windowed || input.has_window();
+  const bool whole_warps = whole_warps_apply(bound, limits);
   auto shape_concat_dimensions = [&](bool stencil) {
     uint64_t work_group_size = 1, work_groups = 1;
+    for (int n = static_cast<int>(concat.size()) - 1, rank = 0; n >= 0 && rank < 2; --n, ++rank) {
+      const int d = concat[n];
+      int64_t wi = std::min<int64_t>(stencil ? (rank == 0 ? kStencilRowWorkItems : kStencilColumnWorkItems) : 16,
+                                     bound.dim_extents[d]);
+      while (wi > 1 && (work_group_size * wi > limits.max_work_group_size ||
+                        static_cast<uint64_t>(wi) > limits.max_work_item_sizes[rank]))
+        wi /= 2;
+      work_group_size *= wi;
+      c.num_wi[d] = wi;
+    }
+    // Whole warps where the default space requires them (whole_warps_apply): the innermost dimension's work-items
+    // double, then the next one's, within the extents and limits. PRL's single `++` dimension had 16 work-items,
+    // MCC's 16 x 7 (Q = 7), half a warp idle in each work-group (or in one warp of four).
+    for (int n = static_cast<int>(concat.size()) - 1, rank = 0; whole_warps && n >= 0 && rank < 2; --n, ++rank) {
+      const int d = concat[n];
+      int64_t& wi = c.num_wi[d];
+      while (work_group_size % limits.warp_size != 0 && 2 * wi <= bound.dim_extents[d] &&
+             2 * work_group_size <= limits.max_work_group_size &&
+             static_cast<uint64_t>(2 * wi) <= limits.max_work_item_sizes[rank])
+        wi *= 2, work_group_size *= 2;
+    }
     for (int n = static_cast<int>(concat.size()) - 1, rank = 0; n >= 0; --n, ++rank) {
       const int d = concat[n];
       const int ocl = std::min(rank, 2);
-      int64_t wi = 1;
-      if (rank < 2) {
-        wi = std::min<int64_t>(stencil ? (rank == 0 ? kStencilRowWorkItems : kStencilColumnWorkItems) : 16,
-                               bound.dim_extents[d]);
-        while (wi > 1 && (work_group_size * wi > limits.max_work_group_size ||
-                          static_cast<uint64_t>(wi) > limits.max_work_item_sizes[ocl]))
-          wi /= 2;
-      }
-      work_group_size *= wi;
-      c.num_wi[d] = wi;
+      const int64_t wi = c.num_wi[d];
       const int64_t elements = stencil ? (rank == 0 ? 1 : kStencilColumnElements) : 2;
       c.private_tile_size[d] = std::min<int64_t>(elements, std::max<int64_t>(1, bound.dim_extents[d] / wi));
       c.local_tile_size[d] = std::min<int64_t>(bound.dim_extents[d], wi * c.private_tile_size[d]);

@@ -104,6 +104,10 @@ class ParameterFamily {
   /// Constraints this family introduces, per member and once per md_hom.
   std::function<std::vector<Condition>(const FamilyContext&, int index)> member_constraints;
   std::function<std::vector<Condition>(const FamilyContext&)> family_constraints;
+  /// Constraints of the default search space only, as the lattices are: configurations that violate them are valid
+  /// (they build, run and verify; check_config accepts them), but the default search leaves them out as shapes that
+  /// are not fast. A space with full_ranges drops them (TuningSpace::applies).
+  std::function<std::vector<Condition>(const FamilyContext&)> lattice_constraints;
 
   /// The members an md_hom has, in order (dimension or input access indices; {0} for single).
   std::vector<int> members(const BoundMdh& bound) const;
@@ -126,6 +130,15 @@ const std::vector<ParameterFamily>& parameter_families();
 int family_index(const std::string& name);
 /// The family with this name, or nullptr.
 const ParameterFamily* find_family(const std::string& name);
+
+/// Whether the default space holds only work-groups of whole warps (the warp constraint of NUM_WI, lattice-only):
+/// on devices that report a warp (DeviceLimits::warp_size > 1), where the `++` dimensions alone can hold a
+/// work-group of exactly one warp, each dimension's work-items within its extent and on NUM_WI's lattice (a power
+/// of two, a divisor of the extent, a multiple of the SIMD width). Elsewhere no work-group may be a multiple of
+/// the warp (GEMM 2x3x5: 6 work-items along `++` dimensions at most), or only work-groups whose reductions are
+/// shared (DOT: no `++` dimension; GEMM 2x4x64), which small sizes' defaults do not use, so the constraint is left
+/// out.
+bool whole_warps_apply(const BoundMdh& bound, const DeviceLimits& limits);
 
 /// The typed configuration whose every parameter has the value the source gives (config_frame for the rest).
 KernelConfig config_from_values(const BoundMdh& bound, const ValueSource& values);

@@ -239,8 +239,8 @@ TuningSpace make_tuning_space(const BoundMdh& bound, const DeviceLimits& limits)
       for (int index : families[f].members(bound)) add(static_cast<int>(f), index, next_group++);
 
   // Constraints, in family order.
-  auto constrain = [&](const Condition& condition) {
-    TuningConstraint c{condition, {}, {}};
+  auto constrain = [&](const Condition& condition, bool lattice_only = false) {
+    TuningConstraint c{condition, {}, {}, lattice_only};
     for (const ParameterRef& r : condition.reads()) {
       const int k = space.index_of(r);
       MDH_INTERNAL_ASSERT(k >= 0, "a constraint reads a missing parameter: " + condition.to_string());
@@ -255,6 +255,8 @@ TuningSpace make_tuning_space(const BoundMdh& bound, const DeviceLimits& limits)
         for (const Condition& c : family.member_constraints(context, index)) constrain(c);
     if (family.family_constraints)
       for (const Condition& c : family.family_constraints(context)) constrain(c);
+    if (family.lattice_constraints)
+      for (const Condition& c : family.lattice_constraints(context)) constrain(c, true);
     if (family.permutation_classes)
       for (int index : family.members(bound)) {
         const ParameterRef ref{family_index(family.name), index};
@@ -306,7 +308,7 @@ std::optional<std::string> first_violation(const TuningSpace& space, const Assig
   }
   const AssignmentValues values(space, a);
   for (const auto& c : space.constraints)
-    if (!c.condition.holds(values)) {
+    if (space.applies(c) && !c.condition.holds(values)) {
       std::string read;
       for (int r : c.reads) {
         if (!read.empty()) read += ", ";
@@ -337,9 +339,21 @@ void check_config(const BoundMdh& bound, const KernelConfig& c, const DeviceLimi
   if (c.result_memory[g] != Memory::Global)
     throw UserError(SourceLoc{},
                     "config: MEM_RES.G: the results of the global layer are in global memory (only \"global\")");
-  const TuningSpace space = make_tuning_space(bound, limits);
+  TuningSpace space = make_tuning_space(bound, limits);
+  space.full_ranges = true;  // validity: the lattice-only constraints leave out shapes that build and run
   if (auto why = first_violation(space, assignment_from_config(space, c)))
     throw UserError(SourceLoc{}, "config: " + *why);
+}
+
+std::optional<std::string> lattice_only_violation(const BoundMdh& bound, const KernelConfig& config,
+                                                  const DeviceLimits& limits) {
+  const TuningSpace space = make_tuning_space(bound, limits);
+  const Assignment values = assignment_from_config(space, config);
+  TuningSpace lattice_only = space;
+  lattice_only.constraints.clear();
+  for (const TuningConstraint& c : space.constraints)
+    if (c.lattice_only) lattice_only.constraints.push_back(c);
+  return first_violation(lattice_only, values);
 }
 
 std::vector<std::vector<int64_t>> search_values(const TuningSpace& space) {

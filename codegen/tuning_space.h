@@ -55,6 +55,8 @@ struct TuningConstraint {
   /// Non-empty when the condition says that the permutation reads[0] keeps these classes of its elements in order
   /// (ParameterFamily::permutation_classes).
   std::vector<int> permutation_classes;
+  /// From ParameterFamily::lattice_constraints: part of the default search space, not of validity.
+  bool lattice_only = false;
   std::string description() const { return condition.to_string(); }
   int last_read() const;  // the parameter after which it can be checked
 };
@@ -70,6 +72,8 @@ struct TuningSpace {
   /// Search every integer of each range instead of the families' lattices (`mdh tune --full-ranges`): the space
   /// of the paper, mostly odd sizes; for experiments with the search, not for finding fast kernels.
   bool full_ranges = false;
+  /// Whether a constraint bounds this space: every constraint but the lattice-only ones with full_ranges.
+  bool applies(const TuningConstraint& constraint) const { return !constraint.lattice_only || !full_ranges; }
   /// What the lattices read (set by make_tuning_space): the dimensions' extents and the device's SIMD width.
   std::vector<int64_t> dim_extents;
   int64_t simd_width = 1;
@@ -95,13 +99,19 @@ class AssignmentValues final : public ValueSource {
   const Assignment& values_;
 };
 
-/// Nullopt when every value is in its range and every constraint holds; otherwise what is wrong, e.g.
-/// "PT_SIZE_i = 8 violates PT_SIZE_i <= LT_SIZE_i (PT_SIZE_i = 8, LT_SIZE_i = 4)".
+/// Nullopt when every value is in its range and every constraint that applies (TuningSpace::applies) holds;
+/// otherwise what is wrong, e.g. "violates PT_SIZE_i <= LT_SIZE_i (PT_SIZE_i = 8, LT_SIZE_i = 4)".
 std::optional<std::string> first_violation(const TuningSpace& space, const Assignment& values);
 
 /// Throws UserError("config: ...") when the config has the wrong shape, sets a value the kernel does not support
-/// (G-layer caching, MEM_RES[G] other than global) or violates the space's constraints for the device.
+/// (G-layer caching, MEM_RES[G] other than global) or violates the space's constraints for the device (not the
+/// lattice-only ones: a work-group that is no multiple of the warp runs, and stored tuning results hold such).
 void check_config(const BoundMdh& bound, const KernelConfig& config, const DeviceLimits& limits);
+/// Nullopt when the lattice-only constraints hold for a valid config (it may still have a value outside the lattices);
+/// otherwise the violation, as first_violation says it. `mdh run` notes it: the default search never tries the
+/// config.
+std::optional<std::string> lattice_only_violation(const BoundMdh& bound, const KernelConfig& config,
+                                                  const DeviceLimits& limits);
 
 /// The values the tuner searches per parameter: the family's lattice within the range for integers (the whole range
 /// with full_ranges; or the restriction), every value for enumerations and permutations (or the restriction), except

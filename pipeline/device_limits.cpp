@@ -22,6 +22,7 @@ DeviceLimits device_limits(const DeviceInfo& device) {
   limits.nvidia_driver = is_nvidia_platform(device.platform_name);
   limits.simd_width =
       std::max<uint64_t>(1, device.warp_size > 0 ? device.warp_size : device.preferred_float_vector_width);
+  limits.warp_size = std::max<uint64_t>(1, device.warp_size);
   limits.float_vector_width = std::max<uint64_t>(1, device.preferred_float_vector_width);
   if (limits.nvidia_driver) limits.registers_per_work_item = kNvidiaRegistersPerThread;
   return limits;

@@ -42,6 +42,14 @@ KernelConfig config_of_json(nlohmann::json json, const std::string& where, const
   return config;
 }
 
+std::optional<std::string> outside_default_space_note(const BoundMdh& bound, const KernelConfig& config,
+                                                      const DeviceLimits& limits, const std::string& where) {
+  const std::optional<std::string> violation = lattice_only_violation(bound, config, limits);
+  if (!violation) return std::nullopt;
+  return where + ": outside the default tuning space: " + *violation +
+         "; it runs, but `mdh tune` tries such configurations only with --full-ranges";
+}
+
 KernelChoice KernelChoice::option(const std::string& text) {
   return text == kDefaultConfigName ? default_configuration() : file(text);
 }

@@ -29,6 +29,12 @@ RunOutcome run_md_hom(const RunRequest& request) {
   std::optional<StoredConfiguration> stored;
   const KernelChoice choice = resolve_kernel_choice(request.kernel, bound, device, limits, request.note, &stored);
   PreparedKernel kernel = prepare_kernel(bound, limits, choice);
+  if (request.note &&
+      (choice.kind == KernelChoice::Kind::config_file || choice.kind == KernelChoice::Kind::config_json))
+    if (auto note = outside_default_space_note(
+            bound, *kernel.config, limits,
+            choice.kind == KernelChoice::Kind::config_file ? choice.config_path : "the given configuration"))
+      request.note(*note);
   // 5. Program, buffers, launches, timing (runtime/).
   Context context(device);
   MdHomRun run(context, bound, std::move(inputs.inputs), inputs.params, inputs.seed, request.input_views);

@@ -238,10 +238,14 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
   for (const std::string& path : settings.searches() ? settings.start_config_paths : std::vector<std::string>{}) {
     const KernelConfig config = load_config(path, bound, limits);
     const auto point = point_of_config(search_space, bound, config);
-    if (!point)
+    if (!point) {
+      if (auto violation = request.full_ranges ? std::nullopt : lattice_only_violation(bound, config, limits))
+        throw UserError(SourceLoc{}, "--start " + path + ": the configuration is not in the search space: " +
+                                         *violation + " (--full-ranges searches it)");
       throw UserError(SourceLoc{}, "--start " + path +
                                        ": the configuration is not in the search space (a value outside the searched "
                                        "lattices or --restrict; --full-ranges searches every size)");
+    }
     seeds.push_back(*point);
     starts.push_back(config_to_json(bound, config));
   }

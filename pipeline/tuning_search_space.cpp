@@ -55,6 +55,7 @@ tuner::SearchSpace make_search_space(const TuningSpace& space, unsigned threads)
   };
   std::vector<tuner::GlobalConstraint> global_constraints;
   for (const TuningConstraint& c : space.constraints) {
+    if (!space.applies(c)) continue;  // a lattice-only constraint in a space of full ranges
     const int owner = c.last_read();
     MDH_INTERNAL_ASSERT(owner >= 0 && static_cast<size_t>(owner) < n, "constraint without reads: " + c.description());
     const Condition condition = c.condition;

@@ -13,6 +13,8 @@ namespace {
 
 // From cl_nv_device_attribute_query (CL/cl_ext.h names it only where the NVIDIA headers are installed).
 constexpr cl_device_info kDeviceWarpSizeNv = 0x4003;
+// From cl_amd_device_attribute_query: the work-items of one wavefront, AMD's warp.
+constexpr cl_device_info kDeviceWavefrontWidthAmd = 0x4043;
 std::string to_lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
@@ -79,8 +81,11 @@ DeviceInfo query_device(int platform_index, cl_platform_id platform, int device_
   info.fp64 = device_value<cl_device_fp_config>(device, CL_DEVICE_DOUBLE_FP_CONFIG) != 0 ||
               device_string(device, CL_DEVICE_EXTENSIONS).find("cl_khr_fp64") != std::string::npos;
   info.preferred_float_vector_width = device_value<cl_uint>(device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT);
-  if (device_string(device, CL_DEVICE_EXTENSIONS).find("cl_nv_device_attribute_query") != std::string::npos)
+  const std::string extensions = device_string(device, CL_DEVICE_EXTENSIONS);
+  if (extensions.find("cl_nv_device_attribute_query") != std::string::npos)
     info.warp_size = device_value<cl_uint>(device, kDeviceWarpSizeNv);
+  else if (extensions.find("cl_amd_device_attribute_query") != std::string::npos)
+    info.warp_size = device_value<cl_uint>(device, kDeviceWavefrontWidthAmd);
   return info;
 }
 

@@ -36,7 +36,9 @@ struct DeviceInfo {
   uint64_t max_alloc_bytes = 0;
   bool fp64 = false;  // cl_khr_fp64 (or CL_DEVICE_DOUBLE_FP_CONFIG non-zero)
   uint32_t preferred_float_vector_width = 0;
-  uint32_t warp_size = 0;  // CL_DEVICE_WARP_SIZE_NV where the device has cl_nv_device_attribute_query, else 0
+  // CL_DEVICE_WARP_SIZE_NV where the device has cl_nv_device_attribute_query, CL_DEVICE_WAVEFRONT_WIDTH_AMD where
+  // it has cl_amd_device_attribute_query, else 0.
+  uint32_t warp_size = 0;
 
   /// "P:D", the selector that picks exactly this device.
   std::string selector() const;

@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <random>
+#include <tuple>
 
 #include "codegen/kernel_config.h"
 #include "codegen/permutation.h"
@@ -310,6 +311,167 @@ TEST(TuningSpace, DrawnConfigurationsPassEveryConstraintUnderARegisterBudget) {
     double_buffered += config_from_assignment(bound, s, a).double_buffer == DoubleBuffer::on;
   }
   EXPECT_GT(double_buffered, 0) << "no draw had DOUBLE_BUFFER on: the test checks nothing about it";
+}
+
+// ---------------------------------------------------------------------------------------------- whole warps
+
+int64_t work_group_size(const KernelConfig& c) {
+  int64_t size = 1;
+  for (int64_t n : c.num_wi) size *= n;
+  return size;
+}
+
+const char* const kWarpConstraint = "NUM_WI_i * NUM_WI_j * NUM_WI_k is a multiple of 32 (warp size)";
+
+std::vector<std::string> lattice_only_constraints(const TuningSpace& s) {
+  std::vector<std::string> out;
+  for (const TuningConstraint& c : s.constraints)
+    if (c.lattice_only) out.push_back(c.description());
+  return out;
+}
+
+// On a device with warps of 32 the default space holds only work-groups of whole warps: every configuration the
+// search draws for GEMM 1024^3 has a multiple of 32 work-items. Without the warp (PoCL) most draws have another
+// size, so the check below can fail.
+TEST(TuningSpace, WorkGroupsAreWholeWarpsOnWarpDevices) {
+  const BoundMdh bound = bind_app("apps/gemm.mdh", "I=1024,J=1024,K=1024");
+  const TuningSpace s = make_tuning_space(bound, testing::h200_device_limits());
+  EXPECT_EQ(lattice_only_constraints(s), std::vector<std::string>{kWarpConstraint});
+  const tuner::SearchSpace search = make_search_space(s, 1);
+  tuner::Rng rng(13);
+  for (int k = 0; k < 2000; ++k) {
+    const Assignment a = search.configuration(search.sample(rng)).values();
+    ASSERT_EQ(work_group_size(config_from_assignment(bound, s, a)) % 32, 0) << "draw " << k;
+  }
+  DeviceLimits no_warp = testing::h200_device_limits();
+  no_warp.warp_size = 1;
+  const TuningSpace plain = make_tuning_space(bound, no_warp);
+  EXPECT_TRUE(lattice_only_constraints(plain).empty());
+  const tuner::SearchSpace plain_search = make_search_space(plain, 1);
+  int other_sizes = 0;
+  for (int k = 0; k < 200; ++k)
+    other_sizes += work_group_size(config_from_assignment(
+                       bound, plain, plain_search.configuration(plain_search.sample(rng)).values())) %
+                       32 !=
+                   0;
+  EXPECT_GT(other_sizes, 50);  // 76 of 200 with this seed
+}
+
+// --full-ranges lifts the warp constraint: the space of the paper, every work-group size within the limits.
+TEST(TuningSpace, FullRangesLiftTheWarpConstraint) {
+  const BoundMdh bound = bind_app("apps/gemm.mdh", "I=64,J=64,K=64");
+  TuningSpace s = make_tuning_space(bound, testing::h200_device_limits());
+  const size_t lattice_constraints = make_search_space(s, 1).global_constraints().size();
+  s.full_ranges = true;
+  const tuner::SearchSpace search = make_search_space(s, 1);
+  EXPECT_EQ(search.global_constraints().size(), lattice_constraints - 1);
+  for (size_t c = 0; c < search.global_constraints().size(); ++c)
+    EXPECT_NE(search.global_constraints().description(c), kWarpConstraint);
+  tuner::Rng rng(13);
+  int other_sizes = 0;
+  for (int k = 0; k < 200; ++k) {
+    const Assignment a = search.configuration(search.sample(rng)).values();
+    ASSERT_EQ(first_violation(s, a), std::nullopt);
+    other_sizes += work_group_size(config_from_assignment(bound, s, a)) % 32 != 0;
+  }
+  EXPECT_GT(other_sizes, 0);
+}
+
+// Where the `++` dimensions cannot hold a work-group of one warp, the constraint is left out (whole_warps_apply):
+// GEMM 2x3x5 (6 work-items along `++` dimensions at most), GEMM 3x11x64 (33, but 32 needs a factor 16 or 32 in one
+// dimension), GEMM 2x4x64 (8; only a shared reduction could fill a warp), DOT of 8 or 32 (no `++` dimension). GEMM
+// 4x8x1 holds exactly one warp, so there it applies. Each keeps a valid default in its space.
+TEST(TuningSpace, SmallExtentsKeepValidConfigurationsOnWarpDevices) {
+  const DeviceLimits gpu = testing::h200_device_limits();
+  const std::tuple<const char*, const char*, bool> cases[] = {
+      {"apps/gemm.mdh", "I=2,J=3,K=5", false},  {"apps/gemm.mdh", "I=3,J=11,K=64", false},
+      {"apps/gemm.mdh", "I=2,J=4,K=64", false}, {"apps/dot.mdh", "K=8", false},
+      {"apps/dot.mdh", "K=32", false},          {"apps/gemm.mdh", "I=4,J=8,K=1", true},
+      {"apps/gemv.mdh", "I=48,K=16", true},
+  };
+  for (const auto& [app, sizes, constrained] : cases) {
+    SCOPED_TRACE(std::string(app) + " " + sizes);
+    const BoundMdh bound = bind_app(app, sizes);
+    const TuningSpace s = make_tuning_space(bound, gpu);
+    EXPECT_EQ(lattice_only_constraints(s).size(), constrained ? 1u : 0u);
+    const tuner::SearchSpace search = make_search_space(s, 1);
+    tuner::Rng rng(13);
+    for (int k = 0; k < 50; ++k) {
+      const Assignment a = search.configuration(search.sample(rng)).values();
+      ASSERT_EQ(first_violation(s, a), std::nullopt);
+      if (constrained) {
+        ASSERT_EQ(work_group_size(config_from_assignment(bound, s, a)) % 32, 0);
+      }
+    }
+    const KernelConfig c = default_config(bound, gpu);
+    EXPECT_NO_THROW(check_config(bound, c, gpu));
+    EXPECT_TRUE(point_of_config(search, bound, c).has_value()) << config_to_json(bound, c).dump();
+  }
+}
+
+// The GPU default of every app at every size its experiments use is in the default space of a warp-32 device:
+// the tuner starts from it (`mdh tune` seeds the search with the default).
+TEST(TuningSpace, GpuDefaultsHaveWholeWarps) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"apps/dot.mdh", "K=16777216"},
+      {"apps/gemv.mdh", "I=1000,K=2048"},
+      {"apps/gemv.mdh", "I=4096,K=4096"},
+      {"apps/gemv.mdh", "I=8192,K=8192"},
+      {"apps/gemm.mdh", "I=10,J=500,K=64"},
+      {"apps/gemm.mdh", "I=1024,J=1024,K=1024"},
+      {"apps/gemm.mdh", "I=4096,J=4096,K=4096"},
+      {"apps/gemm_nt.mdh", "I=10,J=500,K=64"},
+      {"apps/gemm_nt.mdh", "I=1024,J=1024,K=1024"},
+      {"apps/gaussian.mdh", "I=224,J=224"},
+      {"apps/gaussian.mdh", "I=4096,J=4096"},
+      {"apps/jacobi3d.mdh", "I=256,J=256,K=256"},
+      {"apps/jacobi3d.mdh", "I=512,J=512,K=512"},
+      {"apps/mcc.mdh", "N=1,P=7,Q=7,K=512,C=512,R=3,S=3"},
+      {"apps/prl.mdh", "N=32768,M=1024"},
+      {"apps/prl.mdh", "N=1048576,M=1024"},
+      {"apps/tc/abcdef-gdab-efgc.mdh", "A=24,B=16,C=16,D=16,E=24,F=16,G=24"},
+      {"apps/tc/abcdef-gdac-efgb.mdh", "A=24,B=16,C=16,D=16,E=24,F=16,G=24"},
+      {"apps/tc/abcdef-gdbc-efga.mdh", "A=24,B=16,C=16,D=16,E=24,F=16,G=24"},
+      {"apps/tc/abcdef-geab-dfgc.mdh", "A=24,B=16,C=16,D=24,E=16,F=16,G=24"},
+      {"apps/tc/abcdef-geac-dfgb.mdh", "A=24,B=16,C=16,D=24,E=16,F=16,G=24"},
+      {"apps/tc/abcdef-gebc-dfga.mdh", "A=24,B=16,C=16,D=24,E=16,F=16,G=24"},
+      {"apps/tc/abcdef-gfab-degc.mdh", "A=24,B=16,C=16,D=24,E=16,F=16,G=24"},
+      {"apps/tc/abcdef-gfac-degb.mdh", "A=24,B=16,C=16,D=24,E=16,F=16,G=24"},
+      {"apps/tc/abcdef-gfbc-dega.mdh", "A=24,B=16,C=16,D=24,E=16,F=16,G=24"},
+  };
+  const DeviceLimits gpu = testing::h200_device_limits();
+  for (const auto& [app, sizes] : cases) {
+    const BoundMdh bound = bind_app(app, sizes);
+    const KernelConfig c = default_config(bound, gpu);
+    EXPECT_EQ(lattice_only_violation(bound, c, gpu), std::nullopt) << app << " " << sizes;
+  }
+}
+
+// A configuration whose work-group is no multiple of the warp is valid: it builds and runs (the store holds H200
+// tuning results of 8 and 24 work-items, found before the constraint), so check_config accepts it;
+// lattice_only_violation names what leaves it out of the default search (`mdh run` notes it, `mdh tune --start`
+// refuses it as a start).
+TEST(TuningSpace, WorkGroupsOfPartWarpsAreValidButOutsideTheDefaultSpace) {
+  const BoundMdh bound = bind_app("apps/gemm.mdh", "I=1024,J=1024,K=1024");
+  const DeviceLimits gpu = testing::h200_device_limits();
+  KernelConfig c = default_config(bound, gpu);
+  ASSERT_EQ(lattice_only_violation(bound, c, gpu), std::nullopt);
+  // The default's register tiles, fewer work-items along i and j.
+  auto set_work_items = [&](int64_t i, int64_t j) {
+    c.num_wi[0] = i, c.num_wi[1] = j;
+    for (int d : {0, 1}) {
+      c.local_tile_size[d] = c.num_wi[d] * c.private_tile_size[d];
+      c.num_wg[d] = 1024 / c.local_tile_size[d];
+    }
+  };
+  set_work_items(2, 4);
+  EXPECT_NO_THROW(check_config(bound, c, gpu));
+  EXPECT_EQ(lattice_only_violation(bound, c, gpu),
+            std::string("violates ") + kWarpConstraint + " (NUM_WI_i = 2, NUM_WI_j = 4, NUM_WI_k = 1)");
+  EXPECT_EQ(lattice_only_violation(bound, c, testing::roomy_device_limits()), std::nullopt);  // no warp
+  set_work_items(4, 8);                                                                       // 32 work-items
+  ASSERT_NO_THROW(check_config(bound, c, gpu));
+  EXPECT_EQ(lattice_only_violation(bound, c, gpu), std::nullopt);
 }
 
 }  // namespace

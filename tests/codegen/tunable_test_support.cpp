@@ -219,6 +219,7 @@ DeviceLimits h200_device_limits() {
   l.compute_units = 132;
   l.local_memory_dedicated = true;
   l.simd_width = 32;
+  l.warp_size = 32;
   l.registers_per_work_item = 255;
   l.nvidia_driver = true;
   return l;

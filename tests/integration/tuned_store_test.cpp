@@ -15,6 +15,7 @@
 #include "mdh/parser.h"
 #include "mdh/signature.h"
 #include "pipeline/device_limits.h"
+#include "pipeline/kernel.h"
 #include "pipeline/tune.h"
 #include "pipeline/tuning_result.h"
 #include "runtime/device.h"
@@ -178,6 +179,32 @@ TEST_F(TunedStoreTest, AConfigurationInvalidForTheSizesIsPassedOverForTheNextNea
   ASSERT_EQ(notes.size(), 2u);
   EXPECT_EQ(notes[1], "none of the 1 tuned configurations of gemm for " + device_slug(device_) +
                           " is valid for I=37,J=29,K=13; using the default configuration");
+}
+
+// The default space of a device with warps leaves out work-groups of part warps, but such configurations are valid
+// (the H200's store holds tuned ones of 8 and 24 work-items): the store still takes them, and `mdh run --config`
+// runs them with a note (pipeline/kernel.h).
+TEST_F(TunedStoreTest, APartWarpConfigurationIsTakenOnAWarpDevice) {
+  KernelConfig part_warp = plain_;
+  part_warp.num_wi = {2, 3, 1};
+  part_warp.local_tile_size = {2, 3, 13};
+  part_warp.private_tile_size = {1, 1, 1};
+  part_warp.num_wg = {19, 10, 1};
+  DeviceLimits warp = limits_;
+  warp.warp_size = 32;
+  const std::string where = write("gemm-part-warp.json", result(kAsked, part_warp));
+  std::vector<std::string> notes;
+  const std::optional<StoredConfiguration> found =
+      find_tuned_configuration(dir_.string(), asked_, device_, warp, [&](const std::string& t) { notes.push_back(t); });
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->config, part_warp);
+  EXPECT_EQ(notes, std::vector<std::string>{"using tuned configuration " + where +
+                                            " (sizes I=37,J=29,K=13, the sizes asked for)"});
+  EXPECT_EQ(outside_default_space_note(asked_, part_warp, warp, "part.json"),
+            "part.json: outside the default tuning space: violates NUM_WI_i * NUM_WI_j * NUM_WI_k is a multiple of 32 "
+            "(warp size) (NUM_WI_i = 2, NUM_WI_j = 3, NUM_WI_k = 1); it runs, but `mdh tune` tries such configurations "
+            "only with --full-ranges");
+  EXPECT_EQ(outside_default_space_note(asked_, part_warp, limits_, "part.json"), std::nullopt);  // PoCL: no warp
 }
 
 TEST_F(TunedStoreTest, NoStoreMeansTheDefaultConfiguration) {

@@ -6,6 +6,8 @@
 //   space_generation                 all cases (Xgemm for M = 32, 64, 128, 1024; mdh GEMM 1024^3 and a 7-D
 //                                    tensor contraction as the tuner gets them from codegen; a synthetic 7-D space)
 //   space_generation xgemm 256 ...   Xgemm only, for the given M
+//   space_generation mdh             the mdh spaces only, also for a device with warps of 32, without and with
+//                                    the default space's whole-warp constraint (DeviceLimits::warp_size)
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,6 +15,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <functional>
 #include <string>
 #include <vector>
@@ -176,13 +179,21 @@ void run_case(const std::string& label, const std::function<tuner::SearchSpace()
 #ifdef MDH_SPACE_GENERATION_WITH_MDH
 // The real mdh tuning space (codegen/tuning_space.h) of a spec at the given sizes, for the device limits of
 // ISSUE4.md, as the tuner sees it (pipeline/tuning_search_space.h: cross-group constraints become global constraints).
-tuner::SearchSpace mdh_space(const std::string& spec, const std::string& sizes) {
-  mdh::BoundMdh bound =
-      mdh::bind(mdh::parse_spec_file(std::string(MDH_SOURCE_DIR) + "/" + spec), mdh::parse_size_binding(sizes));
+// With `warp` > 1, as on a device with warps of that size: the work-item lattices hold its multiples
+// (DeviceLimits::simd_width) and, with `whole_warps`, the default space only work-groups of whole warps.
+tuner::SearchSpace mdh_space(const std::string& spec, const std::string& sizes, uint64_t warp = 1,
+                             bool whole_warps = false) {
+  // The space's memory constraints read the bound md_hom (codegen/parameter_families.cpp keeps a pointer to it), so
+  // it must outlive the space: every case ran into freed memory (SIGSEGV) while it was a local here.
+  static std::deque<mdh::BoundMdh> bounds;
+  const mdh::BoundMdh& bound = bounds.emplace_back(
+      mdh::bind(mdh::parse_spec_file(std::string(MDH_SOURCE_DIR) + "/" + spec), mdh::parse_size_binding(sizes)));
   mdh::DeviceLimits limits;
   limits.max_work_group_size = 1024;
   limits.max_work_item_sizes = {1024, 1024, 64};
   limits.local_mem_bytes = 49152;
+  limits.simd_width = warp;
+  limits.warp_size = whole_warps ? warp : 1;
   return mdh::make_search_space(mdh::make_tuning_space(bound, limits));
 }
 #endif
@@ -191,23 +202,31 @@ tuner::SearchSpace mdh_space(const std::string& spec, const std::string& sizes) 
 
 int main(int argc, char** argv) {
   std::vector<int64_t> sizes = {32, 64, 128, 1024};
-  bool xgemm_only = argc > 1 && std::strcmp(argv[1], "xgemm") == 0;
+  const bool xgemm_only = argc > 1 && std::strcmp(argv[1], "xgemm") == 0;
+  const bool mdh_only = argc > 1 && std::strcmp(argv[1], "mdh") == 0;
   if (xgemm_only && argc > 2) {
     sizes.clear();
     for (int i = 2; i < argc; ++i) sizes.push_back(std::stoll(argv[i]));
   }
   std::printf("%-30s %22s %32s %7s %8s %8s %8s %8s %9s\n", "space", "candidates", "valid configurations", "groups",
               "seconds", "tree MB", "peak MB", "est. s", "sample us");
-  for (int64_t M : sizes) {
+  for (int64_t M : mdh_only ? std::vector<int64_t>{} : sizes) {
     run_case("xgemm M=" + std::to_string(M), [M] { return tuner::SearchSpace(xgemm_space(M, false)); });
     run_case("xgemm M=" + std::to_string(M) + " (one group)", [M] { return tuner::SearchSpace(xgemm_space(M, true)); });
   }
   if (xgemm_only) return 0;
 #ifdef MDH_SPACE_GENERATION_WITH_MDH
   run_case("mdh gemm 1024^3", [] { return mdh_space("apps/gemm.mdh", "I=1024,J=1024,K=1024"); });
+  for (const char* sizes : {"I=1024,J=1024,K=1024", "I=96,J=80,K=64"}) {
+    const std::string label = std::string("mdh gemm ") + (sizes[2] == '1' ? "1024^3" : "96x80x64");
+    if (sizes[2] != '1') run_case(label, [=] { return mdh_space("apps/gemm.mdh", sizes); });
+    run_case(label + ", warp 32", [=] { return mdh_space("apps/gemm.mdh", sizes, 32); });
+    run_case(label + ", whole warps", [=] { return mdh_space("apps/gemm.mdh", sizes, 32, true); });
+  }
   run_case("mdh tc abcdef-gdab-efgc",
            [] { return mdh_space("apps/tc/abcdef-gdab-efgc.mdh", "A=24,B=16,C=16,D=16,E=24,F=16,G=24"); });
 #endif
+  if (mdh_only) return 0;
   run_case("7-D contraction (synthetic)", [] { return tuner::SearchSpace(contraction_space()); });
   return 0;
 }

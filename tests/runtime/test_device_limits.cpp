@@ -27,8 +27,8 @@ TEST(DeviceLimits, EveryFieldIsCopiedFromTheDevice) {
   const DeviceLimits defaults;
   // Destructured so that a field added to DeviceLimits does not compile here until this test checks it.
   const auto [max_work_group_size, max_work_item_sizes, local_mem_bytes, max_alloc_bytes, compute_units,
-              local_memory_dedicated, private_mem_bytes, simd_width, float_vector_width, registers_per_work_item,
-              nvidia_driver] = device_limits(device);
+              local_memory_dedicated, private_mem_bytes, simd_width, warp_size, float_vector_width,
+              registers_per_work_item, nvidia_driver] = device_limits(device);
   EXPECT_EQ(max_work_group_size, 1000u);
   EXPECT_EQ(max_work_item_sizes, (std::array<uint64_t, 3>{11, 22, 33}));
   EXPECT_EQ(local_mem_bytes, 12345u);
@@ -36,7 +36,8 @@ TEST(DeviceLimits, EveryFieldIsCopiedFromTheDevice) {
   EXPECT_EQ(compute_units, 77u);
   EXPECT_TRUE(local_memory_dedicated);
   EXPECT_TRUE(nvidia_driver);
-  EXPECT_EQ(simd_width, 48u);                // the warp, where the device reports one
+  EXPECT_EQ(simd_width, 48u);  // the warp, where the device reports one
+  EXPECT_EQ(warp_size, 48u);
   EXPECT_EQ(float_vector_width, 4u);         // the vector width, warp or not
   EXPECT_EQ(registers_per_work_item, 255u);  // NVIDIA's per-thread register limit (not reported by the driver)
   // The synthetic values are not the defaults, so each check above fails for a field device_limits() leaves alone.
@@ -48,6 +49,7 @@ TEST(DeviceLimits, EveryFieldIsCopiedFromTheDevice) {
   EXPECT_FALSE(defaults.local_memory_dedicated);
   EXPECT_FALSE(defaults.nvidia_driver);
   EXPECT_NE(defaults.simd_width, 48u);
+  EXPECT_NE(defaults.warp_size, 48u);
   EXPECT_NE(defaults.float_vector_width, 4u);
   EXPECT_NE(defaults.registers_per_work_item, 255u);
   // Not a device query but mdh's budget for one work-item's private arrays (see device_limits.h).
@@ -58,9 +60,11 @@ TEST(DeviceLimits, EveryFieldIsCopiedFromTheDevice) {
   device.platform_name = "Portable Computing Language";
   EXPECT_EQ(device_limits(device).max_work_item_sizes, (std::array<uint64_t, 3>{64, 1, 1}));
   EXPECT_FALSE(device_limits(device).nvidia_driver);
-  // Without a warp the SIMD width is the preferred float vector width, and there is no register budget.
+  // Without a warp the SIMD width is the preferred float vector width, the warp 1 (no constraint), and there is no
+  // register budget.
   device.warp_size = 0;
   EXPECT_EQ(device_limits(device).simd_width, 4u);
+  EXPECT_EQ(device_limits(device).warp_size, 1u);
   EXPECT_EQ(device_limits(device).registers_per_work_item, 0u);
 }
 
@@ -102,11 +106,16 @@ TEST(DeviceLimits, InstalledDevicesMatchClGetDeviceInfo) {
     std::string name(length, '\0');
     ASSERT_EQ(clGetPlatformInfo(platform, CL_PLATFORM_NAME, length, name.data(), nullptr), CL_SUCCESS);
     EXPECT_EQ(limits.nvidia_driver, is_nvidia_platform(name.c_str())) << name;
-    const bool has_warp =
-        queried_string(d.device, CL_DEVICE_EXTENSIONS).find("cl_nv_device_attribute_query") != std::string::npos;
-    EXPECT_EQ(limits.simd_width,
-              std::max<uint64_t>(1, has_warp ? queried<cl_uint>(d.device, 0x4003 /* CL_DEVICE_WARP_SIZE_NV */)
-                                             : queried<cl_uint>(d.device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT)));
+    const std::string extensions = queried_string(d.device, CL_DEVICE_EXTENSIONS);
+    const bool nv_warp = extensions.find("cl_nv_device_attribute_query") != std::string::npos;
+    const bool amd_wavefront = !nv_warp && extensions.find("cl_amd_device_attribute_query") != std::string::npos;
+    const uint64_t warp = nv_warp         ? queried<cl_uint>(d.device, 0x4003 /* CL_DEVICE_WARP_SIZE_NV */)
+                          : amd_wavefront ? queried<cl_uint>(d.device, 0x4043 /* CL_DEVICE_WAVEFRONT_WIDTH_AMD */)
+                                          : 0;
+    EXPECT_EQ(limits.warp_size, std::max<uint64_t>(1, warp));
+    EXPECT_EQ(
+        limits.simd_width,
+        std::max<uint64_t>(1, warp > 0 ? warp : queried<cl_uint>(d.device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT)));
     EXPECT_EQ(limits.float_vector_width,
               std::max<uint64_t>(1, queried<cl_uint>(d.device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT)));
     EXPECT_EQ(limits.registers_per_work_item, limits.nvidia_driver ? 255u : 0u);
