@@ -754,7 +754,8 @@ void share_reduction(const BoundMdh& bound, const DeviceLimits& limits, int r, K
 // tiles of tile_for_reuse (16 work-groups), 0.0066 with the reference kernel (a work-item per point), 0.0071 with
 // the tuned configuration and 0.0056-0.0058 with 4 work-items sharing k (blocks of 16, a tree in local memory, no
 // input caches, 100 work-groups); a launch alone takes 0.0045. MCC 1x7x7x512, reduction 512x3x3 (25,088 points):
-// the register tiles ran 0.1903 ms in 64 work-groups; the tuned configurations split c over 16 work-groups: 0.1600
+// the register tiles ran 0.1903 ms in 64 work-groups (16 x 7 work-items; whole warps now make it 32 of 32 x 7); the
+// tuned configurations split c over 16 work-groups: 0.1600
 // (session 15), 0.1371 with UNROLL_STEPS (session 16, results/nvidia-h200/mcc-RW.json).
 
 // The work-items that fill the device: a work-group of the largest size on every compute unit.
@@ -818,19 +819,30 @@ bool share_reduction_per_point(const BoundMdh& bound, const DeviceLimits& limits
   for (int d : mdh.concat_dims()) set_concat_work_items(d, t.num_wi[d]);
   t.num_wi[r] = sharing;
   t.local_tile_size[r] = extent;
-  t.private_tile_size[r] = (extent + sharing - 1) / sharing;
+  // A power of two (on PT_SIZE's lattice, so that the tuner can start from the default), in as many steps as needed.
+  t.private_tile_size[r] = 1;
+  while (2 * t.private_tile_size[r] * sharing <= extent) t.private_tile_size[r] *= 2;
   t.ocl_dim[0][r] = t.ocl_dim[1][r] = 2;
   auto work_group_size = [&] {
     uint64_t n = 1;
     for (int64_t w : t.num_wi) n *= static_cast<uint64_t>(w);
     return n;
   };
+  // Whole warps where the default space requires them (whole_warps_apply): the plain layout's `++` work-items
+  // hold them, and so does a power of two of work-items along r; a halving that would break them stops the loop.
+  const bool whole_warps = whole_warps_apply(bound, limits);
   while (work_group_count(t) < limits.compute_units || work_group_size() > limits.max_work_group_size) {
     int outermost = -1;  // the highest OpenCL dimension with several work-items, the outer md_hom dimension on a tie
     for (int d : mdh.concat_dims())
       if (t.num_wi[d] > 1 && (outermost < 0 || t.ocl_dim[1][d] > t.ocl_dim[1][outermost])) outermost = d;
     if (outermost < 0) break;
-    set_concat_work_items(outermost, t.num_wi[outermost] / 2);
+    const bool too_large = work_group_size() > limits.max_work_group_size;
+    const int64_t before = t.num_wi[outermost];
+    set_concat_work_items(outermost, before / 2);
+    if (!too_large && whole_warps && work_group_size() % limits.warp_size != 0) {
+      set_concat_work_items(outermost, before);
+      break;
+    }
   }
   t.result_memory[static_cast<int>(Layer::Private)] = Memory::Local;
   t.result_memory[static_cast<int>(Layer::Local)] = Memory::Private;
@@ -845,12 +857,12 @@ bool share_reduction_per_point(const BoundMdh& bound, const DeviceLimits& limits
   return true;
 }
 
-// Where a small output's layout still leaves fewer work-groups than compute units (MCC's register tiles: 64 for
-// 132), the reduction r is split over the most work-groups, a power of two, that keep the device's work-items within
-// device_work_items, at least kCachedReductionTile elements per work-item sharing r (MCC: 16 along c, 1,024
-// work-groups). A layout with several local tiles along r gives each work-group whole tiles (MCC: 2 of 16); one
-// with a single tile (share_reduction_per_point) cuts it into one per work-group. `c` is unchanged where that leaves
-// a single work-group or is not valid.
+// Where a small output's layout still leaves fewer work-groups than compute units (MCC's register tiles: 32 of 32 x 7
+// work-items for 132), the reduction r is split over the most work-groups, a power of two, that keep the device's
+// work-items within device_work_items, at least kCachedReductionTile elements per work-item sharing r (MCC: 16
+// along c, 512 work-groups). A layout with several local tiles along r gives each work-group whole tiles (MCC: 4 of
+// 8); one with a single tile (share_reduction_per_point) cuts it into one per work-group. `c` is unchanged where that
+// leaves a single work-group or is not valid.
 void split_reduction_over_work_groups(const BoundMdh& bound, const DeviceLimits& limits, int r, KernelConfig& c) {
   if (work_group_count(c) >= limits.compute_units || c.num_wg[r] > 1) return;
   const int64_t extent = bound.dim_extents[r];

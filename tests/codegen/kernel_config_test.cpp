@@ -202,16 +202,16 @@ TEST(KernelConfig, DefaultSplitsTheReductionWhereTheOutputIsTooSmallForTheDevice
   }
   {
     // MCC 1x7x7x512 (25,088 points, enough for 128 work-items per compute unit): the register tiles of
-    // tile_for_reuse (64 work-groups of 16 x 7 work-items), and c split over 16 work-groups (2 local tiles of 16
+    // tile_for_reuse (32 work-groups of 32 x 7 work-items), and c split over 16 work-groups (4 local tiles of 8
     // each), the most that keep 7,168 x 16 work-items within 132 x 1024.
     const BoundMdh bound = bind_app("apps/mcc.mdh", "N=1,P=7,Q=7,K=512,C=512,R=3,S=3");
     const json j = config_to_json(bound, default_config(bound, gpu));
     EXPECT_EQ(j["NUM_WG_c"], 16);
-    EXPECT_EQ(j["LT_SIZE_c"], 16);
+    EXPECT_EQ(j["LT_SIZE_c"], 8);
     EXPECT_EQ(j["NUM_WI_c"], 1);
-    EXPECT_EQ(j["NUM_WG_k"], 16);
+    EXPECT_EQ(j["NUM_WG_k"], 8);
     EXPECT_EQ(j["NUM_WG_p"], 4);
-    EXPECT_EQ(j["NUM_WI_k"], 16);
+    EXPECT_EQ(j["NUM_WI_k"], 32);
     EXPECT_EQ(j["NUM_WI_q"], 7);
     EXPECT_EQ(j["PT_SIZE_k"], 2);
     EXPECT_EQ(j["PT_SIZE_p"], 2);
