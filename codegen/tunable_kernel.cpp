@@ -821,33 +821,36 @@ class TunableEmitter {
   bool two_local_tiles() const { return c_.double_buffer == DoubleBuffer::local && g_.prefetch_dimension >= 0; }
   std::string second_tile_array(int a) const { return cache_array(Layer::Local, a) + "_tiles"; }
   // DOUBLE_BUFFER, at the start of each tile along r: the registers into the caches, then the next tile's loads.
-  // With two local tiles only the first tile is stored here; the others are stored after the tile before them
-  // was computed (emit_second_tile_stores).
+  // With two local tiles the registers of a tile were stored before (emit_first_tile_stores, emit_second_tile_stores):
+  // only the next tile's loads are left here.
   void emit_prefetched_local_tile_loads(int r) {
     const std::string t = "t_" + dim(r);
     if (two_local_tiles()) {
       for (int a : locally_cached()) emit_box(Layer::Local, a, "tile_begin_", "tile_end_", "", false);
-      open("if (" + t + " == 0)");
-      line("// Double buffering: the first tile into the first local tiles (the barrier before keeps the previous");
-      line("// tiles of the `++` dimensions until all work-items are done with them).");
-      line("barrier(CLK_LOCAL_MEM_FENCE);");
-      for (int a : locally_cached()) line(cache_array(Layer::Local, a) + " = " + second_tile_array(a) + ";");
-      emit_prefetch_stores(false);
     } else {
       line("// Double buffering: store the registers loaded ahead into the caches (the barrier before keeps the");
       line("// previous tile until all work-items are done with it).");
       line("barrier(CLK_LOCAL_MEM_FENCE);");
       emit_prefetch_stores(true);
+      line("barrier(CLK_LOCAL_MEM_FENCE);");
     }
-    line("barrier(CLK_LOCAL_MEM_FENCE);");
-    if (two_local_tiles()) close();
     open("if (" + t + " + 1 < " + macro("TILES_PER_WG", r) + ")");
     line("// The next tile's loads, in flight while this one is computed.");
     emit_prefetch(r, false, std::vector<bool>(m_.dims.size(), true));
     close();
   }
-  // DOUBLE_BUFFER local, at the end of each tile along r but the last: the next tile's registers into the local
-  // tiles not read by this one; one barrier, then every work-item may read them.
+  // DOUBLE_BUFFER local, before the tile loop along r: the first tile's registers into the first local tiles (the
+  // barrier before keeps the previous tiles of the outer loops until all work-items are done with them). Barriers
+  // stay out of conditionals: PoCL 3.1 crashed on a kernel with them inside `if (t == 0)`.
+  void emit_first_tile_stores() {
+    line("// Double buffering: the first tile into the first local tiles.");
+    line("barrier(CLK_LOCAL_MEM_FENCE);");
+    for (int a : locally_cached()) line(cache_array(Layer::Local, a) + " = " + second_tile_array(a) + ";");
+    emit_prefetch_stores(false);
+    line("barrier(CLK_LOCAL_MEM_FENCE);");
+  }
+  // DOUBLE_BUFFER local, at the end of each tile along r: the next tile's registers into the local tiles not read by
+  // this one, then one barrier, after which every work-item may read them (and none reads this tile any more).
   void emit_second_tile_stores(int r) {
     const std::string t = "t_" + dim(r);
     open("if (" + t + " + 1 < " + macro("TILES_PER_WG", r) + ")");
@@ -856,8 +859,8 @@ class TunableEmitter {
       line(cache_array(Layer::Local, a) + " = " + second_tile_array(a) + " + ((" + t + " + 1) & 1)*" +
            cache_macro(Layer::Local, a, "SIZE") + ";");
     emit_prefetch_stores(false);
-    line("barrier(CLK_LOCAL_MEM_FENCE);");
     close();
+    line("barrier(CLK_LOCAL_MEM_FENCE);");
   }
   // The prefetch registers into the local caches (at their current tiles), each cache's box first where `boxes`
   // (the copies address the caches relative to the box; the private caches read its corner).
@@ -1365,6 +1368,7 @@ class TunableEmitter {
         ++indent_;
         emit_prefetch(d, true, loop_open);
         close();
+        if (two_local_tiles()) emit_first_tile_stores();
       }
       open_tile_loop(d);
       loop_open[d] = true;
