@@ -2,8 +2,12 @@
 #pragma once
 
 #include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "mdh/bind.h"
 #include "mdh/parser.h"
@@ -27,6 +31,21 @@ inline BoundMdh bind_spec_text(const std::string& text, const std::string& file_
 /// Parses a spec of the source tree (diagnostics and #line directives name it by its relative path).
 inline BoundMdh bind_app(const std::string& relative_path, const std::string& sizes) {
   return bind_spec_text(read_source_file(relative_path), relative_path, sizes);
+}
+
+/// Every (spec, sizes) that the experiment files of the source tree benchmark, once each, in file order.
+inline std::vector<std::pair<std::string, std::string>> experiment_cases(const std::vector<std::string>& files) {
+  std::vector<std::pair<std::string, std::string>> cases;
+  std::set<std::pair<std::string, std::string>> seen;
+  for (const std::string& file : files) {
+    const nlohmann::json experiments = nlohmann::json::parse(read_source_file(file));
+    for (const auto& routine : experiments.at("routines"))
+      for (const auto& size : routine.at("sizes")) {
+        const std::pair<std::string, std::string> c{routine.at("spec"), size.at("size")};
+        if (seen.insert(c).second) cases.push_back(c);
+      }
+  }
+  return cases;
 }
 
 }  // namespace mdh::testing

@@ -412,33 +412,8 @@ TEST(TuningSpace, SmallExtentsKeepValidConfigurationsOnWarpDevices) {
 // The GPU default of every app at every size its experiments use is in the default space of a warp-32 device:
 // the tuner starts from it (`mdh tune` seeds the search with the default).
 TEST(TuningSpace, GpuDefaultsHaveWholeWarps) {
-  const std::pair<const char*, const char*> cases[] = {
-      {"apps/dot.mdh", "K=16777216"},
-      {"apps/gemv.mdh", "I=1000,K=2048"},
-      {"apps/gemv.mdh", "I=4096,K=4096"},
-      {"apps/gemv.mdh", "I=8192,K=8192"},
-      {"apps/gemm.mdh", "I=10,J=500,K=64"},
-      {"apps/gemm.mdh", "I=1024,J=1024,K=1024"},
-      {"apps/gemm.mdh", "I=4096,J=4096,K=4096"},
-      {"apps/gemm_nt.mdh", "I=10,J=500,K=64"},
-      {"apps/gemm_nt.mdh", "I=1024,J=1024,K=1024"},
-      {"apps/gaussian.mdh", "I=224,J=224"},
-      {"apps/gaussian.mdh", "I=4096,J=4096"},
-      {"apps/jacobi3d.mdh", "I=256,J=256,K=256"},
-      {"apps/jacobi3d.mdh", "I=512,J=512,K=512"},
-      {"apps/mcc.mdh", "N=1,P=7,Q=7,K=512,C=512,R=3,S=3"},
-      {"apps/prl.mdh", "N=32768,M=1024"},
-      {"apps/prl.mdh", "N=1048576,M=1024"},
-      {"apps/tc/abcdef-gdab-efgc.mdh", "A=24,B=16,C=16,D=16,E=24,F=16,G=24"},
-      {"apps/tc/abcdef-gdac-efgb.mdh", "A=24,B=16,C=16,D=16,E=24,F=16,G=24"},
-      {"apps/tc/abcdef-gdbc-efga.mdh", "A=24,B=16,C=16,D=16,E=24,F=16,G=24"},
-      {"apps/tc/abcdef-geab-dfgc.mdh", "A=24,B=16,C=16,D=24,E=16,F=16,G=24"},
-      {"apps/tc/abcdef-geac-dfgb.mdh", "A=24,B=16,C=16,D=24,E=16,F=16,G=24"},
-      {"apps/tc/abcdef-gebc-dfga.mdh", "A=24,B=16,C=16,D=24,E=16,F=16,G=24"},
-      {"apps/tc/abcdef-gfab-degc.mdh", "A=24,B=16,C=16,D=24,E=16,F=16,G=24"},
-      {"apps/tc/abcdef-gfac-degb.mdh", "A=24,B=16,C=16,D=24,E=16,F=16,G=24"},
-      {"apps/tc/abcdef-gfbc-dega.mdh", "A=24,B=16,C=16,D=24,E=16,F=16,G=24"},
-  };
+  const auto cases = testing::experiment_cases({"experiments.json", "experiments.gpu.json"});
+  ASSERT_GE(cases.size(), 25u);
   const DeviceLimits gpu = testing::h200_device_limits();
   for (const auto& [app, sizes] : cases) {
     const BoundMdh bound = bind_app(app, sizes);
