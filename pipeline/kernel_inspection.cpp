@@ -27,6 +27,10 @@ KernelInspection inspect_kernel(const InspectRequest& request) {
   out.build_log = program_build_log(program, out.device.device);
   out.binary = program_binary(program);
   out.binary_is_ptx = nvidia;
+  if (out.binary_is_ptx) {  // the PTX as text, so that ptxas assembles the written file
+    const std::string text = ptx_text_of_binary(out.binary);
+    out.binary.assign(text.begin(), text.end());
+  }
 
   const std::vector<PtxasKernelReport> reports = parse_ptxas_log(out.build_log);
   const std::vector<PtxEntryResources> entries =

@@ -28,6 +28,12 @@ uint64_t declared_registers(const std::string& names) {
 
 }  // namespace
 
+std::string ptx_text_of_binary(const std::vector<unsigned char>& binary) {
+  size_t end = binary.size();
+  while (end > 0 && binary[end - 1] == '\0') --end;
+  return std::string(binary.begin(), binary.begin() + static_cast<std::ptrdiff_t>(end));
+}
+
 std::vector<PtxEntryResources> parse_ptx_entries(const std::string& ptx) {
   // Grammar of the lines read (PTX ISA, "State spaces" and "Variables"):
   //   entry ::= '.entry' NAME '(' params ')' directives '{' body '}'

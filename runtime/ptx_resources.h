@@ -16,6 +16,10 @@ struct PtxEntryResources {
   uint64_t shared_bytes = 0;       // `.shared` arrays declared in the entry (OpenCL __local, "demoted variables")
 };
 
+/// The PTX text of NVIDIA's OpenCL program binary: the binary ends in NUL bytes (a C string's terminator), which
+/// ptxas takes for text ("Unexpected EOF"), so they are dropped; anything else is kept as it is.
+std::string ptx_text_of_binary(const std::vector<unsigned char>& binary);
+
 /// One record per `.entry` of `ptx`, in order; empty for text without entries (e.g. a binary that is not PTX).
 std::vector<PtxEntryResources> parse_ptx_entries(const std::string& ptx);
 

@@ -128,5 +128,17 @@ TEST(PtxEntries, ABinaryThatIsNotPtxHasNoEntries) {
                   .empty());
 }
 
+// NVIDIA's program binary is the PTX text and its C-string terminator: `mdh inspect` writes the text, which ptxas
+// assembles (with the NUL bytes it stopped: "ptxas fatal : Unexpected EOF encountered on line 652").
+TEST(PtxText, NulBytesAtTheEndOfTheBinaryAreDropped) {
+  const std::string ptx = ".version 9.0\n.target sm_90\n} // end of .metadata_section\n\n";
+  std::vector<unsigned char> binary(ptx.begin(), ptx.end());
+  binary.push_back('\0');
+  binary.push_back('\0');
+  EXPECT_EQ(ptx_text_of_binary(binary), ptx);
+  EXPECT_EQ(ptx_text_of_binary(std::vector<unsigned char>(ptx.begin(), ptx.end())), ptx);
+  EXPECT_EQ(ptx_text_of_binary({}), "");
+}
+
 }  // namespace
 }  // namespace mdh
