@@ -788,6 +788,12 @@ uint64_t work_item_count(const KernelConfig& c) {
   return n;
 }
 
+uint64_t work_group_size(const KernelConfig& c) {
+  uint64_t n = 1;
+  for (int64_t w : c.num_wi) n *= static_cast<uint64_t>(w);
+  return n;
+}
+
 // Where even one point per work-item leaves each compute unit fewer than kWorkItemsPerComputeUnit work-items, a
 // register tile has nothing to share and a local cache nothing to pay for its barriers: one output point per
 // work-item (the `++` work-items of the plain layout), and the reduction r shared by the most work-items, a power
@@ -823,23 +829,18 @@ bool share_reduction_per_point(const BoundMdh& bound, const DeviceLimits& limits
   t.private_tile_size[r] = 1;
   while (2 * t.private_tile_size[r] * sharing <= extent) t.private_tile_size[r] *= 2;
   t.ocl_dim[0][r] = t.ocl_dim[1][r] = 2;
-  auto work_group_size = [&] {
-    uint64_t n = 1;
-    for (int64_t w : t.num_wi) n *= static_cast<uint64_t>(w);
-    return n;
-  };
   // Whole warps where the default space requires them (whole_warps_apply): the plain layout's `++` work-items
   // hold them, and so does a power of two of work-items along r; a halving that would break them stops the loop.
   const bool whole_warps = whole_warps_apply(bound, limits);
-  while (work_group_count(t) < limits.compute_units || work_group_size() > limits.max_work_group_size) {
+  while (work_group_count(t) < limits.compute_units || work_group_size(t) > limits.max_work_group_size) {
     int outermost = -1;  // the highest OpenCL dimension with several work-items, the outer md_hom dimension on a tie
     for (int d : mdh.concat_dims())
       if (t.num_wi[d] > 1 && (outermost < 0 || t.ocl_dim[1][d] > t.ocl_dim[1][outermost])) outermost = d;
     if (outermost < 0) break;
-    const bool too_large = work_group_size() > limits.max_work_group_size;
+    const bool too_large = work_group_size(t) > limits.max_work_group_size;
     const int64_t before = t.num_wi[outermost];
     set_concat_work_items(outermost, before / 2);
-    if (!too_large && whole_warps && work_group_size() % limits.warp_size != 0) {
+    if (!too_large && whole_warps && work_group_size(t) % limits.warp_size != 0) {
       set_concat_work_items(outermost, before);
       break;
     }
