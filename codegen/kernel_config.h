@@ -115,6 +115,14 @@ struct KernelConfig {
     return static_cast<size_t>(access) < vector_width.size() ? vector_width[static_cast<size_t>(access)] : 1;
   }
 
+  // LOCAL_PAD per input access: elements left unused after each innermost row of the access's cache in local
+  // memory (its last dimension in BUF_ORDER_L), so that work-items walking the cache's outer dimension at once reach
+  // different memory banks rather than one. 0: rows packed. Missing members are 0.
+  std::vector<int64_t> local_pad;
+  int64_t local_pad_of(int access) const {
+    return static_cast<size_t>(access) < local_pad.size() ? local_pad[static_cast<size_t>(access)] : 0;
+  }
+
   bool operator==(const KernelConfig&) const = default;
 };
 

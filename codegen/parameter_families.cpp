@@ -135,6 +135,16 @@ std::vector<int64_t> powers_of_two(const LatticeContext& x) {
   return powers;
 }
 
+// LOCAL_PAD's range and values: 0 and 1, 2, 4, 8. Local memory has 32 banks of 4 bytes on NVIDIA and AMD GPUs; a
+// pad of p elements moves consecutive rows p banks apart, so 1 or 2 spread work-items that walk a column (one
+// element each, or vectors of 4 along another dimension), and 4 or 8 keep rows of float4 / float8 vectors aligned.
+constexpr int64_t kMaxLocalPad = 8;
+std::vector<int64_t> zero_and_powers_of_two(const LatticeContext& x) {
+  std::vector<int64_t> values{0};
+  for (int64_t v : powers_of_two(x)) values.push_back(v);
+  return values;
+}
+
 // VECTOR_WIDTH's range: float16 is OpenCL's widest vector, what AVX-512 holds.
 constexpr int64_t kMaxVectorWidth = 16;
 
@@ -163,8 +173,8 @@ bool vectorisable(const BoundMdh& bound, int access) {
 
 // Everything that sizes an array of the kernel (DOUBLE_BUFFER: the prefetch registers). A constraint on a
 // geometry quantity is checked once these are set; a family missing here would be read unset.
-const std::vector<std::string> kArrayFamilies{"LT_SIZE",   "PT_SIZE",   "NUM_WI",    "NUM_WG",       "MEM_INP_L",
-                                              "MEM_INP_P", "MEM_RES_P", "MEM_RES_L", "DOUBLE_BUFFER"};
+const std::vector<std::string> kArrayFamilies{"LT_SIZE",   "PT_SIZE",   "NUM_WI",    "NUM_WG",        "MEM_INP_L",
+                                              "MEM_INP_P", "MEM_RES_P", "MEM_RES_L", "DOUBLE_BUFFER", "LOCAL_PAD"};
 
 // The memory a configuration needs, from codegen/tunable_geometry.h (the emitter sizes its arrays from the same).
 Expr geometry_quantity(const FamilyContext& x, const std::string& name,
@@ -717,6 +727,27 @@ std::vector<ParameterFamily> make_families() {
     f.member_constraints = [](const FamilyContext& x, int d) {
       const Expr run = x.parameter("STRIDED_RUN", d);
       return std::vector<Condition>{ceil_div(x.parameter("PT_SIZE", d), run) * run == x.parameter("PT_SIZE", d)};
+    };
+    t.push_back(f);
+  }
+  {
+    ParameterFamily f;
+    f.name = "LOCAL_PAD";
+    f.scope = FamilyScope::input_access;
+    f.meaning =
+        "elements left unused after each innermost row of the access's local-memory cache, so that work-items "
+        "walking its outer dimension reach different memory banks (0: rows packed)";
+    f.exists = [](const BoundMdh& b, int a) { return buffer_rank(*b.mdh, a) >= 2; };
+    f.min_value = 0;
+    f.max_value = [](const FamilyContext&, int) { return kMaxLocalPad; };
+    f.lattice = zero_and_powers_of_two;
+    f.neutral = [](const BoundMdh&, int) -> std::optional<int64_t> { return 0; };
+    f.get = [](const KernelConfig& c, int a) { return c.local_pad_of(a); };
+    f.set = [](KernelConfig& c, int a, int64_t v) { member_slot(c.local_pad, a) = v; };
+    // Only a cache in local memory has rows to pad: another value would name the unpadded kernel again.
+    f.member_constraints = [](const FamilyContext& x, int a) {
+      return std::vector<Condition>{
+          Condition::unless(x.parameter("LOCAL_PAD", a) == Expr::constant(0), x.is("MEM_INP_L", a, "local"))};
     };
     t.push_back(f);
   }

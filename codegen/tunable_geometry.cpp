@@ -19,6 +19,12 @@ int64_t CachedTile::elements() const {
   return n;
 }
 
+int64_t CachedTile::allocated_elements() const {
+  if (row_pad == 0 || dim_order.empty()) return elements();
+  const int64_t row = extents[static_cast<size_t>(dim_order.back())];
+  return elements() / row * (row + row_pad);
+}
+
 TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c) {
   const Mdh& mdh = *bound.mdh;
   const int dims = static_cast<int>(mdh.dims.size());
@@ -74,8 +80,10 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c) {
       for (const auto& r : access_footprint(bound.inputs[a], box)) t.extents.push_back(r.extent());
       t.dim_order = c.cache_dim_order[li][a];
       if (layer == Layer::Private && m == Memory::Local) t.copies = g.work_group_size;
-      const uint64_t bytes =
-          static_cast<uint64_t>(t.elements() * t.copies) * mdh.size_of(mdh.buffers[mdh.inputs[a].buffer].type);
+      if (layer == Layer::Local && m == Memory::Local && t.extents.size() >= 2)
+        t.row_pad = c.local_pad_of(static_cast<int>(a));
+      const uint64_t bytes = static_cast<uint64_t>(t.allocated_elements() * t.copies) *
+                             mdh.size_of(mdh.buffers[mdh.inputs[a].buffer].type);
       (m == Memory::Local ? g.local_memory_bytes : g.private_memory_bytes) += bytes;
       g.cached_tiles.push_back(t);
     }
@@ -109,7 +117,7 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c) {
     for (const CachedTile& t : g.cached_tiles)
       if (t.layer == Layer::Local && t.memory == Memory::Local)
         g.local_memory_bytes +=
-            static_cast<uint64_t>(t.elements()) * mdh.size_of(mdh.buffers[mdh.inputs[t.access].buffer].type);
+            static_cast<uint64_t>(t.allocated_elements()) * mdh.size_of(mdh.buffers[mdh.inputs[t.access].buffer].type);
 
   // Partial results in local memory: every work-item's slots (MEM_RES[P]), the leaders' slots (MEM_RES[L]).
   const int p = static_cast<int>(Layer::Private), l = static_cast<int>(Layer::Local);

@@ -26,6 +26,9 @@ struct CachedTile {
   std::vector<int> dim_order;    // BUF_ORDER: buffer dimensions, outermost first, in the cached copy
   int64_t elements() const;      // of one copy
   int64_t copies = 1;            // work-items holding a copy in this memory (private tiles cached in local memory)
+  // LOCAL_PAD: unused elements after each innermost row (the last of dim_order); local caches in local memory only.
+  int64_t row_pad = 0;
+  int64_t allocated_elements() const;  // of one copy: elements() with every row padded
 };
 
 /// Whether the tiles of one dimension are full, over every tile that some work-group visits. Sizes are bound when

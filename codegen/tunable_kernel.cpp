@@ -97,6 +97,37 @@ class TunableEmitter {
   std::string cache_macro(Layer l, int a, const std::string& what) const {
     return std::string("CACHE_") + layer_name(l) + "_" + access_id(a) + "_" + what;
   }
+  // A cache's layout (after its EXTENT macros): the strides that BUF_ORDER gives, its SIZE in elements, and with
+  // LOCAL_PAD the padded ROW and the ALLOCATED elements of its array.
+  void emit_cache_layout(const CachedTile& t) {
+    const std::string name = cache_macro(t.layer, t.access, "");
+    if (t.row_pad > 0) {
+      define(name + "PAD", str(t.row_pad));
+      define(name + "ROW", "(" + name + "EXTENT_" + str(t.dim_order.back()) + " + " + name + "PAD)");
+    }
+    for (size_t pos = 0; pos < t.dim_order.size(); ++pos) {
+      std::vector<std::string> inner;
+      for (size_t later = pos + 1; later < t.dim_order.size(); ++later)
+        inner.push_back(padded_extent(t, t.dim_order[later]));
+      define(name + "STRIDE_" + str(t.dim_order[pos]), inner.empty() ? "1" : "(" + join(inner, " * ") + ")");
+    }
+    std::vector<std::string> extents, allocated;
+    for (size_t k = 0; k < t.extents.size(); ++k) {
+      extents.push_back(name + "EXTENT_" + str(k));
+      allocated.push_back(padded_extent(t, static_cast<int>(k)));
+    }
+    define(name + "SIZE", extents.empty() ? "1" : "(" + join(extents, " * ") + ")");
+    if (t.row_pad > 0) define(name + "ALLOCATED", "(" + join(allocated, " * ") + ")");
+  }
+  // A cache's extent along buffer dimension k as laid out: its innermost row padded by LOCAL_PAD.
+  std::string padded_extent(const CachedTile& t, int k) const {
+    return t.row_pad > 0 && k == t.dim_order.back() ? cache_macro(t.layer, t.access, "ROW")
+                                                    : cache_macro(t.layer, t.access, "EXTENT_" + str(k));
+  }
+  // The elements a cache's array holds: SIZE, or with LOCAL_PAD its padded rows.
+  std::string allocated_size(Layer l, int a) const {
+    return cache_macro(l, a, cached_tile(l, a).row_pad > 0 ? "ALLOCATED" : "SIZE");
+  }
   std::string cache_array(Layer l, int a) const {
     return std::string(l == Layer::Local ? "cache_l_" : "cache_p_") + access_id(a);
   }
@@ -197,6 +228,10 @@ class TunableEmitter {
                        (copies.empty() ? "" : " (" + join(copies, ", ") + ")"));
     }
     if (!widths.empty()) s << "\n//   VECTOR_WIDTH: " << join(widths, ", ");
+    std::vector<std::string> pads;
+    for (const CachedTile& t : g_.cached_tiles)
+      if (t.row_pad > 0) pads.push_back(input_access_name(m_, t.access) + " " + str(t.row_pad));
+    if (!pads.empty()) s << "\n//   LOCAL_PAD (elements after each row of the local cache): " << join(pads, ", ");
     if (c_.unroll_steps == UnrollSteps::on &&
         std::any_of(g_.private_steps.begin(), g_.private_steps.end(), [](int64_t steps) { return steps > 1; }))
       s << "\n//   UNROLL_STEPS: the loops of private steps unrolled";
@@ -346,19 +381,9 @@ class TunableEmitter {
           terms.push_back((c == 1 ? "" : str(c) + "*") + "(" + macro(size_family, d) + " - 1)");
         }
         terms.push_back(str(index.has_window ? index.window_extent : 1));
-        define(cache_macro(t.layer, t.access, "EXTENT_" + str(k)), "(" + join(terms, " + ") + ")");
+        define(cache_macro(t.layer, t.access, "EXTENT_" + str(k)), std::string("(") + join(terms, " + ") + ")");
       }
-      for (size_t pos = 0; pos < t.dim_order.size(); ++pos) {
-        std::vector<std::string> inner;
-        for (size_t later = pos + 1; later < t.dim_order.size(); ++later)
-          inner.push_back(cache_macro(t.layer, t.access, "EXTENT_" + str(t.dim_order[later])));
-        define(cache_macro(t.layer, t.access, "STRIDE_" + str(t.dim_order[pos])),
-               inner.empty() ? "1" : "(" + join(inner, " * ") + ")");
-      }
-      std::vector<std::string> extents;
-      for (size_t k = 0; k < access.indices.size(); ++k)
-        extents.push_back(cache_macro(t.layer, t.access, "EXTENT_" + str(k)));
-      define(cache_macro(t.layer, t.access, "SIZE"), extents.empty() ? "1" : "(" + join(extents, " * ") + ")");
+      emit_cache_layout(t);
     }
     // Code for tiles known to be full has no guards; other values given with -D could leave such tiles short.
     std::vector<std::string> breaks_full_tiles;
@@ -857,7 +882,7 @@ class TunableEmitter {
     line("// Double buffering: the next tile into the other local tiles.");
     for (int a : locally_cached())
       line(cache_array(Layer::Local, a) + " = " + second_tile_array(a) + " + ((" + t + " + 1) & 1)*" +
-           cache_macro(Layer::Local, a, "SIZE") + ";");
+           allocated_size(Layer::Local, a) + ";");
     emit_prefetch_stores(false);
     close();
     line("barrier(CLK_LOCAL_MEM_FENCE);");
@@ -994,7 +1019,8 @@ class TunableEmitter {
     if (l == Layer::Private) tile_families.push_back("PT_SIZE");
     std::vector<std::string> conditions;
     if (reads_local_cache(l, a)) {  // the local cache's rows start aligned where they are whole vectors
-      if (cached_tile(Layer::Local, a).extents[vk] % v != 0) return false;
+      if (cached_tile(Layer::Local, a).extents[vk] % v != 0 || cached_tile(Layer::Local, a).row_pad % v != 0)
+        return false;
       conditions.push_back(cache_macro(Layer::Local, a, "EXTENT_" + str(vk)) + " % " + str(v) + " != 0");
     }
     for (size_t d = 0; d < m_.dims.size(); ++d) {
@@ -1028,13 +1054,16 @@ class TunableEmitter {
              pointer + ")";
     return "vload" + str(vector_width(a)) + "(0, " + pointer + ")";
   }
-  // Stores `value` (a vector) into layer l's cache of access a, its first element at `relative`: one aligned vector
-  // store into a local cache that keeps the unit-stride dimension innermost (its rows are whole vectors, so each
-  // starts aligned), element by element into any other.
+  // Stores `value` (a vector) into layer l's cache of access a, its first element at `relative`: one vector store
+  // into a local cache that keeps the unit-stride dimension innermost, aligned where its rows (padded by LOCAL_PAD)
+  // are whole vectors, so that each starts aligned, else with vstoreN; element by element into any other.
   void vector_store(Layer l, int a, std::vector<std::string> relative, const std::string& value) {
     if (l == Layer::Local && cached_tile(l, a).dim_order.back() == static_cast<int>(unit_stride(a))) {
-      line("*(__local " + vector_type(a) + "*)(" + cache_array(l, a) + " + " + cache_offset(l, a, relative) +
-           ") = " + value + ";");
+      const std::string pointer = cache_array(l, a) + " + " + cache_offset(l, a, relative);
+      if (cached_tile(l, a).row_pad % vector_width(a) == 0)
+        line("*(__local " + vector_type(a) + "*)(" + pointer + ") = " + value + ";");
+      else
+        line("vstore" + str(vector_width(a)) + "(" + value + ", 0, " + pointer + ");");
       return;
     }
     const size_t k = vector_dimension(l, a);
@@ -1322,7 +1351,7 @@ class TunableEmitter {
     }
     for (const CachedTile& t : g_.cached_tiles) {
       const std::string type = buffer_type(m_.inputs[t.access].buffer);
-      const std::string size = cache_macro(t.layer, t.access, "SIZE");
+      const std::string size = allocated_size(t.layer, t.access);
       // Vector loads and stores of a local cache need its rows, hence its start, aligned to the vector.
       const std::string aligned =
           t.layer == Layer::Local && vector_width(t.access) > 1

@@ -29,7 +29,8 @@ TEST(TunableExhaustive, Gemm5x7x3ReductionDimensionWithEveryResultRegion) {
       {"ORDER_OCL_G_k", 2},  {"ORDER_OCL_L_i", 1},  {"ORDER_OCL_L_j", 0}, {"ORDER_OCL_L_k", 2}, {"LOOP_ORDER_G", 0},
       {"LOOP_ORDER_L", 0},   {"LOOP_ORDER_P", 0},   {"MEM_INP_L_A", 0},   {"MEM_INP_L_B", 0},   {"MEM_INP_P_A", 0},
       {"MEM_INP_P_B", 0},    {"OWNERSHIP_i", 0},    {"OWNERSHIP_j", 0},   {"WG_SWIZZLE_i", 1},  {"WG_SWIZZLE_j", 1},
-      {"VECTOR_WIDTH_A", 1}, {"VECTOR_WIDTH_B", 1}, {"STRIDED_RUN_i", 1}, {"STRIDED_RUN_j", 1}, {"UNROLL_STEPS", 0}};
+      {"VECTOR_WIDTH_A", 1}, {"VECTOR_WIDTH_B", 1}, {"STRIDED_RUN_i", 1}, {"STRIDED_RUN_j", 1}, {"UNROLL_STEPS", 0},
+      {"LOCAL_PAD_A", 0},    {"LOCAL_PAD_B", 0}};
   for (const auto& [name, value] : fixed) space.restrict_to(name, {value});
   const auto buffers = testing::seeded_buffers(bound, 3);
   const auto expected = testing::reference_output(bound, buffers);

@@ -316,6 +316,79 @@ TEST(TunableKernel, TwoLocalTilesNeedOneBarrierPerTile) {
   EXPECT_EQ(two_source.find("if (t_k == 0)"), std::string::npos);
 }
 
+// LOCAL_PAD: each row of a local cache is PAD elements longer, in its strides, its array and the local memory
+// count; float4 stores into rows padded by 4 stay aligned, by 1 or 2 go through vstore4, and reads of a private
+// cache from a padded cache through vload4 likewise; every variant verifies, with both caches transposed or not,
+// with two local tiles, and at sizes whose edge tiles are copied element by element.
+TEST(TunableKernel, PaddedLocalRowsKeepResultsAndAlignment) {
+  DeviceLimits limits = testing::first_device_limits();
+  limits.local_memory_dedicated = true;
+  for (const char* sizes : {"I=64,J=32,K=64", "I=67,J=29,K=61"}) {
+    const BoundMdh bound = bind_app("apps/gemm.mdh", sizes);
+    KernelConfig c = default_config(bound, limits);
+    c.local_tile_size = {16, 16, 16};
+    c.private_tile_size = {2, 4, 4};
+    c.num_wi = {8, 4, 1};
+    c.num_wg = {2, 2, 1};
+    c.ownership = {Ownership::block, Ownership::block, Ownership::block};
+    c.strided_run = {1, 1, 1};
+    const int l = static_cast<int>(Layer::Local), p = static_cast<int>(Layer::Private);
+    c.input_memory[l] = {Memory::Local, Memory::Local};
+    c.input_memory[p] = {Memory::Private, Memory::Private};
+    c.result_memory[p] = Memory::Private;
+    c.result_memory[l] = Memory::Private;
+    c.combine_layer = Layer::Private;
+    c.vector_width = {4, 4};
+    const int64_t unpadded = static_cast<int64_t>(tunable_geometry(bound, c).local_memory_bytes);
+    for (const std::vector<int>& a_order : {std::vector<int>{0, 1}, std::vector<int>{1, 0}})
+      for (int64_t pad : {1, 2, 4}) {
+        c.cache_dim_order[l][0] = a_order;
+        c.local_pad = {pad, 4};
+        SCOPED_TRACE(std::string(sizes) + ", A's order " + std::to_string(a_order[0]) + std::to_string(a_order[1]) +
+                     ", pad " + std::to_string(pad));
+        ASSERT_NO_THROW(check_config(bound, c, limits));
+        // A: 16 x 16 in either order, B: 16 x 16; each row gains its pad.
+        EXPECT_EQ(static_cast<int64_t>(tunable_geometry(bound, c).local_memory_bytes),
+                  unpadded + (16 * pad + 16 * 4) * 4);
+        const std::string source = generate_tunable_kernel(bound, c, limits).source;
+        const std::string inner = std::to_string(a_order[1]), outer = std::to_string(a_order[0]);
+        EXPECT_NE(source.find("#define CACHE_L_A_ROW (CACHE_L_A_EXTENT_" + inner + " + CACHE_L_A_PAD)"),
+                  std::string::npos);
+        EXPECT_NE(source.find("#define CACHE_L_A_STRIDE_" + outer + " (CACHE_L_A_ROW)"), std::string::npos);
+        EXPECT_NE(source.find("__local float cache_l_A[CACHE_L_A_ALLOCATED]"), std::string::npos);
+        EXPECT_NE(
+            source.find("LOCAL_PAD (elements after each row of the local cache): A " + std::to_string(pad) + ", B 4"),
+            std::string::npos);
+        // B keeps k innermost and rows of whole float4s: aligned stores. A's vector stores (k innermost) are aligned
+        // only with a pad of whole vectors.
+        EXPECT_NE(source.find("*(__local float4*)(cache_l_B + "), std::string::npos);
+        if (a_order[1] == 1) {
+          EXPECT_EQ(source.find("vstore4(") != std::string::npos, pad % 4 != 0);
+        }
+        EXPECT_EQ(mismatch(bound, c), "");
+        c.double_buffer = DoubleBuffer::local;
+        EXPECT_EQ(mismatch(bound, c), "") << "two local tiles";
+        c.double_buffer = DoubleBuffer::off;
+      }
+    EXPECT_EQ(mismatch(bound, c, ""), "") << "optimised";
+  }
+  // Only a cache in local memory has rows to pad.
+  const BoundMdh bound = bind_app("apps/gemm.mdh", "I=64,J=32,K=64");
+  KernelConfig c = default_config(bound, limits);
+  c.input_memory[static_cast<int>(Layer::Local)] = {Memory::None, Memory::Local};
+  c.cache_dim_order[static_cast<int>(Layer::Local)][0] = {0, 1};
+  c.local_pad = {0, 2};
+  EXPECT_NO_THROW(check_config(bound, c, limits));
+  c.local_pad = {2, 0};
+  try {
+    check_config(bound, c, limits);
+    FAIL() << "accepted a pad of a cache that is not in local memory";
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find("violates LOCAL_PAD_A = 0 unless MEM_INP_L_A = local"), std::string::npos)
+        << e.what();
+  }
+}
+
 // WG_SWIZZLE maps the work-group ids onto themselves, one to one: groups that divide a dimension's work-groups, a
 // last group with fewer, all of them in one group, two swizzled dimensions, work-groups along a reduction (a second
 // kernel combines them), and OpenCL dimension 1 shared by two md_hom dimensions (MCC: p and q). A tile missed or
