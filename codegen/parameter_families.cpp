@@ -730,6 +730,7 @@ std::vector<ParameterFamily> make_families() {
     };
     t.push_back(f);
   }
+
   {
     ParameterFamily f;
     f.name = "LOCAL_PAD";

@@ -364,6 +364,11 @@ TEST(TunableKernel, PaddedLocalRowsKeepResultsAndAlignment) {
         EXPECT_NE(source.find("*(__local float4*)(cache_l_B + "), std::string::npos);
         if (a_order[1] == 1) {
           EXPECT_EQ(source.find("vstore4(") != std::string::npos, pad % 4 != 0);
+          // The private copy reads float4s along the padded rows: aligned ones only with a pad of whole vectors.
+          const size_t at = source.find("VECTOR_WIDTH: A 4 (");
+          ASSERT_NE(at, std::string::npos);
+          EXPECT_NE(source.substr(at, source.find('\n', at) - at).find(pad % 4 == 0 ? "P aligned" : "P vloadN"),
+                    std::string::npos);
         }
         EXPECT_EQ(mismatch(bound, c), "");
         c.double_buffer = DoubleBuffer::local;
