@@ -382,6 +382,27 @@ uint64_t work_group_count(const KernelConfig& c) {
   return n;
 }
 
+// Rows of a local cache stored transposed (its innermost dimension is not the buffer's unit-stride one) are
+// kTransposedCacheRowPad elements longer (LOCAL_PAD): the copy reads the buffer along its unit stride and its
+// neighbouring work-items store down a column of the cache, a row apart, into one bank where a row is a multiple of
+// the 32 banks. On the H200 (results/nvidia-h200/session17/README.md, call 5, committed configurations padded) pads
+// of 2 and 1 took MCC (F stored with its first dimension innermost) from 0.0674 to 0.044 and 0.0436 ms, GEMM
+// 1024^3 (A k-major) from 0.0720 to 0.0684-0.0698 (pad 1: 0.0706-0.0716) and the contraction gdbc-efga (TB in
+// layout 0,2,3,1) from 0.2824 to 0.2504 (pad 1: 0.2584); caches stored as read gain nothing from pads (MCC's I)
+// or lose (gdab-efgc's TA: 10-13% slower).
+constexpr int64_t kTransposedCacheRowPad = 2;
+
+void pad_transposed_local_caches(const BoundMdh& bound, KernelConfig& c) {
+  const int local = static_cast<int>(Layer::Local);
+  for (size_t a = 0; a < bound.inputs.size(); ++a) {
+    const std::vector<int>& order = c.cache_dim_order[local][a];
+    if (c.input_memory[local][a] != Memory::Local || order.size() < 2) continue;
+    if (order.back() == static_cast<int>(order.size()) - 1) continue;  // stored as read
+    if (c.local_pad.size() < bound.inputs.size()) c.local_pad.resize(bound.inputs.size(), 0);
+    c.local_pad[a] = kTransposedCacheRowPad;
+  }
+}
+
 // The register tiles of the reuse layout, fed by vectors: along each strided dimension a work-item owns runs of up
 // to kVectorRun elements (STRIDED_RUN), and each locally cached input indexed plainly along the strided
 // dimensions it moves with gets a private cache, filled from its local cache run by run with vectors of a run's
@@ -508,6 +529,7 @@ bool tile_for_reuse(const BoundMdh& bound, const DeviceLimits& limits, KernelCon
   // not fit a compute unit's local memory (one loads while the other computes). Double buffering where a reduction
   // tile loop can prefetch (GEMM 1024^3 on the H200: 0.1032 -> 0.0888 ms). False where no such layout is valid.
   auto finish = [&](KernelConfig& f) {
+    pad_transposed_local_caches(bound, f);
     auto set_reduction_tiles = [&](int64_t longest) {
       for (int r : mdh.reduction_dims()) {
         if (f.num_wg[r] > 1) continue;  // a long reduction split over work-groups keeps its split

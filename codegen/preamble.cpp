@@ -147,6 +147,8 @@ std::string emit_preamble(const BoundMdh& bound, const PreambleOptions& options)
   // Contraction of a*b+c into fma rounds once instead of twice. Only the tunable kernel contracts (for speed; a fused
   // multiply-add is one instruction); a reference rounds as written, and the checks' tolerance covers the difference.
   out << "#pragma OPENCL FP_CONTRACT " << (options.contract_multiply_add ? "ON" : "OFF") << "\n";
+  if (options.contract_multiply_add && options.contract_across_functions)
+    out << "#if defined(__clang__)\n#pragma clang fp contract(fast)\n#endif\n";
   if (options.promote_float_to_double || uses_double(mdh)) out << "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
   if (options.promote_float_to_double)
     out << "// Verifying reference: every float of the spec (user code included) computes in double.\n"

@@ -62,6 +62,9 @@ class TunableEmitter {
         max_work_group_size_(limits.max_work_group_size) {
     // Tunable kernels fuse a*b+c (FP_CONTRACT ON); the verification tolerance covers the rounding difference.
     options_.contract_multiply_add = true;
+    // Across f and the combine operator too where local memory is global memory (PoCL on a CPU); see
+    // PreambleOptions::contract_across_functions for why not on GPUs.
+    options_.contract_across_functions = !limits.local_memory_dedicated;
     for (const auto& d : m_.dims) dim_vars_.push_back(d.name);
     result_type_ = element_type_name(m_, m_.result_type(), options_);
   }

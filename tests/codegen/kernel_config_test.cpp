@@ -106,6 +106,8 @@ TEST(KernelConfig, DefaultTilesForReuseOnDedicatedLocalMemory) {
     EXPECT_EQ(j["MEM_INP_L_B"], "local");
     EXPECT_EQ(j["BUF_ORDER_L_A"].dump(), "[1,0]");
     EXPECT_EQ(j["BUF_ORDER_L_B"].dump(), "[0,1]");
+    EXPECT_EQ(j["LOCAL_PAD_A"], 2);  // stored transposed: the copy's stores go down its columns
+    EXPECT_EQ(j["LOCAL_PAD_B"], 0);  // stored as read
     EXPECT_EQ(j["STRIDED_RUN_i"], 4);
     EXPECT_EQ(j["STRIDED_RUN_j"], 2);  // two runs of 2 in a private tile of 4
     EXPECT_EQ(j["STRIDED_RUN_k"], 1);
@@ -140,6 +142,8 @@ TEST(KernelConfig, DefaultTilesForReuseOnDedicatedLocalMemory) {
     EXPECT_EQ(j["MEM_INP_L_TB"], "local");
     EXPECT_EQ(j["BUF_ORDER_L_TA"].dump(), "[0,1,2,3]");
     EXPECT_EQ(j["BUF_ORDER_L_TB"].dump(), "[0,2,3,1]");
+    EXPECT_EQ(j["LOCAL_PAD_TA"], 0);
+    EXPECT_EQ(j["LOCAL_PAD_TB"], 2);
     EXPECT_EQ(j["LT_SIZE_g"], 12);  // the longest divisor of 24 up to 16
     EXPECT_EQ(j["DOUBLE_BUFFER"], "on");
     // TB[e][f][g][c]: work-items along f would read it at a stride of G*C, so it is cached too (f innermost).
@@ -147,6 +151,7 @@ TEST(KernelConfig, DefaultTilesForReuseOnDedicatedLocalMemory) {
     const json k = config_to_json(gdab, default_config(gdab, h200_device_limits()));
     EXPECT_EQ(k["MEM_INP_L_TB"], "local");
     EXPECT_EQ(k["BUF_ORDER_L_TB"].dump(), "[0,2,3,1]");
+    EXPECT_EQ(k["LOCAL_PAD_TB"], 2);
     EXPECT_EQ(k["NUM_WI_e"], 8);  // divides E = 24 (16 would leave a half-empty tile)
     EXPECT_EQ(k["PT_SIZE_e"], 3);
     EXPECT_EQ(k["LT_SIZE_g"], 4);  // TB's tile of 24 x 16 x 2 along e, f, c: 12 along g would take 2 x 36 KiB

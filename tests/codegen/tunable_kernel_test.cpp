@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -289,6 +290,7 @@ TEST(TunableKernel, TwoLocalTilesNeedOneBarrierPerTile) {
   const BoundMdh bound = bind_app("apps/gemm.mdh", "I=64,J=32,K=64");
   KernelConfig c = default_config(bound, limits);
   c.num_wg[2] = 1;  // the whole of k in one work-group: the default splits this small output's k over the VM's cores
+  c.local_pad = {0, 0};  // unpadded arrays: CACHE_L_A_SIZE elements per tile
   c.double_buffer = DoubleBuffer::on;
   const TunableGeometry on = tunable_geometry(bound, c);
   const std::string on_source = generate_tunable_kernel(bound, c, limits).source;
@@ -339,6 +341,7 @@ TEST(TunableKernel, PaddedLocalRowsKeepResultsAndAlignment) {
     c.result_memory[l] = Memory::Private;
     c.combine_layer = Layer::Private;
     c.vector_width = {4, 4};
+    c.local_pad = {0, 0};
     const int64_t unpadded = static_cast<int64_t>(tunable_geometry(bound, c).local_memory_bytes);
     for (const std::vector<int>& a_order : {std::vector<int>{0, 1}, std::vector<int>{1, 0}})
       for (int64_t pad : {1, 2, 4}) {
@@ -392,6 +395,42 @@ TEST(TunableKernel, PaddedLocalRowsKeepResultsAndAlignment) {
     EXPECT_NE(std::string(e.what()).find("violates LOCAL_PAD_A = 0 unless MEM_INP_L_A = local"), std::string::npos)
         << e.what();
   }
+}
+
+// A fused multiply-add rounds once: with x = y = (1 + 2^-12, 1) and a fold that starts from -1 (the first pair),
+// fma(x1, y1, -1) = 2^-11 + 2^-24 exactly, while a separate multiply rounds (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24 to
+// 1 + 2^-11 (a tie, to even) and the sum is 2^-11. The multiply is the scalar function's and the add the combine
+// operator's, two functions of the kernel: contraction within one expression (OpenCL's FP_CONTRACT) does not join
+// them, so without the tunable kernel's fast contraction on CPUs PoCL (LLVM) multiplies and adds separately.
+TEST(TunableKernel, MultiplyOfTheScalarFunctionFusesWithTheCombineOperatorsAdd) {
+  const BoundMdh bound = bind_app("apps/dot.mdh", "K=2");
+  const DeviceLimits limits = testing::first_device_limits();
+  KernelConfig c = default_config(bound, limits);
+  c.num_wg = {1};
+  c.num_wi = {1};
+  c.local_tile_size = {2};
+  c.private_tile_size = {2};
+  const float near_one = 1.0f + 0x1p-12f;
+  std::map<std::string, testing::Bytes> buffers = testing::seeded_buffers(bound, 1);
+  const auto fill = [&](const std::string& name, std::vector<float> values) {
+    testing::Bytes& bytes = buffers.at(name);
+    ASSERT_EQ(bytes.size(), values.size() * sizeof(float)) << name;
+    std::memcpy(bytes.data(), values.data(), bytes.size());
+  };
+  fill("x", {-1.0f, near_one});
+  fill("y", {1.0f, near_one});
+  const LaunchPlan plan = generate_tunable_kernel(bound, c, limits);
+  EXPECT_NE(plan.source.find("#pragma clang fp contract(fast)"), std::string::npos);
+  // Not for GPUs (dedicated local memory): NVIDIA's compiler fuses them anyway and made slower PTX with the pragma.
+  DeviceLimits gpu = limits;
+  gpu.local_memory_dedicated = true;
+  EXPECT_EQ(generate_tunable_kernel(bound, c, gpu).source.find("#pragma clang fp contract"), std::string::npos);
+  const testing::RunResult run = testing::run_plan_with_scratch(bound, plan, buffers);  // optimised
+  ASSERT_EQ(run.error, "");
+  ASSERT_EQ(run.output.size(), sizeof(float));
+  float result = 0;
+  std::memcpy(&result, run.output.data(), sizeof result);
+  EXPECT_EQ(result, 0x1p-11f + 0x1p-24f) << "not fused: " << result;
 }
 
 // WG_SWIZZLE maps the work-group ids onto themselves, one to one: groups that divide a dimension's work-groups, a

@@ -7,6 +7,9 @@
 //   MEM_INP y: L none, P none; BUF_ORDER L 0, P 0
 //   MEM_RES P: local  L: private  G: global;  CMB_RES: G  CMB_WI: tree
 #pragma OPENCL FP_CONTRACT ON
+#if defined(__clang__)
+#pragma clang fp contract(fast)
+#endif
 
 // Dimension 0 (k) combines with +.
 float mdh_combine_0(float p, float q) { return p + q; }
@@ -55,7 +58,7 @@ float mdh_f(const float a, const float b, const int k)
   return
 #line 8 "apps/dot.mdh"
                 a * b
-#line 59 "dot_tunable.cl"
+#line 62 "dot_tunable.cl"
   ;
 }
 

@@ -6,6 +6,9 @@
 //   MEM_INP img: L local, P none; BUF_ORDER L 0,1, P 0,1
 //   MEM_RES P: private  L: private  G: global;  CMB_RES: P
 #pragma OPENCL FP_CONTRACT ON
+#if defined(__clang__)
+#pragma clang fp contract(fast)
+#endif
 
 
 // Tuning parameters (override with -D; the launch sizes must then be changed to match).
@@ -78,7 +81,7 @@ float mdh_f(__local const float* restrict w_origin, const int i, const int j)
   for (int r = 0; r < 5; ++r)
     for (int c = 0; c < 5; ++c) s += k[r][c] * w(r, c);
   return s / 159.0f;
-#line 82 "gaussian_tunable.cl"
+#line 85 "gaussian_tunable.cl"
 #undef w
 }
 

@@ -7,6 +7,9 @@
 //   MEM_INP B: L local, P private; BUF_ORDER L 0,1, P 0,1
 //   MEM_RES P: local  L: private  G: global;  CMB_RES: L
 #pragma OPENCL FP_CONTRACT ON
+#if defined(__clang__)
+#pragma clang fp contract(fast)
+#endif
 
 // Dimension 2 (k) combines with +.
 float mdh_combine_2(float p, float q) { return p + q; }
@@ -115,7 +118,7 @@ float mdh_f(const float a, const float b, const int i, const int j, const int k)
   return
 #line 8 "apps/gemm.mdh"
                 a * b
-#line 119 "gemm_tunable.cl"
+#line 122 "gemm_tunable.cl"
   ;
 }
 

@@ -8,6 +8,9 @@
 //   MEM_RES P: local  L: private  G: global;  CMB_RES: L  CMB_WI: tree
 //   OWNERSHIP strided: i,j,k
 #pragma OPENCL FP_CONTRACT ON
+#if defined(__clang__)
+#pragma clang fp contract(fast)
+#endif
 
 // Dimension 2 (k) combines with +.
 float mdh_combine_2(float p, float q) { return p + q; }
@@ -114,7 +117,7 @@ float mdh_f(const float a, const float b, const int i, const int j, const int k)
   return
 #line 8 "apps/gemm.mdh"
                 a * b
-#line 118 "gemm_tunable.cl"
+#line 121 "gemm_tunable.cl"
   ;
 }
 
