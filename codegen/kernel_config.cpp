@@ -582,13 +582,27 @@ bool tile_for_reuse(const BoundMdh& bound, const DeviceLimits& limits, KernelCon
 // stored: 8.0; 8x16: 4.8; the plain default 32), GEMV 4096^2 2.2-3.5 ms with 8 rows and 16 along k (16 rows: 5.6;
 // the shared reduction 18.6; OpenBLAS 3.1).
 constexpr int64_t kVectorTileRows = 8;
-// Work-items per work-group along the two innermost `++` dimensions: at most this many, one after the other on
-// PoCL, so that the work-items of a work-group read the same rows of the shared inputs while they are in the cache
-// (GEMV 4096^2: 8 and 1 work-items ran alike; GEMM 512^3 with 8x16 elements: 8x8 work-items 2.8-5.5 ms, 4x4
-// 4.6-6.3; with 4x16 elements, 16x16 work-items 9.8); fewer
-// where down to half as many divide the private tiles, so that no local tile is short: GEMM 1008^3 ran 27 ms with
-// 7x7 work-items, 180 ms with 8x8.
-constexpr int64_t kVectorTileWorkItems = 8;
+// Work-items per work-group along the two innermost `++` dimensions: one, so that a work-group is one work-item's
+// loop nest. On PoCL 3.1 (the 2-core VM) several ran alike or better (GEMV 4096^2: 8 and 1 alike; GEMM 512^3 with
+// 8x16 elements: 8x8 work-items 2.8-5.5 ms, 4x4 4.6-6.3; GEMM 1024^3: 8x8 28.8 ms, one 38.1), but on the 16-core
+// Xeon's PoCL (results/pocl-cpu-intel-xeon-16c/session18/README.md) a work-group of several work-items ran GEMM
+// 1024^3 twice as slow: 8x8 work-items 65-67 ms, 4x4 50-53, 2x2 48-57, one 30-34 (one with the reduction split
+// below: 28 ms on 16 cores, 19.5 on the VM's 2); PRL N=32768 1065 ms with 8, 939 with one.
+constexpr int64_t kVectorTileWorkItems = 1;
+// Where the inputs that many work-groups share (GEMM: A is read by every work-group along j, B by every one along i)
+// are larger than this, the longest reduction is split over work-groups (a second kernel combines the partial
+// results), into the fewest halves that bring those inputs' slice within it: the work-groups of one slice run
+// together (the split is on OpenCL dimension 2, the outermost), and reread a slice that stays in a core's caches
+// (2 MiB of L2 per core on the VM) instead of streaming all of A and B from the L3 for every row of work-groups.
+// GEMM 1024^3 (8 MiB shared, 4 slices) with one work-item per work-group: 38.1 -> 19.5 ms on the VM, 30-34 -> 28
+// on the 16-core Xeon (8 slices: 20.0 and 27; 16: 24.6 and 29-30).
+constexpr uint64_t kSharedSliceBytes = 2u << 20;
+// The partial results of the slices (a scratch buffer of slices x the output) stay within this: GEMM 4096^3 (128 MiB
+// shared) would otherwise take 64 slices of its 64-MiB output, 4 GiB. GEMM 1024^3's 4 slices take 16 MiB.
+constexpr uint64_t kSplitScratchBytes = 64u << 20;
+// Only inputs that at least this many work-groups read count as shared: MCC's F (9.4 MB), read by the 7 work-groups
+// along p, would take c in 8 slices, and ran 5.1 ms so on the VM against 3.5-4.0 with c whole.
+constexpr int64_t kSplitMinimumRereads = 16;
 // Work-groups per compute unit at least, so that PoCL's threads share the work evenly (fewer work-items per
 // work-group first, then smaller tiles). A choice for load balance, not a measurement.
 constexpr uint64_t kVectorTileWorkGroupsPerComputeUnit = 4;
@@ -605,6 +619,39 @@ int64_t dividing_tile(int64_t extent, int64_t desired) {
   for (int64_t v = (desired + 1) / 2; v <= 2 * desired && v <= extent; ++v)
     if (extent % v == 0 && (best == 0 || ratio(v) < ratio(best))) best = v;
   return best > 0 ? best : std::min(desired, extent);
+}
+
+// The split of the longest reduction described at kSharedSliceBytes, for commutative operators (never a user
+// operator: its ordered fold stays in one work-item) whose reductions are not split yet; `c` unchanged where the
+// shared inputs fit or no even split into whole private tiles is left.
+void split_reduction_over_shared_slices(const BoundMdh& bound, KernelConfig& c) {
+  const Mdh& mdh = *bound.mdh;
+  int longest = -1;
+  for (int r : mdh.reduction_dims()) {
+    if (!mdh.dims[r].combine.is_commutative() || c.num_wg[r] > 1) return;
+    if (longest < 0 || bound.dim_extents[r] > bound.dim_extents[longest]) longest = r;
+  }
+  if (longest < 0) return;
+  uint64_t shared_bytes = 0;
+  for (const BoundAccess& access : bound.inputs) {
+    int64_t rereads = 1;  // the work-groups that read the same elements of the input
+    for (int d : mdh.concat_dims())
+      if (!moves_with(access, d)) rereads *= c.num_wg[d];
+    if (rereads >= kSplitMinimumRereads && moves_with(access, longest))
+      shared_bytes +=
+          static_cast<uint64_t>(bound.element_count(access.buffer)) * mdh.size_of(mdh.buffers[access.buffer].type);
+  }
+  const uint64_t output_bytes = static_cast<uint64_t>(bound.element_count(bound.output.buffer)) *
+                                mdh.size_of(mdh.buffers[bound.output.buffer].type);
+  const int64_t extent = bound.dim_extents[longest];
+  int64_t slices = 1;
+  while (shared_bytes / static_cast<uint64_t>(slices) > kSharedSliceBytes && extent % (2 * slices) == 0 &&
+         (extent / (2 * slices)) % c.private_tile_size[longest] == 0 &&
+         static_cast<uint64_t>(2 * slices) * output_bytes <= kSplitScratchBytes)
+    slices *= 2;
+  if (slices < 2) return;
+  c.num_wg[longest] = slices;
+  c.local_tile_size[longest] = extent / slices;
 }
 
 // The vector register tile described above; false (and `c` unchanged) where no input is shared or the result is
@@ -679,6 +726,7 @@ bool tile_for_vectors(const BoundMdh& bound, const DeviceLimits& limits, KernelC
     const int64_t smaller = dividing_tile(bound.dim_extents[most], t.private_tile_size[most] / 2);
     set_concat_tile(most, smaller < t.private_tile_size[most] ? smaller : t.private_tile_size[most] / 2, 1);
   }
+  split_reduction_over_shared_slices(bound, t);
   // Reductions outermost in the element loops, the lanes dimension innermost.
   std::vector<int>& order = t.loop_order[static_cast<int>(Layer::Private)];
   order = mdh.reduction_dims();

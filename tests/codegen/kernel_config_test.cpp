@@ -302,12 +302,16 @@ TEST(KernelConfig, DefaultTilesForVectorsWithoutDedicatedLocalMemory) {
     EXPECT_EQ(j["PT_SIZE_i"], 8);   // rows: B is shared along i
     EXPECT_EQ(j["PT_SIZE_j"], 16);  // one vector: B is contiguous along j
     EXPECT_EQ(j["PT_SIZE_k"], 16);  // one vector: A is contiguous along k
-    EXPECT_EQ(j["NUM_WI_i"], 8);
-    EXPECT_EQ(j["NUM_WI_j"], 8);
-    EXPECT_EQ(j["LT_SIZE_i"], 64);
-    EXPECT_EQ(j["LT_SIZE_j"], 128);
-    EXPECT_EQ(j["NUM_WG_i"], 16);
-    EXPECT_EQ(j["NUM_WG_j"], 8);
+    EXPECT_EQ(j["NUM_WI_i"], 1);    // a work-group is one work-item
+    EXPECT_EQ(j["NUM_WI_j"], 1);
+    EXPECT_EQ(j["LT_SIZE_i"], 8);
+    EXPECT_EQ(j["LT_SIZE_j"], 16);
+    EXPECT_EQ(j["NUM_WG_i"], 128);
+    EXPECT_EQ(j["NUM_WG_j"], 64);
+    // A and B (8 MiB) are read by every row and column of work-groups: k in 4 slices of 2 MiB.
+    EXPECT_EQ(j["NUM_WG_k"], 4);
+    EXPECT_EQ(j["LT_SIZE_k"], 256);
+    EXPECT_EQ(j["ORDER_OCL_G_k"], 2);
     EXPECT_EQ(j["MEM_INP_P_A"], "private");
     EXPECT_EQ(j["MEM_INP_P_B"], "private");
     EXPECT_EQ(j["MEM_INP_L_A"], "none");
@@ -339,12 +343,18 @@ TEST(KernelConfig, DefaultTilesForVectorsWithoutDedicatedLocalMemory) {
     EXPECT_EQ(s["PT_SIZE_k"], 8);
     EXPECT_EQ(s["VECTOR_WIDTH_A"], 8);
     EXPECT_EQ(s["VECTOR_WIDTH_B"], 16);
-    // Work-items that divide the private tiles (1008 / 8 = 126 rows of tiles: 7 work-items, no short local tile).
+    // Private tiles that divide the extents (1008 = 126 x 8 = 63 x 16); k (1008 = 63 x 16) has no even split into
+    // whole private tiles, so it stays whole.
     const BoundMdh odd = bind_app("apps/gemm.mdh", "I=1008,J=1008,K=1008");
     const json o = config_to_json(odd, default_config(odd, cpu));
-    EXPECT_EQ(o["NUM_WI_i"], 7);
-    EXPECT_EQ(o["NUM_WI_j"], 7);
-    EXPECT_EQ(o["LT_SIZE_j"], 112);
+    EXPECT_EQ(o["LT_SIZE_i"], 8);
+    EXPECT_EQ(o["LT_SIZE_j"], 16);
+    EXPECT_EQ(o["NUM_WG_k"], 1);
+    // GEMM 4096^3: 4 slices of its 64-MiB output would pass the partial results' budget (64 MiB): k stays whole.
+    const BoundMdh big = bind_app("apps/gemm.mdh", "I=4096,J=4096,K=4096");
+    const json g = config_to_json(big, default_config(big, cpu));
+    EXPECT_EQ(g["PT_SIZE_j"], 16);
+    EXPECT_EQ(g["NUM_WG_k"], 1);
     // Small: fewer work-items per work-group until every compute unit has 4 work-groups.
     const BoundMdh small = bind_app("apps/gemm.mdh", "I=64,J=64,K=64");
     const KernelConfig sc = default_config(small, cpu);
