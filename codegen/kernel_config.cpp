@@ -622,16 +622,16 @@ int64_t dividing_tile(int64_t extent, int64_t desired) {
 }
 
 // The split of the longest reduction described at kSharedSliceBytes, for commutative operators (never a user
-// operator: its ordered fold stays in one work-item) whose reductions are not split yet; `c` unchanged where the
-// shared inputs fit or no even split into whole private tiles is left.
-void split_reduction_over_shared_slices(const BoundMdh& bound, KernelConfig& c) {
+// operator: its ordered fold stays in one work-item) whose reductions are not split yet; false (and `c` unchanged)
+// where the shared inputs fit or no even split into whole private tiles is left.
+bool split_reduction_over_shared_slices(const BoundMdh& bound, KernelConfig& c) {
   const Mdh& mdh = *bound.mdh;
   int longest = -1;
   for (int r : mdh.reduction_dims()) {
-    if (!mdh.dims[r].combine.is_commutative() || c.num_wg[r] > 1) return;
+    if (!mdh.dims[r].combine.is_commutative() || c.num_wg[r] > 1) return false;
     if (longest < 0 || bound.dim_extents[r] > bound.dim_extents[longest]) longest = r;
   }
-  if (longest < 0) return;
+  if (longest < 0) return false;
   uint64_t shared_bytes = 0;
   for (const BoundAccess& access : bound.inputs) {
     int64_t rereads = 1;  // the work-groups that read the same elements of the input
@@ -649,9 +649,10 @@ void split_reduction_over_shared_slices(const BoundMdh& bound, KernelConfig& c) 
          (extent / (2 * slices)) % c.private_tile_size[longest] == 0 &&
          static_cast<uint64_t>(2 * slices) * output_bytes <= kSplitScratchBytes)
     slices *= 2;
-  if (slices < 2) return;
+  if (slices < 2) return false;
   c.num_wg[longest] = slices;
   c.local_tile_size[longest] = extent / slices;
+  return true;
 }
 
 // The vector register tile described above; false (and `c` unchanged) where no input is shared or the result is
@@ -726,7 +727,6 @@ bool tile_for_vectors(const BoundMdh& bound, const DeviceLimits& limits, KernelC
     const int64_t smaller = dividing_tile(bound.dim_extents[most], t.private_tile_size[most] / 2);
     set_concat_tile(most, smaller < t.private_tile_size[most] ? smaller : t.private_tile_size[most] / 2, 1);
   }
-  split_reduction_over_shared_slices(bound, t);
   // Reductions outermost in the element loops, the lanes dimension innermost.
   std::vector<int>& order = t.loop_order[static_cast<int>(Layer::Private)];
   order = mdh.reduction_dims();
@@ -753,6 +753,15 @@ bool tile_for_vectors(const BoundMdh& bound, const DeviceLimits& limits, KernelC
     check_config(bound, t, limits);
   } catch (const UserError&) {
     return false;  // e.g. the private memory budget
+  }
+  KernelConfig split = t;
+  if (split_reduction_over_shared_slices(bound, split)) {
+    try {
+      check_config(bound, split, limits);
+      t = split;
+    } catch (const UserError&) {
+      // the tile without the split (e.g. where the device cannot hold the partial results)
+    }
   }
   c = t;
   return true;
