@@ -118,7 +118,8 @@ int tune_command(const Args& args) {
       ("device", po::value<std::vector<std::string>>()->composing(),
        "device selector; repeat for several identical devices, one worker each (default: the default device)")  //
       ("technique", po::value<std::string>()->default_value("auc_bandit"),
-       "auc_bandit, exhaustive, random, annealing, differential_evolution, pattern_search, particle_swarm, model "
+       "auc_bandit, exhaustive, random, annealing, differential_evolution, pattern_search, particle_swarm, local, "
+       "model "
        "(with XGBoost)")                                                                                       //
       ("budget", po::value<std::string>(), "tuning time, e.g. 90s, 10m, 1h")                                   //
       ("evals", po::value<uint64_t>(), "number of evaluations")                                                //

@@ -22,8 +22,8 @@ bool model_guided_built_in() {
 }
 
 std::vector<std::string> technique_names() {
-  std::vector<std::string> names = {"auc_bandit",     "exhaustive",    "random", "annealing", "differential_evolution",
-                                    "pattern_search", "particle_swarm"};
+  std::vector<std::string> names = {"auc_bandit",     "exhaustive",     "random", "annealing", "differential_evolution",
+                                    "pattern_search", "particle_swarm", "local"};
   if (model_guided_built_in()) names.push_back("model");
   return names;
 }
@@ -45,6 +45,7 @@ std::unique_ptr<SearchTechnique> make_technique(const std::string& name) {
   if (name == "differential_evolution") return make_differential_evolution();
   if (name == "pattern_search") return make_pattern_search();
   if (name == "particle_swarm") return make_particle_swarm();
+  if (name == "local") return make_local_search();
   if (name == "model") {
 #ifdef MDH_WITH_XGBOOST
     return make_model_guided();

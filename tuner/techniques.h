@@ -20,6 +20,9 @@ std::unique_ptr<SearchTechnique> make_differential_evolution();
 std::unique_ptr<SearchTechnique> make_pattern_search();
 /// Particle swarm optimisation in parameter coordinates.
 std::unique_ptr<SearchTechnique> make_particle_swarm();
+/// First-improvement hill climbing over the one-parameter changes of the best configuration (seeds included), then
+/// random configurations where every change has been tried.
+std::unique_ptr<SearchTechnique> make_local_search();
 /// Whether this build has the model-guided technique (it needs XGBoost: Debian libxgboost-dev).
 bool model_guided_built_in();
 /// Proposals by expected improvement under a cost model (boosted trees) fitted to every measurement, from random

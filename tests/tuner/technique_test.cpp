@@ -483,6 +483,35 @@ TEST(SeededTechnique, EvaluatesTheSeedsFirstThenSearchesAsWithoutThem) {
   EXPECT_GT(*plain_result.best_cost, *seeded_result.best_cost);
 }
 
+// The local search climbs from the seeds it observes: from a seed one parameter away from the optimum (FLAG), it
+// finds the optimum among the seed's one-parameter changes, each tried once, before it asks anything else.
+TEST(LocalSearch, ClimbsFromAnObservedSeedThroughItsOneParameterChanges) {
+  SearchSpace space(testing::bowl_parameters());
+  const auto seed = space.point_of(space.configuration_from_json({{"X", 7}, {"Y", 5}, {"Z", 9}, {"FLAG", false}}));
+  ASSERT_TRUE(seed);
+  const std::vector<Point> around = space.neighbours(*seed);
+  ASSERT_GT(around.size(), 10u);
+  for (uint64_t run_seed = 1; run_seed <= 3; ++run_seed) {
+    BowlCostFunction cost;
+    TunerOptions options;
+    options.seed = run_seed;
+    auto technique = std::make_unique<SeededTechnique>(make_local_search(), std::vector<Point>{*seed});
+    TuningResult result = tune(space, *technique, evaluations(1 + around.size()), cost, options);
+    ASSERT_TRUE(result.best_cost);
+    EXPECT_EQ(*result.best_cost, testing::bowl_cost(7, 5, 9, 1)) << "seed " << run_seed;
+    std::set<std::string> neighbours;
+    for (const Point& p : around) neighbours.insert(space.configuration(p).to_json().dump());
+    // Until it found the optimum, every ask was a change of the seed's, none twice.
+    std::set<std::string> asked;
+    for (size_t k = 1; k < cost.evaluated.size(); ++k) {
+      const std::string text = cost.evaluated[k].to_json().dump();
+      EXPECT_TRUE(neighbours.count(text) != 0) << "ask " << k << ": " << text;
+      EXPECT_TRUE(asked.insert(text).second) << "ask " << k << " repeated";
+      if (testing::bowl_cost(cost.evaluated[k]) == testing::bowl_cost(7, 5, 9, 1)) break;
+    }
+  }
+}
+
 TEST(Techniques, UnknownNameIsAUserError) {
   try {
     make_technique("hill_climbing");
@@ -490,7 +519,7 @@ TEST(Techniques, UnknownNameIsAUserError) {
   } catch (const UserError& e) {
     EXPECT_EQ(std::string(e.what()),
               std::string("unknown search technique 'hill_climbing' (known: auc_bandit, exhaustive, random, annealing, "
-                          "differential_evolution, pattern_search, particle_swarm") +
+                          "differential_evolution, pattern_search, particle_swarm, local") +
                   (model_guided_built_in() ? ", model)" : ")"));
   }
 }
