@@ -20,8 +20,8 @@ std::unique_ptr<SearchTechnique> make_differential_evolution();
 std::unique_ptr<SearchTechnique> make_pattern_search();
 /// Particle swarm optimisation in parameter coordinates.
 std::unique_ptr<SearchTechnique> make_particle_swarm();
-/// First-improvement hill climbing over the one-parameter changes of the best configuration (seeds included), then
-/// random configurations where every change has been tried.
+/// Iterated local search: first-improvement hill climbing over the one-parameter changes of the current
+/// configuration, from the best seed it observes, and a kick near it where every change has been tried.
 std::unique_ptr<SearchTechnique> make_local_search();
 /// Whether this build has the model-guided technique (it needs XGBoost: Debian libxgboost-dev).
 bool model_guided_built_in();
