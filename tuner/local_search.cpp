@@ -4,9 +4,9 @@
 // current one in one parameter's value is tried once, in a seeded random order; the first that improves becomes the
 // current one and its changes are tried next. Where every change of the current one has been tried (a local
 // optimum) it restarts from a kick: a random perturbation of the current configuration (iterated local search); it
-// asks random configurations while no cost is known yet (the tuner asks ahead of the seeds' reports). On the H200 MCC's
-// default was 33% slower than the same configuration with one parameter changed (LOCAL_PAD_F 2), and 1,598 evaluations
-// of auc_bandit from it did not find that (results/nvidia-h200/session18/README.md, call 3).
+// asks random configurations while no cost is known yet (the tuner asks ahead of the seeds' reports). On the H200
+// MCC's default was 33% slower than the same configuration with one parameter changed (LOCAL_PAD_F 2), and 1,598
+// evaluations of auc_bandit from it did not find that (results/nvidia-h200/session18/README.md, call 3).
 #include <algorithm>
 #include <deque>
 #include <set>
