@@ -398,8 +398,7 @@ void pad_transposed_local_caches(const BoundMdh& bound, KernelConfig& c) {
     const std::vector<int>& order = c.cache_dim_order[local][a];
     if (c.input_memory[local][a] != Memory::Local || order.size() < 2) continue;
     if (order.back() == static_cast<int>(order.size()) - 1) continue;  // stored as read
-    if (c.local_pad.size() < bound.inputs.size()) c.local_pad.resize(bound.inputs.size(), 0);
-    c.local_pad[a] = kTransposedCacheRowPad;
+    member_slot(c.local_pad, static_cast<int>(a)) = kTransposedCacheRowPad;
   }
 }
 
@@ -637,12 +636,9 @@ bool split_reduction_over_shared_slices(const BoundMdh& bound, KernelConfig& c) 
     int64_t rereads = 1;  // the work-groups that read the same elements of the input
     for (int d : mdh.concat_dims())
       if (!moves_with(access, d)) rereads *= c.num_wg[d];
-    if (rereads >= kSplitMinimumRereads && moves_with(access, longest))
-      shared_bytes +=
-          static_cast<uint64_t>(bound.element_count(access.buffer)) * mdh.size_of(mdh.buffers[access.buffer].type);
+    if (rereads >= kSplitMinimumRereads && moves_with(access, longest)) shared_bytes += bound.byte_size(access.buffer);
   }
-  const uint64_t output_bytes = static_cast<uint64_t>(bound.element_count(bound.output.buffer)) *
-                                mdh.size_of(mdh.buffers[bound.output.buffer].type);
+  const uint64_t output_bytes = bound.byte_size(bound.output.buffer);
   const int64_t extent = bound.dim_extents[longest];
   int64_t slices = 1;
   while (shared_bytes / static_cast<uint64_t>(slices) > kSharedSliceBytes && extent % (2 * slices) == 0 &&
@@ -774,8 +770,7 @@ int most_read_contiguous_dimension(const BoundMdh& bound) {
   std::vector<double> bytes(mdh.dims.size(), 0);
   for (const BoundAccess& access : bound.inputs)
     if (const int d = unit_stride_dimension(access); d >= 0)
-      bytes[d] += static_cast<double>(bound.element_count(access.buffer)) *
-                  static_cast<double>(mdh.size_of(mdh.buffers[access.buffer].type));
+      bytes[d] += static_cast<double>(bound.byte_size(access.buffer));
   const int output_dim = unit_stride_dimension(bound.output);
   int best = output_dim;
   for (size_t d = 0; d < bytes.size(); ++d)
