@@ -18,6 +18,7 @@
 #include "tuner/mpi_launch.h"
 #ifdef MDH_WITH_MPI
 #include "tuner/mpi_evaluators.h"
+#include "tuner/technique.h"
 #endif
 
 namespace mdh::cli {
@@ -77,6 +78,14 @@ double positive_seconds(const po::variables_map& vm, const char* option) {
   return value;
 }
 
+/// --technique's help: the names this build accepts, the default first (tuner::technique_names).
+std::string technique_help() {
+  std::string names;
+  for (const std::string& name : tuner::technique_names()) names += (names.empty() ? "" : ", ") + name;
+  return "search technique: " + names + " (default: " + tuner::kDefaultTechnique +
+         "; with --resume: the one the journal was recorded with)";
+}
+
 // More compile threads than this only queue for the same cores (and each runs a compile worker process).
 constexpr int kMaxCompileThreads = 256;
 
@@ -117,21 +126,18 @@ int tune_command(const Args& args) {
        "rejecting them")  //
       ("device", po::value<std::vector<std::string>>()->composing(),
        "device selector; repeat for several identical devices, one worker each (default: the default device)")  //
-      ("technique", po::value<std::string>()->default_value("auc_bandit"),
-       "auc_bandit, exhaustive, random, annealing, differential_evolution, pattern_search, particle_swarm, local, "
-       "model "
-       "(with XGBoost)")                                                                                       //
-      ("budget", po::value<std::string>(), "tuning time, e.g. 90s, 10m, 1h")                                   //
-      ("evals", po::value<uint64_t>(), "number of evaluations")                                                //
-      ("abort", po::value<std::string>(), "abort expression, e.g. 'evaluations(500) || speedup(1.05, 2m)'")    //
-      ("journal", po::value<std::string>(), "JSON-lines journal of every evaluation (default: OUT.journal)")   //
-      ("resume", "continue the run recorded in the journal without re-evaluating anything")                    //
-      ("force", "replace an existing journal (without --resume or --force, an existing journal is an error)")  //
-      ("out", po::value<std::string>()->default_value("best.json"), "where to write the best configuration")   //
-      ("in-process", "evaluate in this process (no protection against hanging kernels; for debugging)")        //
+      ("technique", po::value<std::string>(), technique_help().c_str())                                         //
+      ("budget", po::value<std::string>(), "tuning time, e.g. 90s, 10m, 1h")                                    //
+      ("evals", po::value<uint64_t>(), "number of evaluations")                                                 //
+      ("abort", po::value<std::string>(), "abort expression, e.g. 'evaluations(500) || speedup(1.05, 2m)'")     //
+      ("journal", po::value<std::string>(), "JSON-lines journal of every evaluation (default: OUT.journal)")    //
+      ("resume", "continue the run recorded in the journal without re-evaluating anything")                     //
+      ("force", "replace an existing journal (without --resume or --force, an existing journal is an error)")   //
+      ("out", po::value<std::string>()->default_value("best.json"), "where to write the best configuration")    //
+      ("in-process", "evaluate in this process (no protection against hanging kernels; for debugging)")         //
       ("compile-threads", po::value<int>(),
        "threads compiling upcoming configurations while the device runs the current one (0: off; default: one "
-       "per two cores, shared by the mpirun ranks of a host; a compile that takes 6 times the run's median, at "
+       "per core, shared by the mpirun ranks of a host; a compile that takes 6 times the run's median, at "
        "least 2 s, is recorded as a timeout)")                                                            //
       ("timeout-floor", po::value<double>()->default_value(10), "seconds an evaluation may always take")  //
       ("no-default-start", "do not evaluate the default configuration (the one `mdh run` uses) first")    //
@@ -165,7 +171,7 @@ int tune_command(const Args& args) {
     throw UserError("--cut-factor " + std::to_string(request.cut_factor) + ": must be 0 (never cut) or at least 1");
 
   TuningSettings settings;
-  settings.technique = vm["technique"].as<std::string>();
+  if (vm.count("technique")) settings.technique = vm["technique"].as<std::string>();
   settings.seed = vm["seed"].as<uint64_t>();
   // Abort condition: the options given, combined with ||; kDefaultTuningEvaluations when none is given.
   auto add = [&](tuner::Abort a) { settings.abort = settings.abort ? (*settings.abort || a) : a; };

@@ -25,6 +25,7 @@
 #include "support/fnv1a.h"
 #include "support/input_file.h"
 #include "tuner/compile_deadline.h"
+#include "tuner/journal.h"
 #include "tuner/preparing_evaluator.h"
 #include "tuner/seeded_technique.h"
 #include "tuner/technique.h"
@@ -79,8 +80,7 @@ unsigned default_compile_threads(unsigned processes_on_host) {
   const unsigned cores = ::sched_getaffinity(0, sizeof allowed, &allowed) == 0
                              ? static_cast<unsigned>(CPU_COUNT(&allowed))
                              : std::thread::hardware_concurrency();
-  const unsigned workers = (std::max(1u, cores) + 1) / 2;  // rounded up: one core keeps one worker
-  return std::max(1u, workers / std::max(1u, processes_on_host));
+  return std::max(1u, cores / std::max(1u, processes_on_host));
 }
 
 namespace {
@@ -205,6 +205,23 @@ nlohmann::json transferred_starts(const TuningSettings& settings, const BoundMdh
   return recorded;
 }
 
+// The technique settings.technique names, else the one a resumed journal was recorded with (its header names the
+// technique as the tuner ran it: "<name>+seeded" where seeds came first), else the default. Only the searching
+// process reads the journal; an evaluating rank under mpirun never asks its technique.
+std::string technique_of_run(const TuningSettings& settings) {
+  if (!settings.technique.empty()) return settings.technique;
+  std::error_code ec;
+  if (settings.resume && settings.searches() && std::filesystem::exists(settings.journal_path, ec)) {
+    std::string recorded = tuner::read_journal(settings.journal_path).header.technique;
+    const std::string seeded = tuner::SeededTechnique::kSeededSuffix;
+    if (recorded.size() > seeded.size() &&
+        recorded.compare(recorded.size() - seeded.size(), seeded.size(), seeded) == 0)
+      recorded.resize(recorded.size() - seeded.size());
+    return recorded;
+  }
+  return tuner::kDefaultTechnique;
+}
+
 }  // namespace
 
 TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings& settings) {
@@ -219,7 +236,8 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
   RunInputs data = load_run_inputs(bound, request.data);  // reads the input files now: a bad one fails first
 
   tuner::SearchSpace search_space = make_search_space(*space);
-  std::unique_ptr<tuner::SearchTechnique> technique = tuner::make_technique(settings.technique);
+  const std::string technique_name = technique_of_run(settings);
+  std::unique_ptr<tuner::SearchTechnique> technique = tuner::make_technique(technique_name);
   TuningOutcome outcome;
   std::vector<tuner::Point> seeds;
   if (settings.default_start) {
@@ -339,27 +357,40 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
       }
       tuner::EvaluationContext context;
       context.timeout_seconds = deadline->seconds();
+      // A build stopped at its deadline is recorded as a timeout and not evaluated (that would only build it again).
+      auto timed_out = [](double limit, bool median) {
+        char reason[160];
+        std::snprintf(reason, sizeof reason,
+                      median ? "compiling took over %.3g s (%g times this run's median compile, at least %g s); not "
+                               "evaluated"
+                             : "compiling took over %.3g s; not evaluated",
+                      limit, kCompileDeadlineFactor, kCompileDeadlineFloorSeconds);
+        return tuner::EvaluationResult::failed(tuner::EvaluationStatus::timeout, reason);
+      };
       const double limit = context.timeout_seconds.value_or(compiler->current_timeout());
       const auto begin = std::chrono::steady_clock::now();
+      auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count(); };
       compiler->submit(0, configuration, context);
       std::optional<std::pair<uint64_t, tuner::EvaluationResult>> built;
-      while (!(built = compiler->wait_for(tuner::kInterruptPollSeconds)))
+      while (!(built = compiler->wait_for(tuner::kInterruptPollSeconds))) {
         if (stop) {
           compiler->abandon();
           return std::nullopt;
         }
-      deadline->add(std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count());
-      // A build that failed is reported by the evaluation, with its classification; one stopped at its deadline
-      // would only be built again there.
+        // Started before the run's median was known (the first window's compiles, under the worker's first-build
+        // timeout): stopped once the median says it takes too long. On the H200 one such compile of MCC held every
+        // evaluation behind it for 40 of 45 s (results/nvidia-h200/session19/).
+        if (!context.timeout_seconds && deadline->passed(elapsed())) {
+          compiler->abandon();
+          const double late = *deadline->seconds();
+          deadline->add(late);
+          return std::optional<tuner::EvaluationResult>(timed_out(late, true));
+        }
+      }
+      deadline->add(elapsed());
+      // A build that failed is reported by the evaluation, with its classification.
       if (built->second.status != tuner::EvaluationStatus::timeout) return std::nullopt;
-      char reason[160];
-      std::snprintf(
-          reason, sizeof reason,
-          context.timeout_seconds
-              ? "compiling took over %.3g s (%g times this run's median compile, at least %g s); not evaluated"
-              : "compiling took over %.3g s; not evaluated",
-          limit, kCompileDeadlineFactor, kCompileDeadlineFloorSeconds);
-      return tuner::EvaluationResult::failed(tuner::EvaluationStatus::timeout, reason);
+      return std::optional<tuner::EvaluationResult>(timed_out(limit, context.timeout_seconds.has_value()));
     };
   }
   if (compile_ahead && !settings.mpi) {
@@ -475,7 +506,7 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
                  {"platform", devices[0].platform_name},
                  {"slug", device_slug(devices[0])},
                  {"count", outcome.evaluating_devices}};
-  file.technique = settings.technique;
+  file.technique = technique_name;
   file.seed = settings.seed;
   file.abort = abort.describe();
   file.evaluations = outcome.result.status.evaluations;

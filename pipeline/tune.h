@@ -28,16 +28,19 @@ constexpr uint64_t kDefaultTuningEvaluations = 200;
 /// spilling: "rejected" (the default) or "timed" (--allow-spills). A journal resumes only with the same.
 inline constexpr const char* kSpillingCandidatesKey = "spilling_candidates";
 
-/// Compile workers for one tuning process when the user names none: one per two cores this process may run on (its
-/// CPU affinity, so `taskset` and batch systems' core sets count), rounded up, shared among the `processes_on_host`
-/// tuning processes of one host (the mpirun ranks there), at least one. Not one per core: NVIDIA's builds slow down
-/// side by side well before the cores run out. On the H200's 16-core host (GEMM 1024^3, 40 s runs) 4, 8, 12 and 16
-/// workers took 0.42, 0.47, 1.25 and 1.47 s per build and made 9.3, 11.9, 4.9 and 5.4 evaluations per second
-/// (results/nvidia-h200/session14/README.md, call 2).
+/// Compile workers for one tuning process when the user names none: one per core this process may run on (its CPU
+/// affinity, so `taskset` and batch systems' core sets count), shared among the `processes_on_host` tuning processes
+/// of one host (the mpirun ranks there), at least one. On the H200's 16-core host (GEMM 1024^3 from the default,
+/// results/nvidia-h200/session19/) 16 workers made 16.1 evaluations per second against 9.9 and 9.1 with 8
+/// (`auc_bandit`, 40 s runs) and 13.4 against 7.2 (`local`, 30 s), each build taking 0.56-0.91 s against 0.50-0.75.
+/// Session 14 had measured the opposite there (12 and 16 workers: 1.25 and 1.47 s per build, 4.9 and 5.4 per
+/// second against 11.9 with 8), before compiles ahead had the run's deadline.
 unsigned default_compile_threads(unsigned processes_on_host = 1);
 
 struct TuningSettings {
-  std::string technique = "auc_bandit";
+  /// Empty: the journal's technique when resuming one, else tuner::kDefaultTechnique (so a journal recorded before
+  /// the default changed resumes without naming it).
+  std::string technique;
   uint64_t seed = 1;
   std::optional<tuner::Abort> abort;     // default: kDefaultTuningEvaluations evaluations
   std::optional<double> budget_seconds;  // the --budget part of the abort: no evaluation may take longer at first

@@ -227,7 +227,7 @@ class Spec {
   }
 
   py::tuple tune(const py::object& sizes, const py::object& budget, const py::object& evals, const py::object& device,
-                 const std::string& technique, uint64_t seed, const py::object& journal, const py::object& out,
+                 const py::object& technique, uint64_t seed, const py::object& journal, const py::object& out,
                  bool resume, bool in_process, const py::object& params, bool progress) const {
     TuningRequest request;
     request.spec_path = path_;
@@ -241,7 +241,7 @@ class Spec {
     request.data.params = param_texts(params);
 
     TuningSettings settings;
-    settings.technique = technique;
+    if (!technique.is_none()) settings.technique = technique.cast<std::string>();
     settings.seed = seed;
     auto add = [&](tuner::Abort a) { settings.abort = settings.abort ? (*settings.abort || a) : a; };
     TuningHorizon horizon;
@@ -366,12 +366,13 @@ PYBIND11_MODULE(mdh, m) {
            "returns the output. Sizes not given (a dict or 'I=..,J=..') are taken from the arrays' shapes. "
            "verify=True checks the result against mdh's reference and raises mdh.VerificationError if it differs.")
       .def("tune", &Spec::tune, py::arg("sizes"), py::kw_only(), py::arg("budget") = py::none(),
-           py::arg("evals") = py::none(), py::arg("device") = py::none(), py::arg("technique") = "auc_bandit",
+           py::arg("evals") = py::none(), py::arg("device") = py::none(), py::arg("technique") = py::none(),
            py::arg("seed") = 1, py::arg("journal") = py::none(), py::arg("out") = py::none(), py::arg("resume") = false,
            py::arg("in_process") = false, py::arg("params") = py::none(), py::arg("progress") = true,
-           "tune(sizes, *, budget=None, evals=None, device=None, technique='auc_bandit', seed=1, journal=None, "
+           "tune(sizes, *, budget=None, evals=None, device=None, technique=None, seed=1, journal=None, "
            "out=None, resume=False, in_process=False, params=None, progress=True) -> (config, journal_path)\n\n"
-           "Auto-tunes as `mdh tune` does (budget in seconds, evals a count; neither: 200 evaluations), evaluating in "
+           "Auto-tunes as `mdh tune` does (budget in seconds, evals a count; neither: 200 evaluations; technique None: "
+           "the default, or with resume=True the journal's), evaluating in "
            "`mdh tune-worker` processes of the mdh executable ($MDH_EXECUTABLE or the one built with this module). "
            "Returns the best configuration (a dict run(config=...) takes) and the journal's path (a fresh one "
            "unless journal= names one). out= also writes the result file `mdh run --config` reads.");

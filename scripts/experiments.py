@@ -160,8 +160,8 @@ def tune(options):
         else:
             budget = case.get("budget", {})
             command = [mdh, "tune", os.path.join(ROOT, case["spec"]), "--size", case["size"]] + device_args(
-                options.device) + ["--technique", case.get("technique", "auc_bandit"), "--seed",
-                                   str(case.get("seed", 1)), "--out", out, "--journal", journal]
+                options.device) + (["--technique", case["technique"]] if "technique" in case else []) + [
+                    "--seed", str(case.get("seed", 1)), "--out", out, "--journal", journal]
             if "evals" in budget:
                 command += ["--evals", str(max(1, int(budget["evals"] * options.budget_scale)))]
             if "duration" in budget:

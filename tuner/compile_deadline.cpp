@@ -15,6 +15,11 @@ std::optional<double> CompileDeadline::seconds() const {
   return std::max(floor_seconds_, factor_ * *middle);
 }
 
+bool CompileDeadline::passed(double elapsed_seconds) const {
+  const std::optional<double> limit = seconds();
+  return limit && elapsed_seconds > *limit;
+}
+
 void CompileDeadline::add(double seconds) {
   std::lock_guard<std::mutex> lock(mutex_);
   durations_.push_back(seconds);

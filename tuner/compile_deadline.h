@@ -21,6 +21,10 @@ class CompileDeadline {
 
   /// The deadline for the next compile, in seconds. Thread-safe.
   std::optional<double> seconds() const;
+  /// Whether a compile that has run `elapsed_seconds` is past the deadline as it stands now: one that started before
+  /// `settle` compiles had finished, with only the compile worker's own deadline (up to its first-build timeout),
+  /// is stopped as soon as the run's median says it takes too long. Thread-safe.
+  bool passed(double elapsed_seconds) const;
   /// A finished compile's duration (a compile stopped at its deadline counts with that deadline). Thread-safe.
   void add(double seconds);
 

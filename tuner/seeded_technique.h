@@ -15,9 +15,10 @@ class SeededTechnique final : public SearchTechnique {
  public:
   /// `seeds` must be valid points of the space the technique is initialised with.
   SeededTechnique(std::unique_ptr<SearchTechnique> inner, std::vector<Point> seeds);
+  static constexpr const char* kSeededSuffix = "+seeded";
   /// "<inner>+seeded": the seeds are part of the sequence a journal replays, so a journal recorded without them
   /// must not be resumed with them (the tuner refuses a different technique name).
-  std::string name() const override { return inner_->name() + "+seeded"; }
+  std::string name() const override { return inner_->name() + kSeededSuffix; }
   void initialize(const SearchSpace& space, uint64_t seed) override;
   Point next() override;
   /// A seed's cost reaches the inner technique only through observe(): most techniques ignore it, so their own

@@ -22,8 +22,9 @@ bool model_guided_built_in() {
 }
 
 std::vector<std::string> technique_names() {
-  std::vector<std::string> names = {"auc_bandit",     "exhaustive",     "random", "annealing", "differential_evolution",
-                                    "pattern_search", "particle_swarm", "local"};
+  std::vector<std::string> names = {"local",          "auc_bandit",    "exhaustive",
+                                    "random",         "annealing",     "differential_evolution",
+                                    "pattern_search", "particle_swarm"};
   if (model_guided_built_in()) names.push_back("model");
   return names;
 }

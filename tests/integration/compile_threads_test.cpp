@@ -42,19 +42,20 @@ TEST(DefaultCompileThreads, OneCoreGetsOneWorkerWhateverTheProcessesOnItsHost) {
   EXPECT_EQ(default_compile_threads(4), 1u);
 }
 
-TEST(DefaultCompileThreads, TwoCoresGetOneWorkerAlsoForTwoRanks) {
+TEST(DefaultCompileThreads, TwoCoresGetTwoWorkersAndOneForEachOfTwoRanks) {
   if (available_cores() < 2) GTEST_SKIP() << "needs two cores";
   CoreRestriction two(2);
-  EXPECT_EQ(default_compile_threads(), 1u);
+  EXPECT_EQ(default_compile_threads(), 2u);
   EXPECT_EQ(default_compile_threads(2), 1u);
+  EXPECT_EQ(default_compile_threads(3), 1u);
 }
 
 TEST(DefaultCompileThreads, FollowTheCoresThisProcessMayRunOn) {
   const int cores = available_cores();
-  EXPECT_EQ(default_compile_threads(), static_cast<unsigned>((cores + 1) / 2));
+  EXPECT_EQ(default_compile_threads(), static_cast<unsigned>(cores));
   if (cores >= 2) {
     CoreRestriction fewer(cores / 2);
-    EXPECT_EQ(default_compile_threads(), static_cast<unsigned>((cores / 2 + 1) / 2));
+    EXPECT_EQ(default_compile_threads(), static_cast<unsigned>(cores / 2));
   }
 }
 

@@ -141,6 +141,33 @@ TEST_F(TuneTest, OnPoclSpillsAreNeitherAskedForNorRecorded) {
   EXPECT_EQ(journal_lines("best.json.journal").size(), 4u);
 }
 
+// A run that names no technique searches with the default (`local`); resumed, it takes the journal's technique, so a
+// journal recorded with another one (`auc_bandit`, the default before) continues without naming it. Naming another
+// technique than the journal's is refused.
+TEST_F(TuneTest, AResumedRunTakesTheJournalsTechniqueUnlessOneIsNamed) {
+  ASSERT_EQ(tune(2).status, 0);
+  EXPECT_EQ(journal_lines("best.json.journal")[0]["technique"], "local+seeded");
+  json result;
+  std::ifstream(path("best.json")) >> result;
+  EXPECT_EQ(result["technique"], "local");
+
+  ASSERT_EQ(tune(2, " --force --technique auc_bandit").status, 0);
+  const auto resumed = tune(4, " --resume");
+  ASSERT_EQ(resumed.status, 0) << resumed.output;
+  EXPECT_NE(resumed.output.find(" 2 replayed)"), std::string::npos) << resumed.output;
+  const std::vector<json> lines = journal_lines("best.json.journal");
+  EXPECT_EQ(lines[0]["technique"], "auc_bandit+seeded");
+  EXPECT_EQ(lines.size(), 5u) << "the header, two replayed evaluations and two new ones";
+  std::ifstream(path("best.json")) >> result;
+  EXPECT_EQ(result["technique"], "auc_bandit");
+
+  const auto other = tune(5, " --resume --technique local");
+  EXPECT_EQ(other.status, 2) << other.output;
+  EXPECT_NE(other.output.find("': it was recorded with technique auc_bandit+seeded, this run uses local+seeded"),
+            std::string::npos)
+      << other.output;
+}
+
 // A journal of generation 1 (written before the generation was recorded) holds timings of kernels that are no
 // longer generated: it is not resumed.
 TEST_F(TuneTest, AJournalWithoutAGenerationIsOfGenerationOne) {

@@ -25,5 +25,16 @@ TEST(CompileDeadline, FollowsTheMedianNotTheSlowCompilesAndKeepsItsFloor) {
   EXPECT_EQ(fast.seconds(), 2.0);
 }
 
+// A compile that started before the median was known is judged by it once it is (on the H200 one such compile of
+// MCC held every evaluation behind it for 40 of 45 s).
+TEST(CompileDeadline, ACompileRunningWhenTheMedianBecomesKnownIsJudgedByIt) {
+  CompileDeadline deadline(4, 2, 2);
+  EXPECT_FALSE(deadline.passed(100)) << "no deadline before two compiles have finished";
+  deadline.add(1);
+  deadline.add(1.5);
+  EXPECT_FALSE(deadline.passed(6));
+  EXPECT_TRUE(deadline.passed(6.1));
+}
+
 }  // namespace
 }  // namespace mdh::tuner

@@ -518,8 +518,8 @@ TEST(Techniques, UnknownNameIsAUserError) {
     FAIL();
   } catch (const UserError& e) {
     EXPECT_EQ(std::string(e.what()),
-              std::string("unknown search technique 'hill_climbing' (known: auc_bandit, exhaustive, random, annealing, "
-                          "differential_evolution, pattern_search, particle_swarm, local") +
+              std::string("unknown search technique 'hill_climbing' (known: local, auc_bandit, exhaustive, random, "
+                          "annealing, differential_evolution, pattern_search, particle_swarm") +
                   (model_guided_built_in() ? ", model)" : ")"));
   }
 }
