@@ -137,8 +137,8 @@ int tune_command(const Args& args) {
       ("in-process", "evaluate in this process (no protection against hanging kernels; for debugging)")         //
       ("compile-threads", po::value<int>(),
        "threads compiling upcoming configurations while the device runs the current one (0: off; default: one "
-       "per core, shared by the mpirun ranks of a host; a compile that takes 6 times the run's median, at "
-       "least 2 s, is recorded as a timeout)")                                                            //
+       "per core, one per two cores where the device is the host's CPU, shared by the mpirun ranks of a host; a "
+       "compile that takes 6 times the run's median, at least 2 s, is recorded as a timeout)")            //
       ("timeout-floor", po::value<double>()->default_value(10), "seconds an evaluation may always take")  //
       ("no-default-start", "do not evaluate the default configuration (the one `mdh run` uses) first")    //
       ("start", po::value<std::vector<std::string>>()->composing(),
@@ -254,7 +254,7 @@ int tune_command(const Args& args) {
     mpi = std::make_unique<tuner::MpiSession>();
     settings.mpi = mpi.get();
     settings.local_rank = launch->local_rank;
-    if (!vm.count("compile-threads")) settings.compile_threads = default_compile_threads(launch->local_size);
+    settings.processes_on_host = launch->local_size;
     settings.rank0_evaluates = !vm.count("no-rank0-evaluation");
     if (mpi->rank() != 0) {
       settings.note = nullptr;
@@ -311,7 +311,7 @@ int tune_command(const Args& args) {
     if (t.prepared > 0)
       std::cout << "; " << t.prepared << " compiles ahead took "
                 << static_cast<int>(1e3 * t.prepare_seconds / t.prepared) << " ms each on average, on "
-                << settings.compile_threads << " compile workers";
+                << outcome.compile_threads << " compile workers";
     std::cout << "\n";
     // The spread, not only the mean: one slow compile at the front of the window holds every evaluation behind it.
     if (!t.compile_seconds.empty()) {

@@ -74,13 +74,14 @@ bool TuningSettings::searches() const {
 #endif
 }
 
-unsigned default_compile_threads(unsigned processes_on_host) {
+unsigned default_compile_threads(unsigned processes_on_host, bool device_on_these_cores) {
   cpu_set_t allowed;
   CPU_ZERO(&allowed);
   const unsigned cores = ::sched_getaffinity(0, sizeof allowed, &allowed) == 0
                              ? static_cast<unsigned>(CPU_COUNT(&allowed))
                              : std::thread::hardware_concurrency();
-  return std::max(1u, cores / std::max(1u, processes_on_host));
+  const unsigned workers = device_on_these_cores ? (std::max(1u, cores) + 1) / 2 : cores;  // rounded up
+  return std::max(1u, workers / std::max(1u, processes_on_host));
 }
 
 namespace {
@@ -314,7 +315,10 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
   // loads them instead of compiling. Under mpirun each rank compiles what it evaluates (a PreparingEvaluator below);
   // otherwise the tuning loop prepares the configurations it asks ahead.
   tuner::Prepare compile_ahead;
-  if (settings.compile_threads > 0 && settings.in_process) {
+  const unsigned compile_threads = settings.compile_threads.value_or(
+      default_compile_threads(settings.processes_on_host, !limits.local_memory_dedicated));
+  outcome.compile_threads = compile_threads;
+  if (compile_threads > 0 && settings.in_process) {
     // On a thread pool (one Context per thread). In process, nothing can stop a compile that hangs: --in-process is
     // for debugging.
     compile_ahead = [&, device = devices[0]](const tuner::Configuration& configuration, const std::atomic<bool>&) {
@@ -335,7 +339,7 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
       }
       return std::optional<tuner::EvaluationResult>();
     };
-  } else if (settings.compile_threads > 0) {
+  } else if (compile_threads > 0) {
     // Parallel compilation in compile workers: each thread of the prepare pool hands its configurations to a worker
     // process of its own that builds them into the binary cache, which the evaluating workers then load. A build
     // that hangs (a helper including /dev/stdin) or grows without end is killed at its deadline, when the run ends
@@ -398,8 +402,8 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
     // stops new asks while the other compile workers run dry: on the H200 (GEMM 1024^3, 16 workers, window 17) the
     // evaluator sat idle waiting for compiles 22 of 30 s although compiles averaged 1.2 s. A deeper window keeps the
     // workers busy behind a slow one.
-    options.lookahead = kLookaheadPerCompileThread * settings.compile_threads;
-    options.prepare_threads = settings.compile_threads;
+    options.lookahead = kLookaheadPerCompileThread * compile_threads;
+    options.prepare_threads = compile_threads;
     options.prepare = compile_ahead;
   }
 
@@ -444,8 +448,8 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
           pool = std::make_unique<tuner::WorkerPool>(pool_options);
           local = pool.get();
           if (compile_ahead) {
-            preparing = std::make_unique<tuner::PreparingEvaluator>(*pool, compile_ahead, settings.compile_threads,
-                                                                    settings.compile_threads);
+            preparing =
+                std::make_unique<tuner::PreparingEvaluator>(*pool, compile_ahead, compile_threads, compile_threads);
             local = preparing.get();
           }
         }

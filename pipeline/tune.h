@@ -34,8 +34,10 @@ inline constexpr const char* kSpillingCandidatesKey = "spilling_candidates";
 /// results/nvidia-h200/session19/) 16 workers made 16.1 evaluations per second against 9.9 and 9.1 with 8
 /// (`auc_bandit`, 40 s runs) and 13.4 against 7.2 (`local`, 30 s), each build taking 0.56-0.91 s against 0.50-0.75.
 /// Session 14 had measured the opposite there (12 and 16 workers: 1.25 and 1.47 s per build, 4.9 and 5.4 per
-/// second against 11.9 with 8), before compiles ahead had the run's deadline.
-unsigned default_compile_threads(unsigned processes_on_host = 1);
+/// second against 11.9 with 8), before compiles ahead had the run's deadline. Where the device is these cores (a CPU
+/// through PoCL) the timed kernels compete with the compiles for them: one per two cores there, as before (on the
+/// 16-core Xeon with 8 workers the tuner's times were still about twice the benchmark's; session 18).
+unsigned default_compile_threads(unsigned processes_on_host = 1, bool device_on_these_cores = false);
 
 struct TuningSettings {
   /// Empty: the journal's technique when resuming one, else tuner::kDefaultTechnique (so a journal recorded before
@@ -64,8 +66,9 @@ struct TuningSettings {
   std::optional<std::string> transfer_folder;
   bool in_process = false;  // no worker processes (no protection against hanging kernels)
   /// Configurations compiled ahead, each in a compile worker process (killed at its deadline or when the run ends);
-  /// 0: compile in the evaluating worker.
-  unsigned compile_threads = default_compile_threads();
+  /// 0: compile in the evaluating worker; nullopt: default_compile_threads(processes_on_host, the device is a CPU).
+  std::optional<unsigned> compile_threads;
+  unsigned processes_on_host = 1;  // tuning processes sharing this host's cores (the mpirun ranks there)
   double timeout_floor_seconds = 10;
   /// The mdh executable, started as `EXE tune-worker --request FILE --device-index K` for each device (and with
   /// --compile-only for each compile thread).
@@ -91,6 +94,7 @@ struct TuningOutcome {
   bool default_start = false;
   std::vector<std::string> transferred_from;  // the stored results the run started from (their paths)
   size_t evaluating_devices = 0;              // devices that evaluated (under mpirun: the evaluating ranks)
+  unsigned compile_threads = 0;               // the compile workers the run had (TuningSettings::compile_threads)
   bool served = false;  // under mpirun, a rank other than 0: evaluated for rank 0, holds no result
 };
 

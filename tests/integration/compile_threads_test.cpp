@@ -1,5 +1,5 @@
-// The default number of compile workers of `mdh tune`: one per two of the cores this process may run on, rounded up,
-// shared by the tuning processes of one host, at least one.
+// The default number of compile workers of `mdh tune`: one per core this process may run on (one per two, rounded up,
+// where the device is the host's CPU), shared by the tuning processes of one host, at least one.
 #include <gtest/gtest.h>
 #include <sched.h>
 
@@ -48,6 +48,17 @@ TEST(DefaultCompileThreads, TwoCoresGetTwoWorkersAndOneForEachOfTwoRanks) {
   EXPECT_EQ(default_compile_threads(), 2u);
   EXPECT_EQ(default_compile_threads(2), 1u);
   EXPECT_EQ(default_compile_threads(3), 1u);
+}
+
+// A CPU device runs the timed kernels on the same cores: half of them compile.
+TEST(DefaultCompileThreads, AHostCpuDeviceGetsOneWorkerPerTwoCores) {
+  const int cores = available_cores();
+  EXPECT_EQ(default_compile_threads(1, true), static_cast<unsigned>((cores + 1) / 2));
+  if (cores >= 2) {
+    CoreRestriction two(2);
+    EXPECT_EQ(default_compile_threads(1, true), 1u);
+    EXPECT_EQ(default_compile_threads(2, true), 1u);
+  }
 }
 
 TEST(DefaultCompileThreads, FollowTheCoresThisProcessMayRunOn) {
