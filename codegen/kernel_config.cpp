@@ -324,7 +324,16 @@ constexpr int64_t kReductionChunk = 4096;  // elements per work-group of such a 
 constexpr int64_t kSharedReductionWorkItems = 256;
 constexpr int64_t kSharedReductionMinimum = 1024;
 constexpr int64_t kSharedReductionSteps = 64;  // private steps per work-item before a long reduction is split
-constexpr int64_t kRowsPerWorkGroup = 4;       // `++` elements per work-group (register tile) on that path
+// On a CPU through PoCL: kCpuReductionWorkItems work-items, each owning blocks of kCpuReductionElements consecutive
+// elements, its private caches moved in vectors of kCpuReductionVectorWidth. DOT 2^24 on the 16-core Xeon (PoCL
+// 5.0; results/pocl-cpu-intel-xeon-16c/session19/, medians of 20 runs, two rounds): 2.64 ms with the layout of GPUs
+// and as many work-items as a vector has lanes (16, one element each); 0.80-0.96 with 2 work-items of 32 (or 16 or
+// 64) in float4, 1,024 to 32,768 work-groups; 1.05-1.10 with one work-item; 1.10 with float8, 1.08 with scalar
+// copies; OpenBLAS 13.3. (On the 2-core VM's PoCL 3.1 the 16 lanes were faster: 4.1 against 6.2 ms.)
+constexpr int64_t kCpuReductionWorkItems = 2;
+constexpr int64_t kCpuReductionElements = 32;
+constexpr int64_t kCpuReductionVectorWidth = 4;
+constexpr int64_t kRowsPerWorkGroup = 4;  // `++` elements per work-group (register tile) on that path
 // Stencils (an input read through a window, only `++` dimensions): kStencilRowWorkItems work-items along the
 // innermost dimension (a warp: whole rows of the window are read together) and kStencilColumnWorkItems along the
 // next, each owning kStencilColumnElements consecutive elements of that one, which share all but one of their
@@ -784,22 +793,37 @@ int most_read_contiguous_dimension(const BoundMdh& bound) {
 // dimensions take a few elements per work-group each, as a register tile that reuses what r reads.
 void share_reduction(const BoundMdh& bound, const DeviceLimits& limits, int r, KernelConfig& c) {
   const Mdh& mdh = *bound.mdh;
-  int64_t wi = kSharedReductionWorkItems;
-  // On a CPU (local memory in global memory, vector registers) as many work-items as a vector has lanes: PoCL runs
-  // a work-group's work-items in vector lanes along OpenCL dimension 0. DOT 2^24 on the 2-core PoCL VM (width 16)
-  // ran 28-52 ms with 256 work-items, 10.8-12.1 with 16, 8.1-12.2 with 8, 48 with 32, 39 with 64 (OpenBLAS 4.5).
-  if (!limits.local_memory_dedicated && limits.float_vector_width >= 2)
-    wi = std::min<int64_t>(wi, static_cast<int64_t>(limits.float_vector_width));
+  // On a CPU (local memory in global memory, vector registers) a few work-items, each reading consecutive blocks
+  // through private caches moved in vectors (kCpuReductionWorkItems).
+  const bool cpu = !limits.local_memory_dedicated && limits.float_vector_width >= 2;
+  int64_t wi = cpu ? kCpuReductionWorkItems : kSharedReductionWorkItems;
   while (wi > 1 && (static_cast<uint64_t>(wi) > limits.max_work_group_size ||
                     static_cast<uint64_t>(wi) > limits.max_work_item_sizes[0]))
     wi /= 2;
   const int64_t extent = bound.dim_extents[r];
   c.num_wi[r] = wi;
-  c.private_tile_size[r] = 1;
-  c.num_wg[r] = extent > wi * kSharedReductionSteps
-                    ? std::min<int64_t>(1024, (extent + wi * kSharedReductionSteps - 1) / (wi * kSharedReductionSteps))
-                    : 1;
+  c.private_tile_size[r] = cpu ? dividing_tile(extent / wi, kCpuReductionElements) : 1;
+  const int64_t step = wi * c.private_tile_size[r];
+  c.num_wg[r] =
+      extent > step * kSharedReductionSteps
+          ? std::min<int64_t>(1024, (extent + step * kSharedReductionSteps - 1) / (step * kSharedReductionSteps))
+          : 1;
   c.local_tile_size[r] = (extent + c.num_wg[r] - 1) / c.num_wg[r];
+  if (cpu) {
+    // Every input read along r cached privately, moved in vectors where the width divides the cache's row.
+    const int priv = static_cast<int>(Layer::Private);
+    for (size_t a = 0; a < bound.inputs.size(); ++a)
+      if (unit_stride_dimension(bound.inputs[a]) == r) c.input_memory[priv][a] = Memory::Private;
+    const std::vector<int> vectorisable = find_family("VECTOR_WIDTH")->members(bound);
+    for (const CachedTile& tile : tunable_geometry(bound, c).cached_tiles) {
+      if (tile.layer != Layer::Private ||
+          std::find(vectorisable.begin(), vectorisable.end(), tile.access) == vectorisable.end())
+        continue;
+      int64_t v = kCpuReductionVectorWidth;
+      while (v > 1 && tile.extents.back() % v != 0) v /= 2;
+      member_slot(c.vector_width, tile.access) = v;
+    }
+  }
   c.ocl_dim[0][r] = 0;
   c.ocl_dim[1][r] = 0;
   int rank = 0;

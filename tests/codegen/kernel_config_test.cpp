@@ -386,17 +386,25 @@ TEST(KernelConfig, DefaultTilesForVectorsWithoutDedicatedLocalMemory) {
     EXPECT_EQ(j["CMB_RES"], "P");
   }
   {
-    // DOT shares its reduction among as many work-items as a vector has lanes (256 on GPUs).
+    // DOT shares its reduction between two work-items, each reading blocks of 32 through private caches moved in
+    // float4 (256 work-items of one element each on GPUs).
     const BoundMdh bound = bind_app("apps/dot.mdh", "K=16777216");
     const json j = config_to_json(bound, default_config(bound, cpu));
-    EXPECT_EQ(j["NUM_WI_k"], 16);
+    EXPECT_EQ(j["NUM_WI_k"], 2);
+    EXPECT_EQ(j["PT_SIZE_k"], 32);
+    EXPECT_EQ(j["NUM_WG_k"], 1024);
+    EXPECT_EQ(j["OWNERSHIP_k"], "block");
+    EXPECT_EQ(j["MEM_INP_P_x"], "private");
+    EXPECT_EQ(j["MEM_INP_P_y"], "private");
+    EXPECT_EQ(j["VECTOR_WIDTH_x"], 4);
+    EXPECT_EQ(j["VECTOR_WIDTH_y"], 4);
     EXPECT_EQ(j["CMB_RES"], "G");
     EXPECT_EQ(config_to_json(bound, default_config(bound, h200_device_limits()))["NUM_WI_k"], 256);
   }
   {
-    // Nothing shared (a stencil, DOT): not this layout.
-    for (const auto& [app, sizes] : std::vector<std::pair<const char*, const char*>>{
-             {"apps/gaussian.mdh", "I=4096,J=4096"}, {"apps/dot.mdh", "K=16777216"}}) {
+    // Nothing shared (a stencil): not this layout.
+    for (const auto& [app, sizes] :
+         std::vector<std::pair<const char*, const char*>>{{"apps/gaussian.mdh", "I=4096,J=4096"}}) {
       const BoundMdh bound = bind_app(app, sizes);
       const KernelConfig c = default_config(bound, cpu);
       EXPECT_EQ(c.input_memory[static_cast<int>(Layer::Private)],
