@@ -660,6 +660,20 @@ bool split_reduction_over_shared_slices(const BoundMdh& bound, KernelConfig& c) 
   return true;
 }
 
+// VECTOR_WIDTH of every vectorisable input cached privately: `width` where it divides the cache's rows, else the
+// widest power of two below it that does.
+void copy_private_caches_in_vectors(const BoundMdh& bound, int64_t width, KernelConfig& c) {
+  const std::vector<int> vectorisable = find_family("VECTOR_WIDTH")->members(bound);
+  for (const CachedTile& tile : tunable_geometry(bound, c).cached_tiles) {
+    if (tile.layer != Layer::Private ||
+        std::find(vectorisable.begin(), vectorisable.end(), tile.access) == vectorisable.end())
+      continue;
+    int64_t v = width;
+    while (v > 1 && tile.extents.back() % v != 0) v /= 2;
+    member_slot(c.vector_width, tile.access) = v;
+  }
+}
+
 // The vector register tile described above; false (and `c` unchanged) where no input is shared or the result is
 // invalid.
 bool tile_for_vectors(const BoundMdh& bound, const DeviceLimits& limits, KernelConfig& c) {
@@ -745,15 +759,7 @@ bool tile_for_vectors(const BoundMdh& bound, const DeviceLimits& limits, KernelC
     t.input_memory[priv][a] = Memory::Private;
     if (const int k = first_index_moving_with(access, lanes); k >= 0) place_innermost(t.cache_dim_order[priv][a], k);
   }
-  // Vector copies where the width divides the private cache's rows (a narrower power of two where only that does).
-  for (const CachedTile& tile : tunable_geometry(bound, t).cached_tiles) {
-    if (tile.layer != Layer::Private ||
-        std::find(vectorisable.begin(), vectorisable.end(), tile.access) == vectorisable.end())
-      continue;
-    int64_t v = width;
-    while (v > 1 && tile.extents.back() % v != 0) v /= 2;
-    member_slot(t.vector_width, tile.access) = v;
-  }
+  copy_private_caches_in_vectors(bound, width, t);
   try {
     check_config(bound, t, limits);
   } catch (const UserError&) {
@@ -814,15 +820,7 @@ void share_reduction(const BoundMdh& bound, const DeviceLimits& limits, int r, K
     const int priv = static_cast<int>(Layer::Private);
     for (size_t a = 0; a < bound.inputs.size(); ++a)
       if (unit_stride_dimension(bound.inputs[a]) == r) c.input_memory[priv][a] = Memory::Private;
-    const std::vector<int> vectorisable = find_family("VECTOR_WIDTH")->members(bound);
-    for (const CachedTile& tile : tunable_geometry(bound, c).cached_tiles) {
-      if (tile.layer != Layer::Private ||
-          std::find(vectorisable.begin(), vectorisable.end(), tile.access) == vectorisable.end())
-        continue;
-      int64_t v = kCpuReductionVectorWidth;
-      while (v > 1 && tile.extents.back() % v != 0) v /= 2;
-      member_slot(c.vector_width, tile.access) = v;
-    }
+    copy_private_caches_in_vectors(bound, kCpuReductionVectorWidth, c);
   }
   c.ocl_dim[0][r] = 0;
   c.ocl_dim[1][r] = 0;
