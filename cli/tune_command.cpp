@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "cli/common.h"
+#include "pipeline/spill_check.h"
 #include "pipeline/tune.h"
 #include "pipeline/tuned_store.h"
 #include "pipeline/tuning_progress.h"
@@ -122,8 +123,9 @@ int tune_command(const Args& args) {
       ("cut-factor", po::value<double>()->default_value(3),
        "stop timing a candidate whose first run takes more than this many times the best so far (0: never)")  //
       ("allow-spills",
-       "time candidates whose kernels spill registers (NVIDIA: ptxas's report in the build log) instead of "
-       "rejecting them")  //
+       ("time candidates whose kernels spill registers (NVIDIA: ptxas's report in the build log; more than " +
+        std::to_string(kToleratedSpillBytes) + " bytes each way) instead of rejecting them")
+           .c_str())  //
       ("device", po::value<std::vector<std::string>>()->composing(),
        "device selector; repeat for several identical devices, one worker each (default: the default device)")  //
       ("technique", po::value<std::string>(), technique_help().c_str())                                         //

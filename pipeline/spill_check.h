@@ -4,13 +4,20 @@
 // is not worth timing.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
 namespace mdh {
 
+/// Spills of at most this many bytes each way are timed like no spill: a few registers' worth in the L1 cache. On the
+/// H200 the default and the committed configuration of the contraction abcdef-gfbc-dega spill 8 bytes each way (64
+/// registers) and run 0.1235 and 0.1241 ms, as fast as the best of its group; rejected, they left its tuning run to
+/// start from random configurations (best 2.28 ms in 25 s; results/nvidia-h200/session19/).
+inline constexpr int64_t kToleratedSpillBytes = 16;
+
 /// Why a candidate whose build log is `build_log` is not timed: for each kernel that ptxas's report
-/// (runtime/ptxas_log.h) says spills,
+/// (runtime/ptxas_log.h) says spills more than kToleratedSpillBytes (stores or loads),
 ///   kernel 'NAME' spills: S bytes spill stores, L bytes spill loads (ptxas, R registers)
 /// joined by "; " ("(ptxas)" where the log was cut before the registers).
 /// nullopt when no kernel spills, and when the log has no report at all (PoCL; NVIDIA without
