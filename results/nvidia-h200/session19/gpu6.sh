@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 19, call 9 on nvidia-h200 (bundle .device-bundle of branch store-width: the STORE_WIDTH family, results
+# Session 19, call 10 on nvidia-h200 (bundle .device-bundle of branch store-width: the STORE_WIDTH family, results
 # stored with vstoreN along the output's unit-stride dimension).
 # a) Gaussian 4096^2: the committed configuration (4x4 results per work-item, partials through local memory) and
 #    call 5's two fastest probes, each with STORE_WIDTH 1 and with vector stores (configs/s-*.json), two rounds.
