@@ -111,6 +111,9 @@ struct KernelConfig {
   // Edge tiles copy element by element; a copy whose start the generator cannot prove aligned (a view's offset, a
   // stencil's halo) loads with vloadN, which needs only the element's alignment. Missing members are 1.
   std::vector<int64_t> vector_width;
+  // STORE_WIDTH: results a work-item writes at a time (vstoreN) along the output's unit-stride dimension
+  // (store_dimension in parameter_families.h), where its run of consecutive results is a multiple of it.
+  int64_t store_width = 1;
   int64_t vector_width_of(int access) const {
     return static_cast<size_t>(access) < vector_width.size() ? vector_width[static_cast<size_t>(access)] : 1;
   }

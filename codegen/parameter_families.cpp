@@ -708,6 +708,37 @@ std::vector<ParameterFamily> make_families() {
 
   {
     ParameterFamily f;
+    f.name = "STORE_WIDTH";
+    // Why: a work-item that owns consecutive results (Gaussian 4096^2's fastest configurations on the H200 own 2-4
+    // columns each) writes them one element at a time in stores 8-16 bytes apart across a warp; the tuner's best
+    // wrote them through local memory (MEM_RES_P local) instead (results/nvidia-h200/session19/).
+    f.meaning =
+        "results a work-item writes at a time along the output buffer's unit-stride dimension (vstoreN; 1: one at a "
+        "time)";
+    f.exists = [](const BoundMdh& b, int) { return store_dimension(b) >= 0; };
+    f.max_value = [](const FamilyContext& x, int) {
+      const int64_t row = x.bound.buffer_extents[x.bound.output.buffer].back();
+      int64_t width = 1;
+      while (width * 2 <= std::min(row, kMaxVectorWidth)) width *= 2;
+      return width;
+    };
+    f.lattice = powers_of_two;
+    f.neutral = [](const BoundMdh&, int) -> std::optional<int64_t> { return 1; };
+    f.get = [](const KernelConfig& c, int) { return c.store_width; };
+    f.set = [](KernelConfig& c, int, int64_t v) { c.store_width = v; };
+    // OpenCL's vector widths only. Whether the width divides a work-item's run of consecutive results (its private
+    // tile, or its strided run) is no constraint, for the reason VECTOR_WIDTH gives: a run it does not divide is
+    // stored element by element, as are the edge tiles' results.
+    f.member_constraints = [](const FamilyContext& x, int) {
+      const Expr width = x.parameter("STORE_WIDTH", 0);
+      return std::vector<Condition>{ceil_div(Expr::constant(kMaxVectorWidth), width) * width ==
+                                    Expr::constant(kMaxVectorWidth)};
+    };
+    t.push_back(f);
+  }
+
+  {
+    ParameterFamily f;
     f.name = "STRIDED_RUN";
     f.scope = FamilyScope::dimension;
     f.meaning =
@@ -804,6 +835,20 @@ const ParameterFamily* find_family(const std::string& name) {
   for (const auto& f : parameter_families())
     if (f.name == name) return &f;
   return nullptr;
+}
+
+int store_dimension(const BoundMdh& bound) {
+  const Mdh& mdh = *bound.mdh;
+  if (mdh.buffers[bound.output.buffer].type.is_struct() || bound.output.indices.empty()) return -1;
+  const BoundIndex& unit_stride = bound.output.indices.back();
+  if (unit_stride.has_window && unit_stride.window_extent > 1) return -1;
+  int dimension = -1;
+  for (size_t d = 0; d < unit_stride.coefficient.size(); ++d) {
+    if (unit_stride.coefficient[d] == 0) continue;
+    if (unit_stride.coefficient[d] != 1 || dimension >= 0 || !mdh.dims[d].combine.is_concat()) return -1;
+    dimension = static_cast<int>(d);
+  }
+  return dimension;
 }
 
 std::vector<int> ParameterFamily::members(const BoundMdh& bound) const {

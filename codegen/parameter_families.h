@@ -131,6 +131,11 @@ int family_index(const std::string& name);
 /// The family with this name, or nullptr.
 const ParameterFamily* find_family(const std::string& name);
 
+/// The `++` dimension along which the output buffer's unit-stride index moves one element at a time (its index is
+/// that dimension plus a constant), so that a work-item's consecutive results along it are consecutive elements:
+/// where STORE_WIDTH exists. -1 where there is none (a struct result type, a scaled or summed index, a reduction).
+int store_dimension(const BoundMdh& bound);
+
 /// Whether the default space holds only work-groups of whole warps (the warp constraint of NUM_WI, lattice-only):
 /// on devices that report a warp (DeviceLimits::warp_size > 1), where the `++` dimensions alone can hold a
 /// work-group of exactly one warp, each dimension's work-items within its extent and on NUM_WI's lattice (a power

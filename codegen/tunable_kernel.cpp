@@ -8,6 +8,7 @@
 #include <limits>
 #include <sstream>
 
+#include "codegen/parameter_families.h"
 #include "codegen/tunable_geometry.h"
 #include "codegen/tuning_space.h"
 #include "support/error.h"
@@ -139,6 +140,17 @@ class TunableEmitter {
   }
   bool strided(int d) const {
     return static_cast<size_t>(d) < c_.ownership.size() && c_.ownership[d] == Ownership::strided;
+  }
+  // STORE_WIDTH where it applies: the results are written through the output view (not as partials of a work-group),
+  // the output's unit-stride dimension (store_dimension) is the innermost of the result slots, and the width divides
+  // a work-item's run of consecutive results along it (its private tile, or its strided run); else 1.
+  int64_t store_width() const {
+    const int64_t width = c_.store_width;
+    const int d = store_dimension(b_);
+    if (width <= 1 || g_.combines_work_groups() || d < 0 || g_.concat_dims.empty() || g_.concat_dims.back() != d)
+      return 1;
+    const int64_t run = strided(d) ? run_length(d) : c_.private_tile_size[d];
+    return run % width == 0 ? width : 1;
   }
   // STRIDED_RUN: the consecutive elements of each run a work-item owns along d (1 with block ownership, whose
   // one run is the private tile).
@@ -1480,13 +1492,24 @@ class TunableEmitter {
       slot_tests.push_back(
           {g_.tile_slots_fullness[d], "tile_end_" + dim(d) + " - tile_begin_" + dim(d) + " == " + macro("LT_SIZE", d)});
     peel(slot_tests, [&](bool guarded) {
+      // Full tiles store STORE_WIDTH results at a time along the innermost slot dimension (store_width()); edge
+      // tiles, whose elements are guarded one by one, store them one at a time.
+      const int64_t width = guarded ? 1 : store_width();
       std::vector<CountedLoop> loops;
       std::vector<std::string> slots;
       for (int d : g_.concat_dims) {
-        loops.push_back({"s_" + dim(d), macro("SLOTS", d), g_.private_steps[d] * c_.private_tile_size[d]});
+        const int64_t count = g_.private_steps[d] * c_.private_tile_size[d];
+        if (width > 1 && d == g_.concat_dims.back())
+          loops.push_back({"sv_" + dim(d), "(" + macro("SLOTS", d) + " / " + str(width) + ")", count / width});
+        else
+          loops.push_back({"s_" + dim(d), macro("SLOTS", d), count});
         slots.push_back("s_" + dim(d));
       }
       open_counted_loops(loops);
+      if (width > 1) {
+        const std::string n = dim(g_.concat_dims.back());
+        line("const int s_" + n + " = sv_" + n + "*" + str(width) + ";");
+      }
       for (size_t n = 0; n < g_.concat_dims.size(); ++n) {
         const int d = g_.concat_dims[n];
         const std::string step = "(" + slots[n] + " / " + macro("PT_SIZE", d) + ")*" + macro("STEP", d);
@@ -1503,11 +1526,23 @@ class TunableEmitter {
         if (guarded && slot_tests[n].fullness != Fullness::Always)
           inside.push_back(dim(g_.concat_dims[n]) + " < tile_end_" + dim(g_.concat_dims[n]));
       if (!inside.empty()) open("if (" + join(inside, " && ") + ")");
-      const std::string value = g_.combines_work_items() ? res_l(slot_of(slots)) : res_p(slot_of(slots));
-      if (g_.combines_work_groups())
-        line("partials[wg_r_lin*OUTPUT_POINTS + " + point_index() + "] = " + value + ";");
-      else
-        line(buffer_name(out_buffer) + "[" + output_offset() + "] = " + value + ";");
+      auto result = [&](const std::vector<std::string>& at) {
+        return g_.combines_work_items() ? res_l(slot_of(at)) : res_p(slot_of(at));
+      };
+      if (g_.combines_work_groups()) {
+        line("partials[wg_r_lin*OUTPUT_POINTS + " + point_index() + "] = " + result(slots) + ";");
+      } else if (width > 1) {
+        std::vector<std::string> elements;
+        for (int64_t k = 0; k < width; ++k) {
+          std::vector<std::string> at = slots;
+          if (k > 0) at.back() = "(" + at.back() + " + " + str(k) + ")";
+          elements.push_back(result(at));
+        }
+        line("vstore" + str(width) + "((" + buffer_type(out_buffer) + str(width) + ")(" + join(elements, ", ") +
+             "), 0, " + buffer_name(out_buffer) + " + " + output_offset() + ");");
+      } else {
+        line(buffer_name(out_buffer) + "[" + output_offset() + "] = " + result(slots) + ";");
+      }
       if (!inside.empty()) close();
       close_loops(loops.size());
     });

@@ -434,7 +434,8 @@ TEST(KernelConfig, JsonFormIsFlatNamedAndVersioned) {
   EXPECT_EQ(j["STRIDED_RUN_i"], 1);
   EXPECT_EQ(j["UNROLL_STEPS"], "off");
   EXPECT_EQ(j["LOCAL_PAD_A"], 0);
-  EXPECT_EQ(j.size(), 48u);  // 47 parameters and the version
+  EXPECT_EQ(j["STORE_WIDTH"], 1);
+  EXPECT_EQ(j.size(), 49u);  // 48 parameters and the version
 }
 
 // Version 1 (nested by family and layer) and the journals' ordinals are still read, and mean the same config.

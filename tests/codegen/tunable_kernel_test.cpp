@@ -13,8 +13,10 @@
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <tuple>
 
 #include "codegen/kernel_config.h"
+#include "codegen/parameter_families.h"
 #include "codegen/tunable_geometry.h"
 #include "codegen/tuning_space.h"
 #include "tests/codegen/codegen_test_support.h"
@@ -323,6 +325,47 @@ TEST(TunableKernel, TwoLocalTilesNeedOneBarrierPerTile) {
 // count; float4 stores into rows padded by 4 stay aligned, by 1 or 2 go through vstore4, and reads of a private
 // cache from a padded cache through vload4 likewise; every variant verifies, with both caches transposed or not,
 // with two local tiles, and at sizes whose edge tiles are copied element by element.
+// STORE_WIDTH: full tiles write a work-item's consecutive results along the output's unit-stride dimension with one
+// vstoreN each, where the width divides its run of them (a block's private tile, a strided run); edge tiles, runs
+// the width does not divide, and a dimension that is not the output's innermost store element by element.
+TEST(TunableKernel, ResultsAreStoredInVectorsWhereTheWidthDividesTheRun) {
+  const DeviceLimits limits = testing::first_device_limits();
+  for (const char* sizes : {"I=16,J=64,K=8", "I=19,J=61,K=8"}) {
+    const BoundMdh bound = bind_app("apps/gemm.mdh", sizes);
+    KernelConfig c = default_config(bound, limits);
+    c.num_wg = {2, 2, 1};
+    c.num_wi = {2, 4, 1};
+    c.local_tile_size = {8, 32, 8};
+    c.private_tile_size = {4, 8, 2};
+    c.ownership = {Ownership::block, Ownership::block, Ownership::block};
+    c.strided_run = {1, 1, 1};
+    c.result_memory = {Memory::Global, Memory::Private, Memory::Private};
+    c.combine_layer = Layer::Private;
+    for (const auto& [ownership, run, width, vectors] :
+         std::vector<std::tuple<Ownership, int64_t, int64_t, bool>>{{Ownership::block, 1, 4, true},
+                                                                    {Ownership::block, 1, 8, true},
+                                                                    {Ownership::block, 1, 16, false},
+                                                                    {Ownership::strided, 4, 4, true},
+                                                                    {Ownership::strided, 2, 4, false}}) {
+      c.ownership[1] = ownership;
+      c.strided_run[1] = run;
+      c.store_width = width;
+      SCOPED_TRACE(std::string(sizes) + (ownership == Ownership::block ? ", block" : ", strided runs of ") +
+                   (ownership == Ownership::block ? "" : std::to_string(run)) + ", width " + std::to_string(width));
+      ASSERT_NO_THROW(check_config(bound, c, limits));
+      const std::string source = generate_tunable_kernel(bound, c, limits).source;
+      const std::string store = "vstore" + std::to_string(width) + "((float" + std::to_string(width) + ")(";
+      EXPECT_EQ(source.find(store) != std::string::npos, vectors);
+      EXPECT_EQ(mismatch(bound, c), "");
+    }
+    EXPECT_EQ(mismatch(bound, c, ""), "") << "optimised";
+  }
+  // GEMM's output C[i][j]: j is its unit-stride dimension. A struct result (PRL's match) has no vectors.
+  EXPECT_EQ(store_dimension(bind_app("apps/gemm.mdh", "I=16,J=64,K=8")), 1);
+  EXPECT_EQ(store_dimension(bind_app("apps/prl.mdh", "N=40,M=9")), -1);
+  EXPECT_EQ(find_family("STORE_WIDTH")->members(bind_app("apps/prl.mdh", "N=40,M=9")).size(), 0u);
+}
+
 TEST(TunableKernel, PaddedLocalRowsKeepResultsAndAlignment) {
   DeviceLimits limits = testing::first_device_limits();
   limits.local_memory_dedicated = true;

@@ -45,7 +45,7 @@ TEST(TuningSpace, ParametersOfGemm) {
                 "ORDER_OCL_L_j", "ORDER_OCL_L_k",  "LOOP_ORDER_G",   "LOOP_ORDER_L",  "LOOP_ORDER_P",  "MEM_INP_L_A",
                 "MEM_INP_L_B",   "MEM_INP_P_A",    "MEM_INP_P_B",    "BUF_ORDER_L_A", "BUF_ORDER_L_B", "BUF_ORDER_P_A",
                 "BUF_ORDER_P_B", "MEM_RES_P",      "MEM_RES_L",      "CMB_RES",       "CMB_WI",        "DOUBLE_BUFFER",
-                "UNROLL_STEPS",  "VECTOR_WIDTH_A", "VECTOR_WIDTH_B", "LOCAL_PAD_A",   "LOCAL_PAD_B"}));
+                "UNROLL_STEPS",  "VECTOR_WIDTH_A", "VECTOR_WIDTH_B", "STORE_WIDTH",   "LOCAL_PAD_A",   "LOCAL_PAD_B"}));
   EXPECT_EQ(s.parameters[s.find("LOOP_ORDER_L")].value_name(3), "j,k,i");
   EXPECT_EQ(s.parameters[s.find("MEM_INP_P_A")].value_name(2), "local");
   EXPECT_EQ(s.parameters[s.find("NUM_WI_i")].hi, 8);
