@@ -439,6 +439,11 @@ class TunableEmitter {
            << access_id(ai) << " = " << vector_width(ai)
            << ": generate the kernel again for other tuning values\"\n#endif\n";
     }
+    // Result stores in vectors: whole vectors per private tile along the store dimension.
+    if (const int64_t width = store_width(); width > 1)
+      out_ << "#if " << macro("PT_SIZE", store_dimension(b_)) << " % " << width
+           << " != 0\n#error \"result stores generated for STORE_WIDTH = " << width
+           << ": generate the kernel again for other tuning values\"\n#endif\n";
     // The tree combine's rounds are unrolled for this many work-items.
     if (c_.work_item_combine == WorkItemCombine::tree && g_.combines_work_items())
       out_ << "#if REDUCTION_WI != " << g_.reduction_work_items << "\n#error \"tree combine generated for "

@@ -356,6 +356,12 @@ TEST(TunableKernel, ResultsAreStoredInVectorsWhereTheWidthDividesTheRun) {
       const std::string source = generate_tunable_kernel(bound, c, limits).source;
       const std::string store = "vstore" + std::to_string(width) + "((float" + std::to_string(width) + ")(";
       EXPECT_EQ(source.find(store) != std::string::npos, vectors);
+      // A -D value that would break the vectors is refused.
+      EXPECT_EQ(source.find("#if PT_SIZE_j % " + std::to_string(width) +
+                            " != 0\n#error \"result stores generated for "
+                            "STORE_WIDTH = " +
+                            std::to_string(width)) != std::string::npos,
+                vectors);
       EXPECT_EQ(mismatch(bound, c), "");
     }
     EXPECT_EQ(mismatch(bound, c, ""), "") << "optimised";
