@@ -147,6 +147,18 @@ std::vector<int64_t> zero_and_powers_of_two(const LatticeContext& x) {
 
 // VECTOR_WIDTH's range: float16 is OpenCL's widest vector, what AVX-512 holds.
 constexpr int64_t kMaxVectorWidth = 16;
+// OpenCL's vector types have 2, 4, 8 or 16 elements (3 is laid out as 4): a width that divides kMaxVectorWidth. Read
+// by the width's parameter alone, so the tuner filters its values rather than rejecting draws.
+Condition is_vector_width(const Expr& width) {
+  return ceil_div(Expr::constant(kMaxVectorWidth), width) * width == Expr::constant(kMaxVectorWidth);
+}
+// The widest vector (a power of two up to kMaxVectorWidth) within a buffer row of `row` elements: VECTOR_WIDTH's and
+// STORE_WIDTH's largest value (a wider one would never be used).
+int64_t widest_vector(int64_t row) {
+  int64_t width = 1;
+  while (width * 2 <= std::min(row, kMaxVectorWidth)) width *= 2;
+  return width;
+}
 
 // STRIDED_RUN's range: a run is read as one vector, and a GPU's widest read is 128 bits (a float4). Runs exist
 // wherever strided ownership may: on `++` dimensions (register tiles read from local caches) and on reductions with
@@ -681,10 +693,7 @@ std::vector<ParameterFamily> make_families() {
     f.exists = [](const BoundMdh& b, int a) { return vectorisable(b, a); };
     // No cached row is longer than the buffer's: wider vectors would never be used.
     f.max_value = [](const FamilyContext& x, int a) {
-      const int64_t row = x.bound.buffer_extents[x.bound.mdh->inputs[a].buffer].back();
-      int64_t width = 1;
-      while (width * 2 <= std::min(row, kMaxVectorWidth)) width *= 2;
-      return width;
+      return widest_vector(x.bound.buffer_extents[x.bound.mdh->inputs[a].buffer].back());
     };
     f.lattice = powers_of_two;
     f.neutral = [](const BoundMdh&, int) -> std::optional<int64_t> { return 1; };
@@ -692,10 +701,7 @@ std::vector<ParameterFamily> make_families() {
     f.set = [](KernelConfig& c, int a, int64_t v) { member_slot(c.vector_width, a) = v; };
     f.member_constraints = [](const FamilyContext& x, int a) {
       const Expr width = x.parameter("VECTOR_WIDTH", a);
-      // OpenCL's vector types have 2, 4, 8 or 16 elements (3 is laid out as 4). Read by this parameter alone, so
-      // the tuner filters its values rather than rejecting draws.
-      std::vector<Condition> out{ceil_div(Expr::constant(kMaxVectorWidth), width) * width ==
-                                 Expr::constant(kMaxVectorWidth)};
+      std::vector<Condition> out{is_vector_width(width)};
       // Only cached copies move vectors: another width would name the kernel of width 1 again. Whether the width
       // divides a copy's row (the unit-stride extent of its full box) is no constraint: it would read the tile sizes
       // of other parameter groups and reject most random draws; a copy whose row it does not divide moves elements.
@@ -717,10 +723,7 @@ std::vector<ParameterFamily> make_families() {
         "time)";
     f.exists = [](const BoundMdh& b, int) { return store_dimension(b) >= 0; };
     f.max_value = [](const FamilyContext& x, int) {
-      const int64_t row = x.bound.buffer_extents[x.bound.output.buffer].back();
-      int64_t width = 1;
-      while (width * 2 <= std::min(row, kMaxVectorWidth)) width *= 2;
-      return width;
+      return widest_vector(x.bound.buffer_extents[x.bound.output.buffer].back());
     };
     f.lattice = powers_of_two;
     f.neutral = [](const BoundMdh&, int) -> std::optional<int64_t> { return 1; };
@@ -731,8 +734,7 @@ std::vector<ParameterFamily> make_families() {
     // stored element by element, as are the edge tiles' results.
     f.member_constraints = [](const FamilyContext& x, int) {
       const Expr width = x.parameter("STORE_WIDTH", 0);
-      return std::vector<Condition>{ceil_div(Expr::constant(kMaxVectorWidth), width) * width ==
-                                    Expr::constant(kMaxVectorWidth)};
+      return std::vector<Condition>{is_vector_width(width)};
     };
     t.push_back(f);
   }
