@@ -97,6 +97,14 @@ constexpr double kNvidiaKernelsTimeoutFloorSeconds = 1;
 // 1.5 s, with single compiles of GEMM up to 11 s.
 constexpr double kCompileDeadlineFactor = kLookaheadPerCompileThread, kCompileDeadlineFloorSeconds = 2;
 
+// The stage in which a compile worker reports its build's seconds, named as the cost function's build stage is.
+constexpr const char* kBuildStage = "program";
+std::optional<double> build_seconds(const tuner::EvaluationResult& built) {
+  for (const auto& [stage, seconds] : built.stage_seconds)
+    if (stage == kBuildStage) return seconds;
+  return std::nullopt;
+}
+
 // The files a tuning run leaves in the temporary folder (its binary cache, its request), removed however the run
 // ends.
 struct TemporaryFiles {
@@ -372,11 +380,16 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
         return tuner::EvaluationResult::failed(tuner::EvaluationStatus::timeout, reason);
       };
       const double limit = context.timeout_seconds.value_or(compiler->current_timeout());
-      const auto begin = std::chrono::steady_clock::now();
-      auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count(); };
+      // The compile's time leaves out the compile worker's start-up (its first build, and each build after one that
+      // was stopped): on the H200 sixteen workers starting side by side took 2-3 s, which made the first compiles'
+      // median 2.5 s against 0.15 s later, so for the rest of the run's first window compiles of up to 15 s held
+      // every evaluation behind them (DOT 2^24 and GEMV 4096^2 sat idle for 6-8 of 28 s; session 19, call 6).
+      const auto working = [&] { return compiler->working_seconds(0).value_or(0.0); };
       compiler->submit(0, configuration, context);
       std::optional<std::pair<uint64_t, tuner::EvaluationResult>> built;
+      double worked = 0;
       while (!(built = compiler->wait_for(tuner::kInterruptPollSeconds))) {
+        worked = working();
         if (stop) {
           compiler->abandon();
           return std::nullopt;
@@ -384,14 +397,16 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
         // Started before the run's median was known (the first window's compiles, under the worker's first-build
         // timeout): stopped once the median says it takes too long. On the H200 one such compile of MCC held every
         // evaluation behind it for 40 of 45 s (results/nvidia-h200/session19/).
-        if (!context.timeout_seconds && deadline->passed(elapsed())) {
+        if (!context.timeout_seconds && deadline->passed(worked)) {
           compiler->abandon();
           const double late = *deadline->seconds();
           deadline->add(late);
           return std::optional<tuner::EvaluationResult>(timed_out(late, true));
         }
       }
-      deadline->add(elapsed());
+      // As the worker timed the build; one stopped at its deadline took the limit, one that died what was seen of it.
+      const std::optional<double> build = build_seconds(built->second);
+      deadline->add(build ? *build : built->second.status == tuner::EvaluationStatus::timeout ? limit : worked);
       // A build that failed is reported by the evaluation, with its classification.
       if (built->second.status != tuner::EvaluationStatus::timeout) return std::nullopt;
       return std::optional<tuner::EvaluationResult>(timed_out(limit, context.timeout_seconds.has_value()));
@@ -549,8 +564,17 @@ int serve_tuning_worker(const std::string& request_path, size_t device_index, bo
     return tuner::serve_worker_requests([&](const nlohmann::json& json, const tuner::EvaluationContext&) {
       // The binary goes into the cache with its build log, from which the evaluating worker judges spills.
       const LaunchPlan plan = prepare_kernel(bound, limits, KernelChoice::typed(config_from_json(bound, json))).plan;
-      context.program(plan.source, tuning_build_options(plan.build_options, cost_settings));
-      return tuner::EvaluationResult::ok(0);
+      const auto begin = std::chrono::steady_clock::now();
+      tuner::EvaluationResult built = tuner::EvaluationResult::ok(0);
+      try {
+        context.program(plan.source, tuning_build_options(plan.build_options, cost_settings));
+      } catch (const UserError& e) {
+        built = tuner::EvaluationResult::failed(tuner::EvaluationStatus::build_error, e.what());
+      }
+      // The build's own time, failed or not, for the run's compile deadline (compile_ahead in tune_md_hom).
+      tuner::add_stage_seconds(built.stage_seconds, kBuildStage,
+                               std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count());
+      return built;
     });
   RunInputs data = load_run_inputs(bound, request.data);
   MdHomRun run(context, bound, std::move(data.inputs), data.params, data.seed);

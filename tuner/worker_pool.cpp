@@ -175,6 +175,12 @@ void WorkerPool::kernels_start(Worker& worker) {
   worker.deadline = std::min(worker.deadline, worker.kernels_started + left);
 }
 
+std::optional<double> WorkerPool::working_seconds(uint64_t ticket) const {
+  for (const Worker& worker : workers_)
+    if (worker.ticket == ticket) return worker.ready ? monotonic_seconds() - worker.started : 0.0;
+  return std::nullopt;
+}
+
 double WorkerPool::current_timeout() const {
   if (!fastest_success_) return options_.initial_timeout_seconds;
   return std::max(options_.timeout_floor_seconds, options_.timeout_factor * *fastest_success_);

@@ -68,6 +68,10 @@ class WorkerPool final : public Evaluator {
   double current_timeout() const;
   /// How many times workers were (re)started, initial starts included.
   uint64_t starts() const { return starts_; }
+  /// How long the worker holding `ticket` has worked on it: counted from its "ready" line where it had to start
+  /// first, as its deadline is, so a worker's start-up is not the evaluation's time (0 until it has said it is
+  /// ready); nullopt when no worker holds the ticket.
+  std::optional<double> working_seconds(uint64_t ticket) const;
 
  private:
   struct Worker {

@@ -3,9 +3,11 @@
 // evaluations spread over workers (or, with
 // --report-env NAME, the value of that environment variable as the worker sees it; with --report-best, the best
 // cost the tuner sent, and results no better than it as unverified; with --kernels-start, it says that its kernels
-// start before it answers or hangs).
+// start before it answers or hangs; with --start-up-seconds S, it takes S seconds to start, before it says it is
+// ready).
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <string>
 #include <thread>
@@ -17,6 +19,7 @@ int main(int argc, char** argv) {
   int64_t hang_x = -1, crash_x = -1, launch_error_x = -1;
   std::string report_env;
   bool report_best = false, kernels_start = false;
+  double start_up_seconds = 0;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
     if (flag == "--report-best") {
@@ -33,7 +36,9 @@ int main(int argc, char** argv) {
     if (flag == "--crash-x") crash_x = std::stoll(value);
     if (flag == "--launch-error-x") launch_error_x = std::stoll(value);
     if (flag == "--report-env") report_env = value;
+    if (flag == "--start-up-seconds") start_up_seconds = std::stod(value);
   }
+  std::this_thread::sleep_for(std::chrono::duration<double>(start_up_seconds));
   return mdh::tuner::serve_worker_requests(
       [&](const nlohmann::json& config, const mdh::tuner::EvaluationContext& context) {
         int64_t x = config.at("X").get<int64_t>();

@@ -151,6 +151,27 @@ TEST(WorkerPool, TheContextsTimeoutReplacesThePoolsDeadline) {
   EXPECT_EQ(hung.reason, "no answer within 0.25 s; worker killed and restarted");
 }
 
+// A worker's start-up is not the time it works on its first evaluation: the run's compile deadline judges compiles by
+// this, and counting the start-ups of sixteen compile workers made it 15 times too lenient (pipeline/tune.cpp).
+TEST(WorkerPool, TheWorkOnAnEvaluationIsCountedFromTheWorkersReadiness) {
+  SearchSpace space(testing::bowl_parameters());
+  WorkerPoolOptions options = test_workers(1, {"--start-up-seconds", "0.6", "--hang-x", "3"});
+  options.timeout_floor_seconds = options.initial_timeout_seconds = 60;
+  WorkerPool pool(options);
+  const auto submitted = std::chrono::steady_clock::now();
+  pool.submit(7, configuration_with_x(space, 3), {});
+  EXPECT_EQ(pool.working_seconds(8), std::nullopt);
+  double working = 0;
+  while ((working = *pool.working_seconds(7)) == 0) EXPECT_EQ(pool.wait_for(0.02), std::nullopt);
+  const double since_submit = std::chrono::duration<double>(std::chrono::steady_clock::now() - submitted).count();
+  EXPECT_GE(since_submit, 0.6);
+  EXPECT_LT(working, 0.3);
+  EXPECT_EQ(pool.wait_for(0.3), std::nullopt);
+  EXPECT_GE(*pool.working_seconds(7), working + 0.25);
+  pool.abandon();
+  EXPECT_EQ(pool.working_seconds(7), std::nullopt);
+}
+
 TEST(WorkerPool, SpreadsEvaluationsOverWorkers) {
   SearchSpace space(testing::bowl_parameters());
   WorkerPool pool(test_workers(3));
