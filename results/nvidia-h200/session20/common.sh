@@ -24,7 +24,7 @@ tc30() {  # K: continue the journal in $dir to K*360 s of tuning
 tune() {  # name spec size seconds [extra...]: from the committed configuration, into $out/t
   local name=$1 spec=$2 size=$3 secs=$4; shift 4
   stamp "$name: $spec $size ${secs}s $*"
-  mdh tune "$spec" --size "$size" --device "${DEVICE:-gpu}" --seed 1 --evals 10000000 --budget "${secs}s" --no-transfer \
+  "${MDH:-mdh}" tune "$spec" --size "$size" --device "${DEVICE:-gpu}" --seed 1 --evals 10000000 --budget "${secs}s" --no-transfer \
     --journal "$out/t/$name.journal" --out "$out/t/$name.json" "$@" 2>&1 | grep -vE '^ ' | tail -5
 }
 replace() {  # name results-folder: the new result replaces the committed one only where its kernel time is lower
