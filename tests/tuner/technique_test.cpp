@@ -512,6 +512,38 @@ TEST(LocalSearch, ClimbsFromAnObservedSeedThroughItsOneParameterChanges) {
   }
 }
 
+// Changes are tried a group at a time in turn: a permutation of 6 elements (719 changes) beside the bowl does not bury
+// FLAG's one change, which finds the optimum in the first round of groups.
+TEST(LocalSearch, TriesEveryParameterGroupBeforeASecondChangeOfAny) {
+  std::vector<Parameter> parameters = testing::bowl_parameters();
+  parameters.push_back(Parameter::permutation("ORDER", 6));
+  SearchSpace space(parameters);
+  ASSERT_GE(space.group_count(), 3u);
+  const auto seed = space.point_of(
+      space.configuration_from_json({{"X", 7}, {"Y", 5}, {"Z", 9}, {"FLAG", false}, {"ORDER", {0, 1, 2, 3, 4, 5}}}));
+  ASSERT_TRUE(seed);
+  ASSERT_GT(space.neighbours(*seed).size(), 719u);
+  for (uint64_t run_seed = 1; run_seed <= 5; ++run_seed) {
+    BowlCostFunction cost;
+    TunerOptions options;
+    options.seed = run_seed;
+    auto technique = std::make_unique<SeededTechnique>(make_local_search(), std::vector<Point>{*seed});
+    TuningResult result = tune(space, *technique, evaluations(1 + space.group_count()), cost, options);
+    ASSERT_TRUE(result.best_cost);
+    EXPECT_EQ(*result.best_cost, testing::bowl_cost(7, 5, 9, 1)) << "seed " << run_seed;
+    // Until it found the optimum, no two asks changed the same group.
+    std::set<size_t> changed;
+    for (size_t k = 1; k < cost.evaluated.size(); ++k) {
+      const Point p = *space.point_of(cost.evaluated[k]);
+      size_t g = 0;
+      while (g < p.size() && p[g] == (*seed)[g]) ++g;
+      ASSERT_LT(g, p.size());
+      EXPECT_TRUE(changed.insert(g).second) << "seed " << run_seed << ": group " << g << " changed twice";
+      if (testing::bowl_cost(cost.evaluated[k]) == testing::bowl_cost(7, 5, 9, 1)) break;
+    }
+  }
+}
+
 TEST(Techniques, UnknownNameIsAUserError) {
   try {
     make_technique("hill_climbing");
