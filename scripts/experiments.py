@@ -7,7 +7,7 @@ and result tables. Standard library only, so it runs wherever python3 does (here
 
 Results go to RESULTS/<device-slug>/, RESULTS being --results (default results/, the committed results of the
 project's device sessions; the main job, scripts/main.sh, uses local-results/, which git ignores). Layout:
-  <routine>-<label>.json            best configuration of `mdh tune` (+ .journal beside it)
+  <routine>-<label>.json            best configuration of `mdh tune` (+ .journal beside it; .journal.gz for a run too long to keep uncompressed)
   clblast/                          CLBlast's own tuner output (for the clblast_tuned peer)
   records/<routine>-<label>-<peer>.json   one measurement record per program run
   records/device_peak.json          the device's FP32 and copy limits, measured by device_peak in each benchmark run
@@ -18,6 +18,7 @@ RESULTS/portability.md is made by `print` without --device, from the rows of `be
 import argparse
 import csv
 import glob
+import gzip
 import json
 import os
 import shlex
@@ -393,13 +394,14 @@ def device_name(folder):
 
 def tuning_cells(folder, routine, label, ours):
     """The tuning behind a row, from the journal beside its tuned configuration (RESULTS/<device>/<routine>-<label>
-    .json.journal): ("E evaluations, S s", the default configuration's time in ms as the tuner measured it: the
-    run's first evaluation where the journal says it started from the default, marked "(tuning)"), with "–" where
-    there is none."""
+    .json.journal, or .json.journal.gz for a run too long to keep uncompressed): ("E evaluations, S s", the default
+    configuration's time in ms as the tuner measured it: the run's first evaluation where the journal says it
+    started from the default, marked "(tuning)"), with "–" where there is none."""
     if ours == "mdh-default":
         return "none (default configuration)", "–"
+    path = os.path.join(folder, "%s-%s.json.journal" % (routine, label))
     try:
-        with open(os.path.join(folder, "%s-%s.json.journal" % (routine, label))) as f:
+        with (open(path) if os.path.exists(path) else gzip.open(path + ".gz", "rt")) as f:
             lines = f.readlines()
     except OSError:
         return "–", "–"

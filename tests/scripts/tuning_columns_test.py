@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The tuning behind each row of tables.md (scripts/experiments.py, tuning_cells): evaluations and seconds from the
 journal beside the tuned configuration, and the default configuration's time where the run started from it."""
+import gzip
 import json
 import os
 import sys
@@ -44,6 +45,16 @@ class TuningCells(unittest.TestCase):
         write_journal(self.folder, "dot-PC", {"default_start": True}, [record(1, "build_error", None, 3.0)])
         self.assertEqual(experiments.tuning_cells(self.folder, "dot", "PC", "mdh"),
                          ("1 evaluation, 3 s", "N/A (build_error)"))
+
+    def test_a_gzipped_journal_counts_as_the_journal(self):
+        write_journal(self.folder, "tc-RW", {"default_start": True}, [record(1, "ok", 0.0002, 0.5),
+                                                                       record(2, "ok", 0.0001, 1800.2)])
+        path = os.path.join(self.folder, "tc-RW.json.journal")
+        with open(path, "rb") as plain, gzip.open(path + ".gz", "wb") as packed:
+            packed.write(plain.read())
+        os.remove(path)
+        self.assertEqual(experiments.tuning_cells(self.folder, "tc", "RW", "mdh"),
+                         ("2 evaluations, 1800 s", "0.2000 (tuning)"))
 
     def test_no_journal_and_the_default_configuration_itself(self):
         self.assertEqual(experiments.tuning_cells(self.folder, "gemv", "RW", "mdh"), ("–", "–"))
