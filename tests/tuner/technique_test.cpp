@@ -483,6 +483,24 @@ TEST(SeededTechnique, EvaluatesTheSeedsFirstThenSearchesAsWithoutThem) {
   EXPECT_GT(*plain_result.best_cost, *seeded_result.best_cost);
 }
 
+// `local` seeded with `seed` (one FLAG away from the bowl's optimum) for `evaluations` in a run of seed `run_seed`:
+// checks that it found the optimum and returns its asks up to the optimum, the seed's evaluation left out.
+std::vector<Configuration> asks_until_the_bowls_optimum(const SearchSpace& space, const Point& seed,
+                                                        uint64_t evaluations_allowed, uint64_t run_seed) {
+  BowlCostFunction cost;
+  TunerOptions options;
+  options.seed = run_seed;
+  auto technique = std::make_unique<SeededTechnique>(make_local_search(), std::vector<Point>{seed});
+  TuningResult result = tune(space, *technique, evaluations(evaluations_allowed), cost, options);
+  EXPECT_EQ(result.best_cost, testing::bowl_cost(7, 5, 9, 1)) << "seed " << run_seed;
+  std::vector<Configuration> asks;
+  for (size_t k = 1; k < cost.evaluated.size(); ++k) {
+    asks.push_back(cost.evaluated[k]);
+    if (testing::bowl_cost(cost.evaluated[k]) == testing::bowl_cost(7, 5, 9, 1)) break;
+  }
+  return asks;
+}
+
 // The local search climbs from the seeds it observes: from a seed one parameter away from the optimum (FLAG), it
 // finds the optimum among the seed's one-parameter changes, each tried once, before it asks anything else.
 TEST(LocalSearch, ClimbsFromAnObservedSeedThroughItsOneParameterChanges) {
@@ -491,23 +509,15 @@ TEST(LocalSearch, ClimbsFromAnObservedSeedThroughItsOneParameterChanges) {
   ASSERT_TRUE(seed);
   const std::vector<Point> around = space.neighbours(*seed);
   ASSERT_GT(around.size(), 10u);
+  std::set<std::string> neighbours;
+  for (const Point& p : around) neighbours.insert(space.configuration(p).to_json().dump());
   for (uint64_t run_seed = 1; run_seed <= 3; ++run_seed) {
-    BowlCostFunction cost;
-    TunerOptions options;
-    options.seed = run_seed;
-    auto technique = std::make_unique<SeededTechnique>(make_local_search(), std::vector<Point>{*seed});
-    TuningResult result = tune(space, *technique, evaluations(1 + around.size()), cost, options);
-    ASSERT_TRUE(result.best_cost);
-    EXPECT_EQ(*result.best_cost, testing::bowl_cost(7, 5, 9, 1)) << "seed " << run_seed;
-    std::set<std::string> neighbours;
-    for (const Point& p : around) neighbours.insert(space.configuration(p).to_json().dump());
     // Until it found the optimum, every ask was a change of the seed's, none twice.
     std::set<std::string> asked;
-    for (size_t k = 1; k < cost.evaluated.size(); ++k) {
-      const std::string text = cost.evaluated[k].to_json().dump();
-      EXPECT_TRUE(neighbours.count(text) != 0) << "ask " << k << ": " << text;
-      EXPECT_TRUE(asked.insert(text).second) << "ask " << k << " repeated";
-      if (testing::bowl_cost(cost.evaluated[k]) == testing::bowl_cost(7, 5, 9, 1)) break;
+    for (const Configuration& ask : asks_until_the_bowls_optimum(space, *seed, 1 + around.size(), run_seed)) {
+      const std::string text = ask.to_json().dump();
+      EXPECT_TRUE(neighbours.count(text) != 0) << "seed " << run_seed << ": " << text;
+      EXPECT_TRUE(asked.insert(text).second) << "seed " << run_seed << ": " << text << " repeated";
     }
   }
 }
@@ -524,22 +534,14 @@ TEST(LocalSearch, TriesEveryParameterGroupBeforeASecondChangeOfAny) {
   ASSERT_TRUE(seed);
   ASSERT_GT(space.neighbours(*seed).size(), 719u);
   for (uint64_t run_seed = 1; run_seed <= 5; ++run_seed) {
-    BowlCostFunction cost;
-    TunerOptions options;
-    options.seed = run_seed;
-    auto technique = std::make_unique<SeededTechnique>(make_local_search(), std::vector<Point>{*seed});
-    TuningResult result = tune(space, *technique, evaluations(1 + space.group_count()), cost, options);
-    ASSERT_TRUE(result.best_cost);
-    EXPECT_EQ(*result.best_cost, testing::bowl_cost(7, 5, 9, 1)) << "seed " << run_seed;
     // Until it found the optimum, no two asks changed the same group.
     std::set<size_t> changed;
-    for (size_t k = 1; k < cost.evaluated.size(); ++k) {
-      const Point p = *space.point_of(cost.evaluated[k]);
+    for (const Configuration& ask : asks_until_the_bowls_optimum(space, *seed, 1 + space.group_count(), run_seed)) {
+      const Point p = *space.point_of(ask);
       size_t g = 0;
       while (g < p.size() && p[g] == (*seed)[g]) ++g;
       ASSERT_LT(g, p.size());
       EXPECT_TRUE(changed.insert(g).second) << "seed " << run_seed << ": group " << g << " changed twice";
-      if (testing::bowl_cost(cost.evaluated[k]) == testing::bowl_cost(7, 5, 9, 1)) break;
     }
   }
 }
