@@ -71,9 +71,9 @@ tuner::EvaluationResult MdHomCostFunction::evaluate_in_stages(const KernelConfig
   plan.build_options = tuning_build_options(plan.build_options, settings_);
   try {
     run_.context().program(plan.source, plan.build_options);
-    end_stage("program");
+    end_stage(kProgramStage);
   } catch (const UserError& e) {
-    end_stage("program");
+    end_stage(kProgramStage);
     std::string log = e.what();
     if (log.size() > 2000) log = log.substr(0, 2000) + "\n...";
     return EvaluationResult::failed(EvaluationStatus::build_error, log);

@@ -26,6 +26,9 @@ struct CostSettings {
 /// The options a tuning run builds `plan_options` (a plan's) with: those plus settings.extra_build_options.
 std::string tuning_build_options(const std::string& plan_options, const CostSettings& settings);
 
+/// The stage of an evaluation that gets (or builds) its program; compile workers report their builds under it too.
+inline constexpr const char* kProgramStage = "program";
+
 /// The cost of a configuration: the median over `repetitions` of the profiling-event time summed over all kernels
 /// of the configuration, in seconds. Steps, given the best cost so far B (EvaluationContext):
 ///   0. build; with reject_spills, stop when the build log reports a spilling kernel;

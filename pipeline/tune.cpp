@@ -97,11 +97,10 @@ constexpr double kNvidiaKernelsTimeoutFloorSeconds = 1;
 // 1.5 s, with single compiles of GEMM up to 11 s.
 constexpr double kCompileDeadlineFactor = kLookaheadPerCompileThread, kCompileDeadlineFloorSeconds = 2;
 
-// The stage in which a compile worker reports its build's seconds, named as the cost function's build stage is.
-constexpr const char* kBuildStage = "program";
+// The seconds a compile worker reports for its build (under the cost function's program stage).
 std::optional<double> build_seconds(const tuner::EvaluationResult& built) {
   for (const auto& [stage, seconds] : built.stage_seconds)
-    if (stage == kBuildStage) return seconds;
+    if (stage == kProgramStage) return seconds;
   return std::nullopt;
 }
 
@@ -572,7 +571,7 @@ int serve_tuning_worker(const std::string& request_path, size_t device_index, bo
         built = tuner::EvaluationResult::failed(tuner::EvaluationStatus::build_error, e.what());
       }
       // The build's own time, failed or not, for the run's compile deadline (compile_ahead in tune_md_hom).
-      tuner::add_stage_seconds(built.stage_seconds, kBuildStage,
+      tuner::add_stage_seconds(built.stage_seconds, kProgramStage,
                                std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count());
       return built;
     });
