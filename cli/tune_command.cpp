@@ -143,6 +143,9 @@ int tune_command(const Args& args) {
        "compile that takes 6 times the run's median, at least 2 s, is recorded as a timeout)")            //
       ("timeout-floor", po::value<double>()->default_value(10), "seconds an evaluation may always take")  //
       ("no-default-start", "do not evaluate the default configuration (the one `mdh run` uses) first")    //
+      ("finalists", po::value<int>()->default_value(static_cast<int>(kDefaultFinalists)),
+       "after the search, time this many of its fastest configurations and the default again, side by side and "
+       "as the benchmark times them, and write the fastest (0: write the search's best)")  //
       ("start", po::value<std::vector<std::string>>()->composing(),
        "evaluate this configuration next (a config or an mdh tune result, e.g. the best of another size or device; "
        "checked, never trusted; repeatable)")  //
@@ -167,6 +170,10 @@ int tune_command(const Args& args) {
   if (vm.count("binary-cache")) request.binary_cache = vm["binary-cache"].as<std::string>();
   request.restrictions = restrictions(vm);
   request.full_ranges = vm.count("full-ranges") > 0;
+  // As `mdh run` says it (pipeline/pipeline.cpp): a negative warm-up count stopped every evaluation at an internal
+  // check, and a repetition count below 1 was taken as 1.
+  if (request.repeat < 1) throw UserError("--repeat must be at least 1");
+  if (request.warmup < 0) throw UserError("--warmup must not be negative");
   request.cut_factor = vm["cut-factor"].as<double>();
   request.allow_spills = vm.count("allow-spills") > 0;
   if (!std::isfinite(request.cut_factor) || (request.cut_factor != 0 && !(request.cut_factor >= 1)))
@@ -206,6 +213,8 @@ int tune_command(const Args& args) {
     check_output_path("--out", out_path, inputs);
   }
   settings.default_start = !vm.count("no-default-start");
+  if (vm["finalists"].as<int>() < 0) throw UserError("--finalists must be 0 or more");
+  settings.finalists = static_cast<size_t>(vm["finalists"].as<int>());
   if (vm.count("start")) settings.start_config_paths = vm["start"].as<std::vector<std::string>>();
   if (vm.count("no-transfer") && vm.count("transfer-from"))
     throw UserError("--transfer-from and --no-transfer exclude each other");

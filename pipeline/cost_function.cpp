@@ -54,6 +54,16 @@ tuner::EvaluationResult MdHomCostFunction::evaluate(const KernelConfig& config,
   return result;
 }
 
+tuner::EvaluationResult MdHomCostFunction::checked(tuner::EvaluationResult timed,
+                                                   const std::function<void(const char*)>& end_stage) {
+  const VerifyReport report =
+      verify_result(run_.read_output(), run_.reference_output(), *run_.bound().mdh, run_.bound().reduction_size(), 3);
+  end_stage("verification");
+  if (!report.passed) return tuner::EvaluationResult::failed(tuner::EvaluationStatus::wrong_result, report.summary());
+  timed.verified = true;
+  return timed;
+}
+
 tuner::EvaluationResult MdHomCostFunction::evaluate_in_stages(const KernelConfig& config,
                                                               const tuner::EvaluationContext& context,
                                                               const std::function<void(const char*)>& end_stage) {
@@ -86,6 +96,16 @@ tuner::EvaluationResult MdHomCostFunction::evaluate_in_stages(const KernelConfig
   if (context.kernels_start) context.kernels_start();
   const std::optional<double> best = context.best_cost;
   try {
+    if (context.final_runs) {
+      // As peers are timed (peers/peer_common.h): after the warm-ups, each run a call of its own that starts from a
+      // reset output; never cut, always checked.
+      if (settings_.warmups > 0) run_.run(plan, settings_.warmups, 0);
+      std::vector<uint64_t> kernel_ns;
+      for (int k = 0; k < std::max(1, *context.final_runs); ++k)
+        kernel_ns.push_back(run_.run(plan, 0, 1).kernel_ns.at(0));
+      end_stage("device");
+      return checked(EvaluationResult::ok(static_cast<double>(median_ns(kernel_ns)) * 1e-9), end_stage);
+    }
     const bool cutting = best && settings_.cut_factor > 0;
     auto cut_at = [&](double seconds, const char* why) {
       end_stage("device");
@@ -116,13 +136,7 @@ tuner::EvaluationResult MdHomCostFunction::evaluate_in_stages(const KernelConfig
     end_stage("device");
     EvaluationResult result = EvaluationResult::ok(static_cast<double>(median_ns(timing.kernel_ns)) * 1e-9);
     result.verified = !best || result.cost < *best;
-    if (result.verified) {
-      const VerifyReport report = verify_result(run_.read_output(), run_.reference_output(), *run_.bound().mdh,
-                                                run_.bound().reduction_size(), 3);
-      end_stage("verification");
-      if (!report.passed) return EvaluationResult::failed(EvaluationStatus::wrong_result, report.summary());
-    }
-    return result;
+    return result.verified ? checked(std::move(result), end_stage) : result;
   } catch (const UserError& e) {
     end_stage("device");
     return EvaluationResult::failed(EvaluationStatus::launch_error, e.what());

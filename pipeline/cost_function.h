@@ -39,6 +39,9 @@ inline constexpr const char* kProgramStage = "program";
 ///   4. when there is no B or M < B, the output of the last run is checked against the reference
 ///      (runtime/verify_result.h): a configuration is checked exactly when it could become the best, so the best is
 ///      always checked and no time goes into checking the rest, whose results are recorded as unverified.
+/// A final timing (EvaluationContext::final_runs, tuner/final_timing.h) skips 1-4: after the warm-ups it times that
+/// many runs, each a call of its own from a reset output as peers are timed, and checks the result; the cost is their
+/// median.
 /// Every run starts from an output buffer of NaNs, so a run that misses an element or accumulates over runs fails
 /// the check. Failures are classified, never thrown:
 ///   constraint    the generator refused the configuration (it violates a constraint for this device), or, with
@@ -67,6 +70,9 @@ class MdHomCostFunction final : public tuner::CostFunction {
   // evaluate() without the clock: calls end_stage(name) as each stage ends.
   tuner::EvaluationResult evaluate_in_stages(const KernelConfig& config, const tuner::EvaluationContext& context,
                                              const std::function<void(const char*)>& end_stage);
+
+  // The last run's output checked against the reference: `timed`, marked verified, or a wrong_result failure.
+  tuner::EvaluationResult checked(tuner::EvaluationResult timed, const std::function<void(const char*)>& end_stage);
 
   MdHomRun& run_;
   std::shared_ptr<const TuningSpace> space_;

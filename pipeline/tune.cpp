@@ -4,6 +4,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -230,6 +231,81 @@ std::string technique_of_run(const TuningSettings& settings) {
   return tuner::kDefaultTechnique;
 }
 
+// The search's fastest configurations and the default start timed again side by side (tuner/final_timing.h), unless
+// the run was interrupted or asked for none. `default_start` is the default configuration with its search cost,
+// where the search measured it in full.
+std::optional<tuner::FinalTiming> time_finalists(tuner::Evaluator& evaluator, const tuner::TuningResult& result,
+                                                 const std::optional<tuner::Finalist>& default_start,
+                                                 const TuningSettings& settings) {
+  if (settings.finalists == 0 || result.leaders.empty()) return std::nullopt;
+  if (settings.interrupt && settings.interrupt->load()) {
+    if (settings.note) settings.note("interrupted: the search's best is the result, without a final timing");
+    return std::nullopt;
+  }
+  std::vector<tuner::Finalist> finalists;
+  for (size_t k = 0; k < result.leaders.size() && k < settings.finalists; ++k) {
+    const auto& [configuration, cost] = result.leaders[k];
+    const bool is_default = default_start && default_start->configuration == configuration;
+    finalists.push_back({configuration, cost, is_default ? default_start->role : "search"});
+  }
+  if (default_start && std::none_of(finalists.begin(), finalists.end(), [&](const tuner::Finalist& f) {
+        return f.configuration == default_start->configuration;
+      }))
+    finalists.push_back(*default_start);
+  tuner::FinalTiming timing =
+      tuner::time_finalists(evaluator, finalists, tuner::FinalTimingOptions{}, settings.interrupt);
+  if (settings.note) {
+    if (timing.interrupted) {
+      settings.note("interrupted during the final timing: the search's best is the result");
+    } else if (!timing.chosen) {
+      settings.note("final timing: no finalist could be timed again (" + timing.finalists[0].failure +
+                    "); the search's best is the result");
+    } else {
+      // "search #2 0.0601 ms (searched 0.0598) <- chosen; default 0.0700 ms (searched 0.0702)"
+      auto ms = [](double seconds) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.4g", seconds * 1e3);
+        return std::string(text);
+      };
+      std::string line = "final timing (" + std::to_string(timing.rounds) + " rounds of " +
+                         std::to_string(timing.runs_per_round) + " runs, timed as the benchmark times): ";
+      for (size_t k = 0; k < timing.finalists.size(); ++k) {
+        const tuner::FinalistTiming& t = timing.finalists[k];
+        line += (k ? "; " : "") + (t.finalist.role == "search" ? "search #" + std::to_string(k + 1) : t.finalist.role);
+        line += t.cost ? " " + ms(*t.cost) + " ms" : " failed (" + t.failure.substr(0, 80) + ")";
+        if (t.finalist.search_cost) line += " (searched " + ms(*t.finalist.search_cost) + ")";
+        if (k == *timing.chosen) line += " <- chosen";
+      }
+      settings.note(line);
+    }
+  }
+  return timing;
+}
+
+// The final timing as the result file records it (TuningResultFile::final_timing).
+nlohmann::json final_timing_json(const tuner::FinalTiming& timing, const BoundMdh& bound, const TuningSpace& space) {
+  nlohmann::json finalists = nlohmann::json::array();
+  for (const tuner::FinalistTiming& t : timing.finalists) {
+    nlohmann::json entry = {{"role", t.finalist.role}};
+    if (t.finalist.search_cost) entry["search_ns"] = *t.finalist.search_cost * 1e9;
+    if (t.cost) entry["final_ns"] = *t.cost * 1e9;
+    if (!t.failure.empty()) entry["failure"] = t.failure;
+    nlohmann::json rounds = nlohmann::json::array();
+    for (double cost : t.round_costs) rounds.push_back(cost * 1e9);
+    entry["round_ns"] = rounds;
+    entry["config"] = config_to_json(bound, kernel_config_of(bound, space, t.finalist.configuration));
+    finalists.push_back(std::move(entry));
+  }
+  return {{"protocol",
+           "each finalist once a round, in turn; a round: warm-up, then runs_per_round runs, each a call of its own "
+           "from a reset output (as peers are timed), checked; its cost the median of its runs, the final cost the "
+           "median of the rounds'"},
+          {"rounds", timing.rounds},
+          {"runs_per_round", timing.runs_per_round},
+          {"finalists", finalists},
+          {"chosen", timing.chosen ? nlohmann::json(*timing.chosen) : nlohmann::json()}};
+}
+
 }  // namespace
 
 TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings& settings) {
@@ -248,11 +324,13 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
   std::unique_ptr<tuner::SearchTechnique> technique = tuner::make_technique(technique_name);
   TuningOutcome outcome;
   std::vector<tuner::Point> seeds;
+  std::optional<tuner::Configuration> default_configuration;
   if (settings.default_start) {
     // The default configuration first: in a large space (seven-dimensional contractions) a short search can
     // otherwise end worse than what `mdh run` gives without tuning.
     if (auto point = point_of_config(search_space, bound, default_config(bound, limits))) {
       seeds.push_back(*point);
+      default_configuration = search_space.configuration(*point);
       outcome.default_start = true;
     } else if (settings.note) {
       settings.note("the default configuration is not in the search space; the search starts without it");
@@ -317,7 +395,15 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
   const bool searches = settings.searches();
   if (settings.resume && searches) check_journal_resumable(settings.journal_path, options.journal_metadata);
   options.interrupt = settings.interrupt;
-  options.on_evaluation = settings.on_evaluation;
+  // The default start's search cost, where it was timed in full: it joins the final timing (replayed ones count).
+  std::optional<tuner::Finalist> default_finalist;
+  options.on_evaluation = [&](const tuner::TuningStatus& status, const tuner::EvaluationRecord& record, bool replayed) {
+    if (default_configuration && !default_finalist && record.result.status == tuner::EvaluationStatus::ok &&
+        !record.result.cut && record.configuration == default_configuration->to_json())
+      default_finalist = tuner::Finalist{*default_configuration, record.result.cost, "default"};
+    if (settings.on_evaluation) settings.on_evaluation(status, record, replayed);
+  };
+  options.leaders = settings.finalists;
   // Parallel compilation: build upcoming configurations ahead into the binary cache; the evaluating process then
   // loads them instead of compiling. Under mpirun each rank compiles what it evaluates (a PreparingEvaluator below);
   // otherwise the tuning loop prepares the configurations it asks ahead.
@@ -434,6 +520,8 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
       cost = std::make_unique<MdHomCostFunction>(*run, space, limits, cost_settings);
       outcome.result = tuner::tune(search_space, *technique, abort, *cost, options);
       outcome.evaluating_devices = 1;
+      tuner::InProcessEvaluator evaluator(*cost);
+      outcome.final_timing = time_finalists(evaluator, outcome.result, default_finalist, settings);
     } else {
       if (settings.worker_executable.empty())
         throw UserError("tuning in worker processes needs the path of the mdh executable to start them");
@@ -453,6 +541,7 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
         pool = std::make_unique<tuner::WorkerPool>(pool_options);
         outcome.result = tuner::tune(search_space, *technique, abort, *pool, options);
         outcome.evaluating_devices = devices.size();
+        outcome.final_timing = time_finalists(*pool, outcome.result, default_finalist, settings);
       } else {
 #ifdef MDH_WITH_MPI
         tuner::MpiSession& mpi = *settings.mpi;
@@ -502,6 +591,7 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
                               ": their timings include each other's load (start one rank per device)");
           }
           outcome.result = tuner::tune(search_space, *technique, abort, evaluators, options);
+          outcome.final_timing = time_finalists(evaluators, outcome.result, default_finalist, settings);
         }
 #else
         MDH_INTERNAL_ASSERT(false, "an MPI tuning run in a build without MPI");
@@ -511,6 +601,11 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
   }
   outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (!outcome.result.best) return outcome;
+  if (outcome.final_timing && outcome.final_timing->chosen) {
+    const tuner::FinalistTiming& chosen = outcome.final_timing->finalists[*outcome.final_timing->chosen];
+    outcome.result.best = chosen.finalist.configuration;
+    outcome.result.best_cost = chosen.cost;
+  }
 
   outcome.best = kernel_config_of(bound, *space, *outcome.result.best);
   TuningResultFile file;
@@ -535,6 +630,8 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
   if (bound.bytes) file.gbytes_per_second = *bound.bytes / *outcome.result.best_cost * 1e-9;
   file.space_size = search_space.size().str();
   file.config = config_to_json(bound, *outcome.best);
+  if (outcome.final_timing && outcome.final_timing->chosen)
+    file.final_timing = final_timing_json(*outcome.final_timing, bound, *space);
   outcome.result_file = file;
   return outcome;
 }

@@ -12,6 +12,7 @@
 #include "pipeline/tuning_request.h"
 #include "pipeline/tuning_result.h"
 #include "tuner/abort.h"
+#include "tuner/final_timing.h"
 #include "tuner/journal.h"
 #include "tuner/tuner.h"
 
@@ -39,6 +40,9 @@ inline constexpr const char* kSpillingCandidatesKey = "spilling_candidates";
 /// 16-core Xeon with 8 workers the tuner's times were still about twice the benchmark's; session 18).
 unsigned default_compile_threads(unsigned processes_on_host = 1, bool device_on_these_cores = false);
 
+/// TuningSettings::finalists by default.
+inline constexpr size_t kDefaultFinalists = 3;
+
 struct TuningSettings {
   /// Empty: the journal's technique when resuming one, else tuner::kDefaultTechnique (so a journal recorded before
   /// the default changed resumes without naming it).
@@ -55,6 +59,9 @@ struct TuningSettings {
   /// an older journal that differs only in how it wrote values (enum ordinals, permutation ranks) resumes.
   bool resume = false;
   bool default_start = true;  // evaluate the default configuration first
+  /// After the search, this many of its fastest configurations and the default start are timed again side by side
+  /// as peers are timed (tuner/final_timing.h), and the fastest of them is the result; 0: the search's best is.
+  size_t finalists = kDefaultFinalists;
   // Configurations evaluated next, in order (files holding a config or an `mdh tune` result, e.g. the best of
   // another size or device): re-checked against this md_hom, sizes and device, never trusted. A journal records
   // them and resumes only with the same ones.
@@ -96,6 +103,8 @@ struct TuningOutcome {
   size_t evaluating_devices = 0;              // devices that evaluated (under mpirun: the evaluating ranks)
   unsigned compile_threads = 0;               // the compile workers the run had (TuningSettings::compile_threads)
   bool served = false;  // under mpirun, a rank other than 0: evaluated for rank 0, holds no result
+  /// The final timing that chose the result (TuningSettings::finalists); nullopt where there was none.
+  std::optional<tuner::FinalTiming> final_timing;
 };
 
 TuningOutcome tune_md_hom(const TuningRequest& request, const TuningSettings& settings);

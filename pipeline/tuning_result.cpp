@@ -26,6 +26,7 @@ nlohmann::json TuningResultFile::to_json() const {
   if (gbytes_per_second) out["gbytes_per_second"] = *gbytes_per_second;
   out["space_size"] = space_size;
   out["config"] = config;
+  if (!final_timing.is_null()) out["final_timing"] = final_timing;
   return out;
 }
 
@@ -73,6 +74,10 @@ TuningResultFile TuningResultFile::from_json(const nlohmann::json& json) {
   optional_number("gflops", r.gflops);
   optional_number("gbytes_per_second", r.gbytes_per_second);
   if (json.contains("device")) r.device = json["device"];
+  if (json.contains("final_timing")) {
+    if (!json["final_timing"].is_object()) throw UserError("tuning result: 'final_timing' must be an object");
+    r.final_timing = json["final_timing"];
+  }
   r.config = json["config"];
   return r;
 }

@@ -74,6 +74,9 @@ struct EvaluationContext {
   /// loaded. An evaluator in another process hears of it and gives the rest a deadline of its own (a kernel that
   /// hangs is then stopped after a kernel's time, not a build's). Null where nobody listens.
   std::function<void()> kernels_start;
+  /// Set for a final timing (tuner/final_timing.h): time exactly this many runs after the warm-ups, each a separate
+  /// call as peers are timed, never cut, and check the result whatever the cost. Unset during the search.
+  std::optional<int> final_runs;
 };
 
 /// Prepares a configuration before its evaluation (compiles its kernel into a cache that the evaluator reads).

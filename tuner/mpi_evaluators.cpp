@@ -241,6 +241,7 @@ void MpiEvaluators::submit(uint64_t ticket, const Configuration& configuration, 
   } else {
     nlohmann::json request{{"type", "request"}, {"id", ticket}, {"config", configuration.to_json()}};
     if (context.best_cost) request["best"] = *context.best_cost;
+    if (context.final_runs) request["final_runs"] = *context.final_runs;
     session_.send(chosen->rank, kToEvaluatorTag, request);
   }
   ++chosen->in_flight;
@@ -364,6 +365,7 @@ void serve_mpi_evaluations(MpiSession& session, Evaluator& local, const Evaluato
           MDH_INTERNAL_ASSERT(type == "request", "unexpected MPI message from rank 0");
           EvaluationContext context;
           if (body.contains("best")) context.best_cost = body["best"].get<double>();
+          if (body.contains("final_runs")) context.final_runs = body["final_runs"].get<int>();
           const uint64_t ticket = body.at("id").get<uint64_t>();
           std::optional<Configuration> configuration;
           try {

@@ -5,7 +5,7 @@
 //
 // Protocol, JSON text messages (rank 0 -> rank r on tag 1, rank r -> rank 0 on tag 2):
 //   r -> 0  {"type":"hello","capacity":C,"identity":{...},"compatibility":{...}}  or  {"type":"hello","failed":"..."}
-//   0 -> r  {"type":"request","id":T,"config":{...},"best":x}   {"type":"abandon"}   {"type":"stop"}
+//   0 -> r  {"type":"request","id":T,"config":{...},"best":x,"final_runs":n}   {"type":"abandon"}   {"type":"stop"}
 //   r -> 0  {"type":"result","id":T,"status":"ok","cost":c,"reason":"","verified":true,"cut":false}
 //           {"type":"failed","reason":"..."}   (the rank cannot evaluate any more; rank 0 ends the run)
 //           {"type":"bye"}                      (answer to stop; nothing follows)

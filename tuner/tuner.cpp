@@ -245,6 +245,7 @@ class TuningLoop {
         result_.best = ticket.configuration;
         status.improvements.push_back({when, status.evaluations, ticket.result.cost});
       }
+      if (!ticket.result.cut) keep_if_leading(ticket.configuration, ticket.result.cost);
     }
     EvaluationRecord entry{
         status.evaluations, ticket.configuration.to_json(), ticket.result, ticket.start_unix, ticket.end_unix, when};
@@ -260,6 +261,16 @@ class TuningLoop {
       if (journal_) journal_->append(entry);
     }
     if (options_.on_evaluation) options_.on_evaluation(status, entry, ticket.replayed);
+  }
+
+  // TuningResult::leaders: sorted by cost, at most options_.leaders (a run evaluates each configuration once).
+  void keep_if_leading(const Configuration& configuration, double cost) {
+    auto& leaders = result_.leaders;
+    if (options_.leaders == 0 || (leaders.size() == options_.leaders && cost >= leaders.back().second)) return;
+    auto at = std::upper_bound(leaders.begin(), leaders.end(), cost,
+                               [](double c, const std::pair<Configuration, double>& l) { return c < l.second; });
+    leaders.insert(at, {configuration, cost});
+    if (leaders.size() > options_.leaders) leaders.pop_back();
   }
 
   void check_stop() {

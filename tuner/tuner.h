@@ -46,6 +46,9 @@ struct TunerOptions {
   const std::atomic<bool>* interrupt = nullptr;
   /// Stop when the technique proposes only already evaluated configurations this many times in a row.
   uint64_t max_repeated_proposals = 100000;
+  /// How many of the lowest-cost configurations TuningResult::leaders keeps (replayed ones too), for a final timing
+  /// (tuner/final_timing.h).
+  size_t leaders = 0;
 };
 
 /// Where a run's time went (evaluations replayed from a journal took none of it): the answer to "why so few
@@ -69,6 +72,9 @@ struct TuningResult {
   std::string stop_reason;
   uint64_t replayed = 0;  // evaluations taken from the journal
   TimeBreakdown time;
+  /// The TunerOptions::leaders configurations of lowest cost, lowest first: timed in full (not cut), checked or not
+  /// (a cost function checks only what could become the best when it is measured).
+  std::vector<std::pair<Configuration, double>> leaders;
 };
 
 TuningResult tune(const SearchSpace& space, SearchTechnique& technique, const Abort& abort, Evaluator& evaluator,

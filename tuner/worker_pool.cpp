@@ -203,6 +203,7 @@ void WorkerPool::submit(uint64_t ticket, const Configuration& configuration, con
   worker.deadline = worker.started + worker.timeout;
   nlohmann::json request{{"id", ticket}, {"config", configuration.to_json()}};
   if (context.best_cost) request["best"] = *context.best_cost;
+  if (context.final_runs) request["final_runs"] = *context.final_runs;
   const std::string line = request.dump() + "\n";
   size_t sent = 0;
   while (sent < line.size()) {
@@ -389,6 +390,8 @@ int serve_worker_requests(
     try {
       EvaluationContext context;
       if (request.contains("best") && request["best"].is_number()) context.best_cost = request["best"].get<double>();
+      if (request.contains("final_runs") && request["final_runs"].is_number_integer())
+        context.final_runs = request["final_runs"].get<int>();
       context.kernels_start = [id = request["id"]] {
         std::cout << nlohmann::json{{"id", id}, {"kernels", "start"}}.dump() << std::endl;  // flushed: its deadline
       };

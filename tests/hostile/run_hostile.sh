@@ -200,6 +200,9 @@ if [ "$group" = inputs ]; then
   bad option-cut-factor-nan "--cut-factor" tune "${G[@]}" --cut-factor nan --out o5.json
   bad option-compile-threads-negative "--compile-threads" tune "${G[@]}" --compile-threads -1 --out o6.json
   bad option-repeat-zero "--repeat" run "${G[@]}" --repeat 0
+  bad option-tune-repeat-zero "--repeat must be at least 1" tune "${G[@]}" --repeat 0 --out o10.json
+  bad option-tune-warmup-negative "--warmup must not be negative" tune "${G[@]}" --warmup -1 --out o11.json
+  bad option-tune-finalists-negative "--finalists must be 0 or more" tune "${G[@]}" --finalists -1 --out o12.json
   bad option-evals-not-a-number "evals" tune "${G[@]}" --evals many --out o7.json
   bad option-resume-and-force "--resume" tune "${G[@]}" --resume --force --out o8.json
 

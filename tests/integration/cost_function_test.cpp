@@ -47,6 +47,27 @@ TEST(CostFunction, FarBehindCandidatesAreCutAfterTheirWarmUpOnlyWhereTheBuildIsC
   }
 }
 
+// A final timing (tuner/final_timing.h) is timed in full and checked even far behind the best.
+TEST(CostFunction, AFinalTimingIsNeverCutAndAlwaysChecked) {
+  const DeviceInfo device = select_device("");
+  Context context(device);
+  BoundMdh bound =
+      bind(parse_spec_file(std::string(MDH_SOURCE_DIR) + "/apps/gemm.mdh"), parse_size_binding("I=24,J=16,K=8"));
+  MdHomRun run(context, bound, {}, {}, 7);
+  const DeviceLimits limits = device_limits(device);
+  auto space = std::make_shared<const TuningSpace>(make_tuning_space(bound, limits));
+  MdHomCostFunction cost(run, space, limits, CostSettings{});
+  tuner::EvaluationContext final_timing{1e-12};
+  final_timing.final_runs = 4;
+  const tuner::EvaluationResult result = cost.evaluate(default_config(bound, limits), final_timing);
+  EXPECT_EQ(result.status, tuner::EvaluationStatus::ok);
+  EXPECT_FALSE(result.cut);
+  EXPECT_TRUE(result.verified);
+  EXPECT_GT(result.cost, 1e-12);
+  ASSERT_GE(result.stage_seconds.size(), 2u);
+  EXPECT_EQ(result.stage_seconds.back().first, "verification");
+}
+
 // What a compile worker on NVIDIA leaves in the binary cache for a spilling candidate: the binary with the log of
 // its build. Here the binary is PoCL's and the log one recorded in NVIDIA's form; the evaluating Context loads the
 // binary instead of compiling, so the verdict can only come from the log stored beside it. (Tuning runs on PoCL

@@ -89,6 +89,55 @@ TEST_F(TuneTest, JournalsAndResultsNameTheirValuesAndTheResultVerifies) {
   EXPECT_NE(run.output.find("PASS"), std::string::npos) << run.output;
 }
 
+// After the search its fastest configurations and the default are timed again side by side, as the benchmark times
+// them, and the fastest of those is the result; the journal holds the search alone. --finalists 0 writes the
+// search's best.
+TEST_F(TuneTest, TheResultIsTheFastestOfTheFinalistsTimedAgainBesideTheDefault) {
+  const auto r = tune(6);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(std::regex_search(
+      r.output, std::regex("note: final timing \\(3 rounds of [0-9]+ runs, timed as the benchmark times\\): "
+                           "(search #1 [0-9.e-]+ ms \\(searched [0-9.e-]+\\)( <- chosen)?; )?[^\\n]*default [0-9.e-]+ "
+                           "ms \\(searched [0-9.e-]+\\)[^\\n]*\\n")))
+      << r.output;
+  EXPECT_EQ(std::regex_search(r.output, std::regex("note: final timing [^\\n]* <- chosen[;\\n]")), true) << r.output;
+  EXPECT_EQ(journal_lines("best.json.journal").size(), 7u) << "a header and the six evaluations of the search";
+  json result;
+  std::ifstream(path("best.json")) >> result;
+  const json& timing = result["final_timing"];
+  ASSERT_TRUE(timing.is_object()) << result.dump();
+  EXPECT_EQ(timing["rounds"], 3);
+  const json& finalists = timing["finalists"];
+  // At most the search's 3 fastest and the default; fewer where the search cut the others (a loaded machine).
+  ASSERT_TRUE(finalists.is_array() && finalists.size() >= 1 && finalists.size() <= 4) << timing.dump();
+  EXPECT_EQ(std::count_if(finalists.begin(), finalists.end(), [](const json& f) { return f["role"] == "default"; }), 1)
+      << timing.dump();
+  double fastest = 1e300;
+  for (const json& f : finalists) {
+    ASSERT_TRUE(f.contains("final_ns")) << f.dump();
+    EXPECT_EQ(f["round_ns"].size(), 3u) << f.dump();
+    EXPECT_TRUE(f.contains("search_ns")) << "the default start was timed in full by the search too: " << f.dump();
+    fastest = std::min(fastest, f["final_ns"].get<double>());
+  }
+  const json& chosen = finalists.at(timing["chosen"].get<size_t>());
+  EXPECT_EQ(result["kernel_time_ns"].get<double>(), fastest);
+  EXPECT_EQ(chosen["final_ns"].get<double>(), fastest);
+  EXPECT_EQ(result["config"], chosen["config"]);
+
+  ASSERT_EQ(tune(6, " --force --finalists 0").status, 0);
+  json search_only;
+  std::ifstream(path("best.json")) >> search_only;
+  EXPECT_FALSE(search_only.contains("final_timing"));
+  double best_verified = 1e300;
+  for (const json& line : journal_lines("best.json.journal"))
+    if (line.value("status", "") == "ok" && line.value("verified", true))
+      best_verified = std::min(best_verified, line["cost"].get<double>());
+  EXPECT_DOUBLE_EQ(search_only["kernel_time_ns"].get<double>(), best_verified * 1e9);
+  const auto refused = mdh_cli(std::string("tune ") + kGemm + " --finalists -1 --out " + path("x.json"));
+  EXPECT_EQ(refused.status, 2);
+  EXPECT_EQ(refused.output, "--finalists must be 0 or more\n");
+}
+
 // A journal that differs only in how it wrote values (before they were named: enum ordinals, permutation ranks)
 // resumes: its records are replayed, none is evaluated again.
 TEST_F(TuneTest, AJournalWithEnumOrdinalsAndPermutationRanksResumes) {

@@ -2,9 +2,9 @@
 // X == --crash-x, answers a launch error for X == --launch-error-x, and reports its pid in the reason so tests can see
 // evaluations spread over workers (or, with
 // --report-env NAME, the value of that environment variable as the worker sees it; with --report-best, the best
-// cost the tuner sent, and results no better than it as unverified; with --kernels-start, it says that its kernels
-// start before it answers or hangs; with --start-up-seconds S, it takes S seconds to start, before it says it is
-// ready).
+// cost the tuner sent and the final timing's runs, and results no better than it as unverified; with --kernels-start,
+// it says that its kernels start before it answers or hangs; with --start-up-seconds S, it takes S seconds to start,
+// before it says it is ready).
 #include <unistd.h>
 
 #include <chrono>
@@ -58,6 +58,7 @@ int main(int argc, char** argv) {
         }
         if (report_best) {
           result.reason = context.best_cost ? std::to_string(*context.best_cost) : "none";
+          if (context.final_runs) result.reason += ", final_runs " + std::to_string(*context.final_runs);
           result.verified = !context.best_cost || cost < *context.best_cost;
         }
         return result;

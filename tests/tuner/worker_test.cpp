@@ -37,7 +37,7 @@ TEST(WorkerPool, EvaluatesOverTheProtocol) {
   EXPECT_DOUBLE_EQ(result.cost, testing::bowl_cost(c));
 }
 
-// The best cost travels to the worker, and the worker's verified and cut flags come back.
+// The best cost and a final timing's runs travel to the worker, and the worker's verified and cut flags come back.
 TEST(WorkerPool, SendsTheBestCostAndReturnsTheChecksMade) {
   SearchSpace space(testing::bowl_parameters());
   WorkerPool pool(test_workers(1, {"--report-best"}));
@@ -51,6 +51,10 @@ TEST(WorkerPool, SendsTheBestCostAndReturnsTheChecksMade) {
   EXPECT_EQ(behind.reason, std::to_string(0.5));
   EXPECT_FALSE(behind.verified);  // the bowl's costs are all above 1
   EXPECT_FALSE(behind.cut);
+  EvaluationContext final_timing;  // tuner/final_timing.h
+  final_timing.final_runs = 7;
+  pool.submit(3, c, final_timing);
+  EXPECT_EQ(pool.wait().second.reason, "none, final_runs 7");
 }
 
 TEST(WorkerPool, TimesOutAHangingWorkerAndTuningContinues) {
