@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "codegen/inline_math.h"
 #include "codegen/parameter_families.h"
 #include "codegen/permutation.h"
 #include "codegen/tunable_geometry.h"
@@ -1101,6 +1102,9 @@ KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
     if (split < 0 || !share_reduction_per_point(bound, limits, split, c)) tile_for_reuse(bound, limits, c);
     if (split >= 0) split_reduction_over_work_groups(bound, limits, split, c);
   }
+  // On CPUs mdh's own log, which the compiler inlines (KernelConfig::inline_math); INLINE_MATH exists only where
+  // user code calls log.
+  if (!limits.local_memory_dedicated && calls_inline_math_function(mdh)) c.inline_math = InlineMath::mdh;
   // Reductions last in the work-group loop nest: the space requires it (LOOP_ORDER_G in parameter_families.cpp).
   std::stable_partition(c.loop_order[0].begin(), c.loop_order[0].end(),
                         [&](int d) { return mdh.dims[d].combine.is_concat(); });

@@ -37,6 +37,8 @@ enum class WorkItemCombine { serial, tree };
 enum class DoubleBuffer { off, on, local };
 /// UNROLL_STEPS' values (see KernelConfig::unroll_steps).
 enum class UnrollSteps { off, on };
+/// INLINE_MATH's values (see KernelConfig::inline_math).
+enum class InlineMath { builtin, mdh };
 
 struct KernelConfig {
   // Per dimension of the md_hom, in dimension order.
@@ -94,6 +96,10 @@ struct KernelConfig {
   // previous step's arithmetic. On the H200 it ran MCC 0.160 -> 0.136 ms and CCSD(T) contractions 7-8% faster, but
   // GEMM's register-tiled configurations 1.6-2.6x slower (session16/gpu4.sh): a choice for the tuner.
   UnrollSteps unroll_steps = UnrollSteps::off;
+  // INLINE_MATH (where user code calls log): mdh's own branch-free log instead of the OpenCL built-in
+  // (codegen/inline_math.h). PoCL calls SLEEF's scalar logf, which nothing inlines or vectorises: PRL 32768 x 1024
+  // ran 3.81 s with it and 2.23 s with mdh's on the 2-core VM. GPUs keep the built-in (hardware).
+  InlineMath inline_math = InlineMath::builtin;
   // WG_SWIZZLE per `++` dimension (of md_homs with two dimensions or more): the order in which the work-groups take
   // their tiles. 1 everywhere: as the OpenCL ids come. S > 1 on dimension d: in launch order, the work-groups take
   // S consecutive tiles of d (the group's rows), then the next S tiles of the other dimensions... (the group's

@@ -7,6 +7,7 @@
 #include <limits>
 #include <set>
 
+#include "codegen/inline_math.h"
 #include "codegen/permutation.h"
 #include "codegen/tunable_geometry.h"
 #include "support/error.h"
@@ -782,6 +783,28 @@ std::vector<ParameterFamily> make_families() {
     f.member_constraints = [](const FamilyContext& x, int a) {
       return std::vector<Condition>{
           Condition::unless(x.parameter("LOCAL_PAD", a) == Expr::constant(0), x.is("MEM_INP_L", a, "local"))};
+    };
+    t.push_back(f);
+  }
+
+  {
+    ParameterFamily f;
+    f.name = "INLINE_MATH";
+    f.kind = FamilyValueKind::enumeration;
+    f.meaning =
+        "whether user code's float log is the OpenCL built-in or mdh's own branch-free one (within 1 ulp), which "
+        "CPU compilers inline where PoCL calls a scalar library function";
+    f.labels = {"builtin", "mdh"};
+    f.legacy_codes = {0, 1};
+    f.exists = [](const BoundMdh& b, int) { return calls_inline_math_function(*b.mdh); };
+    f.neutral = zero;
+    f.get = [](const KernelConfig& c, int) { return static_cast<int64_t>(c.inline_math); };
+    f.set = [](KernelConfig& c, int, int64_t v) { c.inline_math = v == 1 ? InlineMath::mdh : InlineMath::builtin; };
+    // GPUs compute log in hardware: the default search keeps the built-in there.
+    f.lattice_constraints = [](const FamilyContext& x) {
+      if (!x.limits.local_memory_dedicated || !calls_inline_math_function(*x.bound.mdh))
+        return std::vector<Condition>{};
+      return std::vector<Condition>{x.is("INLINE_MATH", 0, "builtin")};
     };
     t.push_back(f);
   }

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "codegen/inline_math.h"
 #include "mdh/combine_operator.h"
 #include "mdh/messages.h"
 
@@ -149,7 +150,8 @@ std::string emit_preamble(const BoundMdh& bound, const PreambleOptions& options)
   out << "#pragma OPENCL FP_CONTRACT " << (options.contract_multiply_add ? "ON" : "OFF") << "\n";
   if (options.contract_multiply_add && options.contract_across_functions)
     out << "#if defined(__clang__)\n#pragma clang fp contract(fast)\n#endif\n";
-  if (options.promote_float_to_double || uses_double(mdh)) out << "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+  const bool fp64 = options.promote_float_to_double || uses_double(mdh);
+  if (fp64) out << "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
   if (options.promote_float_to_double)
     out << "// Verifying reference: every float of the spec (user code included) computes in double.\n"
            "#define float double\n";
@@ -164,6 +166,8 @@ std::string emit_preamble(const BoundMdh& bound, const PreambleOptions& options)
     emit_user_code(out, body, "typedef struct { ", " } " + s.name + ";");
     out << '\n';
   }
+  MDH_INTERNAL_ASSERT(!(options.inline_math && options.promote_float_to_double), "inline math in a reference");
+  if (options.inline_math) out << inline_math_definitions(fp64);
   for (const auto& h : mdh.helpers) {
     out << "// Helper code (spec line " << h.loc.line << ").\n";
     emit_user_code(out, h);

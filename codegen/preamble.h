@@ -27,6 +27,9 @@ struct PreambleOptions {
   /// fuses them without it (`fma.rn.f32` in the PTX) and, seeing `__clang__` and the pragma, made other PTX, with
   /// which the committed GEMM 1024^3 configuration ran 0.098 instead of 0.070 ms on the H200.
   bool contract_across_functions = false;
+  /// User code's float `log` calls mdh's own implementation (codegen/inline_math.h; INLINE_MATH = mdh). The
+  /// tunable kernel sets it from its configuration; references never do.
+  bool inline_math = false;
 };
 
 bool can_promote_to_double(const Mdh& mdh);

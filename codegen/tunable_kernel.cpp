@@ -66,6 +66,7 @@ class TunableEmitter {
     // Across f and the combine operator too where local memory is global memory (PoCL on a CPU); see
     // PreambleOptions::contract_across_functions for why not on GPUs.
     options_.contract_across_functions = !limits.local_memory_dedicated;
+    options_.inline_math = config.inline_math == InlineMath::mdh;
     for (const auto& d : m_.dims) dim_vars_.push_back(d.name);
     result_type_ = element_type_name(m_, m_.result_type(), options_);
   }

@@ -1,6 +1,8 @@
 #include "mdh/ir.h"
 
 #include <algorithm>
+#include <cctype>
+#include <set>
 
 #include "mdh/combine_operator.h"
 
@@ -134,6 +136,44 @@ size_t Mdh::alignment_of(const ElementType& t) const {
 
 std::string Mdh::type_name(const ElementType& t) const {
   return t.is_struct() ? t.struct_name : std::string(opencl_name(t.scalar));
+}
+
+bool Mdh::calls(const std::string& function) const {
+  return std::binary_search(called_functions.begin(), called_functions.end(), function);
+}
+
+namespace {
+bool is_identifier_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+void add_called_functions(const std::string& code, std::set<std::string>& names) {
+  for (size_t at = 0; at < code.size();) {
+    if (!is_identifier_char(code[at]) || std::isdigit(static_cast<unsigned char>(code[at]))) {
+      // Digits start no identifier (1e5f, 0x1p-3f are numbers): skip the whole run.
+      while (at < code.size() && is_identifier_char(code[at])) ++at;
+      if (at < code.size() && !is_identifier_char(code[at])) ++at;
+      continue;
+    }
+    const size_t begin = at;
+    while (at < code.size() && is_identifier_char(code[at])) ++at;
+    if (begin > 0 && code[begin - 1] == '.') continue;  // a field or member, not a function
+    size_t next = at;
+    while (next < code.size() && std::isspace(static_cast<unsigned char>(code[next]))) ++next;
+    if (next < code.size() && code[next] == '(') names.insert(code.substr(begin, at - begin));
+  }
+}
+}  // namespace
+
+void note_called_functions(Mdh& mdh) {
+  std::set<std::string> names;
+  add_called_functions(mdh.scalar.body.text, names);
+  for (const UserCode& helper : mdh.helpers) add_called_functions(helper.text, names);
+  for (const UserOperator& op : mdh.operators) {
+    add_called_functions(op.body.text, names);
+    add_called_functions(op.identity.text, names);
+  }
+  mdh.called_functions.assign(names.begin(), names.end());
 }
 
 }  // namespace mdh

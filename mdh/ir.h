@@ -188,6 +188,10 @@ struct Mdh {
   ScalarFunction scalar;
   std::vector<UserOperator> operators;
   std::optional<SizeExpr> flops, bytes;
+  /// The functions user code calls (helpers, f, operators, identities): each identifier not after '.' that is
+  /// followed by '(', sorted, once each (a name in a comment counts too). Filled once by the parser
+  /// (note_called_functions), so that codegen's questions about it do not rescan megabytes of helper code.
+  std::vector<std::string> called_functions;
 
   // Lookups; -1 when absent.
   int find_buffer(const std::string& name) const;
@@ -204,6 +208,10 @@ struct Mdh {
   size_t size_of(const ElementType& t) const;
   size_t alignment_of(const ElementType& t) const;
   std::string type_name(const ElementType& t) const;  // OpenCL C spelling
+  bool calls(const std::string& function) const;      // in called_functions
 };
+
+/// Fills mdh.called_functions from its user code.
+void note_called_functions(Mdh& mdh);
 
 }  // namespace mdh

@@ -42,6 +42,7 @@ class Parser {
     }
     finish();
     verify(*mdh_);
+    note_called_functions(*mdh_);
     return mdh_;
   }
 

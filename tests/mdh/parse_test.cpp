@@ -117,6 +117,21 @@ TEST(UserCode, OperatorBlockFormWithIdentityOnTheNextLine) {
   EXPECT_EQ(m->dims[0].combine.user_name, "absmax");
 }
 
+// The functions user code calls, for codegen's questions (INLINE_MATH: does it call log?): identifiers followed by
+// '(' in helpers, f, operators and identities; not members ('.'), not numbers, each once, sorted.
+TEST(UserCode, CalledFunctionsAreNotedOnceSorted) {
+  auto m = parse_spec(
+      "md_hom t\nsize N\ninput A : float[N]\noutput B : float[1]\n"
+      "helper {\n  float twice(float a) { return 2.0f * log (a) + sqrt(a); }\n}\n"
+      "view (i < N) : A[i] -> B[0]\nscalar (a) = twice(a) * 1e5f + v.log(a) * 0x1p-3f\n"
+      "operator absmax(float p, float q) {\n  return fabs(q) > fabs(p) ? q : p;\n}\n  identity -INFINITY\n"
+      "combine (absmax)\n",
+      "t.mdh");
+  EXPECT_EQ(m->called_functions, (std::vector<std::string>{"fabs", "log", "sqrt", "twice"}));
+  EXPECT_TRUE(m->calls("log"));
+  EXPECT_FALSE(m->calls("max"));
+}
+
 TEST(Params, ScalarAndStructTypes) {
   auto m = parse_spec(
       spec("size N\nparam alpha : double\ninput A : double[N]\noutput C : double[N]", "(i < N) : A[i] -> C[i]", "(++)"),
