@@ -40,10 +40,22 @@ double ulp_error(float got, double exact) {
 
 TEST(InlineMath, LogIsWithinOneUlpOfTheExactResultAndHandlesSpecialValues) {
   const float subnormal_min = std::numeric_limits<float>::denorm_min(), normal_min = std::numeric_limits<float>::min();
-  std::vector<float> x = {1.0f,         2.0f,  0.5f, std::sqrt(2.0f), std::nextafter(std::sqrt(2.0f), 2.0f),
-                          subnormal_min, normal_min, std::nextafter(normal_min, 0.0f), std::numeric_limits<float>::max(),
-                          0.0f,          -0.0f, -1.0f, -subnormal_min, std::numeric_limits<float>::infinity(),
-                          -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()};
+  std::vector<float> x = {1.0f,
+                          2.0f,
+                          0.5f,
+                          std::sqrt(2.0f),
+                          std::nextafter(std::sqrt(2.0f), 2.0f),
+                          subnormal_min,
+                          normal_min,
+                          std::nextafter(normal_min, 0.0f),
+                          std::numeric_limits<float>::max(),
+                          0.0f,
+                          -0.0f,
+                          -1.0f,
+                          -subnormal_min,
+                          std::numeric_limits<float>::infinity(),
+                          -std::numeric_limits<float>::infinity(),
+                          std::numeric_limits<float>::quiet_NaN()};
   const size_t specials = x.size();
   // Uniform bit patterns of the positive finite floats: every binade, subnormals included, alike.
   std::mt19937_64 random(11);
