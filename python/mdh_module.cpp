@@ -228,7 +228,7 @@ class Spec {
 
   py::tuple tune(const py::object& sizes, const py::object& budget, const py::object& evals, const py::object& device,
                  const py::object& technique, uint64_t seed, const py::object& journal, const py::object& out,
-                 bool resume, bool in_process, const py::object& params, bool progress) const {
+                 bool resume, bool in_process, const py::object& params, bool progress, int finalists) const {
     TuningRequest request;
     request.spec_path = path_;
     request.sizes = size_text(sizes);
@@ -241,6 +241,8 @@ class Spec {
     request.data.params = param_texts(params);
 
     TuningSettings settings;
+    if (finalists < 0) throw UserError("tune: finalists must be 0 or more");
+    settings.finalists = static_cast<size_t>(finalists);
     if (!technique.is_none()) settings.technique = technique.cast<std::string>();
     settings.seed = seed;
     auto add = [&](tuner::Abort a) { settings.abort = settings.abort ? (*settings.abort || a) : a; };
@@ -369,13 +371,17 @@ PYBIND11_MODULE(mdh, m) {
            py::arg("evals") = py::none(), py::arg("device") = py::none(), py::arg("technique") = py::none(),
            py::arg("seed") = 1, py::arg("journal") = py::none(), py::arg("out") = py::none(), py::arg("resume") = false,
            py::arg("in_process") = false, py::arg("params") = py::none(), py::arg("progress") = true,
+           py::arg("finalists") = static_cast<int>(mdh::kDefaultFinalists),
            "tune(sizes, *, budget=None, evals=None, device=None, technique=None, seed=1, journal=None, "
-           "out=None, resume=False, in_process=False, params=None, progress=True) -> (config, journal_path)\n\n"
+           "out=None, resume=False, in_process=False, params=None, progress=True, finalists=3) -> (config, "
+           "journal_path)\n\n"
            "Auto-tunes as `mdh tune` does (budget in seconds, evals a count; neither: 200 evaluations; technique None: "
            "the default, or with resume=True the journal's), evaluating in "
            "`mdh tune-worker` processes of the mdh executable ($MDH_EXECUTABLE or the one built with this module). "
            "Returns the best configuration (a dict run(config=...) takes) and the journal's path (a fresh one "
-           "unless journal= names one). out= also writes the result file `mdh run --config` reads.");
+           "unless journal= names one): the fastest of the search's `finalists` fastest and the default, timed "
+           "again side by side as the benchmark times them (0: the search's best). out= also writes the result file "
+           "`mdh run --config` reads, with that final timing.");
   m.def(
       "load", [](const std::string& path) { return Spec(path); }, py::arg("path"),
       "load(path) -> Spec: parses and checks a spec file; a broken spec raises mdh.Error('FILE:LINE:COL: error: ...')");

@@ -113,13 +113,21 @@ def test_tune_starts_workers_of_the_mdh_executable_and_returns_config_and_journa
     with open(journal) as f:
         lines = [json.loads(line) for line in f]
     assert len(lines) == 4 and lines[0]["metadata"]["sizes"] == "I=8,J=8,K=8"  # a header and three evaluations
-    assert json.loads(out.read_text())["config"] == config
+    result = json.loads(out.read_text())
+    assert result["config"] == config
+    # The result is the fastest finalist timed again, the default among them (tuner/final_timing.h).
+    chosen = result["final_timing"]["finalists"][result["final_timing"]["chosen"]]
+    assert chosen["config"] == config and chosen["final_ns"] == result["kernel_time_ns"]
+    assert any(f["role"] == "default" for f in result["final_timing"]["finalists"])
     a, b = np.eye(8, dtype=np.float32), np.arange(64, dtype=np.float32).reshape(8, 8)
     assert np.array_equal(spec.run(A=a, B=b, config=config, verify=True), b)
     assert np.array_equal(spec.run(A=a, B=b, config=str(out)), b)
-    # A second run gets a journal of its own.
-    _, second = spec.tune({"I": 8, "J": 8, "K": 8}, evals=1, progress=False)
+    # A second run gets a journal of its own; finalists=0 writes the search's best, without a final timing.
+    _, second = spec.tune({"I": 8, "J": 8, "K": 8}, evals=1, progress=False, finalists=0, out=str(out))
     assert second != journal and os.path.exists(second)
+    assert "final_timing" not in json.loads(out.read_text())
+    with pytest.raises(mdh.Error, match="finalists must be 0 or more"):
+        spec.tune({"I": 8, "J": 8, "K": 8}, evals=1, progress=False, finalists=-1)
     for fresh in (journal, second):
         shutil.rmtree(os.path.dirname(fresh))
 
