@@ -1,6 +1,8 @@
 // mdh's own log for user code (INLINE_MATH = mdh; inline_math.h).
 #include "codegen/inline_math.h"
 
+#include <initializer_list>
+
 namespace mdh {
 
 bool calls_inline_math_function(const Mdh& mdh) {
@@ -35,21 +37,19 @@ __attribute__((overloadable, always_inline)) inline float mdh_log(float x) {
   y = x < 0.0f || isnan(x) ? NAN : y;
   return isinf(x) && x > 0.0f ? INFINITY : y;
 }
-__attribute__((overloadable)) inline float2 mdh_log(float2 x) { return log(x); }
-__attribute__((overloadable)) inline float3 mdh_log(float3 x) { return log(x); }
-__attribute__((overloadable)) inline float4 mdh_log(float4 x) { return log(x); }
-__attribute__((overloadable)) inline float8 mdh_log(float8 x) { return log(x); }
-__attribute__((overloadable)) inline float16 mdh_log(float16 x) { return log(x); }
 )";
-  const std::string doubles = R"(__attribute__((overloadable)) inline double mdh_log(double x) { return log(x); }
-__attribute__((overloadable)) inline double2 mdh_log(double2 x) { return log(x); }
-__attribute__((overloadable)) inline double3 mdh_log(double3 x) { return log(x); }
-__attribute__((overloadable)) inline double4 mdh_log(double4 x) { return log(x); }
-__attribute__((overloadable)) inline double8 mdh_log(double8 x) { return log(x); }
-__attribute__((overloadable)) inline double16 mdh_log(double16 x) { return log(x); }
-)";
+  // Every other type keeps the built-in.
+  auto built_in = [](std::initializer_list<const char*> types) {
+    std::string overloads;
+    for (const char* type : types)
+      overloads +=
+          std::string("__attribute__((overloadable)) inline ") + type + " mdh_log(" + type + " x) { return log(x); }\n";
+    return overloads;
+  };
+  const std::string vectors = built_in({"float2", "float3", "float4", "float8", "float16"});
+  const std::string doubles = built_in({"double", "double2", "double3", "double4", "double8", "double16"});
   // PoCL's kernel header defines log as a macro of its own: undefined first, it is not redefined with a warning.
-  return floats + (with_double ? doubles : "") + "#undef log\n#define log(x) mdh_log(x)\n\n";
+  return floats + vectors + (with_double ? doubles : "") + "#undef log\n#define log(x) mdh_log(x)\n\n";
 }
 
 }  // namespace mdh

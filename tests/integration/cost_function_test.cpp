@@ -21,12 +21,20 @@
 namespace mdh {
 namespace {
 
-TEST(CostFunction, FarBehindCandidatesAreCutAfterTheirWarmUpOnlyWhereTheBuildIsComplete) {
+// GEMM 24x16x8 with seeded inputs on the default device (PoCL here).
+struct SmallGemmRun {
   const DeviceInfo device = select_device("");
-  Context context(device);
+  Context context{device};
   BoundMdh bound =
       bind(parse_spec_file(std::string(MDH_SOURCE_DIR) + "/apps/gemm.mdh"), parse_size_binding("I=24,J=16,K=8"));
-  MdHomRun run(context, bound, {}, {}, 7);
+  MdHomRun run{context, bound, {}, {}, 7};
+};
+
+TEST(CostFunction, FarBehindCandidatesAreCutAfterTheirWarmUpOnlyWhereTheBuildIsComplete) {
+  SmallGemmRun gemm;
+  const DeviceInfo& device = gemm.device;
+  const BoundMdh& bound = gemm.bound;
+  MdHomRun& run = gemm.run;
   const KernelConfig config = default_config(bound, device_limits(device));
   const tuner::EvaluationContext far_behind{1e-12};  // a best no real kernel comes near
   for (const bool nvidia : {true, false}) {
@@ -49,14 +57,11 @@ TEST(CostFunction, FarBehindCandidatesAreCutAfterTheirWarmUpOnlyWhereTheBuildIsC
 
 // A final timing (tuner/final_timing.h) is timed in full and checked even far behind the best.
 TEST(CostFunction, AFinalTimingIsNeverCutAndAlwaysChecked) {
-  const DeviceInfo device = select_device("");
-  Context context(device);
-  BoundMdh bound =
-      bind(parse_spec_file(std::string(MDH_SOURCE_DIR) + "/apps/gemm.mdh"), parse_size_binding("I=24,J=16,K=8"));
-  MdHomRun run(context, bound, {}, {}, 7);
-  const DeviceLimits limits = device_limits(device);
+  SmallGemmRun gemm;
+  const BoundMdh& bound = gemm.bound;
+  const DeviceLimits limits = device_limits(gemm.device);
   auto space = std::make_shared<const TuningSpace>(make_tuning_space(bound, limits));
-  MdHomCostFunction cost(run, space, limits, CostSettings{});
+  MdHomCostFunction cost(gemm.run, space, limits, CostSettings{});
   tuner::EvaluationContext final_timing{1e-12};
   final_timing.final_runs = 4;
   const tuner::EvaluationResult result = cost.evaluate(default_config(bound, limits), final_timing);
