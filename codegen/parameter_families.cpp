@@ -802,8 +802,7 @@ std::vector<ParameterFamily> make_families() {
     f.set = [](KernelConfig& c, int, int64_t v) { c.inline_math = v == 1 ? InlineMath::mdh : InlineMath::builtin; };
     // GPUs compute log in hardware: the default search keeps the built-in there.
     f.lattice_constraints = [](const FamilyContext& x) {
-      if (!x.limits.local_memory_dedicated || !calls_inline_math_function(*x.bound.mdh))
-        return std::vector<Condition>{};
+      if (!x.limits.local_memory_dedicated) return std::vector<Condition>{};
       return std::vector<Condition>{x.is("INLINE_MATH", 0, "builtin")};
     };
     t.push_back(f);

@@ -101,7 +101,7 @@ class ParameterFamily {
   std::function<int64_t(const KernelConfig&, int index)> get;
   std::function<void(KernelConfig&, int index, int64_t value)> set;
 
-  /// Constraints this family introduces, per member and once per md_hom.
+  /// Constraints this family introduces, per member and once per md_hom (only where the md_hom has members).
   std::function<std::vector<Condition>(const FamilyContext&, int index)> member_constraints;
   std::function<std::vector<Condition>(const FamilyContext&)> family_constraints;
   /// Constraints of the default search space only, as the lattices are: configurations that violate them are valid

@@ -250,6 +250,8 @@ TuningSpace make_tuning_space(const BoundMdh& bound, const DeviceLimits& limits)
     space.constraints.push_back(std::move(c));
   };
   for (const ParameterFamily& family : families) {
+    // A family without members in this md_hom (INLINE_MATH where user code calls no log) has nothing to constrain.
+    if (family.members(bound).empty()) continue;
     if (family.member_constraints)
       for (int index : family.members(bound))
         for (const Condition& c : family.member_constraints(context, index)) constrain(c);
