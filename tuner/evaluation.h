@@ -46,6 +46,10 @@ struct EvaluationResult {
   /// md_hom cost function: kernel source, program, device, verification); empty where it does not say. Journaled, and
   /// summed in the tuner's TimeBreakdown: the answer to "what does one evaluation cost?".
   StageSeconds stage_seconds;
+  /// Seconds its preparation (compiling ahead) took, where the evaluator prepared it itself (PreparingEvaluator, as
+  /// on an MPI rank); nullopt where the tuning loop prepared it (the loop times that) or nothing did. The journal
+  /// records it as the evaluation's compile time either way.
+  std::optional<double> prepare_seconds;
 
   static EvaluationResult ok(double cost) {
     EvaluationResult result;

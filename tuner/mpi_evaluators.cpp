@@ -55,7 +55,8 @@ nlohmann::json result_message(uint64_t ticket, const EvaluationResult& result) {
           {"reason", result.reason},
           {"verified", result.verified},
           {"cut", result.cut},
-          {"stages", result.stage_seconds}};
+          {"stages", result.stage_seconds},
+          {"prepare", result.prepare_seconds ? nlohmann::json(*result.prepare_seconds) : nlohmann::json()}};
 }
 
 EvaluationResult result_of_message(const nlohmann::json& message) {
@@ -66,6 +67,8 @@ EvaluationResult result_of_message(const nlohmann::json& message) {
   result.verified = message.at("verified").get<bool>();
   result.cut = message.at("cut").get<bool>();
   result.stage_seconds = message.at("stages").get<StageSeconds>();
+  if (const auto prepare = message.find("prepare"); prepare != message.end() && !prepare->is_null())
+    result.prepare_seconds = prepare->get<double>();
   return result;
 }
 

@@ -39,12 +39,18 @@ void PreparingEvaluator::submit(uint64_t ticket, const Configuration& configurat
   entry.ticket = ticket;
   entry.configuration = std::make_shared<const Configuration>(configuration);
   entry.context = context;
-  entry.prepared =
-      boost::asio::post(pool_, boost::asio::use_future([this, configuration = entry.configuration,
-                                                        stop = entry.stop]() -> std::optional<EvaluationResult> {
-                          if (*stop) return std::nullopt;
-                          return prepare_(*configuration, *stop);
-                        }));
+  entry.prepared = boost::asio::post(
+      pool_, boost::asio::use_future([this, configuration = entry.configuration, stop = entry.stop,
+                                      took = entry.prepare_seconds]() -> std::optional<EvaluationResult> {
+        if (*stop) return std::nullopt;
+        // Timed however it ends: a compile that fails took its time too.
+        struct Timing {
+          double& seconds;
+          const double begin = monotonic_seconds();
+          ~Timing() { seconds = monotonic_seconds() - begin; }
+        } timing{*took};
+        return prepare_(*configuration, *stop);
+      }));
   entries_.push_back(std::move(entry));
   submit_prepared();
 }
@@ -62,6 +68,7 @@ void PreparingEvaluator::submit_prepared() {
       verdict = EvaluationResult::failed(EvaluationStatus::error, std::string("prepare failed: ") + e.what());
     }
     if (verdict) {
+      verdict->prepare_seconds = *it->prepare_seconds;
       finished_.emplace_back(it->ticket, std::move(*verdict));
       it = entries_.erase(it);
       continue;
@@ -100,6 +107,7 @@ std::optional<std::pair<uint64_t, EvaluationResult>> PreparingEvaluator::wait_fo
       auto done = std::find_if(entries_.begin(), entries_.end(),
                                [&](const Entry& e) { return e.submitted && e.ticket == result->first; });
       MDH_INTERNAL_ASSERT(done != entries_.end(), "inner evaluator returned an unknown ticket");
+      result->second.prepare_seconds = *done->prepare_seconds;
       entries_.erase(done);
       return result;
     }

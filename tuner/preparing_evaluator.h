@@ -20,7 +20,8 @@ class PreparingEvaluator final : public Evaluator {
  public:
   /// Accepts inner.capacity() + lookahead configurations; prepares each on one of `threads` threads, then submits it
   /// to `inner` when a slot is free, unless its preparation decided its result. A throwing prepare records status
-  /// error ("prepare failed: ..."). The destructor waits for running preparations.
+  /// error ("prepare failed: ..."). Every result says how long its preparation took (prepare_seconds). The
+  /// destructor waits for running preparations.
   PreparingEvaluator(Evaluator& inner, Prepare prepare, unsigned threads, size_t lookahead);
   ~PreparingEvaluator() override;
   PreparingEvaluator(const PreparingEvaluator&) = delete;
@@ -38,6 +39,8 @@ class PreparingEvaluator final : public Evaluator {
     // Shared with its prepare task, which may outlive abandon().
     std::shared_ptr<const Configuration> configuration;
     std::shared_ptr<std::atomic<bool>> stop = std::make_shared<std::atomic<bool>>(false);
+    // Written by its prepare task before the future is ready, read after: the future orders the two.
+    std::shared_ptr<double> prepare_seconds = std::make_shared<double>(0);
     EvaluationContext context;
     std::future<std::optional<EvaluationResult>> prepared;
     bool submitted = false;

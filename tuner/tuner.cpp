@@ -249,7 +249,10 @@ class TuningLoop {
     }
     EvaluationRecord entry{
         status.evaluations, ticket.configuration.to_json(), ticket.result, ticket.start_unix, ticket.end_unix, when};
-    entry.compile_seconds = ticket.replayed ? ticket.recorded_compile_seconds : ticket.compile_seconds;
+    // Prepared by the loop, or by the evaluator (an MPI rank compiling what it evaluates).
+    const std::optional<double> compile_seconds =
+        ticket.compile_seconds ? ticket.compile_seconds : ticket.result.prepare_seconds;
+    entry.compile_seconds = ticket.replayed ? ticket.recorded_compile_seconds : compile_seconds;
     if (const size_t window = window_at(status.evaluations - 1); window != header_window_) entry.window = window;
     if (ticket.replayed) {
       ++result_.replayed;
@@ -257,7 +260,7 @@ class TuningLoop {
       result_.time.evaluating_seconds += std::max(0.0, ticket.end_unix - ticket.start_unix);
       for (const auto& [stage, seconds] : ticket.result.stage_seconds)
         add_stage_seconds(result_.time.stage_seconds, stage, seconds);
-      if (ticket.compile_seconds) result_.time.compile_seconds.push_back(*ticket.compile_seconds);
+      if (compile_seconds) result_.time.compile_seconds.push_back(*compile_seconds);
       if (journal_) journal_->append(entry);
     }
     if (options_.on_evaluation) options_.on_evaluation(status, entry, ticket.replayed);

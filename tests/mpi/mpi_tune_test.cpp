@@ -177,7 +177,11 @@ TEST_F(MpiTuneTest, ThreeRanksWriteOneJournalWithEveryEvaluationOnceAndTheBestVe
   ASSERT_EQ(journal.records.size(), 9u);
   expect_each_evaluation_once(journal.records, 3);
   std::set<int> measuring;
-  for (const auto& record : journal.records) measuring.insert(record.result.measured_on["rank"].get<int>());
+  for (const auto& record : journal.records) {
+    measuring.insert(record.result.measured_on["rank"].get<int>());
+    // Each rank compiles what it evaluates and says how long that took.
+    EXPECT_TRUE(record.compile_seconds.has_value()) << "evaluation " << record.evaluation;
+  }
   EXPECT_EQ(measuring, (std::set<int>{0, 1, 2})) << "every rank evaluates";
   const auto run = testing::run_command("'" MDH_BINARY "' run " + std::string(kGemm) + " --config " +
                                         path("best.json") + " --verify --repeat 1");

@@ -383,6 +383,36 @@ TEST(PreparingEvaluator, PreparesEachConfigurationFirstAndKeepsTheLoopsSequence)
   }
 }
 
+// An MPI rank compiles what it evaluates (PreparingEvaluator), so the loop does not time the compiles: the evaluator
+// does, and the journal records them as it records the loop's own.
+TEST(PreparingEvaluator, EveryResultSaysHowLongItsPreparationTook) {
+  SearchSpace space(testing::bowl_parameters());
+  auto prepare = [](const Configuration& c, const std::atomic<bool>&) -> std::optional<EvaluationResult> {
+    std::this_thread::sleep_for(std::chrono::milliseconds(c["X"] == 3 ? 30 : 10));
+    if (c["X"] == 2) return EvaluationResult::failed(EvaluationStatus::timeout, "synthetic compile deadline");
+    return std::nullopt;
+  };
+  auto technique = make_technique("random");
+  BowlCostFunction cost;
+  InProcessEvaluator in_process(cost);
+  PreparingEvaluator preparing(in_process, prepare, 2, 3);
+  TunerOptions options;
+  std::vector<EvaluationRecord> records;
+  options.on_evaluation = [&](const TuningStatus&, const EvaluationRecord& r, bool) { records.push_back(r); };
+  const TuningResult result = tune(space, *technique, evaluations(40), preparing, options);
+  ASSERT_EQ(records.size(), 40u);
+  size_t slow = 0, verdicts = 0;
+  for (const EvaluationRecord& r : records) {
+    ASSERT_TRUE(r.compile_seconds.has_value()) << "evaluation " << r.evaluation;
+    EXPECT_GE(*r.compile_seconds, r.configuration["X"] == 3 ? 0.03 : 0.01) << "evaluation " << r.evaluation;
+    slow += r.configuration["X"] == 3;
+    verdicts += r.result.status == EvaluationStatus::timeout;
+  }
+  EXPECT_GT(slow, 0u);
+  EXPECT_GT(verdicts, 0u) << "a preparation that decides the result is timed too";
+  EXPECT_EQ(result.time.compile_seconds.size(), records.size());
+}
+
 TEST(TuningLoop, StopsWhenTheSpaceIsExhausted) {
   std::vector<Parameter> p;
   p.push_back(Parameter::integer("A", Range::interval(1, 5)));
