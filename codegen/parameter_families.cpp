@@ -807,6 +807,29 @@ std::vector<ParameterFamily> make_families() {
     };
     t.push_back(f);
   }
+  {
+    ParameterFamily f;
+    f.name = "F_INLINE";
+    f.kind = FamilyValueKind::enumeration;
+    f.meaning =
+        "how the scalar function f, which has a for loop, meets the loop nest: a call the compiler may inline "
+        "(call), always inlined (inline), or inlined with each of its for loops unrolled (unrolled)";
+    f.labels = {"call", "inline", "unrolled"};
+    f.legacy_codes = {0, 1, 2};
+    // A function without loops is small enough that compilers inline it anyway.
+    f.exists = [](const BoundMdh& b, int) { return b.mdh->scalar.has_for_loop; };
+    f.neutral = zero;
+    f.get = [](const KernelConfig& c, int) { return static_cast<int64_t>(c.f_inline); };
+    f.set = [](KernelConfig& c, int, int64_t v) {
+      c.f_inline = v == 2 ? FInline::unrolled : v == 1 ? FInline::inlined : FInline::call;
+    };
+    // Measured on CPUs only (PoCL): GPUs keep the plain function until a GPU soak and timing have run.
+    f.lattice_constraints = [](const FamilyContext& x) {
+      if (!x.limits.local_memory_dedicated) return std::vector<Condition>{};
+      return std::vector<Condition>{x.is("F_INLINE", 0, "call")};
+    };
+    t.push_back(f);
+  }
   for (ParameterFamily& f : t) {
     if (!f.exists) f.exists = [](const BoundMdh&, int) { return true; };
     if (!f.lattice) f.lattice = [](const LatticeContext& x) { return whole_range(x.lo, x.hi); };

@@ -223,7 +223,11 @@ std::string emit_scalar_function(const BoundMdh& bound, const std::string& funct
 
   std::ostringstream out;
   std::string result = element_type_name(mdh, mdh.result_type(), options);
+  MDH_INTERNAL_ASSERT(!options.unroll_scalar_loops || options.inline_scalar_function, "unrolled f not inlined");
   out << "// The scalar function f (spec line " << f.loc.line << ").\n";
+  // A macro named `for` marks every for loop of f's body, its macros' included, and nothing outside it.
+  if (options.unroll_scalar_loops) out << "#define for _Pragma(\"unroll\") for\n";
+  if (options.inline_scalar_function) out << "__attribute__((always_inline)) inline ";
   out << result << ' ' << function_name << '(' << join(parameters, ", ") << ")\n{\n";
   for (const auto& d : accessor_defines) out << d << '\n';
   if (f.is_expression) {
@@ -235,6 +239,7 @@ std::string emit_scalar_function(const BoundMdh& bound, const std::string& funct
   }
   for (const auto& u : accessor_undefs) out << u << '\n';
   out << "}\n";
+  if (options.unroll_scalar_loops) out << "#undef for\n";
   return out.str();
 }
 

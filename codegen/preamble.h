@@ -30,6 +30,11 @@ struct PreambleOptions {
   /// User code's float `log` calls mdh's own implementation (codegen/inline_math.h; INLINE_MATH = mdh). The
   /// tunable kernel sets it from its configuration; references never do.
   bool inline_math = false;
+  /// The scalar function is always_inline, and with unroll_scalar_loops each of its `for` loops gets
+  /// `#pragma unroll` (F_INLINE; KernelConfig::f_inline says why). The tunable kernel sets them from its
+  /// configuration; references never do.
+  bool inline_scalar_function = false;
+  bool unroll_scalar_loops = false;
 };
 
 bool can_promote_to_double(const Mdh& mdh);

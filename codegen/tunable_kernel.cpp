@@ -67,6 +67,8 @@ class TunableEmitter {
     // PreambleOptions::contract_across_functions for why not on GPUs.
     options_.contract_across_functions = !limits.local_memory_dedicated;
     options_.inline_math = config.inline_math == InlineMath::mdh;
+    options_.inline_scalar_function = config.f_inline != FInline::call;
+    options_.unroll_scalar_loops = config.f_inline == FInline::unrolled;
     for (const auto& d : m_.dims) dim_vars_.push_back(d.name);
     result_type_ = element_type_name(m_, m_.result_type(), options_);
   }

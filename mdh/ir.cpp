@@ -168,6 +168,7 @@ void add_called_functions(const std::string& code, std::set<std::string>& names)
 void note_called_functions(Mdh& mdh) {
   std::set<std::string> names;
   add_called_functions(mdh.scalar.body.text, names);
+  mdh.scalar.has_for_loop = names.count("for") != 0;
   for (const UserCode& helper : mdh.helpers) add_called_functions(helper.text, names);
   for (const UserOperator& op : mdh.operators) {
     add_called_functions(op.body.text, names);

@@ -156,6 +156,9 @@ struct ScalarFunction {
   UserCode body;  // for the expression form: the expression; for the block form: the statements between { }
   bool is_expression = false;
   SourceLoc loc;
+  /// Whether the body has a `for` loop (a `for` followed by '('; one in a comment counts too). Filled by the parser
+  /// (note_called_functions): the family F_INLINE exists only then.
+  bool has_for_loop = false;
 };
 
 /// `operator NAME(T p, T q) = EXPR identity EXPR` (or a `{ }` body): a user combine operator.
@@ -211,7 +214,7 @@ struct Mdh {
   bool calls(const std::string& function) const;      // in called_functions
 };
 
-/// Fills mdh.called_functions from its user code.
+/// Fills mdh.called_functions from its user code, and mdh.scalar.has_for_loop.
 void note_called_functions(Mdh& mdh);
 
 }  // namespace mdh

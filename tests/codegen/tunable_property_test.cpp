@@ -59,8 +59,8 @@ INSTANTIATE_TEST_SUITE_P(MdHomsWithoutContractions, TunablePropertyOptimised,
 TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
   // [local tiles, steps, result slots][Always, Sometimes, Never]
   std::array<std::array<int, 3>, 3> seen{};
-  int swizzled = 0, double_buffered = 0, two_local_tiles = 0, unrolled_steps = 0, padded_rows = 0,
-      inline_math = 0;  // the families whose code is not about tiles: drawn too
+  int swizzled = 0, double_buffered = 0, two_local_tiles = 0, unrolled_steps = 0, padded_rows = 0, inline_math = 0,
+      inlined_f = 0, unrolled_f_loops = 0;  // the families whose code is not about tiles: drawn too
   // VECTOR_WIDTH: cached copies that move vectors, per layer [local, private], read aligned or through vloadN.
   std::array<std::array<int, 2>, 2> vector_copies{};
   for (const PropertyCase& c : property_cases())
@@ -77,6 +77,8 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
           padded_rows += std::any_of(g.cached_tiles.begin(), g.cached_tiles.end(),
                                      [](const CachedTile& t) { return t.row_pad > 0; });
           inline_math += config.inline_math == InlineMath::mdh;
+          inlined_f += config.f_inline == FInline::inlined;
+          unrolled_f_loops += config.f_inline == FInline::unrolled;
           if (std::any_of(config.vector_width.begin(), config.vector_width.end(), [](int64_t w) { return w > 1; })) {
             // The kernel's summary says which copies move vectors and how they load them.
             const std::string source = generate_tunable_kernel(bound, config, first_device_limits()).source;
@@ -102,7 +104,8 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
   }
   std::cout << "WG_SWIZZLE > 1: " << swizzled << " configurations; DOUBLE_BUFFER pipelining: " << double_buffered
             << " through registers, " << two_local_tiles << " with two local tiles; UNROLL_STEPS: " << unrolled_steps
-            << "; LOCAL_PAD > 0: " << padded_rows << "; INLINE_MATH mdh: " << inline_math << "\n";
+            << "; LOCAL_PAD > 0: " << padded_rows << "; INLINE_MATH mdh: " << inline_math
+            << "; F_INLINE inline: " << inlined_f << ", unrolled: " << unrolled_f_loops << "\n";
   const char* layers[] = {"local", "private"};
   for (int l = 0; l < 2; ++l) {
     std::cout << "VECTOR_WIDTH > 1, " << layers[l] << " caches: " << vector_copies[l][0] << " rows of whole vectors "
@@ -115,6 +118,8 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
   EXPECT_GT(unrolled_steps, 0);
   EXPECT_GT(padded_rows, 0);
   EXPECT_GT(inline_math, 0);
+  EXPECT_GT(inlined_f, 0);
+  EXPECT_GT(unrolled_f_loops, 0);
 }
 
 }  // namespace

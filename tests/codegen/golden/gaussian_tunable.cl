@@ -72,7 +72,8 @@
 #endif
 
 // The scalar function f (spec line 7).
-float mdh_f(__local const float* restrict w_origin, const int i, const int j)
+#define for _Pragma("unroll") for
+__attribute__((always_inline)) inline float mdh_f(__local const float* restrict w_origin, const int i, const int j)
 {
 #define w(mdh_o0, mdh_o1) (w_origin[(mdh_o0) * CACHE_L_img_STRIDE_0 + (mdh_o1) * CACHE_L_img_STRIDE_1])
 #line 8 "apps/gaussian.mdh"
@@ -81,9 +82,10 @@ float mdh_f(__local const float* restrict w_origin, const int i, const int j)
   for (int r = 0; r < 5; ++r)
     for (int c = 0; c < 5; ++c) s += k[r][c] * w(r, c);
   return s / 159.0f;
-#line 85 "gaussian_tunable.cl"
+#line 86 "gaussian_tunable.cl"
 #undef w
 }
+#undef for
 
 __kernel __attribute__((reqd_work_group_size(LOCAL_SIZE_0, LOCAL_SIZE_1, LOCAL_SIZE_2)))
 void gaussian_tunable(__global const float* restrict img, __global float* restrict out)

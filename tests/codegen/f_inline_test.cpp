@@ -1,0 +1,119 @@
+// F_INLINE: the scalar function inlined into the loop nest, its for loops unrolled (KernelConfig::f_inline). What
+// each value emits, that `for` is marked inside f only (its macros' loops included, helpers' functions not), that
+// the kernels compute what the reference computes on PoCL, and where the default search may take which value.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "codegen/kernel_config.h"
+#include "codegen/reference_kernel.h"
+#include "codegen/tunable_kernel.h"
+#include "codegen/tuning_space.h"
+#include "pipeline/tuning_search_space.h"
+#include "tests/codegen/codegen_test_support.h"
+#include "tests/codegen/tunable_test_support.h"
+
+namespace mdh {
+namespace {
+
+using testing::bind_spec_text;
+
+// f sums a row of a table with a loop, one of whose iterations comes from a helper macro; the helper function's
+// own loop stays outside f.
+constexpr const char* kRowSum =
+    "md_hom row_sum\n"
+    "size N\n"
+    "input x : int[N]\n"
+    "table w : float[8]\n"
+    "output y : float[N]\n"
+    "helper {\n"
+    "  #define TWICE(v) for (int r = 0; r < 2; ++r) v += 1.0f\n"
+    "  float helper_sum(float a) { float s = 0.0f; for (int k = 0; k < 3; ++k) s += a; return s; }\n"
+    "}\n"
+    "view (i < N) : x[i] -> y[i]\n"
+    "scalar (v) {\n"
+    "  float s = 0.0f;\n"
+    "  for (int k = 0; k < 8; ++k) s += w[k] * (float)(v + k);\n"
+    "  TWICE(s);\n"
+    "  return s + helper_sum((float)v);\n"
+    "}\n"
+    "combine (++)\n";
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(FInline, EachValueEmitsItsFunctionAndComputesAsTheReference) {
+  const BoundMdh bound = bind_spec_text(kRowSum, "row_sum.mdh", "N=100");
+  EXPECT_TRUE(bound.mdh->scalar.has_for_loop);
+  const DeviceLimits limits = testing::first_device_limits();
+  const std::map<std::string, testing::Bytes> buffers = testing::seeded_buffers(bound, 5);
+  const testing::Bytes expected = testing::reference_output(bound, buffers);
+  KernelConfig c = default_config(bound, limits);
+  for (FInline value : {FInline::call, FInline::inlined, FInline::unrolled}) {
+    c.f_inline = value;
+    const LaunchPlan plan = generate_tunable_kernel(bound, c, limits);
+    const std::string& s = plan.source;
+    const int v = static_cast<int>(value);
+    EXPECT_EQ(count(s, "__attribute__((always_inline)) inline float mdh_f("), value == FInline::call ? 0u : 1u) << v;
+    EXPECT_EQ(count(s, "#define for _Pragma(\"unroll\") for\n"), value == FInline::unrolled ? 1u : 0u) << v;
+    EXPECT_EQ(count(s, "#undef for\n"), value == FInline::unrolled ? 1u : 0u) << v;
+    if (value == FInline::unrolled) {
+      // The macro spans f alone: defined after the helper (whose function keeps its loop plain), undefined after f.
+      const size_t define = s.find("#define for"), helper = s.find("helper_sum(float a)"), f = s.find("mdh_f(");
+      EXPECT_LT(helper, define);
+      EXPECT_LT(define, f);
+      EXPECT_LT(f, s.find("#undef for"));
+    }
+    const testing::RunResult run = testing::run_plan_with_scratch(bound, plan, buffers);
+    ASSERT_EQ(run.error, "") << v;
+    EXPECT_EQ(testing::compare_outputs(bound, expected, run.output), std::nullopt) << v;
+  }
+  // References never take it.
+  EXPECT_EQ(generate_reference_kernel(bound, PreambleOptions{}).source.find("always_inline"), std::string::npos);
+}
+
+TEST(FInline, ForLoopsOfFAreNotedAtParse) {
+  auto has_loop = [](const std::string& scalar) {
+    const std::string text =
+        "md_hom m\nsize N\ninput x : float[N]\noutput y : float[N]\n"
+        "view (i < N) : x[i] -> y[i]\nscalar (v) " +
+        scalar + "\ncombine (++)\n";
+    return bind_spec_text(text, "m.mdh", "N=4").mdh->scalar.has_for_loop;
+  };
+  EXPECT_TRUE(has_loop("{ float s = 0.0f; for(int k = 0; k < 2; ++k) s += v; return s; }"));
+  EXPECT_FALSE(has_loop("= v * v"));
+  EXPECT_FALSE(has_loop("{ float format = v; return format; }"));
+}
+
+// Where f has a for loop, CPUs default to inlining f and unrolling its loops; GPUs keep the plain function, and
+// their default search does not try the others (not measured there). Without a loop the family does not exist.
+TEST(FInline, DefaultsAndTheDefaultSearchsValuesPerDevice) {
+  const DeviceLimits cpu = testing::first_device_limits();
+  ASSERT_FALSE(cpu.local_memory_dedicated);
+  const DeviceLimits gpu = testing::h200_device_limits();
+  const BoundMdh prl = testing::bind_app("apps/prl.mdh", "N=64,M=32");
+  const BoundMdh gemm = testing::bind_app("apps/gemm.mdh", "I=8,J=8,K=8");
+  EXPECT_EQ(default_config(prl, cpu).f_inline, FInline::unrolled);
+  EXPECT_EQ(default_config(gemm, cpu).f_inline, FInline::call);
+  EXPECT_EQ(default_config(prl, gpu).f_inline, FInline::call);
+  EXPECT_EQ(default_config(gemm, gpu).f_inline, FInline::call);
+
+  auto values_searched = [](const BoundMdh& bound, const DeviceLimits& limits) {
+    const TuningSpace space = make_tuning_space(bound, limits);
+    const tuner::SearchSpace search = make_search_space(space, 1);
+    tuner::Rng rng(7);
+    std::set<FInline> seen;
+    for (int k = 0; k < 200; ++k)
+      seen.insert(kernel_config_of(bound, space, search.configuration(search.sample(rng))).f_inline);
+    return seen;
+  };
+  EXPECT_EQ(values_searched(prl, cpu), (std::set<FInline>{FInline::call, FInline::inlined, FInline::unrolled}));
+  EXPECT_LT(make_tuning_space(gemm, cpu).find("F_INLINE"), 0);
+  EXPECT_EQ(values_searched(prl, gpu), (std::set<FInline>{FInline::call}));
+}
+
+}  // namespace
+}  // namespace mdh
