@@ -216,6 +216,16 @@ Expr ocl_extent(const FamilyContext& x, int layer, int o, const std::string& nam
   });
 }
 
+// A single family's lattice constraint that keeps the default search on GPUs (dedicated local memory) at one value:
+// for choices that GPUs do in hardware or that were measured on CPUs only.
+std::function<std::vector<Condition>(const FamilyContext&)> gpus_search_only(const std::string& family,
+                                                                             const std::string& label) {
+  return [family, label](const FamilyContext& x) {
+    if (!x.limits.local_memory_dedicated) return std::vector<Condition>{};
+    return std::vector<Condition>{x.is(family, 0, label)};
+  };
+}
+
 // ---------------------------------------------------------------------------------------------- the table
 
 std::vector<ParameterFamily> make_families() {
@@ -801,10 +811,7 @@ std::vector<ParameterFamily> make_families() {
     f.get = [](const KernelConfig& c, int) { return static_cast<int64_t>(c.inline_math); };
     f.set = [](KernelConfig& c, int, int64_t v) { c.inline_math = v == 1 ? InlineMath::mdh : InlineMath::builtin; };
     // GPUs compute log in hardware: the default search keeps the built-in there.
-    f.lattice_constraints = [](const FamilyContext& x) {
-      if (!x.limits.local_memory_dedicated) return std::vector<Condition>{};
-      return std::vector<Condition>{x.is("INLINE_MATH", 0, "builtin")};
-    };
+    f.lattice_constraints = gpus_search_only("INLINE_MATH", "builtin");
     t.push_back(f);
   }
   {
@@ -824,10 +831,7 @@ std::vector<ParameterFamily> make_families() {
       c.f_inline = v == 2 ? FInline::unrolled : v == 1 ? FInline::inlined : FInline::call;
     };
     // Measured on CPUs only (PoCL): GPUs keep the plain function until a GPU soak and timing have run.
-    f.lattice_constraints = [](const FamilyContext& x) {
-      if (!x.limits.local_memory_dedicated) return std::vector<Condition>{};
-      return std::vector<Condition>{x.is("F_INLINE", 0, "call")};
-    };
+    f.lattice_constraints = gpus_search_only("F_INLINE", "call");
     t.push_back(f);
   }
   for (ParameterFamily& f : t) {
