@@ -41,6 +41,10 @@ enum class UnrollSteps { off, on };
 enum class InlineMath { builtin, mdh };
 /// F_INLINE's values (see KernelConfig::f_inline).
 enum class FInline { call, inlined, unrolled };
+/// Where F_INLINE exists: the scalar function has a for loop, and no user code directs unrolling itself.
+inline bool f_inline_applies(const Mdh& mdh) {
+  return mdh.scalar.has_for_loop && !mdh.scalar.directs_unrolling;
+}
 
 struct KernelConfig {
   // Per dimension of the md_hom, in dimension order.
@@ -102,9 +106,10 @@ struct KernelConfig {
   // (codegen/inline_math.h). PoCL calls SLEEF's scalar logf, which nothing inlines or vectorises: PRL 32768 x 1024
   // ran 3.81 s with it and 2.23 s with mdh's on the 2-core VM. GPUs keep the built-in (hardware).
   InlineMath inline_math = InlineMath::builtin;
-  // F_INLINE (where f has a `for` loop): how the scalar function f meets the loop nest that calls it. `call`: a
-  // plain function, inlined or not as the compiler decides; `inlined`: always_inline; `unrolled`: always_inline and
-  // `#pragma unroll` on each of its `for` loops. PoCL kept PRL's f (14 fields, a loop) a call per pair; inlined and its
+  // F_INLINE (where f has a `for` loop and user code directs no unrolling: f_inline_applies): how the scalar function
+  // f meets the loop nest that calls it. `call`: a plain function, inlined or not as the compiler decides; `inlined`:
+  // always_inline; `unrolled`: always_inline and `#pragma unroll 32` on each of its `for` loops (full up to 32
+  // iterations). PoCL kept PRL's f (14 fields, a loop) a call per pair; inlined and its
   // loop unrolled, the compiler schedules the fields' loads, compares and logs together: 2.3x faster on the 2-core VM
   // for PT_SIZE_j 4 with 16 work-items, 1.6x for the CPU default. Gaussian 4096^2's CPU default (a 5x5 window loop)
   // went from 95 to 12.5 ms (session 22). GPUs keep `call` (not measured).

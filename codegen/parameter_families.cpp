@@ -823,8 +823,9 @@ std::vector<ParameterFamily> make_families() {
         "(call), always inlined (inline), or inlined with each of its for loops unrolled (unrolled)";
     f.labels = {"call", "inline", "unrolled"};
     f.legacy_codes = {0, 1, 2};
-    // A function without loops is small enough that compilers inline it anyway.
-    f.exists = [](const BoundMdh& b, int) { return b.mdh->scalar.has_for_loop; };
+    // A function without loops is small enough that compilers inline it anyway; where user code directs unrolling
+    // itself, a second directive would not build.
+    f.exists = [](const BoundMdh& b, int) { return f_inline_applies(*b.mdh); };
     f.neutral = zero;
     f.get = [](const KernelConfig& c, int) { return static_cast<int64_t>(c.f_inline); };
     f.set = [](KernelConfig& c, int, int64_t v) {

@@ -225,8 +225,10 @@ std::string emit_scalar_function(const BoundMdh& bound, const std::string& funct
   std::string result = element_type_name(mdh, mdh.result_type(), options);
   MDH_INTERNAL_ASSERT(!options.unroll_scalar_loops || options.inline_scalar_function, "unrolled f not inlined");
   out << "// The scalar function f (spec line " << f.loc.line << ").\n";
-  // A macro named `for` marks every for loop of f's body, its macros' included, and nothing outside it.
-  if (options.unroll_scalar_loops) out << "#define for _Pragma(\"unroll\") for\n";
+  // A macro named `for` marks every for loop of f's body, its macros' included, and nothing outside it. 32: loops of
+  // up to 32 iterations unroll fully (PRL's 14 fields, Gaussian's 5 x 5 window), longer ones by 32, so that a loop
+  // of thousands does not become thousands of copies.
+  if (options.unroll_scalar_loops) out << "#define for _Pragma(\"unroll 32\") for\n";
   if (options.inline_scalar_function) out << "__attribute__((always_inline)) inline ";
   out << result << ' ' << function_name << '(' << join(parameters, ", ") << ")\n{\n";
   for (const auto& d : accessor_defines) out << d << '\n';

@@ -169,6 +169,9 @@ void note_called_functions(Mdh& mdh) {
   std::set<std::string> names;
   add_called_functions(mdh.scalar.body.text, names);
   mdh.scalar.has_for_loop = names.count("for") != 0;
+  auto mentions_unroll = [](const UserCode& code) { return code.text.find("unroll") != std::string::npos; };
+  mdh.scalar.directs_unrolling =
+      mentions_unroll(mdh.scalar.body) || std::any_of(mdh.helpers.begin(), mdh.helpers.end(), mentions_unroll);
   for (const UserCode& helper : mdh.helpers) add_called_functions(helper.text, names);
   for (const UserOperator& op : mdh.operators) {
     add_called_functions(op.body.text, names);

@@ -159,6 +159,10 @@ struct ScalarFunction {
   /// Whether the body has a `for` loop (a `for` followed by '('; one in a comment counts too). Filled by the parser
   /// (note_called_functions): the family F_INLINE exists only then.
   bool has_for_loop = false;
+  /// Whether f or a helper (whose macros f may use) mentions "unroll" (`#pragma unroll N`, `_Pragma("unroll")`,
+  /// `opencl_unroll_hint`, `nounroll`): the user directs unrolling, and a second directive on one loop does not
+  /// build ("incompatible directives"). Filled by the parser; F_INLINE does not exist then.
+  bool directs_unrolling = false;
 };
 
 /// `operator NAME(T p, T q) = EXPR identity EXPR` (or a `{ }` body): a user combine operator.
@@ -214,7 +218,7 @@ struct Mdh {
   bool calls(const std::string& function) const;      // in called_functions
 };
 
-/// Fills mdh.called_functions from its user code, and mdh.scalar.has_for_loop.
+/// Fills mdh.called_functions from its user code, and mdh.scalar.has_for_loop and directs_unrolling.
 void note_called_functions(Mdh& mdh);
 
 }  // namespace mdh

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <utility>
+#include <vector>
 
 #include "codegen/kernel_config.h"
 #include "codegen/reference_kernel.h"
@@ -58,7 +60,7 @@ TEST(FInline, EachValueEmitsItsFunctionAndComputesAsTheReference) {
     const std::string& s = plan.source;
     const int v = static_cast<int>(value);
     EXPECT_EQ(count(s, "__attribute__((always_inline)) inline float mdh_f("), value == FInline::call ? 0u : 1u) << v;
-    EXPECT_EQ(count(s, "#define for _Pragma(\"unroll\") for\n"), value == FInline::unrolled ? 1u : 0u) << v;
+    EXPECT_EQ(count(s, "#define for _Pragma(\"unroll 32\") for\n"), value == FInline::unrolled ? 1u : 0u) << v;
     EXPECT_EQ(count(s, "#undef for\n"), value == FInline::unrolled ? 1u : 0u) << v;
     if (value == FInline::unrolled) {
       // The macro spans f alone: defined after the helper (whose function keeps its loop plain), undefined after f.
@@ -86,6 +88,36 @@ TEST(FInline, ForLoopsOfFAreNotedAtParse) {
   EXPECT_TRUE(has_loop("{ float s = 0.0f; for(int k = 0; k < 2; ++k) s += v; return s; }"));
   EXPECT_FALSE(has_loop("= v * v"));
   EXPECT_FALSE(has_loop("{ float format = v; return format; }"));
+  EXPECT_FALSE(bind_spec_text(kRowSum, "row_sum.mdh", "N=4").mdh->scalar.directs_unrolling);
+}
+
+// A spec that directs unrolling itself keeps its own directives: F_INLINE does not exist, so no configuration adds a
+// second one to the same loop (clang: "incompatible directives '#pragma unroll' and '#pragma unroll(2)'").
+TEST(FInline, UserCodeThatDirectsUnrollingKeepsItsOwnDirectives) {
+  auto spec = [](const std::string& helper, const std::string& pragma) {
+    return "md_hom m\nsize N\ninput x : float[N]\noutput y : float[N]\n" +
+           (helper.empty() ? "" : "helper {\n" + helper + "\n}\n") +
+           "view (i < N) : x[i] -> y[i]\nscalar (v) {\n  float s = 0.0f;\n" + pragma +
+           "\n  for (int k = 0; k < 8; ++k) s += v * (float)k;\n  return s;\n}\ncombine (++)\n";
+  };
+  const DeviceLimits cpu = testing::first_device_limits();
+  for (const auto& [helper, pragma] : std::vector<std::pair<std::string, std::string>>{
+           {"", "  #pragma unroll 2"},
+           {"#define TWO_AT_A_TIME _Pragma(\"unroll 2\")", "  TWO_AT_A_TIME"},
+           {"", "  __attribute__((opencl_unroll_hint(2)))"}}) {
+    const BoundMdh bound = bind_spec_text(spec(helper, pragma), "m.mdh", "N=64");
+    EXPECT_TRUE(bound.mdh->scalar.has_for_loop) << pragma;
+    EXPECT_TRUE(bound.mdh->scalar.directs_unrolling) << pragma;
+    EXPECT_LT(make_tuning_space(bound, cpu).find("F_INLINE"), 0) << pragma;
+    const KernelConfig c = default_config(bound, cpu);
+    EXPECT_EQ(c.f_inline, FInline::call) << pragma;
+    const std::map<std::string, testing::Bytes> buffers = testing::seeded_buffers(bound, 2);
+    const testing::RunResult run =
+        testing::run_plan_with_scratch(bound, generate_tunable_kernel(bound, c, cpu), buffers);
+    ASSERT_EQ(run.error, "") << pragma;
+    EXPECT_EQ(testing::compare_outputs(bound, testing::reference_output(bound, buffers), run.output), std::nullopt)
+        << pragma;
+  }
 }
 
 // Where f has a for loop, CPUs default to inlining f and unrolling its loops; GPUs keep the plain function, and

@@ -72,7 +72,7 @@
 #endif
 
 // The scalar function f (spec line 7).
-#define for _Pragma("unroll") for
+#define for _Pragma("unroll 32") for
 __attribute__((always_inline)) inline float mdh_f(__local const float* restrict w_origin, const int i, const int j)
 {
 #define w(mdh_o0, mdh_o1) (w_origin[(mdh_o0) * CACHE_L_img_STRIDE_0 + (mdh_o1) * CACHE_L_img_STRIDE_1])
