@@ -6,6 +6,8 @@
 #include <array>
 #include <limits>
 #include <set>
+#include <type_traits>
+#include <utility>
 
 #include "codegen/inline_math.h"
 #include "codegen/permutation.h"
@@ -214,6 +216,15 @@ Expr ocl_extent(const FamilyContext& x, int layer, int o, const std::string& nam
       }
     return product;
   });
+}
+
+// get and set of a family of one parameter whose labels name the values of the KernelConfig enum `member` in
+// declaration order (label index = enum value).
+template <auto member>
+void access_enum_member(ParameterFamily& f) {
+  using Enum = std::remove_reference_t<decltype(std::declval<KernelConfig&>().*member)>;
+  f.get = [](const KernelConfig& c, int) { return static_cast<int64_t>(c.*member); };
+  f.set = [](KernelConfig& c, int, int64_t v) { c.*member = static_cast<Enum>(v); };
 }
 
 // A single family's lattice constraint that keeps the default search on GPUs (dedicated local memory) at one value:
@@ -612,10 +623,7 @@ std::vector<ParameterFamily> make_families() {
     f.labels = {"serial", "tree"};
     f.legacy_codes = {0, 1};
     f.neutral = zero;
-    f.get = [](const KernelConfig& c, int) { return static_cast<int64_t>(c.work_item_combine); };
-    f.set = [](KernelConfig& c, int, int64_t v) {
-      c.work_item_combine = v == 1 ? WorkItemCombine::tree : WorkItemCombine::serial;
-    };
+    access_enum_member<&KernelConfig::work_item_combine>(f);
     f.family_constraints = [reduction_sharing](const FamilyContext& x) {
       if (x.bound.mdh->reduction_dims().empty()) return std::vector<Condition>{x.is("CMB_WI", 0, "serial")};
       return std::vector<Condition>{
@@ -634,10 +642,7 @@ std::vector<ParameterFamily> make_families() {
     f.labels = {"off", "on", "local"};
     f.legacy_codes = {0, 1, 2};
     f.neutral = zero;
-    f.get = [](const KernelConfig& c, int) { return static_cast<int64_t>(c.double_buffer); };
-    f.set = [](KernelConfig& c, int, int64_t v) {
-      c.double_buffer = v == 2 ? DoubleBuffer::local : v == 1 ? DoubleBuffer::on : DoubleBuffer::off;
-    };
+    access_enum_member<&KernelConfig::double_buffer>(f);
     // Only with an input cached in local memory and a reduction (else "on" would name the kernel of "off" a second
     // time). Whether the sizes give a tile loop to pipeline (TunableGeometry::prefetch_dimension) is not a
     // constraint: "on" pipelines where they do, so a configuration stays valid at other sizes (the tuned-results
@@ -661,8 +666,7 @@ std::vector<ParameterFamily> make_families() {
     f.labels = {"off", "on"};
     f.legacy_codes = {0, 1};
     f.neutral = zero;
-    f.get = [](const KernelConfig& c, int) { return static_cast<int64_t>(c.unroll_steps); };
-    f.set = [](KernelConfig& c, int, int64_t v) { c.unroll_steps = v == 1 ? UnrollSteps::on : UnrollSteps::off; };
+    access_enum_member<&KernelConfig::unroll_steps>(f);
     // No constraint: where every dimension has one step, "on" generates the kernel of "off" byte for byte (the
     // binary cache then compiles it once); telling so would read every dimension's tile sizes, a constraint
     // across all their groups.
@@ -808,8 +812,7 @@ std::vector<ParameterFamily> make_families() {
     f.legacy_codes = {0, 1};
     f.exists = [](const BoundMdh& b, int) { return calls_inline_math_function(*b.mdh); };
     f.neutral = zero;
-    f.get = [](const KernelConfig& c, int) { return static_cast<int64_t>(c.inline_math); };
-    f.set = [](KernelConfig& c, int, int64_t v) { c.inline_math = v == 1 ? InlineMath::mdh : InlineMath::builtin; };
+    access_enum_member<&KernelConfig::inline_math>(f);
     // GPUs compute log in hardware: the default search keeps the built-in there.
     f.lattice_constraints = gpus_search_only("INLINE_MATH", "builtin");
     t.push_back(f);
@@ -827,10 +830,7 @@ std::vector<ParameterFamily> make_families() {
     // itself, a second directive would not build.
     f.exists = [](const BoundMdh& b, int) { return f_inline_applies(*b.mdh); };
     f.neutral = zero;
-    f.get = [](const KernelConfig& c, int) { return static_cast<int64_t>(c.f_inline); };
-    f.set = [](KernelConfig& c, int, int64_t v) {
-      c.f_inline = v == 2 ? FInline::unrolled : v == 1 ? FInline::inlined : FInline::call;
-    };
+    access_enum_member<&KernelConfig::f_inline>(f);
     // Measured on CPUs only (PoCL): GPUs keep the plain function until a GPU soak and timing have run.
     f.lattice_constraints = gpus_search_only("F_INLINE", "call");
     t.push_back(f);

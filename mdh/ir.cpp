@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <set>
+#include <utility>
 
 #include "mdh/combine_operator.h"
 
@@ -166,9 +167,10 @@ void add_called_functions(const std::string& code, std::set<std::string>& names)
 }  // namespace
 
 void note_called_functions(Mdh& mdh) {
-  std::set<std::string> names;
-  add_called_functions(mdh.scalar.body.text, names);
-  mdh.scalar.has_for_loop = names.count("for") != 0;
+  std::set<std::string> in_f;
+  add_called_functions(mdh.scalar.body.text, in_f);
+  mdh.scalar.has_for_loop = in_f.count("for") != 0;
+  std::set<std::string> names = std::move(in_f);
   auto mentions_unroll = [](const UserCode& code) { return code.text.find("unroll") != std::string::npos; };
   mdh.scalar.directs_unrolling =
       mentions_unroll(mdh.scalar.body) || std::any_of(mdh.helpers.begin(), mdh.helpers.end(), mentions_unroll);
