@@ -70,6 +70,12 @@ int run_command(const Args& args) {
     std::snprintf(rate, sizeof rate, ", %.2f GFLOP/s", *run.bound.flops / seconds * 1e-9), std::cout << rate;
   if (run.bound.bytes)
     std::snprintf(rate, sizeof rate, ", %.2f GB/s", *run.bound.bytes / seconds * 1e-9), std::cout << rate;
+  if (timing.each_kernel_ns.size() > 1) {
+    std::cout << "\nper kernel: median";
+    for (size_t k = 0; k < timing.each_kernel_ns.size(); ++k)
+      std::cout << (k ? ", " : " ") << run.kernel.plan.kernels[k].kernel_name << ' '
+                << format_ms(median_ns(timing.each_kernel_ns[k]));
+  }
   std::cout << "\nwhole call: median " << format_ms(timing.median_wall_ns()) << '\n';
 
   if (output_file) write_buffer_file(output_file->second, run.output);

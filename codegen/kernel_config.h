@@ -41,6 +41,12 @@ enum class UnrollSteps { off, on };
 enum class InlineMath { builtin, mdh };
 /// F_INLINE's values (see KernelConfig::f_inline).
 enum class FInline { call, inlined, unrolled };
+/// WG_COMBINE's values (see KernelConfig::work_group_combine).
+enum class WorkGroupCombine { kernel, last };
+/// Where WG_COMBINE exists: the md_hom reduces.
+inline bool work_group_combine_applies(const Mdh& mdh) {
+  return !mdh.reduction_dims().empty();
+}
 /// Where F_INLINE exists: the scalar function has a for loop, and no user code directs unrolling itself.
 inline bool f_inline_applies(const Mdh& mdh) {
   return mdh.scalar.has_for_loop && !mdh.scalar.directs_unrolling;
@@ -114,6 +120,15 @@ struct KernelConfig {
   // for PT_SIZE_j 4 with 16 work-items, 1.6x for the CPU default. Gaussian 4096^2's CPU default (a 5x5 window loop)
   // went from 95 to 12.5 ms (session 22). GPUs keep `call` (not measured).
   FInline f_inline = FInline::call;
+  // WG_COMBINE (md_homs with a reduction): how a reduction split over work-groups (NUM_WG > 1 along
+  // reduction dimensions; elsewhere no effect) is finished. `kernel`: a second kernel folds the work-groups' partial
+  // results. `last`: the same kernel does: each work-group stores its partial results, counts itself in with an
+  // atomic per work-group of the `++` dimensions, and the last of them to arrive folds the partial results of those
+  // `++` tiles with all its work-items (strided shares and a tree in local memory, work-group order kept for
+  // operators that do not commute). One launch instead of two: the second kernel's launch and its ramp-up and tail
+  // are what separate DOT 2^24 (two kernels, 40 us) from the copy bandwidth's 85% on the H200. The count lives in a
+  // scratch buffer that is zero when the kernel starts and that the folding work-group leaves zero.
+  WorkGroupCombine work_group_combine = WorkGroupCombine::kernel;
   // WG_SWIZZLE per `++` dimension (of md_homs with two dimensions or more): the order in which the work-groups take
   // their tiles. 1 everywhere: as the OpenCL ids come. S > 1 on dimension d: in launch order, the work-groups take
   // S consecutive tiles of d (the group's rows), then the next S tiles of the other dimensions... (the group's

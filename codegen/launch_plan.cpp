@@ -37,7 +37,11 @@ nlohmann::json launch_to_json(const LaunchPlan& plan) {
   nlohmann::json j;
   j["build_options"] = plan.build_options;
   j["scratch"] = nlohmann::json::array();
-  for (const auto& s : plan.scratch) j["scratch"].push_back({{"purpose", s.purpose}, {"bytes", s.bytes}});
+  for (const auto& s : plan.scratch) {
+    nlohmann::json js{{"purpose", s.purpose}, {"bytes", s.bytes}};
+    if (s.zeroed) js["zeroed"] = true;
+    j["scratch"].push_back(js);
+  }
   j["kernels"] = nlohmann::json::array();
   for (const auto& k : plan.kernels) {
     nlohmann::json jk;
@@ -94,7 +98,8 @@ LaunchPlan launch_from_json(const nlohmann::json& j) {
   try {
     LaunchPlan plan;
     plan.build_options = j.at("build_options").get<std::string>();
-    for (const auto& s : j.at("scratch")) plan.scratch.push_back({s.at("purpose"), s.at("bytes")});
+    for (const auto& s : j.at("scratch"))
+      plan.scratch.push_back({s.at("purpose"), s.at("bytes"), s.value("zeroed", false)});
     for (const auto& jk : j.at("kernels")) {
       KernelLaunch k;
       k.kernel_name = jk.at("name");

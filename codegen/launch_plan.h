@@ -37,10 +37,12 @@ struct KernelLaunch {
 };
 
 /// A device-side temporary, e.g. partial results of a reduction split over work-groups. Zero-initialisation is
-/// never assumed: kernels write before they read.
+/// not assumed (kernels write before they read) unless `zeroed`: then the runner fills it with zero bytes before the
+/// plan's first launch on it (a buffer shared with other plans is filled again), and the kernels leave it zero.
 struct ScratchBuffer {
   std::string purpose;  // for humans: "partial results of dimension k"
   uint64_t bytes = 0;
+  bool zeroed = false;  // counts of work-groups (WG_COMBINE = last)
   bool operator==(const ScratchBuffer&) const = default;
 };
 

@@ -188,8 +188,9 @@ bool vectorisable(const BoundMdh& bound, int access) {
 
 // Everything that sizes an array of the kernel (DOUBLE_BUFFER: the prefetch registers). A constraint on a
 // geometry quantity is checked once these are set; a family missing here would be read unset.
-const std::vector<std::string> kArrayFamilies{"LT_SIZE",   "PT_SIZE",   "NUM_WI",    "NUM_WG",        "MEM_INP_L",
-                                              "MEM_INP_P", "MEM_RES_P", "MEM_RES_L", "DOUBLE_BUFFER", "LOCAL_PAD"};
+const std::vector<std::string> kArrayFamilies{"LT_SIZE",       "PT_SIZE",   "NUM_WI",    "NUM_WG",
+                                              "MEM_INP_L",     "MEM_INP_P", "MEM_RES_P", "MEM_RES_L",
+                                              "DOUBLE_BUFFER", "LOCAL_PAD", "WG_COMBINE"};
 
 // The memory a configuration needs, from codegen/tunable_geometry.h (the emitter sizes its arrays from the same).
 Expr geometry_quantity(const FamilyContext& x, const std::string& name,
@@ -628,6 +629,25 @@ std::vector<ParameterFamily> make_families() {
       if (x.bound.mdh->reduction_dims().empty()) return std::vector<Condition>{x.is("CMB_WI", 0, "serial")};
       return std::vector<Condition>{
           Condition::unless(x.is("CMB_WI", 0, "serial"), reduction_sharing(x) >= Expr::constant(2))};
+    };
+    t.push_back(f);
+  }
+  {
+    ParameterFamily f;
+    f.name = "WG_COMBINE";
+    f.kind = FamilyValueKind::enumeration;
+    f.meaning =
+        "how a reduction split over work-groups is finished: by a second kernel (kernel), or in the same kernel by "
+        "the last work-group to store its partial results (last)";
+    f.labels = {"kernel", "last"};
+    f.legacy_codes = {0, 1};
+    f.exists = [](const BoundMdh& b, int) { return work_group_combine_applies(*b.mdh); };
+    f.neutral = zero;
+    access_enum_member<&KernelConfig::work_group_combine>(f);
+    // Without work-groups sharing a reduction there is nothing to finish: `last` would be `kernel` again.
+    f.family_constraints = [](const FamilyContext& x) {
+      return std::vector<Condition>{Condition::unless(
+          x.is("WG_COMBINE", 0, "kernel"), x.product("NUM_WG", x.bound.mdh->reduction_dims()) >= Expr::constant(2))};
     };
     t.push_back(f);
   }

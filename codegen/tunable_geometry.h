@@ -76,8 +76,16 @@ struct TunableGeometry {
   uint64_t global_private_results_bytes = 0;  // scratch for MEM_RES[P] = global (0: not used)
   uint64_t global_local_results_bytes = 0;    // scratch for MEM_RES[L] = global (0: not used)
   size_t result_bytes = 0;                    // sizeof the result type
+  // WG_COMBINE = last with work-groups combining (folds_in_last_group()): the folding work-group's work-items split
+  // into FOLD_POINT_GROUPS groups of FOLD_SHARES (a power of two) work-items; each group folds one output point of
+  // the tiles at a time, each share a stride of the partial results, and a tree in local memory combines the shares.
+  int64_t fold_shares = 1;
+  int64_t fold_point_groups = 1;
+  int64_t concat_work_groups = 1;       // product of NUM_WG over `++` dimensions: one count each
+  uint64_t work_group_count_bytes = 0;  // scratch: the counts (0: not needed)
   bool combines_work_items() const { return reduction_work_items > 1; }
   bool combines_work_groups() const { return reduction_work_groups > 1; }
+  bool folds_in_last_group() const { return work_group_count_bytes > 0; }
 };
 
 /// Assumes a config of the right shape (check_config_shape).

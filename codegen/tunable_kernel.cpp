@@ -85,7 +85,7 @@ class TunableEmitter {
     emit_macros();
     out_ << emit_scalar_function(b_, "mdh_f", window_bindings(), options_) << '\n';
     emit_main_kernel(plan);
-    if (g_.combines_work_groups()) emit_combine_kernel(plan);
+    if (g_.combines_work_groups() && !g_.folds_in_last_group()) emit_combine_kernel(plan);
     plan.source = number_generated_lines(out_.str(), m_.name + "_tunable.cl");
     plan.build_options = "-cl-std=CL1.2";
     return plan;
@@ -221,6 +221,9 @@ class TunableEmitter {
       << "  L: " << memory_name(result_memory(Layer::Local))
       << "  G: global;  CMB_RES: " << layer_name(c_.combine_layer);
     if (c_.work_item_combine == WorkItemCombine::tree) s << "  CMB_WI: tree";
+    if (g_.folds_in_last_group())
+      s << "\n//   WG_COMBINE last: the last work-group of each `++` tile set folds the partial results ("
+        << g_.fold_shares << " shares per point)";
     std::vector<std::string> strided_dims;
     for (size_t d = 0; d < m_.dims.size(); ++d)
       if (strided(static_cast<int>(d)))
@@ -380,6 +383,10 @@ class TunableEmitter {
     define("REDUCTION_WI", product_of("NUM_WI", g_.reduction_dims));
     define("REDUCTION_WG", product_of("NUM_WG", g_.reduction_dims));
     define("OUTPUT_POINTS", str(g_.output_points));
+    if (g_.folds_in_last_group()) {
+      define("FOLD_SHARES", str(g_.fold_shares));
+      define("FOLD_POINT_GROUPS", str(g_.fold_point_groups));
+    }
     for (int o = 0; o < 3; ++o) {
       std::vector<int> mapped;
       for (int d = 0; d < dims; ++d)
@@ -1308,12 +1315,20 @@ class TunableEmitter {
       params.push_back("__global " + result_type_ + "* " + (shared_by_work_items ? "" : "restrict ") + name);
       launch.args.push_back({KernelArg::Kind::Scratch, "", static_cast<int>(plan.scratch.size()) - 1});
     };
-    if (g_.combines_work_groups()) {
+    if (g_.combines_work_groups())
       add_scratch("partials", "partial results of the work-groups along the reduction dimensions",
                   g_.partial_results_bytes);
-    } else {
+    if (!g_.combines_work_groups() || g_.folds_in_last_group()) {
       params.push_back("__global " + result_type_ + "* restrict " + buffer_name(out_buffer));
       launch.args.push_back({KernelArg::Kind::Buffer, buffer_name(out_buffer), -1});
+    }
+    if (g_.folds_in_last_group()) {
+      plan.scratch.push_back(
+          {"counts of the work-groups that stored their partial results, per work-group of the "
+           "`++` dimensions (zero before and after each launch)",
+           g_.work_group_count_bytes, true});
+      params.push_back("__global int* restrict wg_counts");
+      launch.args.push_back({KernelArg::Kind::Scratch, "", static_cast<int>(plan.scratch.size()) - 1});
     }
     // Where work-items share a reduction, the leader reads and resets the others' res_p slots between barriers.
     // `restrict` would let the compiler assume that no other work-item touches them: a barrier is a call that never
@@ -1347,6 +1362,7 @@ class TunableEmitter {
     linear_index("wg_lin", all_dims, "wg_", "NUM_WG");
     linear_index("wg_r_lin", g_.reduction_dims, "wg_", "NUM_WG");
     line("(void)wi_lin; (void)wi_c_lin; (void)wi_r_lin; (void)wg_lin; (void)wg_r_lin;");
+    if (g_.folds_in_last_group()) linear_index("wg_c_lin", g_.concat_dims, "wg_", "NUM_WG");
 
     // 2. Storage.
     line("// Partial results: res_p per work-item (MEM_RES P), res_l per leading work-item (MEM_RES L).");
@@ -1371,6 +1387,10 @@ class TunableEmitter {
         default:
           break;
       }
+    }
+    if (g_.folds_in_last_group()) {
+      line("__local int fold_here;  // WG_COMBINE last: whether this work-group folds the partial results");
+      if (g_.fold_shares > 1) line("__local " + result_type_ + " fold_shares[WG_SIZE];");
     }
     for (const CachedTile& t : g_.cached_tiles) {
       const std::string type = buffer_type(m_.inputs[t.access].buffer);
@@ -1493,8 +1513,9 @@ class TunableEmitter {
 
     // 6. Write the local tile's results through the output view (or as partials of this work-group).
     line("// Results of this local tile: " +
-         std::string(g_.combines_work_groups() ? "partials of this work-group, combined by the second kernel."
-                                               : "through the output view."));
+         std::string(!g_.combines_work_groups() ? "through the output view."
+                     : g_.folds_in_last_group() ? "partials of this work-group, folded by the last work-group."
+                                                : "partials of this work-group, combined by the second kernel."));
     std::vector<FullTest> slot_tests;
     for (int d : g_.concat_dims)
       slot_tests.push_back(
@@ -1558,6 +1579,7 @@ class TunableEmitter {
     // after the last barrier) on some kernels whose `++` tile loops contain barriers and end without one.
     if (has_barriers()) line("barrier(CLK_LOCAL_MEM_FENCE);");
     close_loops(concat_order.size());
+    if (g_.folds_in_last_group()) emit_last_group_fold(concat_order);
     --indent_;
     line("}");
     out_ << '\n';
@@ -1570,6 +1592,95 @@ class TunableEmitter {
     }
     launch.local_size = local;
     plan.kernels.push_back(launch);
+  }
+
+  // WG_COMBINE = last. The partial results of a work-group reach global memory (each work-item's fence) before its
+  // count (one atomic per work-group, after the barrier); the work-group whose count completes REDUCTION_WG folds
+  // them after a fence of its own, reading them around the non-coherent L1 (volatile: another work-group's partial
+  // results may share a cache line with this one's, read earlier on the same compute unit). The fold walks the same
+  // local tiles of the `++` dimensions as the work-group did: FOLD_POINT_GROUPS points at a time, FOLD_SHARES
+  // work-items per point (neighbouring work-items take neighbouring points of one partial result row), each folding
+  // every FOLD_SHARES-th partial result (a consecutive block where the operator does not commute), and a tree in
+  // local memory combines the shares. Every loop bound is the same for all work-items of the group, so each barrier
+  // is reached by all of them.
+  void emit_last_group_fold(const std::vector<int>& concat_order) {
+    const int out_buffer = m_.output_buffer();
+    const bool commutative = m_.dims[g_.reduction_dims.front()].combine.is_commutative();
+    const bool tree = g_.fold_shares > 1;
+    line(
+        "// WG_COMBINE last: count this work-group in; the last of the REDUCTION_WG work-groups of these `++` tiles "
+        "folds their partial results.");
+    line("mem_fence(CLK_GLOBAL_MEM_FENCE);");
+    line("barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);");
+    // The last to count in sets the count back to zero for the next launch: no other count of this launch follows.
+    open("if (wi_lin == 0)");
+    line("fold_here = atomic_inc(&wg_counts[wg_c_lin]) == REDUCTION_WG - 1;");
+    line("if (fold_here) wg_counts[wg_c_lin] = 0;");
+    close();
+    line("barrier(CLK_LOCAL_MEM_FENCE);");
+    line("mem_fence(CLK_GLOBAL_MEM_FENCE);");
+    // No barrier within a branch: the other work-groups run the same loops with no points. (With the fold inside
+    // `if (fold_here)`, PoCL 3.1 never ran the count's reset placed between the branch and the first loop with
+    // barriers, while the fold below it ran: every later launch found no last work-group.)
+    line("volatile __global const " + result_type_ + "* stored = partials;");
+    line("const int share = wi_lin / FOLD_POINT_GROUPS;");
+    for (int d : concat_order) open_tile_loop(d);
+    std::vector<std::string> extents;
+    for (int d : g_.concat_dims) extents.push_back("(tile_end_" + dim(d) + " - tile_begin_" + dim(d) + ")");
+    line("const int tile_points = fold_here ? " +
+         (extents.empty() ? std::string("1") : "max(" + join(extents, "*") + ", 0)") + " : 0;");
+    open("for (int q0 = 0; q0 < tile_points; q0 += FOLD_POINT_GROUPS)");
+    line("const int q = q0 + wi_lin % FOLD_POINT_GROUPS;");
+    line("const bool active = q < tile_points && share < FOLD_SHARES;");
+    line(result_type_ + " acc = " + identity() + ";");
+    // The point's coordinates from its index in the tile, the last `++` dimension fastest.
+    auto decode_point = [&] {
+      line("int rest = q;");
+      for (int n = static_cast<int>(g_.concat_dims.size()) - 1; n >= 0; --n) {
+        const std::string v = dim(g_.concat_dims[n]);
+        line("const int " + v + " = tile_begin_" + v + " + rest % " + extents[n] + ";");
+        line("rest /= " + extents[n] + ";");
+      }
+      line("(void)rest;");
+    };
+    open("if (active)");
+    decode_point();
+    line("const int point = " + point_index() + ";");
+    if (commutative) {
+      line("for (int g = share; g < REDUCTION_WG; g += FOLD_SHARES) acc = " +
+           combine("acc", "stored[g*OUTPUT_POINTS + point]") + ";");
+    } else {
+      line("const int block = (REDUCTION_WG + FOLD_SHARES - 1) / FOLD_SHARES;");
+      line("for (int g = share*block; g < min((share + 1)*block, REDUCTION_WG); ++g) acc = " +
+           combine("acc", "stored[g*OUTPUT_POINTS + point]") + ";");
+    }
+    close();
+    if (tree) {
+      line("fold_shares[wi_lin] = acc;");
+      line("barrier(CLK_LOCAL_MEM_FENCE);");
+      const std::string mine = "fold_shares[wi_lin]";
+      if (commutative) {
+        for (int64_t half = g_.fold_shares / 2; half >= 1; half /= 2) {
+          line("if (share < " + str(half) + ") " + mine + " = " +
+               combine(mine, "fold_shares[wi_lin + " + str(half) + "*FOLD_POINT_GROUPS]") + ";");
+          line("barrier(CLK_LOCAL_MEM_FENCE);");
+        }
+      } else {
+        for (int64_t s = 1; s < g_.fold_shares; s *= 2) {
+          line("if (share % " + str(2 * s) + " == 0 && share + " + str(s) + " < FOLD_SHARES) " + mine + " = " +
+               combine(mine, "fold_shares[wi_lin + " + str(s) + "*FOLD_POINT_GROUPS]") + ";");
+          line("barrier(CLK_LOCAL_MEM_FENCE);");
+        }
+      }
+      line("acc = " + mine + ";");
+      line("barrier(CLK_LOCAL_MEM_FENCE);  // read before the next points' shares are stored");
+    }
+    open("if (active && share == 0)");
+    decode_point();
+    line(buffer_name(out_buffer) + "[" + output_offset() + "] = acc;");
+    close();
+    close();
+    close_loops(concat_order.size());
   }
 
   // The second kernel folds the work-groups' partial results of every output point. With few output points and

@@ -42,7 +42,17 @@ std::vector<PreparedLaunch> prepare_launches(Context& context, const LaunchPlan&
                                              const std::map<std::string, std::vector<unsigned char>>& param_bytes) {
   cl_program program = context.program(plan.source, plan.build_options);
   std::vector<cl_mem> scratch;
-  for (size_t s = 0; s < plan.scratch.size(); ++s) scratch.push_back(context.scratch(s, plan.scratch[s].bytes));
+  for (size_t s = 0; s < plan.scratch.size(); ++s) {
+    scratch.push_back(context.scratch(s, plan.scratch[s].bytes));
+    // Zero before the first launch (the pool's buffer may have held another plan's partial results); the kernels
+    // leave it zero, so the repetitions need no fill of their own.
+    if (plan.scratch[s].zeroed) {
+      const cl_uchar zero = 0;
+      check(clEnqueueFillBuffer(context.queue(), scratch.back(), &zero, sizeof zero, 0,
+                                std::max<size_t>(plan.scratch[s].bytes, 1), 0, nullptr, nullptr),
+            "clEnqueueFillBuffer (zeroing scratch buffer '" + plan.scratch[s].purpose + "')");
+    }
+  }
 
   std::vector<PreparedLaunch> prepared(plan.kernels.size());
   for (size_t k = 0; k < plan.kernels.size(); ++k) {
@@ -156,6 +166,7 @@ PlanTiming execute_plan(Context& context, const LaunchPlan& plan, const std::map
   std::vector<PreparedLaunch> prepared = prepare_launches(context, plan, buffers, param_bytes);
 
   PlanTiming timing;
+  timing.each_kernel_ns.resize(prepared.size());
   for (int run = 0; run < warmups + repetitions; ++run) {
     auto wall_start = std::chrono::steady_clock::now();
     std::vector<ClEvent> events;
@@ -166,7 +177,11 @@ PlanTiming execute_plan(Context& context, const LaunchPlan& plan, const std::map
     if (run < warmups) continue;
 
     uint64_t kernel_sum = 0;
-    for (size_t k = 0; k < events.size(); ++k) kernel_sum += profiled_ns(events[k], *prepared[k].launch);
+    for (size_t k = 0; k < events.size(); ++k) {
+      const uint64_t ns = profiled_ns(events[k], *prepared[k].launch);
+      timing.each_kernel_ns[k].push_back(ns);
+      kernel_sum += ns;
+    }
     timing.kernel_ns.push_back(kernel_sum);
     timing.wall_ns.push_back(
         static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(wall_end - wall_start).count()));

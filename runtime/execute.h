@@ -19,6 +19,9 @@ struct PlanTiming {
   std::vector<uint64_t> kernel_ns;
   /// Per repetition: host wall time from the first enqueue to the end of the wait for the last kernel.
   std::vector<uint64_t> wall_ns;
+  /// Per kernel of the plan (in launch order), per repetition: that kernel's profiled time; kernel_ns sums them.
+  /// With several kernels (a second kernel combining work-groups' partial results) it shows each one's share.
+  std::vector<std::vector<uint64_t>> each_kernel_ns;
 
   uint64_t median_kernel_ns() const;
   uint64_t median_wall_ns() const;

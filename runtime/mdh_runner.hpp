@@ -79,7 +79,8 @@ struct Plan {
   std::vector<Buffer> buffers;           // empty for launch files of older mdh versions (sizes are then unchecked)
   std::vector<Param> params;
   std::vector<uint64_t> scratch_bytes;
-  std::vector<Launch> kernels;  // enqueued in this order
+  std::vector<bool> scratch_zeroed;  // per scratch buffer: it must be zero before the first launch (kernels keep it so)
+  std::vector<Launch> kernels;       // enqueued in this order
 
   const Buffer& buffer(const std::string& name) const {
     for (const Buffer& b : buffers)
@@ -107,7 +108,10 @@ struct Plan {
               {b.at("name"), b.at("kind"), b.at("type"), b.at("element_bytes"), b.at("extents"), b.at("bytes")});
       if (launch.contains("params"))
         for (const auto& p : launch.at("params")) plan.params.push_back({p.at("name"), p.at("type"), p.at("bytes")});
-      for (const auto& s : launch.at("scratch")) plan.scratch_bytes.push_back(s.at("bytes").get<uint64_t>());
+      for (const auto& s : launch.at("scratch")) {
+        plan.scratch_bytes.push_back(s.at("bytes").get<uint64_t>());
+        plan.scratch_zeroed.push_back(s.value("zeroed", false));
+      }
       for (const auto& k : launch.at("kernels")) {
         Launch l;
         l.kernel_name = k.at("name").get<std::string>();
@@ -399,10 +403,14 @@ class Runner {
       check(status, "creating kernel '" + launch.kernel_name + "'");
       kernels_[launch.kernel_name] = kernel;
     }
-    // Scratch buffers are never read before they are written, so they need no initialisation.
-    for (uint64_t bytes : plan_.scratch_bytes) {
-      cl_mem mem =
-          clCreateBuffer(context_, CL_MEM_READ_WRITE, static_cast<size_t>(bytes ? bytes : 1), nullptr, &status);
+    // Scratch buffers are read only after they are written, except those marked zeroed (counts of work-groups),
+    // which start at zero and which the kernels leave at zero.
+    for (size_t s = 0; s < plan_.scratch_bytes.size(); ++s) {
+      const size_t bytes = static_cast<size_t>(plan_.scratch_bytes[s] ? plan_.scratch_bytes[s] : 1);
+      std::vector<unsigned char> zeros;
+      if (s < plan_.scratch_zeroed.size() && plan_.scratch_zeroed[s]) zeros.assign(bytes, 0);
+      cl_mem mem = clCreateBuffer(context_, CL_MEM_READ_WRITE | (zeros.empty() ? 0 : CL_MEM_COPY_HOST_PTR), bytes,
+                                  zeros.empty() ? nullptr : zeros.data(), &status);
       check(status, "allocating a scratch buffer of " + std::to_string(bytes) + " bytes");
       scratch_.push_back(mem);
     }

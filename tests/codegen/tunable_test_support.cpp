@@ -300,9 +300,12 @@ RunResult run_plan_with_scratch(const BoundMdh& bound, const LaunchPlan& plan,
   for (const auto& [name, bytes] : buffers)
     memory[name] = clCreateBuffer(device().context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes.size(),
                                   const_cast<unsigned char*>(bytes.data()), &err);
-  for (const auto& s : plan.scratch)
-    scratch.push_back(
-        clCreateBuffer(device().context, CL_MEM_READ_WRITE, std::max<uint64_t>(s.bytes, 1), nullptr, &err));
+  for (const auto& s : plan.scratch) {
+    // Zeroed scratch (counts of work-groups) starts at zero, as the runtime fills it.
+    std::vector<unsigned char> zeros(s.zeroed ? std::max<uint64_t>(s.bytes, 1) : 0, 0);
+    scratch.push_back(clCreateBuffer(device().context, CL_MEM_READ_WRITE | (s.zeroed ? CL_MEM_COPY_HOST_PTR : 0),
+                                     std::max<uint64_t>(s.bytes, 1), s.zeroed ? zeros.data() : nullptr, &err));
+  }
   for (const auto& launch : plan.kernels) {
     cl_kernel kernel = clCreateKernel(program, launch.kernel_name.c_str(), &err);
     if (err != CL_SUCCESS) {
@@ -338,6 +341,20 @@ RunResult run_plan_with_scratch(const BoundMdh& bound, const LaunchPlan& plan,
     err = clEnqueueReadBuffer(device().queue, memory.at(out), CL_TRUE, 0, result.output.size(), result.output.data(), 0,
                               nullptr, nullptr);
     if (err != CL_SUCCESS) result.error = "clEnqueueReadBuffer: " + std::to_string(err);
+  }
+  // The kernels leave zeroed scratch as they found it, so that the next launch starts from zero again.
+  for (size_t k = 0; k < plan.scratch.size() && result.error.empty(); ++k) {
+    if (!plan.scratch[k].zeroed) continue;
+    std::vector<unsigned char> after(std::max<uint64_t>(plan.scratch[k].bytes, 1));
+    err = clEnqueueReadBuffer(device().queue, scratch[k], CL_TRUE, 0, after.size(), after.data(), 0, nullptr, nullptr);
+    if (err != CL_SUCCESS)
+      result.error = "clEnqueueReadBuffer: " + std::to_string(err);
+    else if (std::any_of(after.begin(), after.end(), [](unsigned char b) { return b != 0; })) {
+      int32_t first = 0;
+      std::memcpy(&first, after.data(), std::min(after.size(), sizeof first));
+      result.error = "scratch buffer " + std::to_string(k) + " (" + plan.scratch[k].purpose +
+                     ") is not zero after the launch (its first int: " + std::to_string(first) + ")";
+    }
   }
   clFinish(device().queue);
   for (auto& [name, mem] : memory) clReleaseMemObject(mem);

@@ -158,7 +158,8 @@ struct GemmRun {
 };
 
 /// The application side, in this process: own context, queue and buffers; the runner on top.
-GemmRun run_gemm_through_runner(const fs::path& directory) {
+// `runs` launches, C set to NaN before each: the last one's C.
+GemmRun run_gemm_through_runner(const fs::path& directory, int runs = 1) {
   mdh_runner::Plan plan = mdh_runner::Plan::load(directory.string(), "gemm");
   const size_t I = plan.size("I"), J = plan.size("J"), K = plan.size("K");
   cl_device_id device = select_device("").device;
@@ -182,8 +183,13 @@ GemmRun run_gemm_through_runner(const fs::path& directory) {
   {
     mdh_runner::Runner runner(context, device, queue, std::move(plan));
     clReleaseContext(context);  // the runner holds its own references
-    mdh_runner::Events events = runner.run({{"A", A}, {"B", B}, {"C", C}});
-    run.events = events.events().size();
+    for (int r = 0; r < runs; ++r) {
+      mdh_runner::check(clEnqueueWriteBuffer(queue, C, CL_TRUE, 0, run.c.size() * 4, run.c.data(), 0, nullptr, nullptr),
+                        "writing C");
+      mdh_runner::Events events = runner.run({{"A", A}, {"B", B}, {"C", C}});
+      run.events = events.events().size();
+      events.wait();
+    }
     mdh_runner::check(clEnqueueReadBuffer(queue, C, CL_TRUE, 0, run.c.size() * 4, run.c.data(), 0, nullptr, nullptr),
                       "reading C");
   }
@@ -221,6 +227,30 @@ TEST_F(ExportTest, ReductionSplitOverWorkGroupsRunsThroughTheRunner) {
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("2 kernel(s)"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find(": PASS"), std::string::npos) << r.output;
+}
+
+// WG_COMBINE last: one kernel, whose count buffer the runner creates zero-filled and every launch leaves zero, so
+// that the third launch still has a last work-group that writes C.
+TEST_F(ExportTest, LastWorkGroupFoldRunsThroughTheRunnerLaunchAfterLaunch) {
+  const BoundMdh bound = bound_gemm();
+  KernelConfig config = split_reduction_config(bound);
+  config.work_group_combine = WorkGroupCombine::last;
+  const std::string path = write_config(bound, config, "last.json");
+  expect_export_equals_generate(dir_, " --config " + path);
+  const nlohmann::json launch = nlohmann::json::parse(read_file(dir_ / "export/gemm.launch.json"));
+  ASSERT_EQ(launch.at("kernels").size(), 1u) << launch.dump(1);
+  ASSERT_EQ(launch.at("scratch").size(), 2u) << launch.dump(1);
+  EXPECT_EQ(launch.at("scratch").at(1).at("bytes"), 3 * 2 * 4);  // an int per work-group of i and j (NUM_WG 3, 2)
+  EXPECT_EQ(launch.at("scratch").at(1).at("zeroed"), true);
+
+  const GemmRun run = run_gemm_through_runner(dir_ / "export", 3);
+  EXPECT_EQ(run.events, 1u);
+  const double tolerance = 16 * std::ldexp(1.0, -23) * 8;
+  double scale = 0;
+  for (double x : run.reference) scale = std::max(scale, std::fabs(x));
+  for (size_t n = 0; n < run.c.size(); ++n)
+    ASSERT_LE(std::fabs(run.c[n] - run.reference[n]), tolerance * (std::fabs(run.reference[n]) + scale))
+        << "C[" << n / 29 << "][" << n % 29 << "] = " << run.c[n] << ", expected " << run.reference[n];
 }
 
 TEST_F(ExportTest, ParamsAreSetByNameAndSize) {

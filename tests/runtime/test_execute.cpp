@@ -80,9 +80,17 @@ TEST_F(ExecuteTest, ScaleAddGivesTheRightNumbersAndPositiveTimings) {
   for (int i = 0; i < kN; ++i) ASSERT_EQ(c[i], 2.5f * static_cast<float>(i) + static_cast<float>(3 * i + 1)) << i;
   ASSERT_EQ(timing.kernel_ns.size(), 3u);
   ASSERT_EQ(timing.wall_ns.size(), 3u);
+  ASSERT_EQ(timing.each_kernel_ns.size(), scale_add_plan().kernels.size());
   for (int r = 0; r < 3; ++r) {
     EXPECT_GT(timing.kernel_ns[r], 0u);
     EXPECT_GT(timing.wall_ns[r], 0u);
+    // The sum over the kernels is the repetition's kernel time.
+    uint64_t sum = 0;
+    for (const auto& each : timing.each_kernel_ns) {
+      ASSERT_EQ(each.size(), 3u);
+      sum += each[r];
+    }
+    EXPECT_EQ(sum, timing.kernel_ns[r]);
   }
   EXPECT_GT(timing.median_kernel_ns(), 0u);
 
@@ -93,6 +101,37 @@ TEST_F(ExecuteTest, ScaleAddGivesTheRightNumbersAndPositiveTimings) {
   EXPECT_EQ(context_->cached_program_count(), programs);
   dc.read(c.data(), dc.bytes());
   for (int i = 0; i < kN; ++i) ASSERT_EQ(c[i], -static_cast<float>(i) + static_cast<float>(3 * i + 1)) << i;
+}
+
+// A zeroed scratch buffer (WG_COMBINE's counts) is zero when the plan's first kernel starts, even where the
+// Context's pool hands it over from another plan that left other bytes in that slot; kernels keep it zero, so the
+// repetitions need no fill. The kernel reports what it found and leaves zero.
+TEST_F(ExecuteTest, ZeroedScratchStartsAtZeroWhateverThePoolHeld) {
+  LaunchPlan plan;
+  plan.source = "kernel void take(global int* counts, global int* seen) { seen[0] += counts[0]; counts[0] = 0; }";
+  plan.build_options = "-cl-std=CL1.2";
+  plan.scratch.push_back({"counts", sizeof(cl_int), true});
+  KernelLaunch take;
+  take.kernel_name = "take";
+  take.args = {{KernelArg::Kind::Scratch, "", 0}, {KernelArg::Kind::Buffer, "seen", -1}};
+  plan.kernels = {take};
+  DeviceBuffer seen = context_->create_buffer(sizeof(cl_int));
+  for (bool zeroed : {true, false}) {
+    // Another plan's leftovers in slot 0.
+    const cl_int leftover = 7;
+    cl_mem slot = context_->scratch(0, sizeof(cl_int));
+    ASSERT_EQ(
+        clEnqueueWriteBuffer(context_->queue(), slot, CL_TRUE, 0, sizeof leftover, &leftover, 0, nullptr, nullptr),
+        CL_SUCCESS);
+    const cl_int none = 0;
+    seen.write(&none, sizeof none);
+    plan.scratch[0].zeroed = zeroed;
+    execute_plan(*context_, plan, {{"seen", seen.get()}}, {}, 1, 3);
+    cl_int sum = -1;
+    seen.read(&sum, sizeof sum);
+    // Zeroed: every launch found zero. Not zeroed (the control): the first launch found the leftovers.
+    EXPECT_EQ(sum, zeroed ? 0 : leftover) << zeroed;
+  }
 }
 
 TEST_F(ExecuteTest, LocalSizeThatDoesNotDivideTheGlobalSizeIsAUserError) {
