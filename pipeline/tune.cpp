@@ -356,6 +356,10 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
   const nlohmann::json transferred = settings.searches() ? transferred_starts(settings, bound, limits, search_space,
                                                                               device_slug(devices[0]), seeds, outcome)
                                                          : nlohmann::json::array();
+  // The seeds are the run's baseline (its result is never worse than the default it started from): their compiles
+  // get the compile worker's own deadline, never the one from the run's median compile (below).
+  auto seed_configurations = std::make_shared<std::vector<tuner::Configuration>>();
+  for (const tuner::Point& point : seeds) seed_configurations->push_back(search_space.configuration(point));
   if (!seeds.empty()) technique = std::make_unique<tuner::SeededTechnique>(std::move(technique), std::move(seeds));
 
   TemporaryFiles temporary;
@@ -441,7 +445,7 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
     compile_options.commands = {{settings.worker_executable, "tune-worker", "--request", request_path, "--device-index",
                                  "0", "--compile-only"}};
     auto deadline = std::make_shared<tuner::CompileDeadline>(kCompileDeadlineFactor, kCompileDeadlineFloorSeconds);
-    compile_ahead = [compile_options, deadline](
+    compile_ahead = [compile_options, deadline, seed_configurations](
                         const tuner::Configuration& configuration,
                         const std::atomic<bool>& stop) -> std::optional<tuner::EvaluationResult> {
       // The pool belongs to this thread (a WorkerPool serves one thread); the thread lives as long as the run.
@@ -452,8 +456,13 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
         compiler = std::make_unique<tuner::WorkerPool>(compile_options);
         compiler_command = compile_options.commands[0];
       }
+      // A seed may compile as long as a first build may (on the 16-core Xeon, PRL 32768x1024's CPU default compiled
+      // for 15 s beside 15 other builds while the run's median said 2.5 s: stopped there, the run ended with a
+      // configuration 1.8x slower than the default; session 23).
+      const bool seed = std::find(seed_configurations->begin(), seed_configurations->end(), configuration) !=
+                        seed_configurations->end();
       tuner::EvaluationContext context;
-      context.timeout_seconds = deadline->seconds();
+      context.timeout_seconds = deadline->seconds_for(seed, compile_options.initial_timeout_seconds);
       // A build stopped at its deadline is recorded as a timeout and not evaluated (that would only build it again).
       auto timed_out = [](double limit, bool median) {
         char reason[160];
@@ -494,7 +503,7 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
       deadline->add(build ? *build : built->second.status == tuner::EvaluationStatus::timeout ? limit : worked);
       // A build that failed is reported by the evaluation, with its classification.
       if (built->second.status != tuner::EvaluationStatus::timeout) return std::nullopt;
-      return std::optional<tuner::EvaluationResult>(timed_out(limit, context.timeout_seconds.has_value()));
+      return std::optional<tuner::EvaluationResult>(timed_out(limit, !seed && context.timeout_seconds.has_value()));
     };
   }
   if (compile_ahead && !settings.mpi) {

@@ -21,6 +21,12 @@ class CompileDeadline {
 
   /// The deadline for the next compile, in seconds. Thread-safe.
   std::optional<double> seconds() const;
+  /// The deadline for the compile of one configuration: a seed of the run (the default start, given and transferred
+  /// starts: the baseline that its result must not fall behind) may take `first_build_seconds`, as a run's first
+  /// build may, whatever the median says; any other configuration gets seconds(). Thread-safe.
+  std::optional<double> seconds_for(bool seed, double first_build_seconds) const {
+    return seed ? std::optional<double>(first_build_seconds) : seconds();
+  }
   /// Whether a compile that has run `elapsed_seconds` is past the deadline as it stands now: one that started before
   /// `settle` compiles had finished, with only the compile worker's own deadline (up to its first-build timeout),
   /// is stopped as soon as the run's median says it takes too long. Thread-safe.
