@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -246,8 +247,15 @@ int tune_command(const Args& args) {
   const bool terminal = ::isatty(STDERR_FILENO);
   std::optional<TuningProgress> progress;
   progress.emplace(std::cerr, terminal, horizon);
+  // Under mpirun: each evaluating rank's compile seconds, which say how many compiles it kept in flight (issue 16:
+  // ranks that kept 6 of their 16 compile workers busy made two GPUs slower than one).
+  std::map<int, double> rank_compile_seconds;
   settings.on_evaluation = [&](const tuner::TuningStatus& status, const tuner::EvaluationRecord& record,
-                               bool replayed) { progress->on_evaluation(status, record, replayed); };
+                               bool replayed) {
+    progress->on_evaluation(status, record, replayed);
+    if (!replayed && record.compile_seconds && record.result.measured_on.contains("rank"))
+      rank_compile_seconds[record.result.measured_on["rank"].get<int>()] += *record.compile_seconds;
+  };
 
 #ifdef MDH_WITH_MPI
   std::unique_ptr<tuner::MpiSession> mpi;
@@ -312,18 +320,40 @@ int tune_command(const Args& args) {
   if (evaluated > 0) {
     const tuner::TimeBreakdown& t = result.time;
     char breakdown[256];
-    std::snprintf(breakdown, sizeof breakdown,
-                  "time: %.1f s evaluating (%.0f ms per evaluation), %.1f s idle waiting for compiles, %.1f s in "
-                  "the tuning loop (%.1f s of the run before it: setup and reference)",
-                  t.evaluating_seconds, 1e3 * t.evaluating_seconds / static_cast<double>(evaluated),
-                  t.waiting_for_prepare_seconds, result.status.elapsed_seconds,
-                  std::max(0.0, outcome.seconds - result.status.elapsed_seconds));
+    if (launch)
+      // The ranks compile what they evaluate: an evaluation's time runs from sending it to its result, its compile
+      // included, and the loop never waits for a compile of its own.
+      std::snprintf(breakdown, sizeof breakdown,
+                    "time: %.1f s on the ranks (%.0f ms per evaluation from sending it to its result, its compile "
+                    "included), %.1f s in the tuning loop (%.1f s of the run before it: setup and reference)",
+                    t.evaluating_seconds, 1e3 * t.evaluating_seconds / static_cast<double>(evaluated),
+                    result.status.elapsed_seconds, std::max(0.0, outcome.seconds - result.status.elapsed_seconds));
+    else
+      std::snprintf(breakdown, sizeof breakdown,
+                    "time: %.1f s evaluating (%.0f ms per evaluation), %.1f s idle waiting for compiles, %.1f s in "
+                    "the tuning loop (%.1f s of the run before it: setup and reference)",
+                    t.evaluating_seconds, 1e3 * t.evaluating_seconds / static_cast<double>(evaluated),
+                    t.waiting_for_prepare_seconds, result.status.elapsed_seconds,
+                    std::max(0.0, outcome.seconds - result.status.elapsed_seconds));
     std::cout << breakdown;
     if (t.prepared > 0)
       std::cout << "; " << t.prepared << " compiles ahead took "
                 << static_cast<int>(1e3 * t.prepare_seconds / t.prepared) << " ms each on average, on "
                 << outcome.compile_threads << " compile workers";
     std::cout << "\n";
+    // Over this run's part of the loop's time (a resumed run's elapsed time starts where the journal's ended).
+    const double loop_seconds = result.replayed == 0 ? result.status.elapsed_seconds : 0;
+    if (!rank_compile_seconds.empty() && loop_seconds > 0) {
+      std::cout << "compiles in flight on average:";
+      char part[48];
+      const char* separator = " ";
+      for (const auto& [rank, seconds] : rank_compile_seconds) {
+        std::snprintf(part, sizeof part, "%srank %d: %.1f", separator, rank, seconds / loop_seconds);
+        std::cout << part;
+        separator = ", ";
+      }
+      std::cout << " (" << outcome.compile_threads << " compile workers on rank 0)\n";
+    }
     // The spread, not only the mean: one slow compile at the front of the window holds every evaluation behind it.
     if (!t.compile_seconds.empty()) {
       std::vector<double> sorted = t.compile_seconds;

@@ -26,8 +26,8 @@
 #include "support/fnv1a.h"
 #include "support/input_file.h"
 #include "tuner/compile_deadline.h"
+#include "tuner/compile_pipeline.h"
 #include "tuner/journal.h"
-#include "tuner/preparing_evaluator.h"
 #include "tuner/seeded_technique.h"
 #include "tuner/technique.h"
 #include "tuner/worker_pool.h"
@@ -86,17 +86,14 @@ unsigned default_compile_threads(unsigned processes_on_host, bool device_on_thes
 }
 
 namespace {
-// Configurations asked ahead per compile thread (TunerOptions::lookahead; see where it is set). With k per thread the
-// other compile workers stay busy behind a compile at the front of the window for about k median compiles, so it
-// matches the compile deadline's factor: a compile that the deadline lets finish holds nobody up.
-constexpr unsigned kLookaheadPerCompileThread = 6;
 // The least time the kernels of an evaluation get on NVIDIA's driver (WorkerPoolOptions::kernels_timeout_floor_seconds)
 // once one has succeeded: 10^4 times GEMM 1024^3's best on the H200; a slower candidate would be cut anyway.
 constexpr double kNvidiaKernelsTimeoutFloorSeconds = 1;
 // A compile ahead may take this many times the run's median compile, and at least the floor (tuner/compile_deadline.h).
 // On the H200 (8 compile workers) GEMM 1024^3's median compile was 0.4-0.6 s and the contraction abcdef-geab-dfgc's
-// 1.5 s, with single compiles of GEMM up to 11 s.
-constexpr double kCompileDeadlineFactor = kLookaheadPerCompileThread, kCompileDeadlineFloorSeconds = 2;
+// 1.5 s, with single compiles of GEMM up to 11 s. The factor is the lookahead per compile thread: behind a compile
+// that the deadline lets finish, the other compile workers have work (tuner/compile_pipeline.h).
+constexpr double kCompileDeadlineFactor = tuner::kLookaheadPerCompileThread, kCompileDeadlineFloorSeconds = 2;
 
 // The seconds a compile worker reports for its build (under the cost function's program stage).
 std::optional<double> build_seconds(const tuner::EvaluationResult& built) {
@@ -409,7 +406,7 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
   };
   options.leaders = settings.finalists;
   // Parallel compilation: build upcoming configurations ahead into the binary cache; the evaluating process then
-  // loads them instead of compiling. Under mpirun each rank compiles what it evaluates (a PreparingEvaluator below);
+  // loads them instead of compiling. Under mpirun each rank compiles what it evaluates (its RankPipeline below);
   // otherwise the tuning loop prepares the configurations it asks ahead.
   tuner::Prepare compile_ahead;
   const unsigned compile_threads = settings.compile_threads.value_or(
@@ -507,11 +504,8 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
     };
   }
   if (compile_ahead && !settings.mpi) {
-    // Configurations are reported in the order they were asked, so one slow compile at the front of the window
-    // stops new asks while the other compile workers run dry: on the H200 (GEMM 1024^3, 16 workers, window 17) the
-    // evaluator sat idle waiting for compiles 22 of 30 s although compiles averaged 1.2 s. A deeper window keeps the
-    // workers busy behind a slow one.
-    options.lookahead = kLookaheadPerCompileThread * compile_threads;
+    // A window deep enough that one slow compile at its front leaves the other compile workers busy.
+    options.lookahead = tuner::compile_lookahead(compile_threads);
     options.prepare_threads = compile_threads;
     options.prepare = compile_ahead;
   }
@@ -554,16 +548,13 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
       } else {
 #ifdef MDH_WITH_MPI
         tuner::MpiSession& mpi = *settings.mpi;
-        std::unique_ptr<tuner::PreparingEvaluator> preparing;
+        // Each evaluating rank compiles what it evaluates, as deep a pipeline as a one-process run on its cores.
+        std::unique_ptr<tuner::RankPipeline> pipeline;
         tuner::Evaluator* local = nullptr;
         if (!searches || settings.rank0_evaluates) {
           pool = std::make_unique<tuner::WorkerPool>(pool_options);
-          local = pool.get();
-          if (compile_ahead) {
-            preparing =
-                std::make_unique<tuner::PreparingEvaluator>(*pool, compile_ahead, compile_threads, compile_threads);
-            local = preparing.get();
-          }
+          pipeline = std::make_unique<tuner::RankPipeline>(*pool, compile_ahead, compile_threads);
+          local = &pipeline->evaluator();
         }
         // What every rank must share with rank 0 for one cost scale, and where it measures (for the journal).
         const tuner::EvaluatorDescription description{
@@ -573,7 +564,8 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
              {"spec_hash", options.journal_metadata["spec_hash"]},
              {"sizes", request.sizes},
              {"generator", kTunableKernelGeneration},
-             {"space_size", search_space.size().str()}}};
+             {"space_size", search_space.size().str()}},
+            pipeline ? pipeline->lookahead() : 0};
         if (!searches) {
           tuner::serve_mpi_evaluations(mpi, *local, description, [&](const nlohmann::json& config) {
             return search_space.configuration_from_json(config);
@@ -582,10 +574,12 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
         } else {
           tuner::MpiEvaluators evaluators(mpi, local, description);
           outcome.evaluating_devices = evaluators.evaluating_ranks();
+          options.lookahead = evaluators.lookahead();
           if (settings.note) {
             settings.note("MPI: " + std::to_string(mpi.size()) + " ranks, " +
                           std::to_string(evaluators.evaluating_ranks()) + " evaluating, " +
-                          std::to_string(evaluators.capacity()) + " configurations at a time");
+                          std::to_string(evaluators.capacity()) + " configurations at a time on the ranks, " +
+                          std::to_string(evaluators.lookahead()) + " more asked ahead");
             // Ranks on one device measure each other's kernels too.
             std::map<std::pair<std::string, std::string>, std::string> sharing;
             std::map<std::pair<std::string, std::string>, int> count;

@@ -211,16 +211,17 @@ MpiEvaluators::MpiEvaluators(MpiSession& session, Evaluator* local, const Evalua
                " (the ranks of one run must evaluate on identical devices, with the same spec, sizes and search "
                "space, so that their costs are one scale)");
   }
-  auto add = [&](int r, size_t capacity, nlohmann::json identity) {
+  auto add = [&](int r, size_t capacity, size_t lookahead, nlohmann::json identity) {
     if (capacity == 0) return;
     identity["rank"] = r;
-    ranks_.push_back(Rank{r, capacity, 0, std::move(identity)});
+    ranks_.push_back(Rank{r, capacity, lookahead, 0, std::move(identity)});
     capacity_ += capacity;
+    lookahead_ += lookahead;
   };
-  if (local_) add(0, local_->capacity(), description.identity);
+  if (local_) add(0, local_->capacity(), description.lookahead, description.identity);
   for (int r = 1; r < session.size(); ++r) {
     const nlohmann::json& hello = hellos[static_cast<size_t>(r)];
-    add(r, hello.at("capacity").get<size_t>(), hello.at("identity"));
+    add(r, hello.at("capacity").get<size_t>(), hello.at("lookahead").get<size_t>(), hello.at("identity"));
   }
   if (capacity_ == 0) refuse("no rank of the MPI job evaluates (rank 0 only searches and no other rank has a device)");
 }
@@ -332,6 +333,7 @@ void serve_mpi_evaluations(MpiSession& session, Evaluator& local, const Evaluato
   session.send(0, kToCoordinatorTag,
                {{"type", "hello"},
                 {"capacity", local.capacity()},
+                {"lookahead", description.lookahead},
                 {"identity", description.identity},
                 {"compatibility", description.compatibility}});
   session.announced_ = true;

@@ -1,10 +1,12 @@
 // Tuning over the ranks of an MPI job: rank 0 searches (the tuning loop, the journal) and sees the evaluators of all
 // ranks as one Evaluator; every other rank evaluates what rank 0 sends with its own local evaluator (worker processes
 // on its device, compiling ahead on its own cores) and sends the results back. The search knows nothing of MPI: it
-// gets an Evaluator with more capacity.
+// gets an Evaluator with more capacity, and asks as far ahead as the ranks together say (lookahead()), so that
+// every rank's compile workers stay as busy as a one-process run's (tuner/compile_pipeline.h).
 //
 // Protocol, JSON text messages (rank 0 -> rank r on tag 1, rank r -> rank 0 on tag 2):
-//   r -> 0  {"type":"hello","capacity":C,"identity":{...},"compatibility":{...}}  or  {"type":"hello","failed":"..."}
+//   r -> 0  {"type":"hello","capacity":C,"lookahead":L,"identity":{...},"compatibility":{...}}
+//           or  {"type":"hello","failed":"..."}
 //   0 -> r  {"type":"request","id":T,"config":{...},"best":x,"final_runs":n}   {"type":"abandon"}   {"type":"stop"}
 //   r -> 0  {"type":"result","id":T,"status":"ok","cost":c,"reason":"","verified":true,"cut":false}
 //           {"type":"failed","reason":"..."}   (the rank cannot evaluate any more; rank 0 ends the run)
@@ -33,10 +35,12 @@ namespace mdh::tuner {
 
 /// What a rank's evaluator is: `identity` (where it measures: host, device) goes into the journal with each result
 /// it measured; `compatibility` (device, driver, spec, sizes, space) must equal rank 0's, key by key, for the costs of
-/// all ranks to be one scale.
+/// all ranks to be one scale; `lookahead` the configurations rank 0's search should keep asked for this rank beyond
+/// its evaluator's capacity (RankPipeline::lookahead).
 struct EvaluatorDescription {
   nlohmann::json identity = nlohmann::json::object();
   nlohmann::json compatibility = nlohmann::json::object();
+  size_t lookahead = 0;
 };
 
 /// MPI for the lifetime of one tuning run: MPI_Init_thread on construction, MPI_Finalize on destruction, and the
@@ -96,6 +100,9 @@ class MpiEvaluators final : public Evaluator {
   MpiEvaluators& operator=(const MpiEvaluators&) = delete;
 
   size_t capacity() const override { return capacity_; }
+  /// The configurations the search should ask ahead of capacity() (TunerOptions::lookahead): the sum of the evaluating
+  /// ranks' lookaheads. They wait in rank 0's window and go to whichever rank frees a place first.
+  size_t lookahead() const { return lookahead_; }
   void submit(uint64_t ticket, const Configuration& configuration, const EvaluationContext& context) override;
   std::pair<uint64_t, EvaluationResult> wait() override;
   /// Throws UserError when a rank reports that it cannot evaluate any more.
@@ -114,7 +121,7 @@ class MpiEvaluators final : public Evaluator {
  private:
   struct Rank {
     int rank = 0;
-    size_t capacity = 0, in_flight = 0;
+    size_t capacity = 0, lookahead = 0, in_flight = 0;
     nlohmann::json measured_on;  // identity plus rank number, stamped on each result
   };
   void receive_results();
@@ -122,7 +129,7 @@ class MpiEvaluators final : public Evaluator {
   MpiSession& session_;
   Evaluator* local_;
   std::vector<Rank> ranks_;  // the local evaluator first, when there is one
-  size_t capacity_ = 0;
+  size_t capacity_ = 0, lookahead_ = 0;
   std::map<uint64_t, size_t> tickets_;  // outstanding ticket -> index in ranks_
   std::deque<std::pair<uint64_t, EvaluationResult>> finished_;
 };

@@ -165,7 +165,9 @@ class MpiTuneTest : public ::testing::Test {
 TEST_F(MpiTuneTest, ThreeRanksWriteOneJournalWithEveryEvaluationOnceAndTheBestVerifies) {
   const auto r = testing::run_command(mpirun(3) + tune_arguments(9));
   ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_NE(r.output.find("note: MPI: 3 ranks, 3 evaluating, 6 configurations at a time"), std::string::npos)
+  EXPECT_NE(r.output.find("note: MPI: 3 ranks, 3 evaluating, 9 configurations at a time on the ranks, 12 more asked "
+                          "ahead"),
+            std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("stopped: abort condition evaluations(9) met; 9 evaluations"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("note: ranks 0, 1, 2 share device "), std::string::npos) << r.output;
@@ -173,7 +175,9 @@ TEST_F(MpiTuneTest, ThreeRanksWriteOneJournalWithEveryEvaluationOnceAndTheBestVe
       << r.output;
   const tuner::JournalContents journal = tuner::read_journal(path("journal"));
   EXPECT_FALSE(journal.torn_tail);
-  EXPECT_EQ(journal.header.window, 6u) << "three ranks, each one worker and one configuration compiling ahead";
+  // Per rank a one-process run's window with one compile thread, 1 + 6: one worker and two configurations compiling
+  // ahead on the rank, four more waiting at rank 0.
+  EXPECT_EQ(journal.header.window, 21u);
   ASSERT_EQ(journal.records.size(), 9u);
   expect_each_evaluation_once(journal.records, 3);
   std::set<int> measuring;
@@ -303,7 +307,7 @@ TEST_F(MpiTuneTest, AKilledRankEndsTheJobAndTheJournalResumesWithAnotherNumberOf
     EXPECT_EQ(after.records[k].configuration, before.records[k].configuration);
   for (size_t k = before.records.size(); k < after.records.size(); ++k) {
     EXPECT_LT(after.records[k].result.measured_on["rank"].get<int>(), 2) << "measured after the resume";
-    EXPECT_EQ(after.records[k].window, 4u) << "two ranks ask ahead four, the journal's run six";
+    EXPECT_EQ(after.records[k].window, 14u) << "two ranks ask ahead fourteen, the journal's run twenty-one";
   }
   // And once more without mpirun: the journal's windows replay as recorded.
   const auto again = testing::run_command(tune_arguments(evals + 2, " --resume"));
