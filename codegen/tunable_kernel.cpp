@@ -60,7 +60,8 @@ class TunableEmitter {
         c_(config),
         g_(tunable_geometry(bound, config)),
         options_(options),
-        max_work_group_size_(limits.max_work_group_size) {
+        max_work_group_size_(limits.max_work_group_size),
+        nvidia_driver_(limits.nvidia_driver) {
     // Tunable kernels fuse a*b+c (FP_CONTRACT ON); the verification tolerance covers the rounding difference.
     options_.contract_multiply_add = true;
     // Across f and the combine operator too where local memory is global memory (PoCL on a CPU); see
@@ -1603,6 +1604,13 @@ class TunableEmitter {
   // every FOLD_SHARES-th partial result (a consecutive block where the operator does not commute), and a tree in
   // local memory combines the shares. Every loop bound is the same for all work-items of the group, so each barrier
   // is reached by all of them.
+  // A fence that orders this work-item's global memory accesses for every work-group of the device. NVIDIA's
+  // OpenCL compiles mem_fence(CLK_GLOBAL_MEM_FENCE) to membar.cta (the work-group's scope: seen in the PTX of DOT
+  // 2^24, session 23), so there the fence is the device-scope membar.gl (what CUDA's __threadfence is) as inline PTX.
+  std::string device_fence() const {
+    return nvidia_driver_ ? "asm volatile(\"membar.gl;\" ::: \"memory\")" : "mem_fence(CLK_GLOBAL_MEM_FENCE)";
+  }
+
   void emit_last_group_fold(const std::vector<int>& concat_order) {
     const int out_buffer = m_.output_buffer();
     const bool commutative = m_.dims[g_.reduction_dims.front()].combine.is_commutative();
@@ -1610,7 +1618,7 @@ class TunableEmitter {
     line(
         "// WG_COMBINE last: count this work-group in; the last of the REDUCTION_WG work-groups of these `++` tiles "
         "folds their partial results.");
-    line("mem_fence(CLK_GLOBAL_MEM_FENCE);");
+    line(device_fence() + ";");
     line("barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);");
     // The last to count in sets the count back to zero for the next launch: no other count of this launch follows.
     open("if (wi_lin == 0)");
@@ -1618,7 +1626,7 @@ class TunableEmitter {
     line("if (fold_here) wg_counts[wg_c_lin] = 0;");
     close();
     line("barrier(CLK_LOCAL_MEM_FENCE);");
-    line("mem_fence(CLK_GLOBAL_MEM_FENCE);");
+    line(device_fence() + ";");
     // No barrier within a branch: the other work-groups run the same loops with no points. (With the fold inside
     // `if (fold_here)`, PoCL 3.1 never ran the count's reset placed between the branch and the first loop with
     // barriers, while the fold below it ran: every later launch found no last work-group.)
@@ -1788,6 +1796,7 @@ class TunableEmitter {
   TunableGeometry g_;
   PreambleOptions options_;
   uint64_t max_work_group_size_;
+  bool nvidia_driver_;
   std::vector<std::string> dim_vars_;
   std::string result_type_;
   std::ostringstream out_;

@@ -80,6 +80,33 @@ TEST(WgCombine, LastWorkGroupFoldsAsTheSecondKernelDoes) {
   EXPECT_GT(several_tiles, 0);
 }
 
+// The partial results must reach every work-group before the count does. NVIDIA's OpenCL compiles mem_fence to
+// the work-group's scope (membar.cta), so its kernels fence with membar.gl; other devices keep mem_fence.
+TEST(WgCombine, TheFenceReachesTheWholeDevice) {
+  const BoundMdh dot = testing::bind_spec_text(
+      "md_hom dot\nsize K\ninput x : float[K]\noutput r : float[1]\nview (k < K) : x[k] -> r[0]\nscalar (a) = a\n"
+      "combine (+)\n",
+      "dot.mdh", "K=4096");
+  DeviceLimits limits = testing::first_device_limits();
+  KernelConfig c = default_config(dot, limits);
+  c.num_wg = {4};
+  c.local_tile_size = {1024};
+  c.work_group_combine = WorkGroupCombine::last;
+  auto count = [](const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  limits.nvidia_driver = false;
+  const std::string portable = generate_tunable_kernel(dot, c, limits).source;
+  EXPECT_EQ(count(portable, "mem_fence(CLK_GLOBAL_MEM_FENCE);"), 2u);
+  EXPECT_EQ(count(portable, "membar"), 0u);
+  limits.nvidia_driver = true;
+  const std::string nvidia = generate_tunable_kernel(dot, c, limits).source;
+  EXPECT_EQ(count(nvidia, "asm volatile(\"membar.gl;\" ::: \"memory\");"), 2u);
+  EXPECT_EQ(count(nvidia, "mem_fence(CLK_GLOBAL_MEM_FENCE)"), 0u);
+}
+
 TEST(WgCombine, ExistsWhereTheMdHomReducesAndOnlyWithWorkGroupsSharingAReduction) {
   const DeviceLimits limits = testing::first_device_limits();
   const BoundMdh map = testing::bind_spec_text(
