@@ -7,6 +7,7 @@
 # b) PRL 32768x1024 on the 16 Xeon cores: the CPU default (8x4 private tile of an unrolled f) against smaller private
 #    tiles, which ran 1.1-1.5x faster on the 2-core VM (237-272 ms against 362 at 8192x1024), beside the threaded C++;
 #    then the retune with seeds exempt from the median compile deadline (2d93e87).
+# a2) GEMV 4096^2 with float4 runs into private caches (its best configurations load A one float at a time).
 # c) The GPU soak with the time left (the 14 md_homs that session 23's 250 s did not reach, with membar.gl).
 set -u
 out=${OUT:-/tmp/next}
@@ -32,6 +33,20 @@ for round in 1 2; do
       --repeat 100 --warmup 5 --verify 2>&1 | grep -E 'kernel time|per kernel|PASS|FAIL|error' | cut -c1-100 | tr '\n' ' ')"
   done
 done
+# GEMV 4096^2 (77% of the copy bandwidth): its best configurations read A with scalar loads (no cache, so
+# VECTOR_WIDTH has no effect); these read float4 runs into private caches, each work-item's runs next to its
+# neighbours' (strided ownership with runs of 4). Checked on PoCL in session 23 (the float4 loads are generated).
+gemv=results/nvidia-h200/gemv-PC.json
+for v in "16 256" "8 256" "16 128" "32 128"; do
+  read -r pt wi <<<"$v"
+  with "$gemv" "gemv-v4-$pt-$wi" PT_SIZE_k=$pt NUM_WI_k=$wi OWNERSHIP_k=strided STRIDED_RUN_k=4 MEM_INP_P_A=private \
+    VECTOR_WIDTH_A=4 MEM_INP_P_x=private VECTOR_WIDTH_x=4
+  echo "gemv float4 runs PT_SIZE_k $pt NUM_WI_k $wi: $(mdh run apps/gemv.mdh --size I=4096,K=4096 \
+    --config "$out/t/gemv-v4-$pt-$wi.json" --device gpu --repeat 100 --warmup 5 --verify 2>&1 |
+    grep -E 'kernel time|PASS|FAIL|error' | cut -c1-100 | tr '\n' ' ')"
+done
+echo "gemv committed: $(mdh run apps/gemv.mdh --size I=4096,K=4096 --config "$gemv" --device gpu --repeat 100 \
+  --warmup 5 2>&1 | grep -E 'kernel time' | cut -c1-100)"
 device_peak --device gpu 2>&1 | grep -iE "copy|GB/s" | head -3
 
 stamp "b) PRL on the Xeon: private tiles"
