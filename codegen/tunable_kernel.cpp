@@ -1604,6 +1604,51 @@ class TunableEmitter {
   // every FOLD_SHARES-th partial result (a consecutive block where the operator does not commute), and a tree in
   // local memory combines the shares. Every loop bound is the same for all work-items of the group, so each barrier
   // is reached by all of them.
+  // One output point's partial results folded by several work-items, the shares (the second kernel's COMBINE_WI per
+  // point; WG_COMBINE last's FOLD_SHARES). Share k folds every count-th work-group's partial result (neighbouring
+  // shares read neighbouring partial results), or, where the operator does not commute, a consecutive block of them
+  // in order; then the shares meet in local memory (share k at array[index + k*step]) and a tree combines them into
+  // share 0's slot: halving the active shares, or, in order, neighbours w and w + s for w a multiple of 2s.
+  struct SharedFold {
+    std::string share;       // the work-item's share, a variable
+    std::string count_name;  // the number of shares, a macro
+    int64_t count = 1;       // its value (a power of two)
+    std::string array, index, step;
+    bool idle_work_items = false;  // work-items beyond count shares of every point, which the tree must not read past
+    std::string slot(int64_t k) const {
+      return array + "[" + index + (k ? " + " + std::to_string(k) + step : "") + "]";
+    }
+  };
+  // acc (the identity before) folds this share's partial results; `partial` names work-group g's.
+  void emit_share_loop(const SharedFold& f, const std::string& partial) {
+    if (m_.dims[g_.reduction_dims.front()].combine.is_commutative()) {
+      line("for (int g = " + f.share + "; g < REDUCTION_WG; g += " + f.count_name +
+           ") acc = " + combine("acc", partial) + ";");
+    } else {
+      line("const int block = (REDUCTION_WG + " + f.count_name + " - 1) / " + f.count_name + ";");
+      line("const int block_end = min((" + f.share + " + 1)*block, REDUCTION_WG);");
+      line("for (int g = " + f.share + "*block; g < block_end; ++g) acc = " + combine("acc", partial) + ";");
+    }
+  }
+  // acc into the share's slot, then the tree: share 0's slot holds the point's result after the last barrier.
+  void emit_share_tree(const SharedFold& f) {
+    line(f.slot(0) + " = acc;");
+    line("barrier(CLK_LOCAL_MEM_FENCE);");
+    if (m_.dims[g_.reduction_dims.front()].combine.is_commutative()) {
+      for (int64_t half = f.count / 2; half >= 1; half /= 2) {
+        line("if (" + f.share + " < " + str(half) + ") " + f.slot(0) + " = " + combine(f.slot(0), f.slot(half)) + ";");
+        line("barrier(CLK_LOCAL_MEM_FENCE);");
+      }
+    } else {
+      for (int64_t s = 1; s < f.count; s *= 2) {
+        line("if (" + f.share + " % " + str(2 * s) + " == 0" +
+             (f.idle_work_items ? " && " + f.share + " + " + str(s) + " < " + f.count_name : std::string()) + ") " +
+             f.slot(0) + " = " + combine(f.slot(0), f.slot(s)) + ";");
+        line("barrier(CLK_LOCAL_MEM_FENCE);");
+      }
+    }
+  }
+
   // A fence that orders this work-item's global memory accesses for every work-group of the device. NVIDIA's
   // OpenCL compiles mem_fence(CLK_GLOBAL_MEM_FENCE) to membar.cta (the work-group's scope: seen in the PTX of DOT
   // 2^24, session 23), so there the fence is the device-scope membar.gl (what CUDA's __threadfence is) as inline PTX.
@@ -1613,7 +1658,6 @@ class TunableEmitter {
 
   void emit_last_group_fold(const std::vector<int>& concat_order) {
     const int out_buffer = m_.output_buffer();
-    const bool commutative = m_.dims[g_.reduction_dims.front()].combine.is_commutative();
     const bool tree = g_.fold_shares > 1;
     line(
         "// WG_COMBINE last: count this work-group in; the last of the REDUCTION_WG work-groups of these `++` tiles "
@@ -1654,33 +1698,18 @@ class TunableEmitter {
     open("if (active)");
     decode_point();
     line("const int point = " + point_index() + ";");
-    if (commutative) {
-      line("for (int g = share; g < REDUCTION_WG; g += FOLD_SHARES) acc = " +
-           combine("acc", "stored[g*OUTPUT_POINTS + point]") + ";");
-    } else {
-      line("const int block = (REDUCTION_WG + FOLD_SHARES - 1) / FOLD_SHARES;");
-      line("for (int g = share*block; g < min((share + 1)*block, REDUCTION_WG); ++g) acc = " +
-           combine("acc", "stored[g*OUTPUT_POINTS + point]") + ";");
-    }
+    const SharedFold fold{"share",
+                          "FOLD_SHARES",
+                          g_.fold_shares,
+                          "fold_shares",
+                          "wi_lin",
+                          "*FOLD_POINT_GROUPS",
+                          g_.fold_shares * g_.fold_point_groups < g_.work_group_size};
+    emit_share_loop(fold, "stored[g*OUTPUT_POINTS + point]");
     close();
     if (tree) {
-      line("fold_shares[wi_lin] = acc;");
-      line("barrier(CLK_LOCAL_MEM_FENCE);");
-      const std::string mine = "fold_shares[wi_lin]";
-      if (commutative) {
-        for (int64_t half = g_.fold_shares / 2; half >= 1; half /= 2) {
-          line("if (share < " + str(half) + ") " + mine + " = " +
-               combine(mine, "fold_shares[wi_lin + " + str(half) + "*FOLD_POINT_GROUPS]") + ";");
-          line("barrier(CLK_LOCAL_MEM_FENCE);");
-        }
-      } else {
-        for (int64_t s = 1; s < g_.fold_shares; s *= 2) {
-          line("if (share % " + str(2 * s) + " == 0 && share + " + str(s) + " < FOLD_SHARES) " + mine + " = " +
-               combine(mine, "fold_shares[wi_lin + " + str(s) + "*FOLD_POINT_GROUPS]") + ";");
-          line("barrier(CLK_LOCAL_MEM_FENCE);");
-        }
-      }
-      line("acc = " + mine + ";");
+      emit_share_tree(fold);
+      line("acc = fold_shares[wi_lin];");
       line("barrier(CLK_LOCAL_MEM_FENCE);  // read before the next points' shares are stored");
     }
     open("if (active && share == 0)");
@@ -1709,7 +1738,6 @@ class TunableEmitter {
     const int out_buffer = m_.output_buffer();
     const std::string kernel_name = m_.name + "_combine_wg";
     const bool parallel = parallel_work_group_combine();
-    const bool commutative = m_.dims[g_.reduction_dims.front()].combine.is_commutative();
     line("// Second kernel: combines the partial results of the work-groups along the reduction dimensions.");
     const std::string signature = "void " + kernel_name + "(__global const " + result_type_ +
                                   "* restrict partials, __global " + result_type_ + "* restrict " +
@@ -1748,30 +1776,9 @@ class TunableEmitter {
     } else {
       line("__local " + result_type_ + " shares[COMBINE_WI];");
       line(result_type_ + " acc = " + identity() + ";");
-      if (commutative) {
-        line("for (int g = w; g < REDUCTION_WG; g += COMBINE_WI) acc = " +
-             combine("acc", "partials[g*OUTPUT_POINTS + point]") + ";");
-      } else {
-        line("const int block = (REDUCTION_WG + COMBINE_WI - 1) / COMBINE_WI;");
-        line("const int block_end = min((w + 1)*block, REDUCTION_WG);");
-        line("for (int g = w*block; g < block_end; ++g) acc = " + combine("acc", "partials[g*OUTPUT_POINTS + point]") +
-             ";");
-      }
-      line("shares[w] = acc;");
-      line("barrier(CLK_LOCAL_MEM_FENCE);");
-      if (commutative) {
-        for (int64_t active = kCombineWorkItems; active > 1; active /= 2) {
-          line("if (w < " + str(active / 2) +
-               ") shares[w] = " + combine("shares[w]", "shares[w + " + str(active / 2) + "]") + ";");
-          line("barrier(CLK_LOCAL_MEM_FENCE);");
-        }
-      } else {
-        for (int64_t s = 1; s < kCombineWorkItems; s *= 2) {
-          line("if (w % " + str(2 * s) + " == 0) shares[w] = " + combine("shares[w]", "shares[w + " + str(s) + "]") +
-               ";");
-          line("barrier(CLK_LOCAL_MEM_FENCE);");
-        }
-      }
+      emit_share_loop({"w", "COMBINE_WI", kCombineWorkItems, "shares", "w", "", false},
+                      "partials[g*OUTPUT_POINTS + point]");
+      emit_share_tree({"w", "COMBINE_WI", kCombineWorkItems, "shares", "w", "", false});
       line("if (w == 0) " + buffer_name(out_buffer) + "[" + output_offset() + "] = shares[0];");
     }
     --indent_;

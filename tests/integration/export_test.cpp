@@ -203,6 +203,16 @@ GemmRun run_gemm_through_runner(const fs::path& directory, int runs = 1) {
   return run;
 }
 
+// C within the tolerance of runtime/README.md (R = 13 < 64) of the double-precision reference, element by element.
+void expect_gemm_matches_reference(const GemmRun& run) {
+  const double tolerance = 16 * std::ldexp(1.0, -23) * 8;
+  double scale = 0;
+  for (double x : run.reference) scale = std::max(scale, std::fabs(x));
+  for (size_t n = 0; n < run.c.size(); ++n)
+    ASSERT_LE(std::fabs(run.c[n] - run.reference[n]), tolerance * (std::fabs(run.reference[n]) + scale))
+        << "C[" << n / 29 << "][" << n % 29 << "] = " << run.c[n] << ", expected " << run.reference[n];
+}
+
 TEST_F(ExportTest, ReductionSplitOverWorkGroupsRunsThroughTheRunner) {
   const BoundMdh bound = bound_gemm();
   const std::string path = write_config(bound, split_reduction_config(bound), "split.json");
@@ -216,12 +226,7 @@ TEST_F(ExportTest, ReductionSplitOverWorkGroupsRunsThroughTheRunner) {
 
   const GemmRun run = run_gemm_through_runner(dir_ / "export");
   EXPECT_EQ(run.events, 2u);
-  const double tolerance = 16 * std::ldexp(1.0, -23) * 8;  // runtime/README.md with R = 13 < 64
-  double scale = 0;
-  for (double x : run.reference) scale = std::max(scale, std::fabs(x));
-  for (size_t n = 0; n < run.c.size(); ++n)
-    ASSERT_LE(std::fabs(run.c[n] - run.reference[n]), tolerance * (std::fabs(run.reference[n]) + scale))
-        << "C[" << n / 29 << "][" << n % 29 << "] = " << run.c[n] << ", expected " << run.reference[n];
+  expect_gemm_matches_reference(run);
 
   const Result r = tuned_gemm(dir_ / "export");
   EXPECT_EQ(r.status, 0) << r.output;
@@ -245,12 +250,7 @@ TEST_F(ExportTest, LastWorkGroupFoldRunsThroughTheRunnerLaunchAfterLaunch) {
 
   const GemmRun run = run_gemm_through_runner(dir_ / "export", 3);
   EXPECT_EQ(run.events, 1u);
-  const double tolerance = 16 * std::ldexp(1.0, -23) * 8;
-  double scale = 0;
-  for (double x : run.reference) scale = std::max(scale, std::fabs(x));
-  for (size_t n = 0; n < run.c.size(); ++n)
-    ASSERT_LE(std::fabs(run.c[n] - run.reference[n]), tolerance * (std::fabs(run.reference[n]) + scale))
-        << "C[" << n / 29 << "][" << n % 29 << "] = " << run.c[n] << ", expected " << run.reference[n];
+  expect_gemm_matches_reference(run);
 }
 
 TEST_F(ExportTest, ParamsAreSetByNameAndSize) {
