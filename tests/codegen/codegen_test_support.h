@@ -23,6 +23,13 @@ inline std::string read_source_file(const std::string& relative_path) {
   return text.str();
 }
 
+/// How often `what` occurs in `text` (overlapping occurrences count), e.g. a statement in generated source.
+inline size_t occurrences(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
 /// Parses `text` as if it were the file `file_name` and binds `sizes` ("I=4,J=5").
 inline BoundMdh bind_spec_text(const std::string& text, const std::string& file_name, const std::string& sizes) {
   return bind(parse_spec(text, file_name), parse_size_binding(sizes));

@@ -41,12 +41,6 @@ constexpr const char* kRowSum =
     "}\n"
     "combine (++)\n";
 
-size_t count(const std::string& text, const std::string& what) {
-  size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
-
 TEST(FInline, EachValueEmitsItsFunctionAndComputesAsTheReference) {
   const BoundMdh bound = bind_spec_text(kRowSum, "row_sum.mdh", "N=100");
   EXPECT_TRUE(bound.mdh->scalar.has_for_loop);
@@ -59,9 +53,12 @@ TEST(FInline, EachValueEmitsItsFunctionAndComputesAsTheReference) {
     const LaunchPlan plan = generate_tunable_kernel(bound, c, limits);
     const std::string& s = plan.source;
     const int v = static_cast<int>(value);
-    EXPECT_EQ(count(s, "__attribute__((always_inline)) inline float mdh_f("), value == FInline::call ? 0u : 1u) << v;
-    EXPECT_EQ(count(s, "#define for _Pragma(\"unroll 32\") for\n"), value == FInline::unrolled ? 1u : 0u) << v;
-    EXPECT_EQ(count(s, "#undef for\n"), value == FInline::unrolled ? 1u : 0u) << v;
+    EXPECT_EQ(testing::occurrences(s, "__attribute__((always_inline)) inline float mdh_f("),
+              value == FInline::call ? 0u : 1u)
+        << v;
+    EXPECT_EQ(testing::occurrences(s, "#define for _Pragma(\"unroll 32\") for\n"), value == FInline::unrolled ? 1u : 0u)
+        << v;
+    EXPECT_EQ(testing::occurrences(s, "#undef for\n"), value == FInline::unrolled ? 1u : 0u) << v;
     if (value == FInline::unrolled) {
       // The macro spans f alone: defined after the helper (whose function keeps its loop plain), undefined after f.
       const size_t define = s.find("#define for"), helper = s.find("helper_sum(float a)"), f = s.find("mdh_f(");

@@ -92,19 +92,14 @@ TEST(WgCombine, TheFenceReachesTheWholeDevice) {
   c.num_wg = {4};
   c.local_tile_size = {1024};
   c.work_group_combine = WorkGroupCombine::last;
-  auto count = [](const std::string& text, const std::string& what) {
-    size_t n = 0;
-    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-    return n;
-  };
   limits.nvidia_driver = false;
   const std::string portable = generate_tunable_kernel(dot, c, limits).source;
-  EXPECT_EQ(count(portable, "mem_fence(CLK_GLOBAL_MEM_FENCE);"), 2u);
-  EXPECT_EQ(count(portable, "membar"), 0u);
+  EXPECT_EQ(testing::occurrences(portable, "mem_fence(CLK_GLOBAL_MEM_FENCE);"), 2u);
+  EXPECT_EQ(testing::occurrences(portable, "membar"), 0u);
   limits.nvidia_driver = true;
   const std::string nvidia = generate_tunable_kernel(dot, c, limits).source;
-  EXPECT_EQ(count(nvidia, "asm volatile(\"membar.gl;\" ::: \"memory\");"), 2u);
-  EXPECT_EQ(count(nvidia, "mem_fence(CLK_GLOBAL_MEM_FENCE)"), 0u);
+  EXPECT_EQ(testing::occurrences(nvidia, "asm volatile(\"membar.gl;\" ::: \"memory\");"), 2u);
+  EXPECT_EQ(testing::occurrences(nvidia, "mem_fence(CLK_GLOBAL_MEM_FENCE)"), 0u);
 }
 
 TEST(WgCombine, ExistsWhereTheMdHomReducesAndOnlyWithWorkGroupsSharingAReduction) {
