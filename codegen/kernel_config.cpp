@@ -727,12 +727,25 @@ bool tile_for_vectors(const BoundMdh& bound, const DeviceLimits& limits, KernelC
     t.local_tile_size[d] = std::min(extent, t.num_wi[d] * t.private_tile_size[d]);
     t.num_wg[d] = (extent + t.local_tile_size[d] - 1) / t.local_tile_size[d];
   };
+  // Where no input can be moved in vectors (struct elements: PRL's records), the tile has no lanes to fill: it only
+  // repeats f per element in the work-item's loop body (with F_INLINE unrolled, PRL's 14 fields for each of 8 x 4
+  // elements). One element per work-item then, along every dimension. On the 16-core Xeon's PoCL 5.0
+  // (results/pocl-cpu-intel-xeon-16c/session24/, medians of 5 runs, one call) PRL 32768 x 1024 ran 237 ms with 1 x 1
+  // element per work-item (one per work-group), 252 with 2 x 1, 284 with 1 x 4 and 393 with the vector tile's 8 x 4;
+  // with 16 work-items per work-group 280 (2 x 1) and 339 (1 x 4); the threaded C++ baseline 359 ms.
+  const bool vectorless = vectorisable.empty();
   for (int d : concat) {
-    const int64_t elements = d == lanes ? (contiguous[d] ? width : kVectorTileRows) : d == rows ? kVectorTileRows : 1;
+    const int64_t elements = vectorless   ? 1
+                             : d == lanes ? (contiguous[d] ? width : kVectorTileRows)
+                             : d == rows  ? kVectorTileRows
+                                          : 1;
     set_concat_tile(d, dividing_tile(bound.dim_extents[d], elements), c.ocl_dim[1][d] < 2 ? kVectorTileWorkItems : 1);
   }
   for (int r : mdh.reduction_dims())
-    if (contiguous[r]) t.private_tile_size[r] = dividing_tile(t.local_tile_size[r], width);
+    if (vectorless)
+      t.private_tile_size[r] = 1;
+    else if (contiguous[r])
+      t.private_tile_size[r] = dividing_tile(t.local_tile_size[r], width);
   while (work_group_count(t) < kVectorTileWorkGroupsPerComputeUnit * limits.compute_units) {
     int most = -1;  // the most work-items, else the largest private tile, the innermost dimension on a tie
     for (int d : concat)
