@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """config_with.py SRC DST NAME=VALUE...: the configuration of SRC (a config, or an `mdh tune` result holding one) with
 the given parameters set, written to DST as a bare config (`mdh run --config DST`). Values that are integers are
-written as integers, others as strings (enumeration labels: WG_COMBINE=last). For device-call scripts that time
-variants of a committed configuration."""
+written as integers, lists as JSON (orders: BUF_ORDER_P_TA=[1,2,3,0], LOOP_ORDER_L='["g","c"]'), others as strings
+(enumeration labels: WG_COMBINE=last). For device-call scripts that time variants of a committed configuration."""
 import json
 import sys
 
@@ -15,6 +15,9 @@ for assignment in sys.argv[3:]:
     name, _, value = assignment.partition("=")
     if not name or not value:
         sys.exit("config_with.py: expected NAME=VALUE, got '%s'" % assignment)
-    config[name] = int(value) if value.lstrip("-").isdigit() else value
+    if value.startswith("["):
+        config[name] = json.loads(value)
+    else:
+        config[name] = int(value) if value.lstrip("-").isdigit() else value
 with open(sys.argv[2], "w") as f:
     json.dump(config, f)
