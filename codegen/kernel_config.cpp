@@ -358,6 +358,17 @@ constexpr int64_t kDividingWorkItemsFloor = 8;
 // A reduction tile shorter than this is not worth a divisor of the extent: the tiles are cut at
 // kCachedReductionTile and the last one is short instead.
 constexpr int64_t kShortestReductionTile = 4;
+// A locally cached input that every work-item dimension indexes is reused in a work-group only as often as the
+// local tile extends along the dimensions it does not read, which carry no work-items and keep the plain default's 2
+// elements: in the CCSD(T) contraction gdab-efgc (work-items along e and f, both indexing TB[e][f][g][c]) each
+// copied TB element served LT_a * LT_b * LT_d = 8 points (TA's 768), so that the copies into local memory came to
+// one load and store per 8 multiply-adds, and the default ran 0.2355 ms against the best known 0.1290 on the H200,
+// whose tile is 2 x 8 x 2 along a, b, d with c at 1 (results/nvidia-h200/tc-abcdef-gdab-efgc-RW.json). Such an input
+// is raised to kMinimumInputReuse: the dimensions without work-items that it reads drop to one element (their tiles
+// only multiply the result slots) where the other cached inputs stay reused that often, and those it does not read
+// double, the one along which another cached input is contiguous first (gdab-efgc: b, TA's unit-stride index, so
+// that its copy reads longer rows), then the innermost, while every compute unit keeps a work-group.
+constexpr int64_t kMinimumInputReuse = 32;
 
 // The dimension with which an access's unit-stride (last) index moves, alone and by one element per index; -1 where
 // none does (a scalar, a constant index, several dimensions or a stride).
@@ -449,6 +460,66 @@ void feed_register_tiles_with_vectors(const BoundMdh& bound, const std::vector<i
   }
 }
 
+// Each of the work-group's `++` points a locally cached input's local tile serves: the product of the local tiles
+// along the `++` dimensions it does not read.
+int64_t input_reuse(const BoundMdh& bound, const KernelConfig& c, const BoundAccess& access) {
+  int64_t reuse = 1;
+  for (int d : bound.mdh->concat_dims())
+    if (!moves_with(access, d)) reuse *= c.local_tile_size[d];
+  return reuse;
+}
+
+// kMinimumInputReuse above: raises the least reused locally cached input of `t` where it is reused less often.
+void raise_least_input_reuse(const BoundMdh& bound, const DeviceLimits& limits, KernelConfig& t) {
+  const Mdh& mdh = *bound.mdh;
+  const int local = static_cast<int>(Layer::Local);
+  std::vector<int> cached;
+  for (size_t a = 0; a < bound.inputs.size(); ++a)
+    if (t.input_memory[local][a] == Memory::Local) cached.push_back(static_cast<int>(a));
+  int least = -1;
+  for (int a : cached)
+    if (least < 0 || input_reuse(bound, t, bound.inputs[a]) < input_reuse(bound, t, bound.inputs[least])) least = a;
+  if (least < 0 || input_reuse(bound, t, bound.inputs[least]) >= kMinimumInputReuse) return;
+  const BoundAccess& starved = bound.inputs[least];
+  auto set_tile = [&](KernelConfig& k, int d, int64_t elements) {
+    k.private_tile_size[d] = elements;
+    k.local_tile_size[d] = elements;
+    k.num_wg[d] = (bound.dim_extents[d] + elements - 1) / elements;
+  };
+  auto others_reused = [&](const KernelConfig& k) {
+    for (int a : cached)
+      if (a != least && input_reuse(bound, k, bound.inputs[a]) < kMinimumInputReuse) return false;
+    return true;
+  };
+  const std::vector<int> concat = mdh.concat_dims();
+  for (int d : concat) {
+    if (t.num_wi[d] != 1 || !moves_with(starved, d) || t.private_tile_size[d] == 1) continue;
+    KernelConfig k = t;
+    set_tile(k, d, 1);
+    if (others_reused(k)) t = k;
+  }
+  // The dimensions to grow: no work-items, not read by the starved input; another cached input's unit-stride
+  // dimension first, then from the innermost.
+  std::vector<int> grow;
+  for (int a : cached) {
+    const int d = a == least ? -1 : unit_stride_dimension(bound.inputs[a]);
+    if (d >= 0 && mdh.dims[d].combine.is_concat() && t.num_wi[d] == 1 && !moves_with(starved, d) &&
+        std::find(grow.begin(), grow.end(), d) == grow.end())
+      grow.push_back(d);
+  }
+  for (auto d = concat.rbegin(); d != concat.rend(); ++d)
+    if (t.num_wi[*d] == 1 && !moves_with(starved, *d) && std::find(grow.begin(), grow.end(), *d) == grow.end())
+      grow.push_back(*d);
+  for (int d : grow)
+    while (input_reuse(bound, t, starved) < kMinimumInputReuse &&
+           2 * t.private_tile_size[d] <= bound.dim_extents[d]) {
+      KernelConfig k = t;
+      set_tile(k, d, 2 * t.private_tile_size[d]);
+      if (work_group_count(k) < limits.compute_units) return;
+      t = k;
+    }
+}
+
 // The reuse layout described above; false (and `c` unchanged) where no input is shared or the result is invalid.
 bool tile_for_reuse(const BoundMdh& bound, const DeviceLimits& limits, KernelConfig& c) {
   const Mdh& mdh = *bound.mdh;
@@ -533,6 +604,8 @@ bool tile_for_reuse(const BoundMdh& bound, const DeviceLimits& limits, KernelCon
         }
   }
   if (!cached) return false;
+  KernelConfig unraised = t;
+  raise_least_input_reuse(bound, limits, t);
   // Reductions in cached tiles of up to kCachedReductionTile indices (a divisor of the extent where one is not much
   // shorter, so that no tile is short), private tiles of up to 4; shorter tiles where two work-groups' caches would
   // not fit a compute unit's local memory (one loads while the other computes). Double buffering where a reduction
@@ -563,16 +636,21 @@ bool tile_for_reuse(const BoundMdh& bound, const DeviceLimits& limits, KernelCon
     }
     return true;
   };
-  // Register tiles fed by vectors where they fit the registers, else fed element by element.
-  KernelConfig vectors = t;
-  feed_register_tiles_with_vectors(bound, tiled, fastest, vectors);
-  if (finish(vectors)) {
-    c = vectors;
-    return true;
+  // Register tiles fed by vectors where they fit the registers, else fed element by element; the tiles of an
+  // input's raised reuse where one of those fits, else the tiles as they were.
+  for (KernelConfig* shape : {&t, &unraised}) {
+    KernelConfig vectors = *shape;
+    feed_register_tiles_with_vectors(bound, tiled, fastest, vectors);
+    if (finish(vectors)) {
+      c = vectors;
+      return true;
+    }
+    if (finish(*shape)) {
+      c = *shape;
+      return true;
+    }
   }
-  if (!finish(t)) return false;
-  c = t;
-  return true;
+  return false;
 }
 
 // Where work-items share inputs on a device whose local memory is global memory (PoCL on a CPU), a register tile

@@ -154,7 +154,7 @@ TEST(KernelConfig, DefaultTilesForReuseOnDedicatedLocalMemory) {
     EXPECT_EQ(k["LOCAL_PAD_TB"], 2);
     EXPECT_EQ(k["NUM_WI_e"], 8);  // divides E = 24 (16 would leave a half-empty tile)
     EXPECT_EQ(k["PT_SIZE_e"], 3);
-    EXPECT_EQ(k["LT_SIZE_g"], 4);  // TB's tile of 24 x 16 x 2 along e, f, c: 12 along g would take 2 x 36 KiB
+    EXPECT_EQ(k["LT_SIZE_g"], 12);  // TB's tile of 24 x 16 x 1 along e, f, c (c at 1: its reuse raised, below)
   }
   {
     // PRL: work-items along i only (16 per work-group): the plain default.
@@ -169,6 +169,46 @@ TEST(KernelConfig, DefaultTilesForReuseOnDedicatedLocalMemory) {
     const KernelConfig c = default_config(bound, h200_device_limits());
     EXPECT_EQ(c.input_memory[local], std::vector<Memory>(c.input_memory[local].size(), Memory::None));
   }
+}
+
+// A cached input that both work-item dimensions index is reused in a work-group only along the dimensions without
+// work-items (kernel_config.cpp, kMinimumInputReuse): the CCSD(T) contraction gdab-efgc (work-items along e and f,
+// TB[e][f][g][c]) had 2 x 2 x 2 along a, b, d, 8 points per TB element; raised to 32 as in its best known
+// configuration on the H200: c (read by TB) at 1, b (TA[g][d][a][b]'s unit-stride index) at 8. Contractions whose
+// work-items read both inputs (geab-dfgc: e indexes TA, f TB; 64 points each) keep their default.
+TEST(KernelConfig, DefaultRaisesTheReuseOfAnInputThatEveryWorkItemDimensionIndexes) {
+  const DeviceLimits gpu = h200_device_limits();
+  const BoundMdh gdab = bind_app("apps/tc/abcdef-gdab-efgc.mdh", "A=24,B=16,C=16,D=16,E=24,F=16,G=24");
+  const json k = config_to_json(gdab, default_config(gdab, gpu));
+  const std::vector<std::tuple<const char*, int, int, int, int>> tiles = {
+      // dimension, NUM_WI, PT_SIZE, LT_SIZE, NUM_WG
+      {"a", 1, 2, 2, 12}, {"b", 1, 8, 8, 2},   {"c", 1, 1, 1, 16}, {"d", 1, 2, 2, 8},
+      {"e", 8, 3, 24, 1}, {"f", 16, 1, 16, 1}, {"g", 1, 4, 12, 1}};
+  for (const auto& [d, wi, pt, lt, wg] : tiles) {
+    EXPECT_EQ(k[std::string("NUM_WI_") + d], wi) << d;
+    EXPECT_EQ(k[std::string("PT_SIZE_") + d], pt) << d;
+    EXPECT_EQ(k[std::string("LT_SIZE_") + d], lt) << d;
+    EXPECT_EQ(k[std::string("NUM_WG_") + d], wg) << d;
+  }
+  EXPECT_EQ(k["MEM_INP_L_TA"], "local");
+  EXPECT_EQ(k["MEM_INP_L_TB"], "local");
+  EXPECT_EQ(k["DOUBLE_BUFFER"], "on");
+  // gdac-efgb: TA[g][d][a][c], TB[e][f][g][b]: b (read by TB) at 1, c (TA's unit-stride index) at 8.
+  const BoundMdh gdac = bind_app("apps/tc/abcdef-gdac-efgb.mdh", "A=24,B=16,C=16,D=16,E=24,F=16,G=24");
+  const json ac = config_to_json(gdac, default_config(gdac, gpu));
+  EXPECT_EQ(ac["PT_SIZE_a"], 2);
+  EXPECT_EQ(ac["PT_SIZE_b"], 1);
+  EXPECT_EQ(ac["PT_SIZE_c"], 8);
+  EXPECT_EQ(ac["PT_SIZE_d"], 2);
+  // geab-dfgc keeps the plain 2 elements along a, b, c, d.
+  const BoundMdh geab = bind_app("apps/tc/abcdef-geab-dfgc.mdh", "A=24,B=16,C=16,D=24,E=16,F=16,G=24");
+  const json ab = config_to_json(geab, default_config(geab, gpu));
+  for (const char* d : {"a", "b", "c", "d"}) {
+    EXPECT_EQ(ab[std::string("PT_SIZE_") + d], 2) << d;
+    EXPECT_EQ(ab[std::string("LT_SIZE_") + d], 2) << d;
+  }
+  EXPECT_EQ(ab["NUM_WI_e"], 16);
+  EXPECT_EQ(ab["LT_SIZE_g"], 12);
 }
 
 // Where the output has fewer points than the device has room for work-items (132 x 1024 on the H200) and the
