@@ -511,8 +511,7 @@ void raise_least_input_reuse(const BoundMdh& bound, const DeviceLimits& limits, 
     if (t.num_wi[*d] == 1 && !moves_with(starved, *d) && std::find(grow.begin(), grow.end(), *d) == grow.end())
       grow.push_back(*d);
   for (int d : grow)
-    while (input_reuse(bound, t, starved) < kMinimumInputReuse &&
-           2 * t.private_tile_size[d] <= bound.dim_extents[d]) {
+    while (input_reuse(bound, t, starved) < kMinimumInputReuse && 2 * t.private_tile_size[d] <= bound.dim_extents[d]) {
       KernelConfig k = t;
       set_tile(k, d, 2 * t.private_tile_size[d]);
       if (work_group_count(k) < limits.compute_units) return;
@@ -610,7 +609,7 @@ bool tile_for_reuse(const BoundMdh& bound, const DeviceLimits& limits, KernelCon
   // shorter, so that no tile is short), private tiles of up to 4; shorter tiles where two work-groups' caches would
   // not fit a compute unit's local memory (one loads while the other computes). Double buffering where a reduction
   // tile loop can prefetch (GEMM 1024^3 on the H200: 0.1032 -> 0.0888 ms). False where no such layout is valid.
-  auto finish = [&](KernelConfig& f) {
+  auto finish = [&](KernelConfig& f, int64_t longest) {
     pad_transposed_local_caches(bound, f);
     auto set_reduction_tiles = [&](int64_t longest) {
       for (int r : mdh.reduction_dims()) {
@@ -623,7 +622,6 @@ bool tile_for_reuse(const BoundMdh& bound, const DeviceLimits& limits, KernelCon
         f.private_tile_size[r] = std::min<int64_t>(4, tile);
       }
     };
-    int64_t longest = kCachedReductionTile;
     set_reduction_tiles(longest);
     while (tunable_geometry(bound, f).local_memory_bytes * 2 > limits.local_mem_bytes && longest > 1)
       set_reduction_tiles(longest /= 2);
@@ -637,20 +635,38 @@ bool tile_for_reuse(const BoundMdh& bound, const DeviceLimits& limits, KernelCon
     return true;
   };
   // Register tiles fed by vectors where they fit the registers, else fed element by element; the tiles of an
-  // input's raised reuse where one of those fits, else the tiles as they were.
-  for (KernelConfig* shape : {&t, &unraised}) {
-    KernelConfig vectors = *shape;
+  // input's raised reuse where one of those fits, else the tiles as they were. The raised tiles keep the reduction
+  // tiles that the tiles as they were got: the local memory they free must not lengthen them. On the H200 gdab-efgc
+  // ran 0.1573 ms with the raised tiles and g in tiles of 4 (the tiles as they were: 0.2341), 0.2602 with g in the
+  // tiles of 12 that the freed memory allowed (fewer work-groups per compute unit); the best known 0.1287
+  // (results/nvidia-h200/session24/).
+  auto finish_shape = [&](const KernelConfig& shape, int64_t longest, KernelConfig& finished) {
+    KernelConfig vectors = shape;
     feed_register_tiles_with_vectors(bound, tiled, fastest, vectors);
-    if (finish(vectors)) {
-      c = vectors;
+    if (finish(vectors, longest)) {
+      finished = vectors;
       return true;
     }
-    if (finish(*shape)) {
-      c = *shape;
-      return true;
-    }
+    finished = shape;
+    return finish(finished, longest);
+  };
+  KernelConfig as_they_were;
+  const bool unraised_fits = finish_shape(unraised, kCachedReductionTile, as_they_were);
+  int64_t longest_reduction_tile = kCachedReductionTile;
+  if (unraised_fits) {
+    longest_reduction_tile = 1;
+    for (int r : mdh.reduction_dims())
+      if (as_they_were.num_wg[r] == 1)  // a reduction split over work-groups keeps its split either way
+        longest_reduction_tile = std::max(longest_reduction_tile, as_they_were.local_tile_size[r]);
   }
-  return false;
+  KernelConfig raised;
+  if (!(t == unraised) && finish_shape(t, longest_reduction_tile, raised)) {
+    c = raised;
+    return true;
+  }
+  if (!unraised_fits) return false;
+  c = as_they_were;
+  return true;
 }
 
 // Where work-items share inputs on a device whose local memory is global memory (PoCL on a CPU), a register tile
