@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "cli/common.h"
+#include "pipeline/host_share.h"
 #include "pipeline/spill_check.h"
 #include "pipeline/tune.h"
 #include "pipeline/tuned_store.h"
@@ -237,7 +238,9 @@ int tune_command(const Args& args) {
   settings.timeout_floor_seconds = positive_seconds(vm, "timeout-floor");
   settings.worker_executable = self_executable();
   settings.interrupt = &g_interrupted;
-  settings.note = [](const std::string& text) { std::cerr << "note: " << text << '\n'; };
+  // One write per note: under mpirun several ranks' notes share one stream, and the pieces of one line would
+  // interleave with another rank's.
+  settings.note = [](const std::string& text) { std::cerr << ("note: " + text + "\n") << std::flush; };
   // Progress on stderr, with the limits the run stops at: --evals (200 when no limit is given) and --budget; the
   // conditions of --abort are joined by ||, so these stay upper bounds.
   TuningHorizon horizon;
@@ -270,10 +273,14 @@ int tune_command(const Args& args) {
       throw UserError(SourceLoc{},
                       "--in-process cannot be used under mpirun: each rank evaluates in its worker processes");
 #ifdef MDH_WITH_MPI
+    // Before MPI starts its threads and this process its compile threads and workers, which inherit the share.
+    const std::optional<std::string> pinned = keep_to_host_share(launch->local_rank, launch->local_size);
     mpi = std::make_unique<tuner::MpiSession>();
     settings.mpi = mpi.get();
     settings.local_rank = launch->local_rank;
-    settings.processes_on_host = launch->local_size;
+    // A rank held to its share of the host counts only its own cores for its compile threads.
+    settings.processes_on_host = pinned ? 1 : launch->local_size;
+    if (pinned && settings.note) settings.note(*pinned);
     settings.rank0_evaluates = !vm.count("no-rank0-evaluation");
     if (mpi->rank() != 0) {
       settings.note = nullptr;

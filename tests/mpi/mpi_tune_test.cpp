@@ -4,6 +4,7 @@
 // re-evaluating nothing.
 #include <dirent.h>
 #include <gtest/gtest.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -199,6 +200,21 @@ TEST_F(MpiTuneTest, WithoutRank0EvaluatingTheOtherRanksMeasureEverything) {
   const auto journal = tuner::read_journal(path("journal"));
   ASSERT_EQ(journal.records.size(), 3u);
   for (const auto& record : journal.records) EXPECT_EQ(record.result.measured_on["rank"], 1);
+  // --bind-to none left both ranks on every core: each keeps to its half (pipeline/host_share.h), where the host has
+  // a core for each and the test itself runs unbound.
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  ASSERT_EQ(::sched_getaffinity(0, sizeof allowed, &allowed), 0);
+  const long online = ::sysconf(_SC_NPROCESSORS_ONLN);
+  if (online >= 2 && CPU_COUNT(&allowed) == online) {
+    const long first = (online + 1) / 2;  // the first share takes the core that does not divide
+    auto cores = [](long from, long to) {
+      return from == to ? std::to_string(from) : std::to_string(from) + "-" + std::to_string(to);
+    };
+    const std::string first_share = cores(0, first - 1), second_share = cores(first, online - 1);
+    EXPECT_NE(r.output.find("note: rank on host 0 of 2 keeps to cores " + first_share), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("note: rank on host 1 of 2 keeps to cores " + second_share), std::string::npos) << r.output;
+  }
 }
 
 // Ranks that would measure on another scale do not join: here rank 1 tunes other sizes (mpirun's MPMD form gives

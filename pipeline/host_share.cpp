@@ -1,0 +1,50 @@
+#include "pipeline/host_share.h"
+
+#include <sched.h>
+#include <unistd.h>
+
+namespace mdh {
+
+std::vector<int> host_share(const std::vector<int>& allowed, int local_rank, unsigned processes) {
+  const size_t n = allowed.size(), p = processes;
+  if (p == 0 || n < p || local_rank < 0 || static_cast<size_t>(local_rank) >= p) return {};
+  const size_t k = static_cast<size_t>(local_rank), base = n / p, extra = n % p;
+  const size_t begin = k * base + std::min(k, extra), size = base + (k < extra ? 1 : 0);
+  return {allowed.begin() + static_cast<std::ptrdiff_t>(begin),
+          allowed.begin() + static_cast<std::ptrdiff_t>(begin + size)};
+}
+
+std::string cpu_list_text(const std::vector<int>& cpus) {
+  std::string text;
+  for (size_t i = 0; i < cpus.size();) {
+    size_t j = i;
+    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
+    if (!text.empty()) text += ",";
+    text += std::to_string(cpus[i]);
+    if (j > i) text += "-" + std::to_string(cpus[j]);
+    i = j + 1;
+  }
+  return text;
+}
+
+std::optional<std::string> keep_to_host_share(int local_rank, unsigned processes_on_host) {
+  if (processes_on_host < 2) return std::nullopt;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) != 0) return std::nullopt;
+  std::vector<int> allowed;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+    if (CPU_ISSET(cpu, &set)) allowed.push_back(cpu);
+  // Bound already (by mpirun, taskset or a batch system): the binding is the user's choice.
+  const long online = ::sysconf(_SC_NPROCESSORS_ONLN);
+  if (online <= 0 || allowed.size() != static_cast<size_t>(online)) return std::nullopt;
+  const std::vector<int> share = host_share(allowed, local_rank, processes_on_host);
+  if (share.empty()) return std::nullopt;  // fewer cores than ranks (an oversubscribed test run): nothing to share
+  CPU_ZERO(&set);
+  for (int cpu : share) CPU_SET(cpu, &set);
+  if (::sched_setaffinity(0, sizeof set, &set) != 0) return std::nullopt;
+  return "rank on host " + std::to_string(local_rank) + " of " + std::to_string(processes_on_host) +
+         " keeps to cores " + cpu_list_text(share) + " (mpirun left the ranks unbound)";
+}
+
+}  // namespace mdh
