@@ -71,7 +71,7 @@ CUDA_CACHE_PATH=$work/nv-c mpirun -np 2 --bind-to none -x CUDA_CACHE_PATH "$(com
   "${gemm[@]}" "${common[@]}" --journal "$work/c.journal" --out "$work/c.json" > "$work/c.log" 2>&1
 kill "$spid"; wait "$spid" 2>/dev/null
 
-for f in a b0 b1 c; do echo "== $f.log"; grep -E "note: MPI|stopped|time:|compiles of|best|error|failed" "$work/$f.log"; done \
+for f in a b0 b1 c; do echo "== $f.log"; grep -E "note: MPI|keeps to cores|stopped|time:|compiles of|best|error|failed" "$work/$f.log"; done \
   > "$out/logs.txt"
 python3 "$here/analyse.py" "$work" "$out/mhz.txt" | tee "$out/analysis.txt"
 # At most 8 files come back: machine.txt, mhz.txt, logs.txt, analysis.txt and the 4 journals, compressed.
