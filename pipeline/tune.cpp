@@ -355,8 +355,9 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
                                                          : nlohmann::json::array();
   // The seeds are the run's baseline (its result is never worse than the default it started from): their compiles
   // get the compile worker's own deadline, never the one from the run's median compile (below).
-  auto seed_configurations = std::make_shared<std::vector<tuner::Configuration>>();
-  for (const tuner::Point& point : seeds) seed_configurations->push_back(search_space.configuration(point));
+  // Under mpirun another rank learns rank 0's given and transferred starts from its requests (serve_mpi_evaluations).
+  auto seed_configurations = std::make_shared<tuner::SeedConfigurations>();
+  for (const tuner::Point& point : seeds) seed_configurations->add(search_space.configuration(point));
   if (!seeds.empty()) technique = std::make_unique<tuner::SeededTechnique>(std::move(technique), std::move(seeds));
 
   TemporaryFiles temporary;
@@ -456,8 +457,7 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
       // A seed may compile as long as a first build may (on the 16-core Xeon, PRL 32768x1024's CPU default compiled
       // for 15 s beside 15 other builds while the run's median said 2.5 s: stopped there, the run ended with a
       // configuration 1.8x slower than the default; session 23).
-      const bool seed = std::find(seed_configurations->begin(), seed_configurations->end(), configuration) !=
-                        seed_configurations->end();
+      const bool seed = seed_configurations->contains(configuration);
       tuner::EvaluationContext context;
       context.timeout_seconds = deadline->seconds_for(seed, compile_options.initial_timeout_seconds);
       // A build stopped at its deadline is recorded as a timeout and not evaluated (that would only build it again).
@@ -567,12 +567,14 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
              {"space_size", search_space.size().str()}},
             pipeline ? pipeline->lookahead() : 0};
         if (!searches) {
-          tuner::serve_mpi_evaluations(mpi, *local, description, [&](const nlohmann::json& config) {
-            return search_space.configuration_from_json(config);
-          });
+          tuner::serve_mpi_evaluations(
+              mpi, *local, description,
+              [&](const nlohmann::json& config) { return search_space.configuration_from_json(config); },
+              [&](const tuner::Configuration& seed) { seed_configurations->add(seed); });
           outcome.served = true;
         } else {
           tuner::MpiEvaluators evaluators(mpi, local, description);
+          evaluators.mark_seeds([&](const tuner::Configuration& c) { return seed_configurations->contains(c); });
           outcome.evaluating_devices = evaluators.evaluating_ranks();
           options.lookahead = evaluators.lookahead();
           if (settings.note) {

@@ -25,4 +25,14 @@ void CompileDeadline::add(double seconds) {
   durations_.push_back(seconds);
 }
 
+void SeedConfigurations::add(const Configuration& configuration) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (std::find(seeds_.begin(), seeds_.end(), configuration) == seeds_.end()) seeds_.push_back(configuration);
+}
+
+bool SeedConfigurations::contains(const Configuration& configuration) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return std::find(seeds_.begin(), seeds_.end(), configuration) != seeds_.end();
+}
+
 }  // namespace mdh::tuner

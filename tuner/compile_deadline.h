@@ -10,7 +10,23 @@
 #include <optional>
 #include <vector>
 
+#include "tuner/configuration.h"
+
 namespace mdh::tuner {
+
+/// The seeds of a run (the default start, given and transferred starts), whose compiles keep the first build's
+/// deadline (CompileDeadline::seconds_for). Under mpirun only rank 0 reads the given and transferred starts: it marks
+/// them in its requests (MpiEvaluators::mark_seeds), and another rank adds each as it arrives while its compile
+/// threads look configurations up. Thread-safe.
+class SeedConfigurations {
+ public:
+  void add(const Configuration& configuration);
+  bool contains(const Configuration& configuration) const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<Configuration> seeds_;
+};
 
 class CompileDeadline {
  public:

@@ -246,6 +246,7 @@ void MpiEvaluators::submit(uint64_t ticket, const Configuration& configuration, 
     nlohmann::json request{{"type", "request"}, {"id", ticket}, {"config", configuration.to_json()}};
     if (context.best_cost) request["best"] = *context.best_cost;
     if (context.final_runs) request["final_runs"] = *context.final_runs;
+    if (is_seed_ && is_seed_(configuration)) request["seed"] = true;
     session_.send(chosen->rank, kToEvaluatorTag, request);
   }
   ++chosen->in_flight;
@@ -328,7 +329,8 @@ void MpiEvaluators::abandon() {
 }
 
 void serve_mpi_evaluations(MpiSession& session, Evaluator& local, const EvaluatorDescription& description,
-                           const std::function<Configuration(const nlohmann::json&)>& decode) {
+                           const std::function<Configuration(const nlohmann::json&)>& decode,
+                           const std::function<void(const Configuration&)>& on_seed) {
   MDH_INTERNAL_ASSERT(session.rank() != 0 && !session.announced_, "rank 0 searches; each other rank serves once");
   session.send(0, kToCoordinatorTag,
                {{"type", "hello"},
@@ -383,6 +385,7 @@ void serve_mpi_evaluations(MpiSession& session, Evaluator& local, const Evaluato
                          result_message(ticket, EvaluationResult::failed(EvaluationStatus::constraint, e.what())));
             continue;
           }
+          if (on_seed && body.value("seed", false)) on_seed(*configuration);
           local.submit(ticket, *configuration, context);
           ++in_flight;
         }

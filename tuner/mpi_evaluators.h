@@ -7,7 +7,8 @@
 // Protocol, JSON text messages (rank 0 -> rank r on tag 1, rank r -> rank 0 on tag 2):
 //   r -> 0  {"type":"hello","capacity":C,"lookahead":L,"identity":{...},"compatibility":{...}}
 //           or  {"type":"hello","failed":"..."}
-//   0 -> r  {"type":"request","id":T,"config":{...},"best":x,"final_runs":n}   {"type":"abandon"}   {"type":"stop"}
+//   0 -> r  {"type":"request","id":T,"config":{...},"best":x,"final_runs":n,"seed":true}   {"type":"abandon"}
+//           {"type":"stop"}                     ("seed": a seed of the run, SeedConfigurations; absent otherwise)
 //   r -> 0  {"type":"result","id":T,"status":"ok","cost":c,"reason":"","verified":true,"cut":false}
 //           {"type":"failed","reason":"..."}   (the rank cannot evaluate any more; rank 0 ends the run)
 //           {"type":"bye"}                      (answer to stop; nothing follows)
@@ -65,7 +66,8 @@ class MpiSession {
  private:
   friend class MpiEvaluators;
   friend void serve_mpi_evaluations(MpiSession&, Evaluator&, const EvaluatorDescription&,
-                                    const std::function<Configuration(const nlohmann::json&)>&);
+                                    const std::function<Configuration(const nlohmann::json&)>&,
+                                    const std::function<void(const Configuration&)>&);
 
   void send(int destination, int tag, const nlohmann::json& message);
   std::optional<std::pair<int, nlohmann::json>> receive(int source, int tag);
@@ -108,6 +110,9 @@ class MpiEvaluators final : public Evaluator {
   /// Throws UserError when a rank reports that it cannot evaluate any more.
   std::optional<std::pair<uint64_t, EvaluationResult>> wait_for(double seconds) override;
   void abandon() override;
+  /// Which configurations are the run's seeds (SeedConfigurations): their requests say so, so that the rank that
+  /// compiles one gives it the first build's deadline.
+  void mark_seeds(std::function<bool(const Configuration&)> is_seed) { is_seed_ = std::move(is_seed); }
 
   /// How many ranks evaluate (rank 0 included when it has a local evaluator).
   size_t evaluating_ranks() const { return ranks_.size(); }
@@ -128,6 +133,7 @@ class MpiEvaluators final : public Evaluator {
 
   MpiSession& session_;
   Evaluator* local_;
+  std::function<bool(const Configuration&)> is_seed_;
   std::vector<Rank> ranks_;  // the local evaluator first, when there is one
   size_t capacity_ = 0, lookahead_ = 0;
   std::map<uint64_t, size_t> tickets_;  // outstanding ticket -> index in ranks_
@@ -135,9 +141,11 @@ class MpiEvaluators final : public Evaluator {
 };
 
 /// Ranks r > 0: sends the hello, then evaluates what rank 0 sends until it says stop. `decode` turns a configuration's
-/// JSON form back into a Configuration of the search space. A local evaluator that throws is reported to rank 0
-/// (which ends the run); this returns when rank 0 says stop.
+/// JSON form back into a Configuration of the search space; `on_seed`, where given, learns each configuration that
+/// rank 0 marks as a seed of the run before it is submitted to `local`. A local evaluator that throws is reported to
+/// rank 0 (which ends the run); this returns when rank 0 says stop.
 void serve_mpi_evaluations(MpiSession& session, Evaluator& local, const EvaluatorDescription& description,
-                           const std::function<Configuration(const nlohmann::json&)>& decode);
+                           const std::function<Configuration(const nlohmann::json&)>& decode,
+                           const std::function<void(const Configuration&)>& on_seed = nullptr);
 
 }  // namespace mdh::tuner

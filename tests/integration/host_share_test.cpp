@@ -69,8 +69,7 @@ TEST(HostShare, AnUnboundRankKeepsToItsShareAndABoundOneIsLeftAlone) {
     ASSERT_TRUE(note.has_value());
     const std::vector<int> share = host_share(all, 1, 2);
     EXPECT_EQ(affinity_of_this_thread(), share);
-    EXPECT_EQ(*note, "rank on host 1 of 2 keeps to cores " + cpu_list_text(share) +
-                         " (mpirun left the ranks unbound)");
+    EXPECT_EQ(*note, "rank on host 1 of 2 keeps to cores " + cpu_list_text(share) + " (mpirun left the ranks unbound)");
     // Bound now: a second call (or a rank that mpirun bound) changes nothing.
     EXPECT_FALSE(keep_to_host_share(0, 2).has_value());
     EXPECT_EQ(affinity_of_this_thread(), share);

@@ -19,11 +19,9 @@ namespace {
 constexpr unsigned kCompileThreads = 4;
 constexpr int kEvaluations = 200;
 
-// The probe's JSON line (empty JSON when it failed).
-nlohmann::json probe(const std::string& launcher, const std::string& mode) {
-  const std::string command = launcher + "'" MDH_RANK_PIPELINE_PROBE "' " + mode + " --compile-threads " +
-                              std::to_string(kCompileThreads) + " --evaluations " + std::to_string(kEvaluations) +
-                              " 2>&1";
+// A probe's JSON line (empty JSON when it failed).
+nlohmann::json run_probe(const std::string& launcher, const std::string& program, const std::string& arguments) {
+  const std::string command = launcher + "'" + program + "' " + arguments + " 2>&1";
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen(command.c_str(), "r"), ::pclose);
   std::string output;
   std::array<char, 4096> buffer;
@@ -35,6 +33,12 @@ nlohmann::json probe(const std::string& launcher, const std::string& mode) {
     if (line.rfind('{', 0) == 0) result = nlohmann::json::parse(line, nullptr, false);
   EXPECT_TRUE(result.is_object()) << command << "\n" << output;
   return result.is_object() ? result : nlohmann::json::object();
+}
+
+nlohmann::json probe(const std::string& launcher, const std::string& mode) {
+  return run_probe(launcher, MDH_RANK_PIPELINE_PROBE,
+                   mode + " --compile-threads " + std::to_string(kCompileThreads) + " --evaluations " +
+                       std::to_string(kEvaluations));
 }
 
 std::string mpirun(int ranks) {
@@ -67,6 +71,18 @@ TEST_F(MpiRankPipeline, TwoRanksKeepTheirCompileThreadsBusyAndMakeTwiceTheEvalua
   for (const char* rank : {"0", "1"})
     EXPECT_GE(ranks["compiles_in_flight"].value(rank, 0.0), 0.8 * alone_compiling)
         << "rank " << rank << ": " << ranks.dump();
+}
+
+// A seed of the run (the default start, given and transferred starts) keeps the first build's compile deadline
+// (tuner/compile_deadline.h). Under mpirun only rank 0 reads the given and transferred starts; before its requests
+// marked them, another rank compiled them with the deadline of the run's median compile (session 23). Here rank 0
+// searches from three seeds and rank 1 compiles everything: its compiles must find exactly those three to be seeds.
+TEST_F(MpiRankPipeline, AnotherRankCompilesRank0sSeedsAsSeeds) {
+  const nlohmann::json r = run_probe(mpirun(2), MDH_SEED_MARKS_PROBE, "--evaluations 20");
+  ASSERT_TRUE(r.contains("seeds")) << r.dump();
+  EXPECT_GE(r["compiled"].get<int>(), 20) << r.dump();  // the 20 evaluations and what was asked ahead of them
+  ASSERT_EQ(r["seeds"].size(), 3u) << r.dump();
+  EXPECT_EQ(r["compiled_as_seed"], r["seeds"]) << r.dump();
 }
 
 }  // namespace

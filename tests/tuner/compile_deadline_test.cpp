@@ -37,6 +37,19 @@ TEST(CompileDeadline, SeedsKeepTheFirstBuildsDeadlineWhateverTheMedian) {
   EXPECT_EQ(deadline.seconds_for(true, 120), 120.0);
 }
 
+// The seeds a run knows: added (again) by the serving loop of an MPI rank while its compile threads look them up.
+TEST(SeedConfigurations, HoldsWhatWasAddedOnceAndNothingElse) {
+  auto parameters = std::make_shared<const std::vector<Parameter>>(
+      std::vector<Parameter>{Parameter::integer("A", Range::interval(1, 8))});
+  const Configuration one(parameters, {1}), two(parameters, {2});
+  SeedConfigurations seeds;
+  EXPECT_FALSE(seeds.contains(one));
+  seeds.add(one);
+  seeds.add(one);
+  EXPECT_TRUE(seeds.contains(one));
+  EXPECT_FALSE(seeds.contains(two));
+}
+
 // A compile that started before the median was known is judged by it once it is (on the H200 one such compile of
 // MCC held every evaluation behind it for 40 of 45 s).
 TEST(CompileDeadline, ACompileRunningWhenTheMedianBecomesKnownIsJudgedByIt) {
