@@ -2,7 +2,8 @@
 // seed_marks_test: rank 0 searches from three seeds (as mdh tune does from its default, given and transferred
 // starts) and evaluates nothing itself; rank 1 compiles and evaluates everything, learning the seeds only from
 // rank 0's requests (MpiEvaluators::mark_seeds, serve_mpi_evaluations' on_seed). Rank 1 prints one JSON line:
-// {"compiled": n (the evaluations and those asked ahead of them), "compiled_as_seed": [configurations its compiles found to be seeds], "seeds": [rank 0's seeds]}.
+// {"compiled": n (the evaluations and those asked ahead of them), "compiled_as_seed": [configurations its compiles
+// found to be seeds], "seeds": [rank 0's seeds]}.
 //
 //   mpirun -np 2 seed_marks_probe --evaluations E
 #include <chrono>
@@ -32,9 +33,7 @@ class InstantDevice final : public tuner::Evaluator {
   void submit(uint64_t ticket, const tuner::Configuration&, const tuner::EvaluationContext&) override {
     ticket_ = ticket;
   }
-  std::pair<uint64_t, tuner::EvaluationResult> wait() override {
-    return {ticket_, tuner::EvaluationResult::ok(1e-3)};
-  }
+  std::pair<uint64_t, tuner::EvaluationResult> wait() override { return {ticket_, tuner::EvaluationResult::ok(1e-3)}; }
   void abandon() override {}
 
  private:
