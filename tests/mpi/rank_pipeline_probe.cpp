@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "support/error.h"
+#include "tests/mpi/probe_space.h"
 #include "tuner/compile_pipeline.h"
 #include "tuner/mpi_evaluators.h"
 #include "tuner/technique.h"
@@ -91,14 +92,6 @@ std::optional<tuner::EvaluationResult> sleeping_compile(const tuner::Configurati
   return std::nullopt;
 }
 
-// A space large enough that the random search never proposes a configuration twice in a run.
-tuner::SearchSpace make_space() {
-  std::vector<tuner::Parameter> parameters;
-  for (const char* name : {"A", "B", "C"})
-    parameters.push_back(tuner::Parameter::integer(name, tuner::Range::interval(1, 1000)));
-  return tuner::SearchSpace(std::move(parameters));
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -120,7 +113,7 @@ int main(int argc, char** argv) {
     }
   }
   try {
-    const tuner::SearchSpace space = make_space();
+    const tuner::SearchSpace space = testing::probe_space();
     auto technique = tuner::make_technique("random");
     tuner::TunerOptions options;
     options.seed = 1;

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "support/error.h"
+#include "tests/mpi/probe_space.h"
 #include "tuner/compile_deadline.h"
 #include "tuner/compile_pipeline.h"
 #include "tuner/mpi_evaluators.h"
@@ -40,13 +41,6 @@ class InstantDevice final : public tuner::Evaluator {
   uint64_t ticket_ = 0;
 };
 
-tuner::SearchSpace make_space() {
-  std::vector<tuner::Parameter> parameters;
-  for (const char* name : {"A", "B", "C"})
-    parameters.push_back(tuner::Parameter::integer(name, tuner::Range::interval(1, 1000)));
-  return tuner::SearchSpace(std::move(parameters));
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -61,7 +55,7 @@ int main(int argc, char** argv) {
     }
   }
   try {
-    const tuner::SearchSpace space = make_space();
+    const tuner::SearchSpace space = testing::probe_space();
     std::vector<tuner::Point> seeds;
     tuner::Rng rng(7);
     for (int k = 0; k < 3; ++k) seeds.push_back(space.sample(rng));
