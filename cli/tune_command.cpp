@@ -281,6 +281,8 @@ int tune_command(const Args& args) {
     // A rank held to its share of the host counts only its own cores for its compile threads.
     settings.processes_on_host = pinned ? 1 : launch->local_size;
     if (pinned && settings.note) settings.note(*pinned);
+    if (auto bound = single_core_binding_note(launch->local_rank, launch->local_size); bound && settings.note)
+      settings.note(*bound);
     settings.rank0_evaluates = !vm.count("no-rank0-evaluation");
     if (mpi->rank() != 0) {
       settings.note = nullptr;

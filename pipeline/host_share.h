@@ -22,6 +22,10 @@ std::vector<int> host_share(const std::vector<int>& allowed, int local_rank, uns
 /// taskset, a batch system's core set) is left as it is. Returns what it did, for the run's notes, or nullopt.
 std::optional<std::string> keep_to_host_share(int local_rank, unsigned processes_on_host);
 
+/// A rank that mpirun bound to a single core while its host has more cores than ranks (Open MPI's default with at most
+/// two ranks): its compile workers and worker processes would all share that core. What to tell the user, or nullopt.
+std::optional<std::string> single_core_binding_note(int local_rank, unsigned processes_on_host);
+
 /// "0-15", "0-3,8,10-11": a CPU list as taskset and /proc show it.
 std::string cpu_list_text(const std::vector<int>& cpus);
 

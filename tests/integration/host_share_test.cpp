@@ -80,5 +80,27 @@ TEST(HostShare, AnUnboundRankKeepsToItsShareAndABoundOneIsLeftAlone) {
   }).join();
 }
 
+TEST(HostShare, ARankBoundToOneCoreOfSeveralIsToldAndOthersAreNot) {
+  const std::vector<int> all = affinity_of_this_thread();
+  const long online = ::sysconf(_SC_NPROCESSORS_ONLN);
+  if (all.size() < 2 || static_cast<long>(all.size()) != online) GTEST_SKIP() << "needs two cores, unbound";
+  EXPECT_FALSE(single_core_binding_note(0, 1).has_value()) << "unbound";
+  std::thread([&] {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(all[1], &one);
+    ASSERT_EQ(::sched_setaffinity(0, sizeof one, &one), 0);
+    const std::optional<std::string> note = single_core_binding_note(0, 1);
+    ASSERT_TRUE(note.has_value());
+    EXPECT_EQ(note->rfind("rank on host 0 of 1 may run on core " + std::to_string(all[1]) + " only, of the host's " +
+                              std::to_string(online) + ": mpirun bound it",
+                          0),
+              0u)
+        << *note;
+    // As many ranks as cores: one core each is the rank's fair share.
+    EXPECT_FALSE(single_core_binding_note(0, static_cast<unsigned>(online)).has_value());
+  }).join();
+}
+
 }  // namespace
 }  // namespace mdh

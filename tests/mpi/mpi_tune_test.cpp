@@ -217,6 +217,17 @@ TEST_F(MpiTuneTest, WithoutRank0EvaluatingTheOtherRanksMeasureEverything) {
   }
 }
 
+// Open MPI's default binding (a core per rank with at most two ranks) leaves a rank's compile workers and worker
+// processes one core: the rank says so, and how to start it instead.
+// (One core each is the fair share of two ranks on two cores: CI's host skips this; HostShare tests the rule.)
+TEST_F(MpiTuneTest, ARankThatMpirunBoundToOneCoreSaysSo) {
+  if (::sysconf(_SC_NPROCESSORS_ONLN) < 3) GTEST_SKIP() << "needs a host with more cores than the two ranks";
+  const auto r = testing::run_command("'" MDH_MPIRUN "' --bind-to core -np 2 " + tune_arguments(2));
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("note: rank on host 0 of 2 may run on core "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("share that core; start mpirun with --bind-to none"), std::string::npos) << r.output;
+}
+
 // Ranks that would measure on another scale do not join: here rank 1 tunes other sizes (mpirun's MPMD form gives
 // each rank its own command line; other devices or drivers are refused the same way).
 TEST_F(MpiTuneTest, ARankWithOtherSizesIsRefusedAtTheStart) {
