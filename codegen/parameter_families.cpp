@@ -582,7 +582,6 @@ std::vector<ParameterFamily> make_families() {
     f.kind = FamilyValueKind::enumeration;
     f.meaning = "which elements of a private step a work-item owns: a consecutive block, or every NUM_WI-th";
     f.labels = {"block", "strided"};
-    f.legacy_codes = {0, 1};
     f.neutral = zero;
     f.get = [](const KernelConfig& c, int d) {
       return static_cast<int64_t>(static_cast<size_t>(d) < c.ownership.size() ? c.ownership[d] : Ownership::block);
@@ -622,7 +621,6 @@ std::vector<ParameterFamily> make_families() {
     f.meaning =
         "how work-items sharing a reduction combine: the leader folds them in turn (serial) or pairwise rounds (tree)";
     f.labels = {"serial", "tree"};
-    f.legacy_codes = {0, 1};
     f.neutral = zero;
     access_enum_member<&KernelConfig::work_item_combine>(f);
     f.family_constraints = [reduction_sharing](const FamilyContext& x) {
@@ -640,7 +638,6 @@ std::vector<ParameterFamily> make_families() {
         "how a reduction split over work-groups is finished: by a second kernel (kernel), or in the same kernel by "
         "the last work-group to store its partial results (last)";
     f.labels = {"kernel", "last"};
-    f.legacy_codes = {0, 1};
     f.exists = [](const BoundMdh& b, int) { return work_group_combine_applies(*b.mdh); };
     f.neutral = zero;
     access_enum_member<&KernelConfig::work_group_combine>(f);
@@ -660,7 +657,6 @@ std::vector<ParameterFamily> make_families() {
         "whether the work-group loads its next local tile of cached inputs into registers while it computes the "
         "current one (on), and stores them into a second local tile (local: one barrier per tile)";
     f.labels = {"off", "on", "local"};
-    f.legacy_codes = {0, 1, 2};
     f.neutral = zero;
     access_enum_member<&KernelConfig::double_buffer>(f);
     // Only with an input cached in local memory and a reduction (else "on" would name the kernel of "off" a second
@@ -684,7 +680,6 @@ std::vector<ParameterFamily> make_families() {
     f.kind = FamilyValueKind::enumeration;
     f.meaning = "whether the loops over a work-item's private steps within a local tile are unrolled";
     f.labels = {"off", "on"};
-    f.legacy_codes = {0, 1};
     f.neutral = zero;
     access_enum_member<&KernelConfig::unroll_steps>(f);
     // No constraint: where every dimension has one step, "on" generates the kernel of "off" byte for byte (the
@@ -829,7 +824,6 @@ std::vector<ParameterFamily> make_families() {
         "whether user code's float log is the OpenCL built-in or mdh's own branch-free one (within 1 ulp), which "
         "CPU compilers inline where PoCL calls a scalar library function";
     f.labels = {"builtin", "mdh"};
-    f.legacy_codes = {0, 1};
     f.exists = [](const BoundMdh& b, int) { return calls_inline_math_function(*b.mdh); };
     f.neutral = zero;
     access_enum_member<&KernelConfig::inline_math>(f);
@@ -845,7 +839,6 @@ std::vector<ParameterFamily> make_families() {
         "how the scalar function f, which has a for loop, meets the loop nest: a call the compiler may inline "
         "(call), always inlined (inline), or inlined with each of its for loops unrolled (unrolled)";
     f.labels = {"call", "inline", "unrolled"};
-    f.legacy_codes = {0, 1, 2};
     // A function without loops is small enough that compilers inline it anyway; where user code directs unrolling
     // itself, a second directive would not build.
     f.exists = [](const BoundMdh& b, int) { return f_inline_applies(*b.mdh); };
@@ -858,6 +851,9 @@ std::vector<ParameterFamily> make_families() {
   for (ParameterFamily& f : t) {
     if (!f.exists) f.exists = [](const BoundMdh&, int) { return true; };
     if (!f.lattice) f.lattice = [](const LatticeContext& x) { return whole_range(x.lo, x.hi); };
+    // Families whose labels were always written by name: code k is label k.
+    if (f.kind == FamilyValueKind::enumeration && f.legacy_codes.empty())
+      for (size_t k = 0; k < f.labels.size(); ++k) f.legacy_codes.push_back(static_cast<int64_t>(k));
     MDH_INTERNAL_ASSERT(f.get && f.set && f.neutral, "family " + f.name + " lacks typed access or a neutral value");
     MDH_INTERNAL_ASSERT(f.kind != FamilyValueKind::enumeration || f.labels.size() == f.legacy_codes.size(),
                         "family " + f.name + ": one legacy code per label");

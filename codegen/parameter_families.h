@@ -73,7 +73,8 @@ class ParameterFamily {
   bool grouped_by_dimension = false;
 
   // Enumerations: the value names, in the order the tuner prefers them (the first is tried first), and the integers
-  // that journals and tuning results wrote for them before values were named (C++ enum ordinals).
+  // that journals and tuning results wrote for them before values were named (C++ enum ordinals; left empty, label k's
+  // code is k).
   std::vector<std::string> labels;
   std::vector<int64_t> legacy_codes;
 
