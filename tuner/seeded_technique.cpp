@@ -14,6 +14,7 @@ void SeededTechnique::initialize(const SearchSpace& space, uint64_t seed) {
   next_seed_ = 0;
   asked_seed_.clear();
   inner_->initialize(space, seed);
+  for (const Point& point : seeds_) inner_->expect(point);
 }
 
 Point SeededTechnique::next() {

@@ -31,6 +31,10 @@ class SearchTechnique {
   /// default configuration, a --start, a transferred result). A technique that learns from every measurement takes
   /// it in; the others ignore it, so their search stays the one they make without seeds.
   virtual void observe(const Point& /*point*/, Cost /*cost*/) {}
+  /// A configuration that will be evaluated without being asked of this technique (a seed), said before it is: its
+  /// cost follows through observe(), after the tuner has asked ahead of it. A technique that climbs from the best
+  /// configuration it knows can climb from it meanwhile instead of asking random configurations.
+  virtual void expect(const Point& /*point*/) {}
   virtual void finalize() {}
 };
 

@@ -552,6 +552,39 @@ TEST(LocalSearch, ClimbsFromAnObservedSeedThroughItsOneParameterChanges) {
   }
 }
 
+// The tuner asks a window ahead of the seeds' costs; `local` fills it with the first seed's one-parameter changes,
+// each once, not with random configurations (on the H200 those held the compile workers for a run's first 34 s).
+TEST(LocalSearch, AsksTheFirstSeedsChangesBeforeItsCostIsKnown) {
+  SearchSpace space(testing::bowl_parameters());
+  const auto first = space.point_of(space.configuration_from_json({{"X", 3}, {"Y", 12}, {"Z", 2}, {"FLAG", false}}));
+  const auto second = space.point_of(space.configuration_from_json({{"X", 7}, {"Y", 5}, {"Z", 9}, {"FLAG", false}}));
+  ASSERT_TRUE(first && second);
+  const std::vector<Point> around = space.neighbours(*first);
+  ASSERT_GT(around.size(), 20u);
+  const std::set<Point> changes(around.begin(), around.end());
+  for (uint64_t run_seed = 1; run_seed <= 3; ++run_seed) {
+    SeededTechnique technique(make_local_search(), {*first, *second});
+    technique.initialize(space, run_seed);
+    EXPECT_EQ(technique.next(), *first);
+    EXPECT_EQ(technique.next(), *second);
+    std::set<Point> asked;
+    for (int k = 0; k < 20; ++k) {
+      const Point p = technique.next();
+      EXPECT_TRUE(changes.count(p) != 0) << "seed " << run_seed << ", ask " << k << ": "
+                                         << space.configuration(p).to_json().dump();
+      EXPECT_TRUE(asked.insert(p).second) << "seed " << run_seed << ", ask " << k << " repeated";
+    }
+    // The second seed's cost is the lower: the climb moves there, and its changes come next.
+    technique.report(100.0);
+    technique.report(1.0);
+    for (int k = 0; k < 20; ++k) technique.report(50.0);
+    const std::vector<Point> second_around = space.neighbours(*second);
+    const std::set<Point> second_changes(second_around.begin(), second_around.end());
+    const Point p = technique.next();
+    EXPECT_TRUE(second_changes.count(p) != 0) << "seed " << run_seed << ": " << space.configuration(p).to_json().dump();
+  }
+}
+
 // Changes are tried a group at a time in turn: a permutation of 6 elements (719 changes) beside the bowl does not bury
 // FLAG's one change, which finds the optimum in the first round of groups.
 TEST(LocalSearch, TriesEveryParameterGroupBeforeASecondChangeOfAny) {
