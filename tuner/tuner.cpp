@@ -166,7 +166,9 @@ class TuningLoop {
         if (!same_configuration(record.configuration, ticket.configuration))
           throw UserError("cannot resume journal '" + options_.journal_path + "': evaluation " +
                           std::to_string(record.evaluation) + " recorded " + record.configuration.dump() +
-                          " but the technique now proposes " + ticket.configuration.to_json().dump());
+                          " but the technique now proposes " + ticket.configuration.to_json().dump() +
+                          " (a journal recorded by another version of the technique does not resume); "
+                          "start a new journal");
         ticket.replayed = true;
         ticket.done = true;
         ticket.result = record.result;

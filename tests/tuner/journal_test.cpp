@@ -265,6 +265,41 @@ TEST(Journal, ResumeContinuesTheSameSequenceWithoutReevaluating) {
   std::remove(resumed_path.c_str());
 }
 
+// A journal whose records the technique no longer proposes (recorded by another version of it, or edited) is
+// refused at the first record that differs, naming both configurations and what to do.
+TEST(Journal, ResumeRefusesARecordTheTechniqueNoLongerProposes) {
+  const std::string path = temp_path("changed.jsonl");
+  testing::BowlCostFunction cost;
+  run_bowl(path, 6, false, cost);
+  std::vector<std::string> lines;
+  {
+    std::ifstream in(path);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+  }
+  ASSERT_EQ(lines.size(), 7u);  // the header and 6 records
+  nlohmann::json record = nlohmann::json::parse(lines[4]);
+  const nlohmann::json recorded = record["config"];
+  nlohmann::json edited = recorded;
+  edited["FLAG"] = !recorded["FLAG"].get<bool>();
+  record["config"] = edited;
+  lines[4] = record.dump();
+  {
+    std::ofstream out(path, std::ios::trunc);
+    for (const std::string& line : lines) out << line << '\n';
+  }
+  testing::BowlCostFunction unused;
+  try {
+    run_bowl(path, 10, true, unused);
+    FAIL();
+  } catch (const UserError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "cannot resume journal '" + path + "': evaluation 4 recorded " + edited.dump() +
+                  " but the technique now proposes " + recorded.dump() +
+                  " (a journal recorded by another version of the technique does not resume); start a new journal");
+  }
+  std::remove(path.c_str());
+}
+
 // More or fewer evaluators on resume (other devices or MPI ranks): the evaluation window changes. The replay asks
 // ahead as the journal's run did, the records after it carry their window, and a later resume replays both parts.
 TEST(Journal, ResumesWithAnotherWindowAndReplaysEachPartWithItsOwn) {
