@@ -242,9 +242,10 @@ int main(int argc, char** argv) {
     }
   std::sort(recordings.begin(), recordings.end());
 
-  std::printf("median over %llu seeds of (best cost found / optimum) after N evaluations; 1.0000 = optimum; %zu "
-              "configurations asked ahead of the reports\n",
-              static_cast<unsigned long long>(kSeeds), lookahead);
+  std::printf(
+      "median over %llu seeds of (best cost found / optimum) after N evaluations; 1.0000 = optimum; %zu "
+      "configurations asked ahead of the reports\n",
+      static_cast<unsigned long long>(kSeeds), lookahead);
   if (!recorded_only) {
     auto grid = std::make_shared<tuner::SearchSpace>(grid_space());
     report(synthetic("grid: bowl", grid, grid_bowl), techniques);
