@@ -11,8 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "tuner/random.h"
 #include "tuner/recorded_space.h"
 #include "tuner/search_space.h"
+#include "tuner/seeded_technique.h"
 #include "tuner/tuner.h"
 
 namespace tuner = mdh::tuner;
@@ -165,6 +167,9 @@ double median(std::vector<double> values) {
 // Configurations the tuner asks ahead of its reports (TunerOptions::lookahead): 96 in an mdh tune run with 16 compile
 // workers. A technique then decides its next asks without the costs of the last `lookahead` ones.
 size_t lookahead = 0;
+// Whether each run starts from a given configuration (a valid one drawn from the run's seed), as mdh tune starts
+// from the default configuration, instead of the technique's own first samples.
+bool from_a_start = false;
 
 void report(const Landscape& landscape, const std::vector<std::string>& techniques) {
   std::printf("\n%s: %s configurations, optimum %.6g\n", landscape.name.c_str(),
@@ -177,7 +182,12 @@ void report(const Landscape& landscape, const std::vector<std::string>& techniqu
     std::vector<double> to_within_5_percent;
     int at_optimum = 0;
     for (uint64_t seed = 1; seed <= kSeeds; ++seed) {
-      auto technique = tuner::make_technique(name);
+      std::unique_ptr<tuner::SearchTechnique> technique = tuner::make_technique(name);
+      if (from_a_start) {
+        tuner::Rng draw(seed * 7919);
+        technique = std::make_unique<tuner::SeededTechnique>(std::move(technique),
+                                                             std::vector<tuner::Point>{landscape.space->sample(draw)});
+      }
       FunctionCost cost(landscape);
       tuner::TunerOptions options;
       options.seed = seed;
@@ -219,7 +229,7 @@ void report(const Landscape& landscape, const std::vector<std::string>& techniqu
 
 int main(int argc, char** argv) {
   // Arguments: recorded spaces (files), --technique NAME (repeatable; default: every technique), --recorded-only,
-  // --lookahead N (default 0).
+  // --lookahead N (default 0), --from-a-start.
   std::vector<std::string> recordings, techniques;
   bool recorded_only = false;
   for (int i = 1; i < argc; ++i) {
@@ -230,6 +240,8 @@ int main(int argc, char** argv) {
       recorded_only = true;
     else if (argument == "--lookahead" && i + 1 < argc)
       lookahead = std::stoul(argv[++i]);
+    else if (argument == "--from-a-start")
+      from_a_start = true;
     else
       recordings.push_back(argument);
   }
@@ -244,8 +256,8 @@ int main(int argc, char** argv) {
 
   std::printf(
       "median over %llu seeds of (best cost found / optimum) after N evaluations; 1.0000 = optimum; %zu "
-      "configurations asked ahead of the reports\n",
-      static_cast<unsigned long long>(kSeeds), lookahead);
+      "configurations asked ahead of the reports%s\n",
+      static_cast<unsigned long long>(kSeeds), lookahead, from_a_start ? "; each run from a given start" : "");
   if (!recorded_only) {
     auto grid = std::make_shared<tuner::SearchSpace>(grid_space());
     report(synthetic("grid: bowl", grid, grid_bowl), techniques);
