@@ -390,6 +390,21 @@ int tune_command(const Args& args) {
                     std::max(0.0, t.evaluating_seconds - staged) * per);
       std::cout << part << "\n";
     }
+    // What a restart after a timeout or crash costs, and where it goes.
+    if (outcome.worker_start_ups > 0) {
+      const double n = static_cast<double>(outcome.worker_start_ups);
+      char part[96];
+      std::snprintf(part, sizeof part, "evaluating worker start-ups: %llu, %.2f s each until ready",
+                    static_cast<unsigned long long>(outcome.worker_start_ups), outcome.worker_start_up_seconds / n);
+      std::cout << part;
+      const char* separator = " (";
+      for (const auto& [stage, seconds] : outcome.worker_start_up_stages) {
+        std::snprintf(part, sizeof part, "%s%.2f s %s", separator, seconds / n, stage.c_str());
+        std::cout << part;
+        separator = ", ";
+      }
+      std::cout << (outcome.worker_start_up_stages.empty() ? "\n" : ")\n");
+    }
   }
   if (!outcome.result_file) {
     std::cout << "no valid configuration found; see the journal " << settings.journal_path << " for the reasons\n";

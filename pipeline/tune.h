@@ -105,6 +105,11 @@ struct TuningOutcome {
   bool served = false;  // under mpirun, a rank other than 0: evaluated for rank 0, holds no result
   /// The final timing that chose the result (TuningSettings::finalists); nullopt where there was none.
   std::optional<tuner::FinalTiming> final_timing;
+  /// This process's evaluating workers: how often one started up (restarts after timeouts and crashes included), the
+  /// seconds until they were ready and where those went (tuner::WorkerPool::start_up_stages).
+  uint64_t worker_start_ups = 0;
+  double worker_start_up_seconds = 0;
+  tuner::StageSeconds worker_start_up_stages;
 };
 
 TuningOutcome tune_md_hom(const TuningRequest& request, const TuningSettings& settings);

@@ -148,6 +148,7 @@ void WorkerPool::start(Worker& worker) {
   worker.pending_output.clear();
   worker.stderr_tail.clear();
   worker.ready = false;
+  worker.spawned = monotonic_seconds();
   ++starts_;
 }
 
@@ -276,6 +277,11 @@ void WorkerPool::read_output(Worker& worker) {
           worker.ready = true;
           worker.started = monotonic_seconds();
           worker.deadline = worker.started + worker.timeout;
+          ++ready_starts_;
+          start_up_seconds_ += worker.started - worker.spawned;
+          if (reply.contains("start_up"))
+            for (const nlohmann::json& stage : reply.at("start_up"))
+              add_stage_seconds(start_up_stages_, stage.at(0).get<std::string>(), stage.at(1).get<double>());
         }
         continue;
       }
@@ -376,8 +382,14 @@ void WorkerPool::abandon() {
 }
 
 int serve_worker_requests(
-    const std::function<EvaluationResult(const nlohmann::json& config, const EvaluationContext& context)>& evaluate) {
-  std::cout << nlohmann::json{{"ready", true}}.dump() << std::endl;  // flushed: the deadline counts from here
+    const std::function<EvaluationResult(const nlohmann::json& config, const EvaluationContext& context)>& evaluate,
+    const StageSeconds& start_up) {
+  nlohmann::json ready{{"ready", true}};
+  if (!start_up.empty()) {
+    ready["start_up"] = nlohmann::json::array();
+    for (const auto& [stage, seconds] : start_up) ready["start_up"].push_back({stage, seconds});
+  }
+  std::cout << ready.dump() << std::endl;  // flushed: the deadline counts from here
   std::string line;
   while (std::getline(std::cin, line)) {
     if (line.empty()) continue;

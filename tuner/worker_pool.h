@@ -9,7 +9,8 @@
 // it exits, and the tuner starts a fresh one for the next evaluation.
 // A worker says {"ready": true} once when it has started up (read its spec, opened its device, computed its
 // reference): an evaluation's deadline counts from then, so that a restarted worker's start-up is not charged to
-// the evaluation it was started for.
+// the evaluation it was started for. The line may carry where the start-up went, {"ready": true, "start_up":
+// [["device context", 0.4], ["reference", 3.1]]}: a restart after every timeout or crash costs that again.
 // A worker that misses its deadline is killed (SIGKILL) and its evaluation recorded as timeout; one that exits,
 // crashes or breaks the protocol is recorded as error with the reason (exit status or signal, stderr tail). The
 // worker is restarted for the next evaluation and tuning goes on.
@@ -68,6 +69,11 @@ class WorkerPool final : public Evaluator {
   double current_timeout() const;
   /// How many times workers were (re)started, initial starts included.
   uint64_t starts() const { return starts_; }
+  /// Of those, the starts that ended with the worker ready, and their time from the fork to its "ready" line.
+  uint64_t ready_starts() const { return ready_starts_; }
+  double start_up_seconds() const { return start_up_seconds_; }
+  /// The stages of those start-ups, summed, as the workers reported them.
+  const StageSeconds& start_up_stages() const { return start_up_stages_; }
   /// How long the worker holding `ticket` has worked on it: counted from its "ready" line where it had to start
   /// first, as its deadline is, so a worker's start-up is not the evaluation's time (0 until it has said it is
   /// ready); nullopt when no worker holds the ticket.
@@ -82,6 +88,7 @@ class WorkerPool final : public Evaluator {
     std::string pending_output;
     std::string stderr_tail;
     std::optional<uint64_t> ticket;  // busy with this evaluation
+    double spawned = 0;              // monotonic seconds: when it was forked
     double started = 0;              // monotonic seconds
     double kernels_started = 0;      // when it said its kernels start; 0 before
     double deadline = 0;
@@ -104,11 +111,16 @@ class WorkerPool final : public Evaluator {
   std::optional<double> fastest_success_;
   std::optional<double> fastest_kernels_;  // the shortest kernel phase of a successful evaluation
   uint64_t starts_ = 0;
+  uint64_t ready_starts_ = 0;
+  double start_up_seconds_ = 0;
+  StageSeconds start_up_stages_;
 };
 
 /// The worker side of the protocol: reads requests from stdin until EOF and answers each with `evaluate`'s result
-/// on stdout (exceptions become status error). Returns the process exit status.
+/// on stdout (exceptions become status error). `start_up`: where the worker's start-up went, for its "ready" line.
+/// Returns the process exit status.
 int serve_worker_requests(
-    const std::function<EvaluationResult(const nlohmann::json& config, const EvaluationContext& context)>& evaluate);
+    const std::function<EvaluationResult(const nlohmann::json& config, const EvaluationContext& context)>& evaluate,
+    const StageSeconds& start_up = {});
 
 }  // namespace mdh::tuner

@@ -73,6 +73,11 @@ TEST_F(TuneTest, JournalsAndResultsNameTheirValuesAndTheResultVerifies) {
                                                      "[0-9.]+ ms device, [0-9.]+ ms verification, [0-9.]+ ms "
                                                      "elsewhere \\(worker messages and restarts\\)\n")))
       << r.output;
+  // And what a worker's start-up costs (paid again by every restart after a timeout or crash), by stage.
+  EXPECT_TRUE(std::regex_search(r.output, std::regex("evaluating worker start-ups: 1, [0-9.]+ s each until ready "
+                                                     "\\([0-9.]+ s spec, device and space, [0-9.]+ s context, "
+                                                     "[0-9.]+ s inputs, [0-9.]+ s reference\\)\n")))
+      << r.output;
   for (size_t k = 1; k < lines.size(); ++k) {
     ASSERT_TRUE(lines[k]["stages"].is_array()) << lines[k].dump();
     EXPECT_EQ(lines[k]["stages"][0][0], "kernel source") << lines[k].dump();

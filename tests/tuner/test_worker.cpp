@@ -39,6 +39,8 @@ int main(int argc, char** argv) {
     if (flag == "--start-up-seconds") start_up_seconds = std::stod(value);
   }
   std::this_thread::sleep_for(std::chrono::duration<double>(start_up_seconds));
+  mdh::tuner::StageSeconds start_up;
+  if (start_up_seconds > 0) start_up.emplace_back("sleep", start_up_seconds);
   return mdh::tuner::serve_worker_requests(
       [&](const nlohmann::json& config, const mdh::tuner::EvaluationContext& context) {
         int64_t x = config.at("X").get<int64_t>();
@@ -62,5 +64,6 @@ int main(int argc, char** argv) {
           result.verified = !context.best_cost || cost < *context.best_cost;
         }
         return result;
-      });
+      },
+      start_up);
 }

@@ -176,6 +176,25 @@ TEST(WorkerPool, TheWorkOnAnEvaluationIsCountedFromTheWorkersReadiness) {
   EXPECT_EQ(pool.working_seconds(7), std::nullopt);
 }
 
+// A worker restarted after a timeout starts up again: the pool counts the start-ups that ended ready, their time
+// from the fork to the "ready" line and the stages the worker reported in that line.
+TEST(WorkerPool, CountsTheStartUpsOfRestartedWorkersAndTheirStages) {
+  SearchSpace space(testing::bowl_parameters());
+  WorkerPoolOptions options = test_workers(1, {"--start-up-seconds", "0.2", "--hang-x", "3"});
+  WorkerPool pool(options);
+  EvaluationContext context;
+  context.timeout_seconds = 0.3;
+  pool.submit(1, configuration_with_x(space, 3), context);
+  EXPECT_EQ(pool.wait().second.status, EvaluationStatus::timeout);
+  pool.submit(2, configuration_with_x(space, 4), context);
+  EXPECT_EQ(pool.wait().second.status, EvaluationStatus::ok);
+  EXPECT_EQ(pool.starts(), 2u);
+  EXPECT_EQ(pool.ready_starts(), 2u);
+  EXPECT_GE(pool.start_up_seconds(), 0.4);
+  EXPECT_LT(pool.start_up_seconds(), 3.0);
+  EXPECT_EQ(pool.start_up_stages(), (StageSeconds{{"sleep", 0.4}}));
+}
+
 TEST(WorkerPool, SpreadsEvaluationsOverWorkers) {
   SearchSpace space(testing::bowl_parameters());
   WorkerPool pool(test_workers(3));
