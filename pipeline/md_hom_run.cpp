@@ -93,6 +93,11 @@ HostBuffer MdHomRun::read_output() {
   return out;
 }
 
+void MdHomRun::adopt_reference(HostBuffer output, bool in_double) {
+  reference_ = std::move(output);
+  reference_double_ = in_double;
+}
+
 bool MdHomRun::reference_in_double() {
   reference_output();
   return reference_double_;

@@ -39,6 +39,9 @@ class MdHomRun {
   /// (can_promote_to_double and a device with fp64), else in the spec's own types.
   const HostBuffer& reference_output();
   bool reference_in_double();
+  /// Takes a reference computed for the same md_hom, sizes and data on an identical device (pipeline/
+  /// shared_reference.h) instead of computing it; `output` is shaped as reference_output() would be.
+  void adopt_reference(HostBuffer output, bool in_double);
 
  private:
   Context& context_;

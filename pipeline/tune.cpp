@@ -18,6 +18,7 @@
 #include "pipeline/device_limits.h"
 #include "pipeline/kernel.h"
 #include "pipeline/pipeline.h"
+#include "pipeline/shared_reference.h"
 #include "pipeline/transferred_starts.h"
 #include "pipeline/tuning_search_space.h"
 #include "runtime/binary_cache.h"
@@ -368,6 +369,10 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
   }
   auto cache = std::make_shared<BinaryCache>(request.binary_cache);
   const std::string request_path = request.binary_cache + ".request.json";
+  // This process's own, also where --binary-cache names a shared folder: another run's data may differ.
+  request.shared_reference =
+      (std::filesystem::temp_directory_path() / ("mdh-reference-" + std::to_string(::getpid()))).string();
+  temporary.paths.push_back(request.shared_reference);
   const CostSettings cost_settings = tuning_cost_settings(request, limits);
   if (cost_settings.reject_spills && !settings.in_process && request.nvidia_compute_cache.empty()) {
     // This process's own, also where --binary-cache names a shared folder: it is removed when the run ends.
@@ -699,8 +704,27 @@ int serve_tuning_worker(const std::string& request_path, size_t device_index, bo
   RunInputs data = load_run_inputs(bound, request.data);
   MdHomRun run(context, bound, std::move(data.inputs), data.params, data.seed);
   stage_end("inputs");
-  run.reference_output();  // once, before the first deadline-bound evaluation
-  stage_end("reference");
+  // Once per run, before the first deadline-bound evaluation: read where an earlier worker saved it.
+  std::optional<SharedReference> shared;
+  try {
+    if (!request.shared_reference.empty())
+      shared = load_shared_reference(request.shared_reference, make_host_buffer(bound, bound.output.buffer));
+  } catch (const UserError& e) {
+    std::cerr << "note: " << e.what() << "; computing the reference output again\n";
+  }
+  if (shared) {
+    run.adopt_reference(std::move(shared->output), shared->in_double);
+    stage_end("reference (shared)");
+  } else {
+    run.reference_output();
+    try {
+      if (!request.shared_reference.empty())
+        save_shared_reference(request.shared_reference, run.reference_output(), run.reference_in_double());
+    } catch (const UserError& e) {
+      std::cerr << "note: " << e.what() << "; a worker started later computes the reference output again\n";
+    }
+    stage_end("reference");
+  }
   MdHomCostFunction cost(run, space, limits, cost_settings);
   return tuner::serve_worker_requests(
       [&](const nlohmann::json& json, const tuner::EvaluationContext& context) {

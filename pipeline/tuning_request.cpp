@@ -22,7 +22,8 @@ nlohmann::json TuningRequest::to_json() const {
           {"full_ranges", full_ranges},
           {"cut_factor", cut_factor},
           {"allow_spills", allow_spills},
-          {"nvidia_compute_cache", nvidia_compute_cache}};
+          {"nvidia_compute_cache", nvidia_compute_cache},
+          {"shared_reference", shared_reference}};
 }
 
 TuningRequest TuningRequest::from_json(const nlohmann::json& json) {
@@ -39,6 +40,7 @@ TuningRequest TuningRequest::from_json(const nlohmann::json& json) {
     r.cut_factor = json.at("cut_factor").get<double>();
     r.allow_spills = json.at("allow_spills").get<bool>();
     r.nvidia_compute_cache = json.at("nvidia_compute_cache").get<std::string>();
+    r.shared_reference = json.value("shared_reference", std::string());
     for (const auto& entry : json.at("restrict"))
       r.restrictions.emplace_back(entry.at("parameter").get<std::string>(),
                                   entry.at("values").get<std::vector<std::string>>());

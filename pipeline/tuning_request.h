@@ -36,6 +36,9 @@ struct TuningRequest {
   /// spill), while within the run the evaluating worker still hits what the compile worker's build put there when it
   /// loads the binary. "": the driver's default.
   std::string nvidia_compute_cache;
+  /// Where the workers share the reference output (pipeline/shared_reference.h): the first to compute it saves it
+  /// there, a worker started later reads it. "": each worker computes its own.
+  std::string shared_reference;
 
   nlohmann::json to_json() const;
   static TuningRequest from_json(const nlohmann::json& json);
