@@ -48,8 +48,9 @@ std::optional<SharedReference> load_shared_reference(const std::string& path, co
   if (header.is_discarded() || !header.is_object() || header.value("mdh_shared_reference", 0) != 1)
     throw UserError("'" + path + "' is not a shared reference output");
   SharedReference reference;
-  reference.output = shape;
-  reference.output.bytes.clear();
+  reference.output.name = shape.name;  // the shape's fields, not its bytes (the output's size, unused)
+  reference.output.type = shape.type;
+  reference.output.extents = shape.extents;
   reference.in_double = header.value("in_double", false);
   const size_t bytes = header.value("bytes", size_t{0});
   // A reference in double widens the output's float elements (MdHomRun::reference_output); other types stay.
