@@ -2,8 +2,6 @@
 #include "pipeline/cost_function.h"
 
 #include <algorithm>
-#include <chrono>
-#include <cmath>
 #include <functional>
 #include <optional>
 
@@ -42,13 +40,8 @@ tuner::EvaluationResult MdHomCostFunction::evaluate(const KernelConfig& config,
   // Each stage's time goes into the result, whatever ends the evaluation: what an evaluation costs besides the
   // kernel's own time (on the H200 about 50 ms of GEMM 1024^3's 58 ms median evaluation went elsewhere).
   tuner::StageSeconds stages;
-  auto stage_start = std::chrono::steady_clock::now();
-  auto end_stage = [&](const char* name) {
-    const auto now = std::chrono::steady_clock::now();
-    const double seconds = std::chrono::duration<double>(now - stage_start).count();
-    tuner::add_stage_seconds(stages, name, std::round(seconds * 1e6) / 1e6);  // microseconds keep journals short
-    stage_start = now;
-  };
+  tuner::StageClock clock(stages, 1e6);  // microseconds keep journals short
+  auto end_stage = [&](const char* name) { clock.end(name); };
   tuner::EvaluationResult result = evaluate_in_stages(config, context, end_stage);
   result.stage_seconds = std::move(stages);
   return result;

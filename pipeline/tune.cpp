@@ -655,12 +655,7 @@ int serve_tuning_worker(const std::string& request_path, size_t device_index, bo
   // Where the start-up goes, for the "ready" line: a worker restarted after a timeout or crash pays it again (on the
   // H200, Jacobi 3D 512^3 waited a median of 6.1 s after each of 40 timeouts; results/nvidia-h200/session26/).
   tuner::StageSeconds start_up;
-  auto stage_begin = std::chrono::steady_clock::now();
-  auto stage_end = [&](const char* stage) {
-    const auto now = std::chrono::steady_clock::now();
-    tuner::add_stage_seconds(start_up, stage, std::chrono::duration<double>(now - stage_begin).count());
-    stage_begin = now;
-  };
+  tuner::StageClock start_up_clock(start_up);
   const TuningRequest request = TuningRequest::read(request_path);
   if (device_index >= request.device_selectors.size())
     throw UserError("tune-worker: no device " + std::to_string(device_index) + " in the request");
@@ -677,11 +672,11 @@ int serve_tuning_worker(const std::string& request_path, size_t device_index, bo
   const DeviceLimits limits = device_limits(device);
   auto space = std::make_shared<const TuningSpace>(
       restricted_tuning_space(bound, limits, request.restrictions, request.full_ranges));
-  stage_end("spec, device and space");
+  start_up_clock.end("spec, device and space");
   Context context(device);
   if (!request.binary_cache.empty()) context.use_binary_cache(std::make_shared<BinaryCache>(request.binary_cache));
   const CostSettings cost_settings = tuning_cost_settings(request, limits);
-  stage_end("context");
+  start_up_clock.end("context");
   if (compile_only)
     return tuner::serve_worker_requests(
         [&](const nlohmann::json& json, const tuner::EvaluationContext&) {
@@ -703,7 +698,7 @@ int serve_tuning_worker(const std::string& request_path, size_t device_index, bo
         start_up);
   RunInputs data = load_run_inputs(bound, request.data);
   MdHomRun run(context, bound, std::move(data.inputs), data.params, data.seed);
-  stage_end("inputs");
+  start_up_clock.end("inputs");
   // Once per run, before the first deadline-bound evaluation: read where an earlier worker saved it.
   std::optional<SharedReference> shared;
   try {
@@ -714,16 +709,16 @@ int serve_tuning_worker(const std::string& request_path, size_t device_index, bo
   }
   if (shared) {
     run.adopt_reference(std::move(shared->output), shared->in_double);
-    stage_end("reference (shared)");
+    start_up_clock.end("reference (shared)");
   } else {
-    run.reference_output();
+    const HostBuffer& reference = run.reference_output();
     try {
       if (!request.shared_reference.empty())
-        save_shared_reference(request.shared_reference, run.reference_output(), run.reference_in_double());
+        save_shared_reference(request.shared_reference, reference, run.reference_in_double());
     } catch (const UserError& e) {
       std::cerr << "note: " << e.what() << "; a worker started later computes the reference output again\n";
     }
-    stage_end("reference");
+    start_up_clock.end("reference");
   }
   MdHomCostFunction cost(run, space, limits, cost_settings);
   return tuner::serve_worker_requests(

@@ -2,6 +2,7 @@
 #include "tuner/evaluation.h"
 
 #include <array>
+#include <cmath>
 
 #include "support/error.h"
 
@@ -27,6 +28,14 @@ void add_stage_seconds(StageSeconds& stages, const std::string& name, double sec
       return;
     }
   stages.emplace_back(name, seconds);
+}
+
+void StageClock::end(const std::string& name) {
+  const auto now = std::chrono::steady_clock::now();
+  double seconds = std::chrono::duration<double>(now - begin_).count();
+  if (ticks_per_second_ > 0) seconds = std::round(seconds * ticks_per_second_) / ticks_per_second_;
+  add_stage_seconds(stages_, name, seconds);
+  begin_ = now;
 }
 
 std::string to_string(EvaluationStatus status) {

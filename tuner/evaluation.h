@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -19,6 +20,21 @@ namespace mdh::tuner {
 using StageSeconds = std::vector<std::pair<std::string, double>>;
 /// Adds `seconds` to the stage `name`, appending it where it is new.
 void add_stage_seconds(StageSeconds& stages, const std::string& name, double seconds);
+
+/// Times consecutive stages into `stages`: end(name) adds the time since the previous end (or since construction)
+/// to that stage. With `ticks_per_second`, each time is rounded to whole ticks (1e6: microseconds, which keep
+/// journals short).
+class StageClock {
+ public:
+  explicit StageClock(StageSeconds& stages, double ticks_per_second = 0)
+      : stages_(stages), ticks_per_second_(ticks_per_second), begin_(std::chrono::steady_clock::now()) {}
+  void end(const std::string& name);
+
+ private:
+  StageSeconds& stages_;
+  double ticks_per_second_;
+  std::chrono::steady_clock::time_point begin_;
+};
 
 /// Failures are classified and recorded, never fatal to a tuning run.
 enum class EvaluationStatus { ok, constraint, build_error, launch_error, wrong_result, timeout, error };

@@ -52,7 +52,7 @@ TEST(SharedReference, AWorkerStartedLaterAdoptsWhatTheFirstComputed) {
   std::remove(path.c_str());
 }
 
-TEST(SharedReference, RoundTripsInTheSpecsTypesAndWidenedToDouble) {
+TEST(SharedReference, RoundTripsInTheSpecsTypesAndInDouble) {
   const std::string path = temp_path("types");
   const BoundMdh bound = small_gemm();
   HostBuffer output = make_host_buffer(bound, bound.output.buffer);
