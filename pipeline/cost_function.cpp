@@ -97,6 +97,7 @@ tuner::EvaluationResult MdHomCostFunction::evaluate_in_stages(const KernelConfig
       for (int k = 0; k < std::max(1, *context.final_runs); ++k)
         kernel_ns.push_back(run_.run(plan, 0, 1).kernel_ns.at(0));
       end_stage("device");
+      if (context.kernels_end) context.kernels_end();
       return checked(EvaluationResult::ok(static_cast<double>(median_ns(kernel_ns)) * 1e-9), end_stage);
     }
     const bool cutting = best && settings_.cut_factor > 0;
@@ -129,7 +130,9 @@ tuner::EvaluationResult MdHomCostFunction::evaluate_in_stages(const KernelConfig
     end_stage("device");
     EvaluationResult result = EvaluationResult::ok(static_cast<double>(median_ns(timing.kernel_ns)) * 1e-9);
     result.verified = !best || result.cost < *best;
-    return result.verified ? checked(std::move(result), end_stage) : result;
+    if (!result.verified) return result;
+    if (context.kernels_end) context.kernels_end();
+    return checked(std::move(result), end_stage);
   } catch (const UserError& e) {
     end_stage("device");
     return EvaluationResult::failed(EvaluationStatus::launch_error, e.what());

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
+#include <optional>
 
 #include "support/error.h"
 
@@ -102,6 +104,42 @@ std::string position_of(int64_t element, const std::vector<int64_t>& extents) {
   }
   return out;
 }
+
+// The check of a scalar floating output where every value is finite and inside the tolerance, the tuner's case: one
+// tight pass over each buffer, not the general loop's loads by type and per-value branches (on Jacobi 3D 512^3's
+// 134 M values 0.24 s here instead of 1.15 s). Returns nullopt where some value needs the general loop: a NaN, an
+// infinity or a mismatch, whose report that loop writes.
+template <class Value, class Reference>
+std::optional<VerifyReport> check_finite_and_close(const HostBuffer& output, const HostBuffer& reference, int64_t count,
+                                                   double tol) {
+  MDH_INTERNAL_ASSERT(output.element_size == sizeof(Value) && reference.element_size == sizeof(Reference),
+                      "scalar element sizes differ from their type's for " + output.name);
+  const unsigned char* values = output.bytes.data();
+  const unsigned char* references = reference.bytes.data();
+  double magnitude = 0.0;
+  bool all_finite = true;
+  for (int64_t e = 0; e < count; ++e) {
+    const double a = std::fabs(static_cast<double>(load<Reference>(references + e * sizeof(Reference))));
+    all_finite &= a <= std::numeric_limits<double>::max();  // false for NaN and infinity
+    magnitude = std::max(magnitude, a);
+  }
+  if (!all_finite) return std::nullopt;
+  VerifyReport report;
+  report.tolerance = tol;
+  report.magnitude = magnitude;
+  report.compared = count;
+  int64_t outside = 0;
+  for (int64_t e = 0; e < count; ++e) {
+    const double r = static_cast<double>(load<Reference>(references + e * sizeof(Reference)));
+    const double x = static_cast<double>(load<Value>(values + e * sizeof(Value)));
+    const double abs_error = std::fabs(x - r), ref_abs = std::fabs(r);
+    outside += !(abs_error <= tol * (ref_abs + magnitude));  // NaN values are outside too
+    report.max_abs_error = std::max(report.max_abs_error, abs_error);
+    report.max_rel_error = std::max(report.max_rel_error, ref_abs > 0.0 ? abs_error / ref_abs : 0.0);
+  }
+  if (outside > 0) return std::nullopt;
+  return report;
+}
 }  // namespace
 
 double machine_epsilon(ScalarType type) {
@@ -126,6 +164,18 @@ VerifyReport verify_result(const HostBuffer& output, const HostBuffer& reference
   MDH_INTERNAL_ASSERT(output.bytes.size() == static_cast<size_t>(count) * output.element_size &&
                           reference.bytes.size() == static_cast<size_t>(count) * reference.element_size,
                       "buffer size mismatch for " + output.name);
+
+  if (!output.type.is_struct() && is_floating(output.type.scalar)) {
+    const double tol = result_tolerance(output.type.scalar, reduction_size);
+    std::optional<VerifyReport> fast;
+    if (output.type.scalar == ScalarType::Double)
+      fast = check_finite_and_close<double, double>(output, reference, count, tol);
+    else if (widened)
+      fast = check_finite_and_close<float, double>(output, reference, count, tol);
+    else
+      fast = check_finite_and_close<float, float>(output, reference, count, tol);
+    if (fast) return *fast;
+  }
 
   VerifyReport report;
   for (size_t c = 0; c < out_parts.size(); ++c) {

@@ -176,6 +176,12 @@ void WorkerPool::kernels_start(Worker& worker) {
   worker.deadline = std::min(worker.deadline, worker.kernels_started + left);
 }
 
+void WorkerPool::kernels_end(Worker& worker) {
+  if (worker.kernels_started <= 0 || worker.kernels_seconds > 0) return;
+  worker.kernels_seconds = std::max(1e-9, monotonic_seconds() - worker.kernels_started);
+  worker.deadline = worker.started + worker.timeout;
+}
+
 std::optional<double> WorkerPool::working_seconds(uint64_t ticket) const {
   for (const Worker& worker : workers_)
     if (worker.ticket == ticket) return worker.ready ? monotonic_seconds() - worker.started : 0.0;
@@ -200,6 +206,7 @@ void WorkerPool::submit(uint64_t ticket, const Configuration& configuration, con
   worker.ticket = ticket;
   worker.started = monotonic_seconds();
   worker.kernels_started = 0;
+  worker.kernels_seconds = 0;
   worker.timeout = context.timeout_seconds.value_or(current_timeout());
   worker.deadline = worker.started + worker.timeout;
   nlohmann::json request{{"id", ticket}, {"config", configuration.to_json()}};
@@ -224,8 +231,8 @@ void WorkerPool::complete(Worker& worker, EvaluationResult result) {
   if (result.status == EvaluationStatus::ok) {
     const double now = monotonic_seconds(), wall = now - worker.started;
     if (!fastest_success_ || wall < *fastest_success_) fastest_success_ = wall;
-    if (worker.kernels_started > 0 && (!fastest_kernels_ || now - worker.kernels_started < *fastest_kernels_))
-      fastest_kernels_ = now - worker.kernels_started;
+    const double kernels = worker.kernels_seconds > 0 ? worker.kernels_seconds : now - worker.kernels_started;
+    if (worker.kernels_started > 0 && (!fastest_kernels_ || kernels < *fastest_kernels_)) fastest_kernels_ = kernels;
   }
   finished_.emplace_back(*worker.ticket, std::move(result));
   worker.ticket.reset();
@@ -287,7 +294,13 @@ void WorkerPool::read_output(Worker& worker) {
       }
       if (reply.at("id").get<uint64_t>() != *worker.ticket) throw std::runtime_error("reply for another request");
       if (reply.contains("kernels")) {
-        kernels_start(worker);
+        const std::string phase = reply.at("kernels").get<std::string>();
+        if (phase == "start")
+          kernels_start(worker);
+        else if (phase == "end")
+          kernels_end(worker);
+        else
+          throw std::runtime_error("unknown kernels progress '" + phase + "'");
         continue;
       }
       result.status = evaluation_status_from_string(reply.at("status").get<std::string>());
@@ -357,7 +370,7 @@ std::optional<std::pair<uint64_t, EvaluationResult>> WorkerPool::wait_for(double
     const double after = monotonic_seconds();
     for (Worker& worker : workers_) {
       if (!worker.ticket || worker.pid < 0 || after < worker.deadline) continue;
-      const bool in_kernels = worker.kernels_started > 0;
+      const bool in_kernels = worker.kernels_started > 0 && worker.kernels_seconds == 0;
       const double limit = worker.deadline - (in_kernels ? worker.kernels_started : worker.started);
       std::string tail = worker.stderr_tail;
       stop(worker, true);
@@ -406,6 +419,9 @@ int serve_worker_requests(
         context.final_runs = request["final_runs"].get<int>();
       context.kernels_start = [id = request["id"]] {
         std::cout << nlohmann::json{{"id", id}, {"kernels", "start"}}.dump() << std::endl;  // flushed: its deadline
+      };
+      context.kernels_end = [id = request["id"]] {
+        std::cout << nlohmann::json{{"id", id}, {"kernels", "end"}}.dump() << std::endl;  // flushed: lifts it
       };
       result = evaluate(request["config"], context);
     } catch (const std::exception& e) {

@@ -4,7 +4,8 @@
 //   request  {"id": 7, "config": {"MWG": 32, ...}, "best": 0.0009}     ("best": the best cost so far, when known)
 //   reply    {"id": 7, "status": "ok", "cost": 0.00123, "reason": "", "verified": false, "cut": false}
 // and, before the reply where the cost function says so (EvaluationContext::kernels_start),
-//   progress {"id": 7, "kernels": "start"}
+//   progress {"id": 7, "kernels": "start"}   and, once they have finished (EvaluationContext::kernels_end),
+//   progress {"id": 7, "kernels": "end"}
 // A reply with "restart": true (a launch error, which can leave the device context unusable) is the worker's last:
 // it exits, and the tuner starts a fresh one for the next evaluation.
 // A worker says {"ready": true} once when it has started up (read its spec, opened its device, computed its
@@ -47,7 +48,8 @@ struct WorkerPoolOptions {
   /// Where set: once an evaluation has succeeded, a worker that says its kernels start has from then on
   /// max(kernels_timeout_floor_seconds, timeout_factor * the fastest successful evaluation's kernel phase) left,
   /// where that ends sooner than its deadline. The floor above must cover a build and a worker's start-up; a kernel
-  /// that never returns needs no such time to be recognised (on the H200, 10 s of a 60 s run went to one).
+  /// that never returns needs no such time to be recognised (on the H200, 10 s of a 60 s run went to one). When the
+  /// worker says its kernels have ended, the evaluation's own deadline applies again to the rest (the check).
   std::optional<double> kernels_timeout_floor_seconds;
 };
 
@@ -91,6 +93,7 @@ class WorkerPool final : public Evaluator {
     double spawned = 0;              // monotonic seconds: when it was forked
     double started = 0;              // monotonic seconds
     double kernels_started = 0;      // when it said its kernels start; 0 before
+    double kernels_seconds = 0;      // how long they ran, once it said they ended; 0 before
     double deadline = 0;
     double timeout = 0;  // the evaluation's deadline, counted from `started`
     bool ready = false;  // it has said it started up
@@ -102,6 +105,8 @@ class WorkerPool final : public Evaluator {
   void complete(Worker& worker, EvaluationResult result);
   /// The worker said its kernels start: from now on the kernel deadline applies (kernels_timeout_floor_seconds).
   void kernels_start(Worker& worker);
+  /// The worker said its kernels ended: the evaluation's own deadline applies to the rest.
+  void kernels_end(Worker& worker);
   void read_output(Worker& worker);
   void read_stderr(Worker& worker);
 
@@ -109,7 +114,8 @@ class WorkerPool final : public Evaluator {
   std::vector<Worker> workers_;
   std::deque<std::pair<uint64_t, EvaluationResult>> finished_;
   std::optional<double> fastest_success_;
-  std::optional<double> fastest_kernels_;  // the shortest kernel phase of a successful evaluation
+  std::optional<double>
+      fastest_kernels_;  // the shortest kernel phase of a successful evaluation (to its end, or reply)
   uint64_t starts_ = 0;
   uint64_t ready_starts_ = 0;
   double start_up_seconds_ = 0;

@@ -3,8 +3,9 @@
 // evaluations spread over workers (or, with
 // --report-env NAME, the value of that environment variable as the worker sees it; with --report-best, the best
 // cost the tuner sent and the final timing's runs, and results no better than it as unverified; with --kernels-start,
-// it says that its kernels start before it answers or hangs; with --start-up-seconds S, it takes S seconds to start,
-// before it says it is ready).
+// it says that its kernels start before it answers or hangs; with --check-seconds S, it then says that its kernels
+// ended and takes S seconds to check the result, or hangs there for X == --hang-in-check-x; with --start-up-seconds S,
+// it takes S seconds to start, before it says it is ready).
 #include <unistd.h>
 
 #include <chrono>
@@ -16,10 +17,10 @@
 #include "tuner/worker_pool.h"
 
 int main(int argc, char** argv) {
-  int64_t hang_x = -1, crash_x = -1, launch_error_x = -1;
+  int64_t hang_x = -1, crash_x = -1, launch_error_x = -1, hang_in_check_x = -1;
   std::string report_env;
   bool report_best = false, kernels_start = false;
-  double start_up_seconds = 0;
+  double start_up_seconds = 0, check_seconds = -1;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
     if (flag == "--report-best") {
@@ -37,6 +38,8 @@ int main(int argc, char** argv) {
     if (flag == "--launch-error-x") launch_error_x = std::stoll(value);
     if (flag == "--report-env") report_env = value;
     if (flag == "--start-up-seconds") start_up_seconds = std::stod(value);
+    if (flag == "--check-seconds") check_seconds = std::stod(value);
+    if (flag == "--hang-in-check-x") hang_in_check_x = std::stoll(value);
   }
   std::this_thread::sleep_for(std::chrono::duration<double>(start_up_seconds));
   mdh::tuner::StageSeconds start_up;
@@ -52,6 +55,12 @@ int main(int argc, char** argv) {
           return mdh::tuner::EvaluationResult::failed(mdh::tuner::EvaluationStatus::launch_error, "synthetic");
         double cost = mdh::tuner::testing::bowl_cost(x, config.at("Y").get<int64_t>(), config.at("Z").get<int64_t>(),
                                                      config.at("FLAG").get<bool>() ? 1 : 0);
+        if (check_seconds >= 0) {
+          context.kernels_end();
+          std::this_thread::sleep_for(std::chrono::duration<double>(check_seconds));
+          if (x == hang_in_check_x)
+            for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+        }
         mdh::tuner::EvaluationResult result = mdh::tuner::EvaluationResult::ok(cost);
         result.reason = "pid " + std::to_string(::getpid());
         if (!report_env.empty()) {

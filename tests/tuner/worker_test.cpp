@@ -123,6 +123,29 @@ TEST(WorkerPool, KernelsThatHangAreStoppedAtTheKernelsDeadline) {
   EXPECT_EQ(pool.wait().second.status, EvaluationStatus::ok);
 }
 
+// The kernels' deadline is for kernels: checking the result is host work on the output's size (1.8 s for Jacobi 3D
+// 512^3's 512 MiB on the H200 machine, where under the kernels' 1 s every candidate faster than the best was killed
+// and no finalist could be timed). After the worker says its kernels ended, the evaluation's own deadline applies.
+TEST(WorkerPool, CheckingTheResultIsNotHeldToTheKernelsDeadline) {
+  SearchSpace space(testing::bowl_parameters());
+  WorkerPoolOptions options = test_workers(1, {"--kernels-start", "--check-seconds", "0.5", "--hang-in-check-x", "3"});
+  options.timeout_floor_seconds = options.initial_timeout_seconds = 2;
+  options.timeout_factor = 1;
+  options.kernels_timeout_floor_seconds = 0.2;
+  WorkerPool pool(options);
+  pool.submit(1, configuration_with_x(space, 1), {});
+  EXPECT_EQ(pool.wait().second.status, EvaluationStatus::ok);
+  pool.submit(2, configuration_with_x(space, 2), {});
+  const EvaluationResult checked = pool.wait().second;
+  EXPECT_EQ(checked.status, EvaluationStatus::ok) << checked.reason;
+  EXPECT_EQ(pool.starts(), 1u);
+  // A check that never ends is still stopped, at the evaluation's deadline.
+  pool.submit(3, configuration_with_x(space, 3), {});
+  const EvaluationResult hung = pool.wait().second;
+  EXPECT_EQ(hung.status, EvaluationStatus::timeout);
+  EXPECT_EQ(hung.reason, "no answer within 2 s; worker killed and restarted");
+}
+
 // After a launch error the worker's device context may be broken (NVIDIA's out-of-bounds error failed every later
 // call of the process): the next evaluation runs in a fresh worker.
 TEST(WorkerPool, ALaunchErrorRestartsTheWorker) {
