@@ -90,7 +90,8 @@ namespace {
 // The least time the kernels of an evaluation get on NVIDIA's driver (WorkerPoolOptions::kernels_timeout_floor_seconds)
 // once one has succeeded: 10^4 times GEMM 1024^3's best on the H200; a slower candidate would be cut anyway.
 constexpr double kNvidiaKernelsTimeoutFloorSeconds = 1;
-// A compile ahead may take this many times the run's median compile, and at least the floor (tuner/compile_deadline.h).
+// A compile ahead may take this many times the median of the run's latest compiles, and at least the floor
+// (tuner/compile_deadline.h).
 // On the H200 (8 compile workers) GEMM 1024^3's median compile was 0.4-0.6 s and the contraction abcdef-geab-dfgc's
 // 1.5 s, with single compiles of GEMM up to 11 s. The factor is the lookahead per compile thread: behind a compile
 // that the deadline lets finish, the other compile workers have work (tuner/compile_pipeline.h).
@@ -447,7 +448,9 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
     tuner::WorkerPoolOptions compile_options = worker_pool_options(settings);
     compile_options.commands = {{settings.worker_executable, "tune-worker", "--request", request_path, "--device-index",
                                  "0", "--compile-only"}};
-    auto deadline = std::make_shared<tuner::CompileDeadline>(kCompileDeadlineFactor, kCompileDeadlineFloorSeconds);
+    // No compile gets longer than a seed's, the first build's deadline.
+    auto deadline = std::make_shared<tuner::CompileDeadline>(kCompileDeadlineFactor, kCompileDeadlineFloorSeconds,
+                                                             compile_options.initial_timeout_seconds);
     compile_ahead = [compile_options, deadline, seed_configurations](
                         const tuner::Configuration& configuration,
                         const std::atomic<bool>& stop) -> std::optional<tuner::EvaluationResult> {
@@ -469,10 +472,11 @@ TuningOutcome tune_md_hom(const TuningRequest& request_in, const TuningSettings&
       auto timed_out = [](double limit, bool median) {
         char reason[160];
         std::snprintf(reason, sizeof reason,
-                      median ? "compiling took over %.3g s (%g times this run's median compile, at least %g s); not "
-                               "evaluated"
+                      median ? "compiling took over %.3g s (%g times the median of the run's latest %zu compiles, "
+                               "at least %g s); not evaluated"
                              : "compiling took over %.3g s; not evaluated",
-                      limit, kCompileDeadlineFactor, kCompileDeadlineFloorSeconds);
+                      limit, kCompileDeadlineFactor, tuner::kCompileDeadlineRecentCompiles,
+                      kCompileDeadlineFloorSeconds);
         return tuner::EvaluationResult::failed(tuner::EvaluationStatus::timeout, reason);
       };
       const double limit = context.timeout_seconds.value_or(compiler->current_timeout());

@@ -1,5 +1,5 @@
-// The median of all compiles so far: robust to the slow ones it exists to stop, and to the instant builds that the
-// binary cache answers.
+// The median of the latest compiles: robust to the slow ones it exists to stop, and to the instant builds that the
+// binary cache answers; recent, so that it follows the search into regions of larger kernels.
 #include "tuner/compile_deadline.h"
 
 #include <algorithm>
@@ -8,11 +8,11 @@ namespace mdh::tuner {
 
 std::optional<double> CompileDeadline::seconds() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (durations_.size() < settle_ || durations_.empty()) return std::nullopt;
-  std::vector<double> sorted = durations_;
-  auto middle = sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2);
-  std::nth_element(sorted.begin(), middle, sorted.end());
-  return std::max(floor_seconds_, factor_ * *middle);
+  if (finished_ < settle_ || durations_.empty()) return std::nullopt;
+  std::vector<double> latest(durations_.begin(), durations_.end());
+  auto middle = latest.begin() + static_cast<std::ptrdiff_t>(latest.size() / 2);
+  std::nth_element(latest.begin(), middle, latest.end());
+  return std::min(most_seconds_, std::max(floor_seconds_, factor_ * *middle));
 }
 
 bool CompileDeadline::passed(double elapsed_seconds) const {
@@ -22,7 +22,9 @@ bool CompileDeadline::passed(double elapsed_seconds) const {
 
 void CompileDeadline::add(double seconds) {
   std::lock_guard<std::mutex> lock(mutex_);
+  ++finished_;
   durations_.push_back(seconds);
+  if (durations_.size() > recent_) durations_.pop_front();
 }
 
 void SeedConfigurations::add(const Configuration& configuration) {
