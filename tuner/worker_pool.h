@@ -71,7 +71,8 @@ class WorkerPool final : public Evaluator {
   double current_timeout() const;
   /// How many times workers were (re)started, initial starts included.
   uint64_t starts() const { return starts_; }
-  /// Of those, the starts that ended with the worker ready, and their time from the fork to its "ready" line.
+  /// Of those, the starts that ended with the worker ready, and their time: the sum of the stages the worker reported,
+  /// else from the fork to the reading of its "ready" line (read with the worker's first request).
   uint64_t ready_starts() const { return ready_starts_; }
   double start_up_seconds() const { return start_up_seconds_; }
   /// The stages of those start-ups, summed, as the workers reported them.

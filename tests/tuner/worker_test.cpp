@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <set>
+#include <thread>
 
 #include "support/error.h"
 #include "tests/tuner/synthetic.h"
@@ -216,6 +217,18 @@ TEST(WorkerPool, CountsTheStartUpsOfRestartedWorkersAndTheirStages) {
   EXPECT_GE(pool.start_up_seconds(), 0.4);
   EXPECT_LT(pool.start_up_seconds(), 3.0);
   EXPECT_EQ(pool.start_up_stages(), (StageSeconds{{"sleep", 0.4}}));
+}
+
+// A worker's ready line is read with its first request. Where the tuner asks late (a resumed run replays its journal
+// first), the start-up is the worker's own account, not the wait for that request.
+TEST(WorkerPool, AStartUpIsTheWorkersOwnAccountNotTheWaitForItsFirstRequest) {
+  SearchSpace space(testing::bowl_parameters());
+  WorkerPool pool(test_workers(1, {"--start-up-seconds", "0.1"}));
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));
+  pool.submit(1, configuration_with_x(space, 4), {});
+  EXPECT_EQ(pool.wait().second.status, EvaluationStatus::ok);
+  EXPECT_EQ(pool.ready_starts(), 1u);
+  EXPECT_DOUBLE_EQ(pool.start_up_seconds(), 0.1);
 }
 
 TEST(WorkerPool, SpreadsEvaluationsOverWorkers) {
