@@ -49,6 +49,13 @@ tuner::EvaluationResult MdHomCostFunction::evaluate(const KernelConfig& config,
 
 tuner::EvaluationResult MdHomCostFunction::checked(tuner::EvaluationResult timed,
                                                    const std::function<void(const char*)>& end_stage) {
+  // On the device where it can: the host's check of Jacobi 3D 512^3 took 1.5-1.7 s on the H200 machine
+  // (runtime/device_check.h). A failure is checked again on the host, for its report.
+  if (run_.output_passes_on_device().value_or(false)) {
+    end_stage("verification");
+    timed.verified = true;
+    return timed;
+  }
   const VerifyReport report =
       verify_result(run_.read_output(), run_.reference_output(), *run_.bound().mdh, run_.bound().reduction_size(), 3);
   end_stage("verification");

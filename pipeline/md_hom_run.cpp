@@ -96,6 +96,26 @@ HostBuffer MdHomRun::read_output() {
 void MdHomRun::adopt_reference(HostBuffer output, bool in_double) {
   reference_ = std::move(output);
   reference_double_ = in_double;
+  device_check_.reset();
+  device_check_made_ = false;
+}
+
+std::optional<bool> MdHomRun::output_passes_on_device() {
+  if (!device_check_made_) {
+    const HostBuffer& reference = reference_output();
+    device_check_ =
+        DeviceCheck::make(context_, reference, bound_.mdh->buffers[bound_.output.buffer].type, bound_.reduction_size());
+    device_check_made_ = true;
+  }
+  if (!device_check_) return std::nullopt;
+  try {
+    return device_check_->passes(device_buffers_.at(bound_.mdh->buffers[bound_.output.buffer].name));
+  } catch (const UserError&) {
+    // The check itself failed on the device (e.g. the reference's copy could not be placed there at the launch):
+    // the host checks from now on; a candidate is not blamed for it.
+    device_check_.reset();
+    return std::nullopt;
+  }
 }
 
 bool MdHomRun::reference_in_double() {

@@ -10,6 +10,7 @@
 #include "codegen/launch_plan.h"
 #include "mdh/bind.h"
 #include "runtime/context.h"
+#include "runtime/device_check.h"
 #include "runtime/execute.h"
 #include "runtime/host_buffer.h"
 
@@ -42,6 +43,10 @@ class MdHomRun {
   /// Takes a reference computed for the same md_hom, sizes and data on an identical device (pipeline/
   /// shared_reference.h) instead of computing it; `output` is shaped as reference_output() would be.
   void adopt_reference(HostBuffer output, bool in_double);
+  /// Whether the output as the last run left it passes the check against reference_output(), decided on the device
+  /// (runtime/device_check.h, which copies the reference there at the first call); nullopt where the device cannot
+  /// decide it (read_output() and verify_result then).
+  std::optional<bool> output_passes_on_device();
 
  private:
   Context& context_;
@@ -53,6 +58,8 @@ class MdHomRun {
   std::map<std::string, DeviceBuffer> device_buffers_;
   std::optional<HostBuffer> reference_;
   bool reference_double_ = false;
+  std::optional<DeviceCheck> device_check_;
+  bool device_check_made_ = false;  // tried: device_check_ is nullopt where the device cannot check
 };
 
 /// The buffer map execute_plan takes, from named device buffers.

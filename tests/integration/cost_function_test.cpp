@@ -1,11 +1,13 @@
 // MdHomCostFunction on PoCL: a candidate far behind the best is cut after its warm-up where the driver builds the
 // whole kernel at clBuildProgram (NVIDIA; here its limits are claimed), else after one timed run; without a best
-// nothing is cut and the result is verified. A candidate whose build log reports spills is rejected before it runs.
+// nothing is cut and the result is verified, on the device, with the host's report where it fails. A candidate whose
+// build log reports spills is rejected before it runs.
 #include "pipeline/cost_function.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <memory>
 
@@ -71,6 +73,36 @@ TEST(CostFunction, AFinalTimingIsNeverCutAndAlwaysChecked) {
   EXPECT_GT(result.cost, 1e-12);
   ASSERT_GE(result.stage_seconds.size(), 2u);
   EXPECT_EQ(result.stage_seconds.back().first, "verification");
+}
+
+// The check of a candidate that could become the best is decided on the device (runtime/device_check.h); a failed
+// check is done again on the host, whose report is the reason. Against a reference that differs in one value, the
+// same candidate is a wrong result, and against the right one again it passes.
+TEST(CostFunction, TheDevicesCheckPassesWhatIsRightAndTheHostReportsWhatIsWrong) {
+  SmallGemmRun gemm;
+  const BoundMdh& bound = gemm.bound;
+  const DeviceLimits limits = device_limits(gemm.device);
+  auto space = std::make_shared<const TuningSpace>(make_tuning_space(bound, limits));
+  MdHomCostFunction cost(gemm.run, space, limits, CostSettings{});
+  const KernelConfig config = default_config(bound, limits);
+  EXPECT_TRUE(cost.evaluate(config, {}).verified);
+  EXPECT_EQ(gemm.run.output_passes_on_device(), std::optional<bool>(true));
+  const HostBuffer right = gemm.run.reference_output();
+  const bool in_double = gemm.run.reference_in_double();
+  HostBuffer wrong = right;
+  ASSERT_TRUE(in_double);  // PoCL has fp64
+  double value;
+  std::memcpy(&value, wrong.bytes.data() + 5 * sizeof(double), sizeof value);
+  value += 1.0;
+  std::memcpy(wrong.bytes.data() + 5 * sizeof(double), &value, sizeof value);
+  gemm.run.adopt_reference(wrong, in_double);
+  const tuner::EvaluationResult failed = cost.evaluate(config, {});
+  EXPECT_EQ(failed.status, tuner::EvaluationStatus::wrong_result);
+  EXPECT_EQ(failed.reason.rfind("FAIL: ", 0), 0u) << failed.reason;
+  EXPECT_NE(failed.reason.find("1 of 384 values outside the tolerance"), std::string::npos) << failed.reason;
+  EXPECT_EQ(gemm.run.output_passes_on_device(), std::optional<bool>(false));
+  gemm.run.adopt_reference(right, in_double);
+  EXPECT_TRUE(cost.evaluate(config, {}).verified);
 }
 
 // What a compile worker on NVIDIA leaves in the binary cache for a spilling candidate: the binary with the log of

@@ -1,0 +1,47 @@
+// Checking an output against its reference on the device: the tuner's check of a candidate that could become the
+// best. Reading back Jacobi 3D 512^3's 512 MiB output and comparing it on the host took 1.5-1.7 s per check on the
+// H200 machine, half of the evaluating worker's first minute (results/nvidia-h200/session27/); on the device the
+// same comparison reads 1.5 GB at memory speed. It answers only pass or fail, by the rule of verify_result.h,
+// in double precision: IEEE-754 subtraction, multiplication, addition and comparison, which OpenCL requires
+// correctly rounded for double, decide exactly as the host does. The report of a failure (which values, how far
+// off) stays the host's (verify_result).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "runtime/context.h"
+#include "runtime/host_buffer.h"
+
+namespace mdh {
+
+class DeviceCheck {
+ public:
+  /// A check of outputs of type `output_type` against `reference` (float or double scalar elements, as
+  /// verify_result takes them) on the context's device, with the tolerance of `reduction_size`; nullopt where the
+  /// device cannot check: an integer or struct output, no fp64, or a reference that does not fit beside the run's
+  /// buffers (the host checks then). Copies the reference to the device once.
+  static std::optional<DeviceCheck> make(Context& context, const HostBuffer& reference, ElementType output_type,
+                                         int64_t reduction_size);
+
+  /// Whether every value of `output` (a device buffer of the reference's element count) passes.
+  bool passes(const DeviceBuffer& output);
+
+ private:
+  DeviceCheck(Context& context, DeviceBuffer reference, std::string source, int64_t count, double tolerance,
+              double magnitude)
+      : context_(&context),
+        reference_(std::move(reference)),
+        source_(std::move(source)),
+        count_(count),
+        tolerance_(tolerance),
+        magnitude_(magnitude) {}
+
+  Context* context_;
+  DeviceBuffer reference_;
+  std::string source_;
+  int64_t count_ = 0;
+  double tolerance_ = 0, magnitude_ = 0;
+};
+
+}  // namespace mdh
