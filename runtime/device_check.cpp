@@ -1,7 +1,6 @@
 #include "runtime/device_check.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 
 #include "codegen/launch_plan.h"
@@ -46,19 +45,6 @@ std::vector<unsigned char> bytes_of(T value) {
   return out;
 }
 
-// M of verify_result.h: the largest finite |ref|.
-template <class T>
-double largest_finite_magnitude(const HostBuffer& reference) {
-  double magnitude = 0;
-  const int64_t count = reference.element_count();
-  for (int64_t e = 0; e < count; ++e) {
-    T value;
-    std::memcpy(&value, reference.bytes.data() + e * sizeof(T), sizeof(T));
-    const double a = std::fabs(static_cast<double>(value));
-    if (std::isfinite(a)) magnitude = std::max(magnitude, a);
-  }
-  return magnitude;
-}
 }  // namespace
 
 std::optional<DeviceCheck> DeviceCheck::make(Context& context, const HostBuffer& reference, ElementType output_type,
@@ -68,38 +54,36 @@ std::optional<DeviceCheck> DeviceCheck::make(Context& context, const HostBuffer&
     return std::nullopt;
   const bool widened = output_type.scalar == ScalarType::Float && reference.type.scalar == ScalarType::Double;
   MDH_INTERNAL_ASSERT(output_type == reference.type || widened, "reference type does not fit the output");
-  const double magnitude = reference.type.scalar == ScalarType::Double ? largest_finite_magnitude<double>(reference)
-                                                                       : largest_finite_magnitude<float>(reference);
+  LaunchPlan plan;
+  plan.source = check_source(output_type.scalar, reference.type.scalar);
+  plan.build_options = "-cl-std=CL1.2";
+  KernelLaunch launch;
+  launch.kernel_name = "mdh_check";
+  const int64_t count = reference.element_count();
+  launch.global_size[0] = std::clamp<uint64_t>(static_cast<uint64_t>(count), 1, kMostWorkItems);
+  for (const char* buffer : {"x", "ref"}) launch.args.push_back({KernelArg::Kind::Buffer, buffer, -1});
+  for (const char* param : {"n", "tol", "magnitude"}) launch.args.push_back({KernelArg::Kind::Param, param, -1});
+  launch.args.push_back({KernelArg::Kind::Buffer, "outside", -1});
+  plan.kernels.push_back(launch);
+  const std::map<std::string, std::vector<unsigned char>> params{
+      {"n", bytes_of<uint64_t>(static_cast<uint64_t>(count))},
+      {"tol", bytes_of(result_tolerance(output_type.scalar, reduction_size))},
+      {"magnitude", bytes_of(largest_finite_magnitude(reference))}};
   try {
     DeviceBuffer on_device(context, reference.bytes.size());
     on_device.write(reference.bytes);
-    return DeviceCheck(context, std::move(on_device), check_source(output_type.scalar, reference.type.scalar),
-                       reference.element_count(), result_tolerance(output_type.scalar, reduction_size), magnitude);
+    return DeviceCheck(context, std::move(on_device), DeviceBuffer(context, sizeof(uint32_t)), std::move(plan), params);
   } catch (const UserError&) {
     return std::nullopt;  // no room on the device: the host checks
   }
 }
 
 bool DeviceCheck::passes(const DeviceBuffer& output) {
-  DeviceBuffer outside(*context_, sizeof(uint32_t));
-  outside.fill(0);
-  LaunchPlan plan;
-  plan.source = source_;
-  plan.build_options = "-cl-std=CL1.2";
-  KernelLaunch launch;
-  launch.kernel_name = "mdh_check";
-  launch.global_size[0] = std::clamp<uint64_t>(static_cast<uint64_t>(count_), 1, kMostWorkItems);
-  for (const char* buffer : {"x", "ref"}) launch.args.push_back({KernelArg::Kind::Buffer, buffer, -1});
-  for (const char* param : {"n", "tol", "magnitude"}) launch.args.push_back({KernelArg::Kind::Param, param, -1});
-  launch.args.push_back({KernelArg::Kind::Buffer, "outside", -1});
-  plan.kernels.push_back(launch);
-  execute_plan(*context_, plan, {{"x", output.get()}, {"ref", reference_.get()}, {"outside", outside.get()}},
-               {{"n", bytes_of<uint64_t>(static_cast<uint64_t>(count_))},
-                {"tol", bytes_of(tolerance_)},
-                {"magnitude", bytes_of(magnitude_)}},
+  outside_.fill(0);
+  execute_plan(*context_, plan_, {{"x", output.get()}, {"ref", reference_.get()}, {"outside", outside_.get()}}, params_,
                0, 1);
   uint32_t flag = 1;
-  outside.read(&flag, sizeof flag);
+  outside_.read(&flag, sizeof flag);
   return flag == 0;
 }
 

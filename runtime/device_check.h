@@ -8,8 +8,12 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <string>
+#include <vector>
 
+#include "codegen/launch_plan.h"
 #include "runtime/context.h"
 #include "runtime/host_buffer.h"
 
@@ -28,20 +32,19 @@ class DeviceCheck {
   bool passes(const DeviceBuffer& output);
 
  private:
-  DeviceCheck(Context& context, DeviceBuffer reference, std::string source, int64_t count, double tolerance,
-              double magnitude)
+  DeviceCheck(Context& context, DeviceBuffer reference, DeviceBuffer outside, LaunchPlan plan,
+              std::map<std::string, std::vector<unsigned char>> params)
       : context_(&context),
         reference_(std::move(reference)),
-        source_(std::move(source)),
-        count_(count),
-        tolerance_(tolerance),
-        magnitude_(magnitude) {}
+        outside_(std::move(outside)),
+        plan_(std::move(plan)),
+        params_(std::move(params)) {}
 
   Context* context_;
   DeviceBuffer reference_;
-  std::string source_;
-  int64_t count_ = 0;
-  double tolerance_ = 0, magnitude_ = 0;
+  DeviceBuffer outside_;                                      // set to 1 by the kernel where a value fails
+  LaunchPlan plan_;                                           // one launch of mdh_check over the outputs' values
+  std::map<std::string, std::vector<unsigned char>> params_;  // n, tol, magnitude
 };
 
 }  // namespace mdh

@@ -24,6 +24,8 @@ namespace mdh {
 double machine_epsilon(ScalarType type);
 /// tol = 16 * eps(type) * sqrt(max(reduction_size, 64)); 0 for integer types.
 double result_tolerance(ScalarType type, int64_t reduction_size);
+/// M: the largest finite |ref| of a reference of scalar float or double elements.
+double largest_finite_magnitude(const HostBuffer& reference);
 
 /// One value outside the tolerance.
 struct ResultMismatch {

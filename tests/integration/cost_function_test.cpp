@@ -30,6 +30,10 @@ struct SmallGemmRun {
   BoundMdh bound =
       bind(parse_spec_file(std::string(MDH_SOURCE_DIR) + "/apps/gemm.mdh"), parse_size_binding("I=24,J=16,K=8"));
   MdHomRun run{context, bound, {}, {}, 7};
+  // The device's own limits and the cost settings of a tuning run.
+  DeviceLimits limits = device_limits(device);
+  std::shared_ptr<const TuningSpace> space = std::make_shared<const TuningSpace>(make_tuning_space(bound, limits));
+  MdHomCostFunction cost{run, space, limits, CostSettings{}};
 };
 
 TEST(CostFunction, FarBehindCandidatesAreCutAfterTheirWarmUpOnlyWhereTheBuildIsComplete) {
@@ -60,13 +64,9 @@ TEST(CostFunction, FarBehindCandidatesAreCutAfterTheirWarmUpOnlyWhereTheBuildIsC
 // A final timing (tuner/final_timing.h) is timed in full and checked even far behind the best.
 TEST(CostFunction, AFinalTimingIsNeverCutAndAlwaysChecked) {
   SmallGemmRun gemm;
-  const BoundMdh& bound = gemm.bound;
-  const DeviceLimits limits = device_limits(gemm.device);
-  auto space = std::make_shared<const TuningSpace>(make_tuning_space(bound, limits));
-  MdHomCostFunction cost(gemm.run, space, limits, CostSettings{});
   tuner::EvaluationContext final_timing{1e-12};
   final_timing.final_runs = 4;
-  const tuner::EvaluationResult result = cost.evaluate(default_config(bound, limits), final_timing);
+  const tuner::EvaluationResult result = gemm.cost.evaluate(default_config(gemm.bound, gemm.limits), final_timing);
   EXPECT_EQ(result.status, tuner::EvaluationStatus::ok);
   EXPECT_FALSE(result.cut);
   EXPECT_TRUE(result.verified);
@@ -80,11 +80,8 @@ TEST(CostFunction, AFinalTimingIsNeverCutAndAlwaysChecked) {
 // same candidate is a wrong result, and against the right one again it passes.
 TEST(CostFunction, TheDevicesCheckPassesWhatIsRightAndTheHostReportsWhatIsWrong) {
   SmallGemmRun gemm;
-  const BoundMdh& bound = gemm.bound;
-  const DeviceLimits limits = device_limits(gemm.device);
-  auto space = std::make_shared<const TuningSpace>(make_tuning_space(bound, limits));
-  MdHomCostFunction cost(gemm.run, space, limits, CostSettings{});
-  const KernelConfig config = default_config(bound, limits);
+  MdHomCostFunction& cost = gemm.cost;
+  const KernelConfig config = default_config(gemm.bound, gemm.limits);
   EXPECT_TRUE(cost.evaluate(config, {}).verified);
   EXPECT_EQ(gemm.run.output_passes_on_device(), std::optional<bool>(true));
   const HostBuffer right = gemm.run.reference_output();
