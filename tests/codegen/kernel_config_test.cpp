@@ -211,6 +211,50 @@ TEST(KernelConfig, DefaultRaisesTheReuseOfAnInputThatEveryWorkItemDimensionIndex
   EXPECT_EQ(ab["LT_SIZE_g"], 12);
 }
 
+// On GPUs the default's copies into local memory move 16 bytes at a time (kernel_config.cpp, kLocalCopyVectorBytes):
+// float4 along each locally cached input's unit-stride dimension where the cached rows are whole vectors, the widest
+// smaller vector where they are not, and widths that a register tile has already chosen stay.
+TEST(KernelConfig, DefaultCopiesIntoLocalMemorySixteenBytesAtATime) {
+  const DeviceLimits gpu = h200_device_limits();
+  // MCC: I[n][p+r][q+s][c] and F[k][r][s][c], rows of LT_SIZE_c = 8 elements.
+  const BoundMdh mcc = bind_app("apps/mcc.mdh", "N=1,P=7,Q=7,K=512,C=512,R=3,S=3");
+  const json m = config_to_json(mcc, default_config(mcc, gpu));
+  EXPECT_EQ(m["LT_SIZE_c"], 8);
+  EXPECT_EQ(m["VECTOR_WIDTH_I"], 4);
+  EXPECT_EQ(m["VECTOR_WIDTH_F"], 4);
+  // gdab-efgc: TA[g][d][a][b] in rows of LT_SIZE_b = 8; TB[e][f][g][c] in rows of LT_SIZE_c = 1, one element.
+  const BoundMdh gdab = bind_app("apps/tc/abcdef-gdab-efgc.mdh", "A=24,B=16,C=16,D=16,E=24,F=16,G=24");
+  const json k = config_to_json(gdab, default_config(gdab, gpu));
+  EXPECT_EQ(k["VECTOR_WIDTH_TA"], 4);
+  EXPECT_EQ(k["VECTOR_WIDTH_TB"], 1);
+  // GEMM's register tile reads B in runs of 2 (STRIDED_RUN_j): its width stays 2.
+  const BoundMdh gemm = bind_app("apps/gemm.mdh", "I=1024,J=1024,K=1024");
+  const json g = config_to_json(gemm, default_config(gemm, gpu));
+  EXPECT_EQ(g["VECTOR_WIDTH_A"], 4);
+  EXPECT_EQ(g["VECTOR_WIDTH_B"], 2);
+  // Doubles: 16 bytes are 2 elements.
+  const std::string text = R"(md_hom mcc_double
+size   N P Q K C R S
+input  I : double[N][P+R-1][Q+S-1][C]
+input  F : double[K][R][S][C]
+output O : double[N][P][Q][K]
+view   (n < N, p < P, q < Q, k < K, c < C, r < R, s < S) : I[n][p+r][q+s][c], F[k][r][s][c] -> O[n][p][q][k]
+scalar (i, f) = i * f
+combine (++, ++, ++, ++, +, +, +)
+)";
+  const BoundMdh twice = testing::bind_spec_text(text, "mcc_double.mdh", "N=1,P=7,Q=7,K=512,C=512,R=3,S=3");
+  const json d = config_to_json(twice, default_config(twice, gpu));
+  EXPECT_EQ(d["VECTOR_WIDTH_I"], 2);
+  EXPECT_EQ(d["VECTOR_WIDTH_F"], 2);
+  // Without dedicated local memory nothing is copied into it: no vectors either.
+  DeviceLimits cpu = gpu;
+  cpu.local_memory_dedicated = false;
+  cpu.float_vector_width = 1;
+  const json c = config_to_json(mcc, default_config(mcc, cpu));
+  EXPECT_EQ(c["VECTOR_WIDTH_I"], 1);
+  EXPECT_EQ(c["VECTOR_WIDTH_F"], 1);
+}
+
 // Where the output has fewer points than the device has room for work-items (132 x 1024 on the H200) and the
 // reductions' operator commutes, the GPU default splits the longest reduction (kernel_config.cpp,
 // share_reduction_per_point and split_reduction_over_work_groups): among a work-group's work-items where even one
