@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -167,6 +169,10 @@ double median(std::vector<double> values) {
 // Configurations the tuner asks ahead of its reports (TunerOptions::lookahead): 96 in an mdh tune run with 16 compile
 // workers. A technique then decides its next asks without the costs of the last `lookahead` ones.
 size_t lookahead = 0;
+// Timing noise: each evaluation's cost is its landscape cost times (1 + noise_sigma * a standard normal draw), drawn
+// anew per evaluation, as repeated timings of one kernel on a GPU differ; the technique sees only the noisy costs,
+// and a run's quality is the landscape cost of the configuration it measured fastest. 0: exact costs.
+double noise_sigma = 0;
 // Whether each run starts from a given configuration (a valid one drawn from the run's seed), as mdh tune starts
 // from the default configuration, instead of the technique's own first samples.
 bool from_a_start = false;
@@ -188,16 +194,37 @@ void report(const Landscape& landscape, const std::vector<std::string>& techniqu
         technique = std::make_unique<tuner::SeededTechnique>(std::move(technique),
                                                              std::vector<tuner::Point>{landscape.space->sample(draw)});
       }
-      FunctionCost cost(landscape);
+      // The noisy landscape: exact costs stay available for judging the run.
+      Landscape noisy = landscape;
+      auto exact_of_measured = std::make_shared<std::map<double, double>>();
+      if (noise_sigma > 0) {
+        auto draw = std::make_shared<tuner::Rng>(seed * 104729);
+        noisy.evaluate = [&landscape, draw, exact_of_measured](const tuner::Configuration& c) {
+          tuner::EvaluationResult r = landscape.evaluate(c);
+          if (r.status != tuner::EvaluationStatus::ok) return r;
+          // A standard normal draw (Box-Muller).
+          const double u = 1 - draw->uniform01(), v = draw->uniform01();
+          const double normal = std::sqrt(-2 * std::log(u)) * std::cos(2 * M_PI * v);
+          const double exact = r.cost;
+          r.cost *= std::max(0.5, 1 + noise_sigma * normal);
+          (*exact_of_measured)[r.cost] = exact;
+          return r;
+        };
+      }
+      FunctionCost cost(noisy);
       tuner::TunerOptions options;
       options.seed = seed;
       options.lookahead = lookahead;
-      double best = INFINITY;
+      double best = INFINITY;           // the landscape cost of the configuration measured fastest
+      double measured_best = INFINITY;  // its measured cost
       const uint64_t budget = kCheckpoints[std::size(kCheckpoints) - 1];
       uint64_t within = budget + 1;
       std::vector<double> best_at(std::size(kCheckpoints), INFINITY);
       options.on_evaluation = [&](const tuner::TuningStatus& status, const tuner::EvaluationRecord& record, bool) {
-        if (record.result.status == tuner::EvaluationStatus::ok) best = std::min(best, record.result.cost);
+        if (record.result.status == tuner::EvaluationStatus::ok && record.result.cost < measured_best) {
+          measured_best = record.result.cost;
+          best = noise_sigma > 0 ? exact_of_measured->at(record.result.cost) : record.result.cost;
+        }
         if (best <= 1.05 * landscape.optimum) within = std::min(within, status.evaluations);
         for (size_t k = 0; k < std::size(kCheckpoints); ++k)
           if (status.evaluations <= kCheckpoints[k]) best_at[k] = best;
@@ -229,7 +256,7 @@ void report(const Landscape& landscape, const std::vector<std::string>& techniqu
 
 int main(int argc, char** argv) {
   // Arguments: recorded spaces (files), --technique NAME (repeatable; default: every technique), --recorded-only,
-  // --lookahead N (default 0), --from-a-start.
+  // --lookahead N (default 0), --from-a-start, --noise SIGMA (default 0).
   std::vector<std::string> recordings, techniques;
   bool recorded_only = false;
   for (int i = 1; i < argc; ++i) {
@@ -240,6 +267,8 @@ int main(int argc, char** argv) {
       recorded_only = true;
     else if (argument == "--lookahead" && i + 1 < argc)
       lookahead = std::stoul(argv[++i]);
+    else if (argument == "--noise" && i + 1 < argc)
+      noise_sigma = std::stod(argv[++i]);
     else if (argument == "--from-a-start")
       from_a_start = true;
     else
@@ -256,8 +285,9 @@ int main(int argc, char** argv) {
 
   std::printf(
       "median over %llu seeds of (best cost found / optimum) after N evaluations; 1.0000 = optimum; %zu "
-      "configurations asked ahead of the reports%s\n",
-      static_cast<unsigned long long>(kSeeds), lookahead, from_a_start ? "; each run from a given start" : "");
+      "configurations asked ahead of the reports%s; timing noise %g (relative standard deviation)\n",
+      static_cast<unsigned long long>(kSeeds), lookahead, from_a_start ? "; each run from a given start" : "",
+      noise_sigma);
   if (!recorded_only) {
     auto grid = std::make_shared<tuner::SearchSpace>(grid_space());
     report(synthetic("grid: bowl", grid, grid_bowl), techniques);
