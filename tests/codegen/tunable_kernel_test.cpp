@@ -164,6 +164,18 @@ TEST(TunableKernel, DefaultConfigOfSmallOutputsForTheH200) {
   }
 }
 
+// The GPU default of a contraction, derived from H200-like limits and run on PoCL: its copies into local memory move
+// float4 (kernel_config.cpp, kLocalCopyVectorBytes) into double-buffered tiles. Unoptimised and optimised.
+TEST(TunableKernel, DefaultConfigOfAContractionForTheH200) {
+  const BoundMdh bound = bind_app("apps/tc/abcdef-gdab-efgc.mdh", "A=8,B=16,C=4,D=4,E=24,F=16,G=24");
+  const KernelConfig c = default_config(bound, testing::h200_device_limits());
+  const nlohmann::json j = config_to_json(bound, c);
+  EXPECT_EQ(j["VECTOR_WIDTH_TA"], 4);
+  EXPECT_EQ(j["DOUBLE_BUFFER"], "on");
+  EXPECT_EQ(mismatch(bound, c), "");
+  EXPECT_EQ(mismatch(bound, c, ""), "") << "(optimised)";
+}
+
 // DOUBLE_BUFFER pipelines the innermost reduction tile loop with several tiles: GEMM (k, full tiles, one and
 // several k tiles per work-group, strided and block ownership, a private cache filled from the local one), a
 // contraction whose cached TB is stored f-innermost, and MCC whose innermost reduction loops (r, s) have one tile
