@@ -10,6 +10,8 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,16 @@
 #include "tuner/search_space.h"
 #include "tuner/seeded_technique.h"
 #include "tuner/tuner.h"
+#ifdef MDH_TUNING_QUALITY_WITH_MDH
+#include <deque>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "codegen/tuning_space.h"
+#include "mdh/bind.h"
+#include "mdh/parser.h"
+#include "pipeline/tuning_search_space.h"
+#endif
 
 namespace tuner = mdh::tuner;
 using tuner::Parameter;
@@ -28,7 +40,8 @@ using Values = std::vector<int64_t>;
 namespace {
 
 constexpr uint64_t kSeeds = 20;
-constexpr uint64_t kCheckpoints[] = {50, 100, 200, 500};
+// The evaluations after which a run's best is reported; the last is the run's budget (--checkpoints A,B,C,D).
+std::vector<uint64_t> kCheckpoints = {50, 100, 200, 500};
 
 // Deterministic noise in [0, 1) from a configuration (SplitMix64 over its values).
 double noise(const Values& v, uint64_t salt) {
@@ -176,14 +189,19 @@ double noise_sigma = 0;
 // Whether each run starts from a given configuration (a valid one drawn from the run's seed), as mdh tune starts
 // from the default configuration, instead of the technique's own first samples.
 bool from_a_start = false;
+// A landscape's own start (the surrogate's: the journal's first configuration, the default start of its run); used
+// instead of a drawn one with --from-a-start.
+std::optional<tuner::Point> landscape_start;
 
 void report(const Landscape& landscape, const std::vector<std::string>& techniques) {
   std::printf("\n%s: %s configurations, optimum %.6g\n", landscape.name.c_str(),
               tuner::to_grouped_decimal(landscape.space->size()).c_str(), landscape.optimum);
-  std::printf("  %-24s %8s %8s %8s %8s   %-22s %s\n", "technique", "@50", "@100", "@200", "@500",
-              "seeds at optimum @500", "evaluations to 5% (median)");
+  std::printf("  %-24s", "technique");
+  for (uint64_t c : kCheckpoints) std::printf("    @%-4llu", static_cast<unsigned long long>(c));
+  std::printf("   seeds at optimum @%-4llu evaluations to 5%% (median)\n",
+              static_cast<unsigned long long>(kCheckpoints.back()));
   for (const std::string& name : techniques) {
-    std::vector<std::vector<double>> ratios(std::size(kCheckpoints));
+    std::vector<std::vector<double>> ratios(kCheckpoints.size());
     // Evaluations until the best is within 5% of the optimum; a run that never gets there counts as the budget + 1.
     std::vector<double> to_within_5_percent;
     int at_optimum = 0;
@@ -191,8 +209,8 @@ void report(const Landscape& landscape, const std::vector<std::string>& techniqu
       std::unique_ptr<tuner::SearchTechnique> technique = tuner::make_technique(name);
       if (from_a_start) {
         tuner::Rng draw(seed * 7919);
-        technique = std::make_unique<tuner::SeededTechnique>(std::move(technique),
-                                                             std::vector<tuner::Point>{landscape.space->sample(draw)});
+        const tuner::Point start = landscape_start ? *landscape_start : landscape.space->sample(draw);
+        technique = std::make_unique<tuner::SeededTechnique>(std::move(technique), std::vector<tuner::Point>{start});
       }
       // The noisy landscape: exact costs stay available for judging the run.
       Landscape noisy = landscape;
@@ -217,21 +235,21 @@ void report(const Landscape& landscape, const std::vector<std::string>& techniqu
       options.lookahead = lookahead;
       double best = INFINITY;           // the landscape cost of the configuration measured fastest
       double measured_best = INFINITY;  // its measured cost
-      const uint64_t budget = kCheckpoints[std::size(kCheckpoints) - 1];
+      const uint64_t budget = kCheckpoints[kCheckpoints.size() - 1];
       uint64_t within = budget + 1;
-      std::vector<double> best_at(std::size(kCheckpoints), INFINITY);
+      std::vector<double> best_at(kCheckpoints.size(), INFINITY);
       options.on_evaluation = [&](const tuner::TuningStatus& status, const tuner::EvaluationRecord& record, bool) {
         if (record.result.status == tuner::EvaluationStatus::ok && record.result.cost < measured_best) {
           measured_best = record.result.cost;
           best = noise_sigma > 0 ? exact_of_measured->at(record.result.cost) : record.result.cost;
         }
         if (best <= 1.05 * landscape.optimum) within = std::min(within, status.evaluations);
-        for (size_t k = 0; k < std::size(kCheckpoints); ++k)
+        for (size_t k = 0; k < kCheckpoints.size(); ++k)
           if (status.evaluations <= kCheckpoints[k]) best_at[k] = best;
       };
       tuner::tune(*landscape.space, *technique, tuner::evaluations(budget), cost, options);
       to_within_5_percent.push_back(static_cast<double>(within));
-      for (size_t k = 0; k < std::size(kCheckpoints); ++k) {
+      for (size_t k = 0; k < kCheckpoints.size(); ++k) {
         // A run that ended early (space exhausted) keeps its final best for later checkpoints.
         if (k > 0 && std::isinf(best_at[k])) best_at[k] = best_at[k - 1];
         ratios[k].push_back(best_at[k] / landscape.optimum);
@@ -242,9 +260,9 @@ void report(const Landscape& landscape, const std::vector<std::string>& techniqu
     for (const auto& r : ratios) std::printf(" %8.4f", median(r));
     const double to_5 = median(to_within_5_percent);
     char to_5_text[32];
-    if (to_5 > static_cast<double>(kCheckpoints[std::size(kCheckpoints) - 1]))
+    if (to_5 > static_cast<double>(kCheckpoints[kCheckpoints.size() - 1]))
       std::snprintf(to_5_text, sizeof to_5_text, "> %llu",
-                    static_cast<unsigned long long>(kCheckpoints[std::size(kCheckpoints) - 1]));
+                    static_cast<unsigned long long>(kCheckpoints[kCheckpoints.size() - 1]));
     else
       std::snprintf(to_5_text, sizeof to_5_text, "%g", to_5);
     std::printf("   %5d/%-16llu %s\n", at_optimum, static_cast<unsigned long long>(kSeeds), to_5_text);
@@ -252,12 +270,89 @@ void report(const Landscape& landscape, const std::vector<std::string>& techniqu
   }
 }
 
+#ifdef MDH_TUNING_QUALITY_WITH_MDH
+// A surrogate of a real mdh tuning space: the space of SPEC at SIZES for an H100/H200's limits, as `mdh tune` searches
+// it, with the costs of a journal of a run on that device. A configuration the journal holds costs what it cost there;
+// any other costs what the journal's nearest configuration (in the space's coordinates) cost, or fails where that one
+// failed. Crude far from the run's path, but it keeps what a climb meets near it: which parameter groups' changes
+// move the time and which barely do.
+Landscape surrogate(const std::string& spec, const std::string& sizes, const std::string& journal_path) {
+  static std::deque<mdh::BoundMdh> bounds;  // the space's constraints point into the bound md_hom
+  const mdh::BoundMdh& bound =
+      bounds.emplace_back(mdh::bind(mdh::parse_spec_file(spec), mdh::parse_size_binding(sizes)));
+  mdh::DeviceLimits limits;  // as the H100 and H200 report them through OpenCL
+  limits.max_work_group_size = 1024;
+  limits.max_work_item_sizes = {1024, 1024, 64};
+  limits.local_mem_bytes = 48 * 1024;
+  limits.compute_units = 132;
+  limits.local_memory_dedicated = true;
+  limits.simd_width = 32;
+  limits.warp_size = 32;
+  limits.registers_per_work_item = 255;
+  limits.nvidia_driver = true;
+  auto space = std::make_shared<tuner::SearchSpace>(mdh::make_search_space(mdh::make_tuning_space(bound, limits)));
+  struct Record {
+    std::vector<double> coordinates;
+    tuner::Cost cost;
+  };
+  auto records = std::make_shared<std::vector<Record>>();
+  auto exact = std::make_shared<std::map<tuner::Point, tuner::Cost>>();
+  std::ifstream in(journal_path);
+  std::string line;
+  size_t skipped = 0;
+  while (std::getline(in, line)) {
+    const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    if (!j.is_object() || !j.contains("config")) continue;
+    std::optional<tuner::Point> point;
+    try {
+      point = space->point_of(space->configuration_from_json(j["config"]));
+    } catch (const std::exception&) {
+    }
+    if (!point) {
+      ++skipped;
+      continue;
+    }
+    tuner::Cost cost;
+    if (j.value("status", "") == "ok" && j["cost"].is_number()) cost = j["cost"].get<double>();
+    if (!landscape_start) landscape_start = *point;
+    if (exact->emplace(*point, cost).second) records->push_back({space->coordinates(*point), cost});
+  }
+  Landscape landscape{"surrogate of " + journal_path, space, nullptr, INFINITY};
+  for (const auto& [point, cost] : *exact)
+    if (cost) landscape.optimum = std::min(landscape.optimum, *cost);
+  std::printf("\n%s: %zu configurations recorded (%zu outside this space's lattices, skipped)\n",
+              landscape.name.c_str(), records->size(), skipped);
+  std::fflush(stdout);
+  landscape.evaluate = [space, records, exact](const tuner::Configuration& c) {
+    const std::optional<tuner::Point> point = space->point_of(c);
+    tuner::Cost cost;
+    if (!point) {
+      return tuner::EvaluationResult::failed(tuner::EvaluationStatus::build_error, "not a point of the space");
+    } else if (auto hit = exact->find(*point); hit != exact->end()) {
+      cost = hit->second;
+    } else {
+      const std::vector<double> x = space->coordinates(*point);
+      double nearest = INFINITY;
+      for (const Record& r : *records) {
+        double d = 0;
+        for (size_t k = 0; k < x.size(); ++k) d += (x[k] - r.coordinates[k]) * (x[k] - r.coordinates[k]);
+        if (d < nearest) nearest = d, cost = r.cost;
+      }
+    }
+    return cost ? tuner::EvaluationResult::ok(*cost)
+                : tuner::EvaluationResult::failed(tuner::EvaluationStatus::build_error, "surrogate");
+  };
+  return landscape;
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
   // Arguments: recorded spaces (files), --technique NAME (repeatable; default: every technique), --recorded-only,
-  // --lookahead N (default 0), --from-a-start, --noise SIGMA (default 0).
-  std::vector<std::string> recordings, techniques;
+  // --lookahead N (default 0), --from-a-start, --noise SIGMA (default 0), --checkpoints A,B,C,D,
+  // --surrogate SPEC SIZES JOURNAL (only that landscape; with --from-a-start, from the journal's first configuration).
+  std::vector<std::string> recordings, techniques, surrogate_args;
   bool recorded_only = false;
   for (int i = 1; i < argc; ++i) {
     const std::string argument = argv[i];
@@ -267,7 +362,14 @@ int main(int argc, char** argv) {
       recorded_only = true;
     else if (argument == "--lookahead" && i + 1 < argc)
       lookahead = std::stoul(argv[++i]);
-    else if (argument == "--noise" && i + 1 < argc)
+    else if (argument == "--checkpoints" && i + 1 < argc) {
+      kCheckpoints.clear();
+      std::stringstream list(argv[++i]);
+      for (std::string item; std::getline(list, item, ',');) kCheckpoints.push_back(std::stoull(item));
+    } else if (argument == "--surrogate" && i + 3 < argc) {
+      surrogate_args = {argv[i + 1], argv[i + 2], argv[i + 3]};
+      i += 3;
+    } else if (argument == "--noise" && i + 1 < argc)
       noise_sigma = std::stod(argv[++i]);
     else if (argument == "--from-a-start")
       from_a_start = true;
@@ -288,6 +390,15 @@ int main(int argc, char** argv) {
       "configurations asked ahead of the reports%s; timing noise %g (relative standard deviation)\n",
       static_cast<unsigned long long>(kSeeds), lookahead, from_a_start ? "; each run from a given start" : "",
       noise_sigma);
+  if (!surrogate_args.empty()) {
+#ifdef MDH_TUNING_QUALITY_WITH_MDH
+    report(surrogate(surrogate_args[0], surrogate_args[1], surrogate_args[2]), techniques);
+    return 0;
+#else
+    std::fprintf(stderr, "--surrogate needs the build with mdh's tuning space\n");
+    return 2;
+#endif
+  }
   if (!recorded_only) {
     auto grid = std::make_shared<tuner::SearchSpace>(grid_space());
     report(synthetic("grid: bowl", grid, grid_bowl), techniques);
