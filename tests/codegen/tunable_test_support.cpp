@@ -12,6 +12,7 @@
 
 #include "codegen/reference_kernel.h"
 #include "pipeline/tuning_search_space.h"
+#include "tests/hopper_device_limits.h"
 
 namespace mdh::testing {
 
@@ -212,17 +213,7 @@ DeviceLimits roomy_device_limits() {
 }
 
 DeviceLimits h200_device_limits() {
-  DeviceLimits l;
-  l.max_work_group_size = 1024;
-  l.max_work_item_sizes = {1024, 1024, 64};
-  l.local_mem_bytes = 48 * 1024;
-  l.compute_units = 132;
-  l.local_memory_dedicated = true;
-  l.simd_width = 32;
-  l.warp_size = 32;
-  l.registers_per_work_item = 255;
-  l.nvidia_driver = true;
-  return l;
+  return hopper_device_limits();
 }
 
 DeviceLimits first_device_limits() {

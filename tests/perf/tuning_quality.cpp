@@ -29,6 +29,7 @@
 #include "mdh/bind.h"
 #include "mdh/parser.h"
 #include "pipeline/tuning_search_space.h"
+#include "tests/hopper_device_limits.h"
 #endif
 
 namespace tuner = mdh::tuner;
@@ -280,17 +281,8 @@ Landscape surrogate(const std::string& spec, const std::string& sizes, const std
   static std::deque<mdh::BoundMdh> bounds;  // the space's constraints point into the bound md_hom
   const mdh::BoundMdh& bound =
       bounds.emplace_back(mdh::bind(mdh::parse_spec_file(spec), mdh::parse_size_binding(sizes)));
-  mdh::DeviceLimits limits;  // as the H100 and H200 report them through OpenCL
-  limits.max_work_group_size = 1024;
-  limits.max_work_item_sizes = {1024, 1024, 64};
-  limits.local_mem_bytes = 48 * 1024;
-  limits.compute_units = 132;
-  limits.local_memory_dedicated = true;
-  limits.simd_width = 32;
-  limits.warp_size = 32;
-  limits.registers_per_work_item = 255;
-  limits.nvidia_driver = true;
-  auto space = std::make_shared<tuner::SearchSpace>(mdh::make_search_space(mdh::make_tuning_space(bound, limits)));
+  auto space = std::make_shared<tuner::SearchSpace>(
+      mdh::make_search_space(mdh::make_tuning_space(bound, mdh::testing::hopper_device_limits())));
   struct Record {
     std::vector<double> coordinates;
     tuner::Cost cost;
