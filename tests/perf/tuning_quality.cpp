@@ -1,7 +1,8 @@
 // Benchmark: how close each technique gets to the known optimum of a landscape after 50, 100, 200 and 500
 // evaluations (median over 20 seeds of best cost / optimum). Landscapes: synthetic shapes with optima found by
 // enumeration, an analytic GEMM model on the CLBlast Xgemm space (M = 32), and recorded measurements of real spaces
-// (tests/data/recorded_space_*.jsonl, or files given on the command line) replayed without a device.
+// (tests/data/recorded_space_*.jsonl, or files given on the command line) replayed without a device; with --surrogate,
+// a real mdh tuning space with the costs of a tuning run's journal (surrogate() below) instead.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
