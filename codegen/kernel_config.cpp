@@ -760,33 +760,32 @@ bool split_reduction_over_shared_slices(const BoundMdh& bound, KernelConfig& c) 
   return true;
 }
 
-// VECTOR_WIDTH of every vectorisable input cached in `layer` that `chosen` selects: `width` where it divides the
-// cache's rows, else the widest power of two below it that does.
-template <typename Chosen>
-void copy_caches_in_vectors(const BoundMdh& bound, Layer layer, int64_t width, KernelConfig& c, Chosen chosen) {
+// VECTOR_WIDTH of every vectorisable input cached in `layer`: width_of(access) where it divides the cache's rows, else
+// the widest power of two below it that does; an access whose width_of is below 2 keeps its width.
+template <typename WidthOf>
+void copy_caches_in_vectors(const BoundMdh& bound, Layer layer, KernelConfig& c, WidthOf width_of) {
   const std::vector<int> vectorisable = find_family("VECTOR_WIDTH")->members(bound);
   for (const CachedTile& tile : tunable_geometry(bound, c).cached_tiles) {
-    if (tile.layer != layer || !chosen(tile.access) ||
-        std::find(vectorisable.begin(), vectorisable.end(), tile.access) == vectorisable.end())
+    if (tile.layer != layer || std::find(vectorisable.begin(), vectorisable.end(), tile.access) == vectorisable.end())
       continue;
-    int64_t v = width;
+    int64_t v = width_of(tile.access);
+    if (v < 2) continue;
     while (v > 1 && tile.extents.back() % v != 0) v /= 2;
     member_slot(c.vector_width, tile.access) = v;
   }
 }
 void copy_private_caches_in_vectors(const BoundMdh& bound, int64_t width, KernelConfig& c) {
-  copy_caches_in_vectors(bound, Layer::Private, width, c, [](int) { return true; });
+  copy_caches_in_vectors(bound, Layer::Private, c, [width](int) { return width; });
 }
 // On GPUs, the copies into local memory of inputs that no register tile has given a width yet move
 // kLocalCopyVectorBytes at a time (float4: 128-bit loads, the widest a work-item issues on NVIDIA and AMD GPUs).
 void copy_local_caches_in_vectors(const BoundMdh& bound, KernelConfig& c) {
   const Mdh& mdh = *bound.mdh;
-  for (size_t a = 0; a < bound.inputs.size(); ++a) {
+  copy_caches_in_vectors(bound, Layer::Local, c, [&](int a) -> int64_t {
+    if (c.vector_width_of(a) != 1) return 0;
     const size_t bytes = mdh.size_of(mdh.buffers[mdh.inputs[a].buffer].type);
-    const int64_t width = static_cast<int64_t>(kLocalCopyVectorBytes / std::max<size_t>(bytes, 1));
-    if (width < 2 || c.vector_width_of(static_cast<int>(a)) != 1) continue;
-    copy_caches_in_vectors(bound, Layer::Local, width, c, [&](int access) { return access == static_cast<int>(a); });
-  }
+    return static_cast<int64_t>(kLocalCopyVectorBytes / std::max<size_t>(bytes, 1));
+  });
 }
 
 // The vector register tile described above; false (and `c` unchanged) where no input is shared or the result is
