@@ -427,6 +427,21 @@ def tuning_cells(folder, routine, label, ours):
     return "{:,} evaluation{}, {:.0f} s".format(len(records), "" if len(records) == 1 else "s", seconds), default
 
 
+def same_configuration(folder, routine, label):
+    """Whether the tuned row and the default row of a case ran one and the same configuration (their records'
+    config_values): a tuning run whose best was its default start commits the default, and the two medians then
+    differ by the run-to-run noise alone, which the table must not present as a tuned configuration slower than the
+    default."""
+    values = []
+    for peer in ("mdh", "mdh-default"):
+        try:
+            with open(os.path.join(folder, "records", "%s-%s-%s.json" % (routine, label, peer))) as f:
+                values.append(json.load(f).get("notes", {}).get("config_values"))
+        except (OSError, ValueError, AttributeError):
+            return False
+    return values[0] is not None and values[0] == values[1]
+
+
 def tables_text(folder, cases, limits):
     """tables.md of one device; `limits`: the "% of limit" cells by (routine, label, program)."""
     slug = os.path.basename(folder)
@@ -438,7 +453,8 @@ def tables_text(folder, cases, limits):
              "measured by device_peak in the same run; the larger share, named FP32 or BW. Tuning: the evaluations "
              "and seconds of the tuning run behind mdh's configuration (its journal); default: the default "
              "configuration's time in ms, measured in the same run, or where this run did not measure it, as the "
-             "tuning run did (marked (tuning): the median of its 3 timed runs, in another call).", "",
+             "tuning run did (marked (tuning): the median of its 3 timed runs, in another call); 'same configuration' where "
+             "the tuned configuration is the default one, the two times then differing by the run-to-run noise.", "",
              "| routine | label | sizes | mdh | % of limit | tuning | default | peer | peer time | speedup | "
              "peer % of limit |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -447,6 +463,8 @@ def tables_text(folder, cases, limits):
         ours_limit = limits.get((case["routine"], case["label"], case["ours"]), "N/A")
         tuning, default = tuning_cells(folder, case["routine"], case["label"], case["ours"])
         default = case.get("default_ms", default)
+        if "default_ms" in case and same_configuration(folder, case["routine"], case["label"]):
+            default += " (same configuration)"
         first = [case["routine"], case["label"], case["sizes"], case["ours_ms"], ours_limit, tuning, default]
         if not case["peers"]:
             lines.append("| %s | – | – | – | – |" % " | ".join(first))

@@ -87,6 +87,27 @@ class TuningCells(unittest.TestCase):
         cases = experiments.table([row("mdh-default", "3000000"), row("cublas", "500000")])
         self.assertEqual((cases[0]["ours"], cases[0].get("default_ms")), ("mdh-default", None))
 
+    def test_a_tuned_configuration_that_is_the_default_says_so(self):
+        os.mkdir(os.path.join(self.folder, "records"))
+
+        def write_record(peer, values):
+            with open(os.path.join(self.folder, "records", "prl-RW-%s.json" % peer), "w") as f:
+                json.dump({"peer": peer, "notes": {"config_values": values}}, f)
+
+        def row(peer, median_ns):
+            return {"routine": "prl", "label": "RW", "sizes": "N=1", "peer": peer, "status": "ok",
+                    "device_time_median_ns": median_ns}
+        cases = experiments.table([row("mdh", "227900000"), row("mdh-default", "214000000")])
+        write_record("mdh", {"NUM_WI_i": 1, "PT_SIZE_i": 1})
+        write_record("mdh-default", {"NUM_WI_i": 1, "PT_SIZE_i": 1})
+        self.assertIn("| prl | RW | N=1 | 227.9000 | N/A | – | 214.0000 (same configuration) | – |",
+                      experiments.tables_text(self.folder, cases, {}))
+        write_record("mdh-default", {"NUM_WI_i": 2, "PT_SIZE_i": 1})
+        self.assertIn("| prl | RW | N=1 | 227.9000 | N/A | – | 214.0000 | – |",
+                      experiments.tables_text(self.folder, cases, {}))
+        os.remove(os.path.join(self.folder, "records", "prl-RW-mdh.json"))
+        self.assertIn("| 214.0000 | – |", experiments.tables_text(self.folder, cases, {}))
+
 
 if __name__ == "__main__":
     unittest.main()
