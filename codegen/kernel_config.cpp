@@ -343,6 +343,17 @@ constexpr int64_t kRowsPerWorkGroup = 4;  // `++` elements per work-group (regis
 constexpr int64_t kStencilRowWorkItems = 32;
 constexpr int64_t kStencilColumnWorkItems = 8;
 constexpr int64_t kStencilColumnElements = 8;
+// Stencils over three or more `++` dimensions, on GPUs: kVolumeStencilRowWorkItems work-items along the innermost
+// dimension (two warps: long rows of every window plane are read together), kVolumeStencilColumnWorkItems along the
+// next, each owning kVolumeStencilRowElements consecutive elements of the innermost (stored as one vector) and of the
+// next, and kVolumeStencilOuterElements of each outer one, whose neighbours share all but one of their window's
+// planes. On the H200, Jacobi 3D 512^3 ran 0.3255-0.3270 ms so, against 0.3562 with the 16x16 work-items of 2x2x2
+// elements of other md_homs (0.3407-0.3415 with their stores in vectors too), 0.3309-0.3386 with 16-128 work-items
+// along k and 2 along i; the best configuration known runs 0.2818 (results/nvidia-h200/session29/, call 1).
+constexpr int64_t kVolumeStencilRowWorkItems = 64;
+constexpr int64_t kVolumeStencilColumnWorkItems = 4;
+constexpr int64_t kVolumeStencilRowElements = 2;
+constexpr int64_t kVolumeStencilOuterElements = 4;
 
 // Where work-items of a work-group read the same input elements (GEMM: every work-item along j reads the same row
 // of A), on a device with dedicated local memory: each work-item owns a register tile of up to
@@ -788,6 +799,41 @@ void copy_local_caches_in_vectors(const BoundMdh& bound, KernelConfig& c) {
   });
 }
 
+// On GPUs, the loops over a work-item's private steps within a local tile are unrolled (UNROLL_STEPS) where there
+// are at most kMaxUnrolledSteps of them. On the H200 (results/nvidia-h200/session29/, calls 1 and 3) GEMM 1024^3's
+// and 4096^3's defaults (4 steps) ran 9% faster so (0.0698-0.0704 -> 0.0634-0.0638 ms; 3.31 -> 3.00), GEMV 4096^2's
+// (16) and MCC's (2) 0-3%; the contractions' (1-3) tied; DOT's (64) lost 1% and PRL's (256 steps of a long f, its
+// code unrolled 256 times) ran 4.05 ms against 2.84.
+constexpr int64_t kMaxUnrolledSteps = 16;
+
+// The private steps a work-item takes within a local tile: along each dimension the tile's elements over those its
+// work-items own in one step, multiplied.
+int64_t private_steps(const KernelConfig& c) {
+  int64_t steps = 1;
+  for (size_t d = 0; d < c.num_wi.size(); ++d) {
+    const int64_t per_step = std::max<int64_t>(1, c.num_wi[d] * c.private_tile_size[d]);
+    steps *= (c.local_tile_size[d] + per_step - 1) / per_step;
+  }
+  return steps;
+}
+
+// On GPUs, a work-item's results go out kLocalCopyVectorBytes at a time where it owns runs of consecutive ones along
+// the output's unit-stride dimension (STORE_WIDTH: the widest vector dividing the run, at most 16 bytes). On the H200
+// (results/nvidia-h200/session29/, call 1, two rounds) Jacobi 3D's defaults ran 3.4-3.8% faster so (512^3: 0.3562 ->
+// 0.3428 ms), GEMM 4096^3's 1.2%; the other defaults of experiments.gpu.json that store runs tied.
+void store_results_in_vectors(const BoundMdh& bound, KernelConfig& c) {
+  const Mdh& mdh = *bound.mdh;
+  const int d = store_dimension(bound);
+  const std::vector<int> concat = mdh.concat_dims();
+  if (d < 0 || concat.empty() || concat.back() != d || tunable_geometry(bound, c).combines_work_groups()) return;
+  const bool strided = static_cast<size_t>(d) < c.ownership.size() && c.ownership[d] == Ownership::strided;
+  const int64_t run = strided ? c.strided_run_of(d) : c.private_tile_size[d];
+  const size_t bytes = mdh.size_of(mdh.buffers[bound.output.buffer].type);
+  int64_t width = static_cast<int64_t>(kLocalCopyVectorBytes / std::max<size_t>(bytes, 1));
+  while (width > 1 && run % width != 0) width /= 2;
+  c.store_width = std::max<int64_t>(width, 1);
+}
+
 // The vector register tile described above; false (and `c` unchanged) where no input is shared or the result is
 // invalid.
 bool tile_for_vectors(const BoundMdh& bound, const DeviceLimits& limits, KernelConfig& c) {
@@ -1147,18 +1193,23 @@ KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
   // The innermost two `++` dimensions get up to 16 work-items each (OpenCL dimensions 0 and 1, so that
   // neighbouring work-items touch neighbouring output elements); every `++` dimension is split into local tiles
   // of work-items x 2 elements spread over as many work-groups as needed. 2-D stencils take the stencil shape
-  // (kStencilRowWorkItems) where it still gives every compute unit a work-group: on small images (Gaussian 224^2:
-  // 28 work-groups, 0.0070 ms against 0.0058 on the H200) the launch is too small for it.
+  // (kStencilRowWorkItems), stencils of more dimensions on GPUs the volume stencil's (kVolumeStencilRowWorkItems),
+  // where it still gives every compute unit a work-group: on small images (Gaussian 224^2: 28 work-groups, 0.0070 ms
+  // against 0.0058 on the H200) the launch is too small for it.
   const std::vector<int> concat = mdh.concat_dims();
   bool windowed = false;
   for (const auto& input : mdh.inputs) windowed = windowed || input.has_window();
   const bool whole_warps = whole_warps_apply(bound, limits);
-  auto shape_concat_dimensions = [&](bool stencil) {
+  enum class Shape { plain, plane_stencil, volume_stencil };
+  auto shape_concat_dimensions = [&](Shape shape) {
     uint64_t work_group_size = 1, work_groups = 1;
     for (int n = static_cast<int>(concat.size()) - 1, rank = 0; n >= 0 && rank < 2; --n, ++rank) {
       const int d = concat[n];
-      int64_t wi = std::min<int64_t>(stencil ? (rank == 0 ? kStencilRowWorkItems : kStencilColumnWorkItems) : 16,
-                                     bound.dim_extents[d]);
+      const int64_t desired =
+          shape == Shape::plane_stencil    ? (rank == 0 ? kStencilRowWorkItems : kStencilColumnWorkItems)
+          : shape == Shape::volume_stencil ? (rank == 0 ? kVolumeStencilRowWorkItems : kVolumeStencilColumnWorkItems)
+                                           : 16;
+      int64_t wi = std::min<int64_t>(desired, bound.dim_extents[d]);
       while (wi > 1 && (work_group_size * wi > limits.max_work_group_size ||
                         static_cast<uint64_t>(wi) > limits.max_work_item_sizes[rank]))
         wi /= 2;
@@ -1180,7 +1231,10 @@ KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
       const int d = concat[n];
       const int ocl = std::min(rank, 2);
       const int64_t wi = c.num_wi[d];
-      const int64_t elements = stencil ? (rank == 0 ? 1 : kStencilColumnElements) : 2;
+      const int64_t elements = shape == Shape::plane_stencil ? (rank == 0 ? 1 : kStencilColumnElements)
+                               : shape == Shape::volume_stencil
+                                   ? (rank < 2 ? kVolumeStencilRowElements : kVolumeStencilOuterElements)
+                                   : 2;
       c.private_tile_size[d] = std::min<int64_t>(elements, std::max<int64_t>(1, bound.dim_extents[d] / wi));
       c.local_tile_size[d] = std::min<int64_t>(bound.dim_extents[d], wi * c.private_tile_size[d]);
       c.num_wg[d] = (bound.dim_extents[d] + c.local_tile_size[d] - 1) / c.local_tile_size[d];
@@ -1190,8 +1244,13 @@ KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
     }
     return work_groups;
   };
-  const bool stencil = windowed && concat.size() == 2 && mdh.reduction_dims().empty();
-  if (!stencil || shape_concat_dimensions(true) < limits.compute_units) shape_concat_dimensions(false);
+  const bool stencil = windowed && mdh.reduction_dims().empty() && concat.size() >= 2;
+  const Shape stencil_shape = !stencil                        ? Shape::plain
+                              : concat.size() == 2            ? Shape::plane_stencil
+                              : limits.local_memory_dedicated ? Shape::volume_stencil
+                                                              : Shape::plain;
+  if (stencil_shape == Shape::plain || shape_concat_dimensions(stencil_shape) < limits.compute_units)
+    shape_concat_dimensions(Shape::plain);
   for (int d : mdh.reduction_dims()) {
     c.private_tile_size[d] = std::min<int64_t>(4, bound.dim_extents[d]);
     // A long reduction is split over work-groups (one work-item each; a second kernel combines the partial
@@ -1237,7 +1296,11 @@ KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
   std::stable_partition(c.loop_order[0].begin(), c.loop_order[0].end(),
                         [&](int d) { return mdh.dims[d].combine.is_concat(); });
   shrink_private_tiles_until_valid(bound, limits, c);
-  if (limits.local_memory_dedicated) copy_local_caches_in_vectors(bound, c);
+  if (limits.local_memory_dedicated) {
+    copy_local_caches_in_vectors(bound, c);
+    store_results_in_vectors(bound, c);
+    if (private_steps(c) <= kMaxUnrolledSteps) c.unroll_steps = UnrollSteps::on;
+  }
   check_config(bound, c, limits);
   return c;
 }

@@ -255,6 +255,50 @@ combine (++, ++, ++, ++, +, +, +)
   EXPECT_EQ(c["VECTOR_WIDTH_F"], 1);
 }
 
+// GPU defaults (kernel_config.cpp): results stored 16 bytes at a time where a work-item owns runs of them along the
+// output's unit-stride dimension (STORE_WIDTH), private steps unrolled where there are at most 16 of them
+// (UNROLL_STEPS), and stencils over three dimensions in the volume-stencil shape; a CPU keeps all three as they were.
+TEST(KernelConfig, GpuDefaultsStoreInVectorsUnrollFewStepsAndShapeVolumeStencils) {
+  const DeviceLimits gpu = h200_device_limits();
+  struct Expected {
+    const char* app;
+    const char* sizes;
+    int64_t store_width;  // -1: the md_hom has no STORE_WIDTH (a reduction to one point, a struct result)
+    const char* unroll_steps;
+  };
+  // GEMM's register tiles own runs of 2 (1024^3) and 4 (4096^3) along j, 4 private steps along k; GEMV's shared
+  // reduction takes 16 steps; DOT's 64 and PRL's 256 (one work-item folding 1,024 records in steps of 4) stay rolled.
+  for (const Expected& e : std::vector<Expected>{{"apps/gemm.mdh", "I=1024,J=1024,K=1024", 2, "on"},
+                                                 {"apps/gemm.mdh", "I=4096,J=4096,K=4096", 4, "on"},
+                                                 {"apps/gemv.mdh", "I=4096,K=4096", 4, "on"},
+                                                 {"apps/dot.mdh", "K=16777216", -1, "off"},
+                                                 {"apps/prl.mdh", "N=32768,M=1024", -1, "off"},
+                                                 {"apps/jacobi3d.mdh", "I=512,J=512,K=512", 2, "on"}}) {
+    const BoundMdh bound = bind_app(e.app, e.sizes);
+    const json j = config_to_json(bound, default_config(bound, gpu));
+    if (e.store_width < 0)
+      EXPECT_FALSE(j.contains("STORE_WIDTH")) << e.app << " " << e.sizes;
+    else
+      EXPECT_EQ(j["STORE_WIDTH"], e.store_width) << e.app << " " << e.sizes;
+    EXPECT_EQ(j["UNROLL_STEPS"], e.unroll_steps) << e.app << " " << e.sizes;
+  }
+  // Jacobi 3D: 64 x 4 work-items along k and j, 2 x 2 elements each, 4 along i.
+  const BoundMdh jacobi = bind_app("apps/jacobi3d.mdh", "I=512,J=512,K=512");
+  const json g = config_to_json(jacobi, default_config(jacobi, gpu));
+  EXPECT_EQ(std::vector<int64_t>({g["NUM_WI_i"], g["NUM_WI_j"], g["NUM_WI_k"]}), std::vector<int64_t>({1, 4, 64}));
+  EXPECT_EQ(std::vector<int64_t>({g["PT_SIZE_i"], g["PT_SIZE_j"], g["PT_SIZE_k"]}), std::vector<int64_t>({4, 2, 2}));
+  EXPECT_EQ(std::vector<int64_t>({g["NUM_WG_i"], g["NUM_WG_j"], g["NUM_WG_k"]}), std::vector<int64_t>({128, 64, 4}));
+  // A CPU: the plain shape (16 x 16 work-items of 2 x 2 x 2 elements), stores one at a time, steps rolled.
+  DeviceLimits cpu = gpu;
+  cpu.local_memory_dedicated = false;
+  cpu.float_vector_width = 1;
+  const json c = config_to_json(jacobi, default_config(jacobi, cpu));
+  EXPECT_EQ(std::vector<int64_t>({c["NUM_WI_i"], c["NUM_WI_j"], c["NUM_WI_k"]}), std::vector<int64_t>({1, 16, 16}));
+  EXPECT_EQ(std::vector<int64_t>({c["PT_SIZE_i"], c["PT_SIZE_j"], c["PT_SIZE_k"]}), std::vector<int64_t>({2, 2, 2}));
+  EXPECT_EQ(c["STORE_WIDTH"], 1);
+  EXPECT_EQ(c["UNROLL_STEPS"], "off");
+}
+
 // Where the output has fewer points than the device has room for work-items (132 x 1024 on the H200) and the
 // reductions' operator commutes, the GPU default splits the longest reduction (kernel_config.cpp,
 // share_reduction_per_point and split_reduction_over_work_groups): among a work-group's work-items where even one

@@ -133,7 +133,10 @@ TEST(TunableKernel, DefaultConfigWithDedicatedLocalMemory) {
                                          {"apps/tc/abcdef-geab-dfgc.mdh", "A=3,B=2,C=5,D=4,E=6,F=17,G=7", true},
                                          {"apps/tc/abcdef-gdab-efgc.mdh", "A=2,B=3,C=2,D=3,E=24,F=16,G=24", true},
                                          {"apps/mcc.mdh", "N=1,P=3,Q=5,K=20,C=9,R=2,S=3", true},
-                                         {"apps/prl.mdh", "N=40,M=9", false}}) {
+                                         {"apps/prl.mdh", "N=40,M=9", false},
+                                         // The volume-stencil shape with vector stores, its edge tiles partial
+                                         // along all three dimensions.
+                                         {"apps/jacobi3d.mdh", "I=10,J=7,K=133", false}}) {
     const BoundMdh bound = bind_app(k.app, k.sizes);
     const KernelConfig c = default_config(bound, limits);
     EXPECT_EQ(std::count(c.input_memory[local].begin(), c.input_memory[local].end(), Memory::Local) > 0, k.cached)
