@@ -392,6 +392,27 @@ def device_name(folder):
     return os.path.basename(folder)
 
 
+def best_was_the_default_start(folder, routine, label, records, first):
+    """Whether the committed configuration of a run that started from the default is that default: its final timing
+    chose the default's finalist, or, for a run without one, no evaluation beat the first (journals of older versions
+    write configurations in another form, so the configurations themselves are not compared)."""
+    try:
+        with open(os.path.join(folder, "%s-%s.json" % (routine, label))) as f:
+            result = json.load(f)
+        final = result.get("final_timing")
+    except (OSError, ValueError, AttributeError):
+        return False
+    if final:
+        finalists = final.get("finalists", [])
+        chosen = final.get("chosen")
+        return isinstance(chosen, int) and 0 <= chosen < len(finalists) and finalists[chosen].get("role") == "default"
+    costs = [r["cost"] for r in records if r.get("status") == "ok" and r.get("cost") is not None]
+    # And the committed result is this journal's: its time is the first evaluation's.
+    kernel_ns = result.get("kernel_time_ns")
+    same_run = isinstance(kernel_ns, (int, float)) and abs(kernel_ns - first["cost"] * 1e9) <= 1e-6 * kernel_ns
+    return bool(costs) and min(costs) == first["cost"] and same_run
+
+
 def tuning_cells(folder, routine, label, ours):
     """The tuning behind a row, from the journal beside its tuned configuration (RESULTS/<device>/<routine>-<label>
     .json.journal, or .json.journal.gz for a run too long to keep uncompressed): ("E evaluations, S s", the default
@@ -424,6 +445,8 @@ def tuning_cells(folder, routine, label, ours):
         if first is not None:
             default = "%.4f (tuning)" % (first["cost"] * 1e3) if first.get("status") == "ok" else \
                 "N/A (%s)" % first["status"]
+            if first.get("status") == "ok" and best_was_the_default_start(folder, routine, label, records, first):
+                default = "%.4f (tuning; same configuration)" % (first["cost"] * 1e3)
     return "{:,} evaluation{}, {:.0f} s".format(len(records), "" if len(records) == 1 else "s", seconds), default
 
 

@@ -87,6 +87,33 @@ class TuningCells(unittest.TestCase):
         cases = experiments.table([row("mdh-default", "3000000"), row("cublas", "500000")])
         self.assertEqual((cases[0]["ours"], cases[0].get("default_ms")), ("mdh-default", None))
 
+    def test_a_run_whose_best_was_its_default_start_says_so(self):
+        write_journal(self.folder, "mcc-RW", {"default_start": True},
+                      [record(1, "ok", 0.002, 1.0), record(2, "ok", 0.003, 2.0), record(3, "timeout", None, 3.0)])
+        committed = os.path.join(self.folder, "mcc-RW.json")
+        with open(committed, "w") as f:
+            json.dump({"kernel_time_ns": 2000000.0}, f)
+        self.assertEqual(experiments.tuning_cells(self.folder, "mcc", "RW", "mdh"),
+                         ("3 evaluations, 3 s", "2.0000 (tuning; same configuration)"))
+        # A committed result of another run (another time) is not this journal's best.
+        with open(committed, "w") as f:
+            json.dump({"kernel_time_ns": 1500000.0}, f)
+        self.assertEqual(experiments.tuning_cells(self.folder, "mcc", "RW", "mdh")[1], "2.0000 (tuning)")
+        # With a final timing, the finalist it chose says whose configuration was committed.
+        with open(committed, "w") as f:
+            json.dump({"final_timing": {"chosen": 1, "finalists": [{"role": "search"}, {"role": "default"}]}}, f)
+        self.assertEqual(experiments.tuning_cells(self.folder, "mcc", "RW", "mdh")[1],
+                         "2.0000 (tuning; same configuration)")
+        with open(committed, "w") as f:
+            json.dump({"final_timing": {"chosen": 0, "finalists": [{"role": "search"}, {"role": "default"}]}}, f)
+        self.assertEqual(experiments.tuning_cells(self.folder, "mcc", "RW", "mdh")[1], "2.0000 (tuning)")
+        # An evaluation that beat the first: the search's configuration.
+        write_journal(self.folder, "mcc-RW", {"default_start": True},
+                      [record(1, "ok", 0.002, 1.0), record(2, "ok", 0.001, 2.0)])
+        with open(committed, "w") as f:
+            json.dump({"kernel_time_ns": 1000000.0}, f)
+        self.assertEqual(experiments.tuning_cells(self.folder, "mcc", "RW", "mdh")[1], "2.0000 (tuning)")
+
     def test_a_tuned_configuration_that_is_the_default_says_so(self):
         os.mkdir(os.path.join(self.folder, "records"))
 
