@@ -577,11 +577,13 @@ def print_portability(results):
             runs.setdefault((row["routine"], row["label"]), {})[(config_of, run_on)] = float(
                 row["device_time_median_ns"])
     cases = {case: times for case, times in runs.items() if any(c != r for c, r in times)}
-    if not cases:
-        return
     lines = ["## Performance portability", "",
              "Each row: the configuration tuned on one device; each column: the device it runs on. Value: that "
              "device's own tuned time / this configuration's time there (1.00 = as good as tuning there).", ""]
+    if not cases:
+        # Said, rather than leaving an older table of configurations that may no longer be committed.
+        lines.append("No device's benchmark.csv holds a portability run (`benchmark --portability`, rows "
+                     "mdh-config-of-<device>) of the configurations committed today.")
     for (routine, label), times in sorted(cases.items()):
         devices = sorted({d for pair in times for d in pair})
         lines += ["### %s %s" % (routine, label), "",

@@ -135,6 +135,15 @@ class TuningCells(unittest.TestCase):
         os.remove(os.path.join(self.folder, "records", "prl-RW-mdh.json"))
         self.assertIn("| 214.0000 | – |", experiments.tables_text(self.folder, cases, {}))
 
+    def test_no_portability_rows_replace_an_older_portability_table(self):
+        with open(os.path.join(self.folder, "portability.md"), "w") as f:
+            f.write("| nvidia-h100 | 1.00 |\n")
+        experiments.print_portability(self.folder)
+        with open(os.path.join(self.folder, "portability.md")) as f:
+            text = f.read()
+        self.assertNotIn("nvidia-h100", text)
+        self.assertIn("No device's benchmark.csv holds a portability run", text)
+
 
 if __name__ == "__main__":
     unittest.main()
