@@ -4,6 +4,7 @@
 // events) after 5 warm-ups, per grid; plus a 1 GiB copy as device_peak does it. Prints GB/s and the share of that
 // copy's bandwidth (bytes read + written / time), the limit the tables use.
 #include <cuda_runtime.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <vector>
@@ -82,8 +83,8 @@ int main() {
   const size_t copy_n = copy_bytes / sizeof(float4);
   const float copy_ms = median_ms([&] { copy4<<<copy_n / 256, 256>>>(s, t); });
   const double copy_gbs = 2.0 * copy_bytes / (copy_ms * 1e6);
-  std::printf("%s, %d SMs; copy of 1 GiB: %.4f ms, %.0f GB/s (read + written)\n", p.name, p.multiProcessorCount, copy_ms,
-              copy_gbs);
+  std::printf("%s, %d SMs; copy of 1 GiB: %.4f ms, %.0f GB/s (read + written)\n", p.name, p.multiProcessorCount,
+              copy_ms, copy_gbs);
   float* out;
   cudaMalloc(&out, sizeof(float));
   const size_t n = (size_t(64) << 20) / sizeof(float4);  // 64 MiB per operand
@@ -93,8 +94,7 @@ int main() {
       for (int per_sm : {1, 2, 4, 8, 16, 32}) {
         const int blocks = p.multiProcessorCount * per_sm;
         if (size_t(blocks) * threads * kUnroll > n) continue;
-        const float ms =
-            median_ms([&] { read_sum<<<blocks, threads>>>(s, operands == 2 ? t : nullptr, n, out); });
+        const float ms = median_ms([&] { read_sum<<<blocks, threads>>>(s, operands == 2 ? t : nullptr, n, out); });
         const double gbs = operands * 64.0 * (1 << 20) / (ms * 1e6);
         std::printf("read %d x 64 MiB, %4d blocks of %4d: %.4f ms, %.0f GB/s, %.1f%% of the copy\n", operands, blocks,
                     threads, ms, gbs, 100 * gbs / copy_gbs);
