@@ -120,8 +120,20 @@ std::vector<StoredResult> stored_results_in(const std::string& folder, const Bou
     c.distance = tuned_sizes_distance(c.sizes, bound.sizes);
     out.push_back(std::move(c));
   }
-  std::stable_sort(out.begin(), out.end(), [](const Candidate& a, const Candidate& b) {
-    if (a.distance != b.distance) return a.distance < b.distance;
+  // Ties of distance: the higher recorded rate (GFLOP/s, else GB/s, where both results record it) first, since
+  // results of other sizes at the same distance do different amounts of work (the smaller one's kernel is faster
+  // however it is configured); else the faster recorded kernel.
+  auto higher = [](const std::optional<double>& x, const std::optional<double>& y) -> std::optional<bool> {
+    if (!x || !y || *x == *y) return std::nullopt;
+    return *x > *y;
+  };
+  // Distances equal but for rounding (log2 26 - log2 13 is not exactly log2 74 - log2 37) are ties: compared on a
+  // grid of 1e-9.
+  auto rounded = [](double distance) { return std::llround(distance * 1e9); };
+  std::stable_sort(out.begin(), out.end(), [&](const Candidate& a, const Candidate& b) {
+    if (rounded(a.distance) != rounded(b.distance)) return rounded(a.distance) < rounded(b.distance);
+    if (const std::optional<bool> rate = higher(a.result.gflops, b.result.gflops)) return *rate;
+    if (const std::optional<bool> rate = higher(a.result.gbytes_per_second, b.result.gbytes_per_second)) return *rate;
     if (a.result.kernel_time_ns != b.result.kernel_time_ns) return a.result.kernel_time_ns < b.result.kernel_time_ns;
     return a.path < b.path;
   });

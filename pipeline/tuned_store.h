@@ -47,8 +47,9 @@ struct StoredResult {
 
 /// The results in one folder of the store (a device's: its top level) recorded for this md_hom (the same name and
 /// signature, mdh/signature.h; results written before signatures were recorded: the same spec bytes) and, unless
-/// `slug` is empty, for this device; nearest sizes first (ties: the faster recorded kernel, then the file name).
-/// Each result of the md_hom passed over is named in a note with the reason. Nothing here checks a configuration.
+/// `slug` is empty, for this device; nearest sizes first (ties: the higher recorded GFLOP/s, else GB/s, else the
+/// faster recorded kernel, then the file name). Each result of the md_hom passed over is named in a note with the
+/// reason. Nothing here checks a configuration.
 std::vector<StoredResult> stored_results_in(const std::string& folder, const BoundMdh& bound, const std::string& slug,
                                             const TunedStoreNote& note);
 
@@ -63,9 +64,10 @@ struct StoredConfiguration {
 
 /// Looks in `store` for this md_hom on this device: results recorded for the device's slug whose md_hom has the same
 /// name and signature (mdh/signature.h; results written before signatures were recorded: the same spec bytes,
-/// spec_hash), nearest sizes first (ties: the faster recorded kernel, then the file name), and returns the first
-/// whose configuration is valid here (config_of_json: the md_hom, the sizes asked for, the device's limits). Every
-/// result of the md_hom passed over is named in a note with the reason, and so is the one taken, or why none was.
+/// spec_hash), nearest sizes first (ties: the higher recorded GFLOP/s, else GB/s, else the faster recorded kernel,
+/// then the file name), and returns the first whose configuration is valid here (config_of_json: the md_hom, the
+/// sizes asked for, the device's limits). Every result of the md_hom passed over is named in a note with the reason,
+/// and so is the one taken, or why none was.
 /// Unreadable store folders count as empty. Never throws for what the store holds.
 std::optional<StoredConfiguration> find_tuned_configuration(const std::string& store, const BoundMdh& bound,
                                                             const DeviceInfo& device, const DeviceLimits& limits,

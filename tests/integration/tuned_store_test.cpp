@@ -122,6 +122,31 @@ TEST_F(TunedStoreTest, OtherwiseTheNearestInLogarithmicDistance) {
                                      device_slug(device_) + ", log2 distance 1.51)"});
 }
 
+// Equally near results of other sizes do other amounts of work: the smaller one's kernel is faster however it is
+// configured, so the tie goes to the higher recorded rate, and only results without one compare kernel times.
+TEST_F(TunedStoreTest, EquallyNearResultsAreOrderedByTheirRecordedRate) {
+  TuningResultFile smaller_work = result("I=37,J=29,K=26", plain_);  // K doubled: log2 distance 1
+  TuningResultFile larger_work = result("I=74,J=29,K=13", cached_);  // I doubled: 1 as well
+  smaller_work.kernel_time_ns = 1000;
+  smaller_work.gflops = 10;
+  larger_work.kernel_time_ns = 1500;
+  larger_work.gflops = 20;
+  write("gemm-a.json", smaller_work);
+  const std::string faster_rate = write("gemm-b.json", larger_work);
+  std::vector<std::string> notes;
+  std::optional<StoredConfiguration> found = find(notes);
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->path, faster_rate);
+  EXPECT_EQ(found->config, cached_);
+  // Without rates on both, the faster recorded kernel.
+  smaller_work.gflops.reset();
+  const std::string faster_kernel = write("gemm-a.json", smaller_work);
+  found = find(notes);
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->path, faster_kernel);
+  EXPECT_EQ(found->config, plain_);
+}
+
 TEST_F(TunedStoreTest, AResultOfAnotherVersionOfTheSpecIsNotUsed) {
   TuningResultFile changed = result(kAsked, cached_);
   changed.md_hom_signature = "0123456789abcdef";
