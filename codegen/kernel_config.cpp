@@ -380,11 +380,12 @@ constexpr int64_t kShortestReductionTile = 4;
 // double, the one along which another cached input is contiguous first (gdab-efgc: b, TA's unit-stride index, so
 // that its copy reads longer rows), then the innermost, while every compute unit keeps a work-group.
 constexpr int64_t kMinimumInputReuse = 32;
-// Bytes that a GPU default's copy into local memory moves at a time per work-item (VECTOR_WIDTH 4 for float). On the
-// H100, in one run of results/nvidia-h200/session28/ (call 2), the defaults of MCC and the nine contractions, whose
-// local copies moved one element at a time, ran 0.0442 -> 0.0366 ms (MCC) and 10-18% faster (eight contractions;
-// gdbc-efga within 1%) with float4 copies; float8 and float16 gained no more, and MCC lost with them.
-constexpr size_t kLocalCopyVectorBytes = 16;
+// Bytes that a GPU default's copies into local memory and its result stores move at a time per work-item
+// (VECTOR_WIDTH and STORE_WIDTH 4 for float). On the H100, in one run of results/nvidia-h200/session28/ (call 2), the
+// defaults of MCC and the nine contractions, whose local copies moved one element at a time, ran 0.0442 -> 0.0366 ms
+// (MCC) and 10-18% faster (eight contractions; gdbc-efga within 1%) with float4 copies; float8 and float16 gained no
+// more, and MCC lost with them.
+constexpr size_t kGpuVectorBytes = 16;
 
 // The dimension with which an access's unit-stride (last) index moves, alone and by one element per index; -1 where
 // none does (a scalar, a constant index, several dimensions or a stride).
@@ -789,13 +790,13 @@ void copy_private_caches_in_vectors(const BoundMdh& bound, int64_t width, Kernel
   copy_caches_in_vectors(bound, Layer::Private, c, [width](int) { return width; });
 }
 // On GPUs, the copies into local memory of inputs that no register tile has given a width yet move
-// kLocalCopyVectorBytes at a time (float4: 128-bit loads, the widest a work-item issues on NVIDIA and AMD GPUs).
+// kGpuVectorBytes at a time (float4: 128-bit loads, the widest a work-item issues on NVIDIA and AMD GPUs).
 void copy_local_caches_in_vectors(const BoundMdh& bound, KernelConfig& c) {
   const Mdh& mdh = *bound.mdh;
   copy_caches_in_vectors(bound, Layer::Local, c, [&](int a) -> int64_t {
     if (c.vector_width_of(a) != 1) return 0;
     const size_t bytes = mdh.size_of(mdh.buffers[mdh.inputs[a].buffer].type);
-    return static_cast<int64_t>(kLocalCopyVectorBytes / std::max<size_t>(bytes, 1));
+    return static_cast<int64_t>(kGpuVectorBytes / std::max<size_t>(bytes, 1));
   });
 }
 
@@ -806,32 +807,23 @@ void copy_local_caches_in_vectors(const BoundMdh& bound, KernelConfig& c) {
 // code unrolled 256 times) ran 4.05 ms against 2.84.
 constexpr int64_t kMaxUnrolledSteps = 16;
 
-// The private steps a work-item takes within a local tile: along each dimension the tile's elements over those its
-// work-items own in one step, multiplied.
-int64_t private_steps(const KernelConfig& c) {
-  int64_t steps = 1;
-  for (size_t d = 0; d < c.num_wi.size(); ++d) {
-    const int64_t per_step = std::max<int64_t>(1, c.num_wi[d] * c.private_tile_size[d]);
-    steps *= (c.local_tile_size[d] + per_step - 1) / per_step;
-  }
-  return steps;
-}
-
-// On GPUs, a work-item's results go out kLocalCopyVectorBytes at a time where it owns runs of consecutive ones along
-// the output's unit-stride dimension (STORE_WIDTH: the widest vector dividing the run, at most 16 bytes). On the H200
-// (results/nvidia-h200/session29/, call 1, two rounds) Jacobi 3D's defaults ran 3.4-3.8% faster so (512^3: 0.3562 ->
-// 0.3428 ms), GEMM 4096^3's 1.2%; the other defaults of experiments.gpu.json that store runs tied.
-void store_results_in_vectors(const BoundMdh& bound, KernelConfig& c) {
+// On GPUs, a work-item's results go out kGpuVectorBytes at a time where it owns runs of consecutive ones along the
+// output's unit-stride dimension (STORE_WIDTH: the widest vector dividing the run, TunableGeometry::store_run, at
+// most 16 bytes). On the H200 (results/nvidia-h200/session29/, call 1, two rounds) Jacobi 3D's defaults ran 3.4-3.8%
+// faster so (512^3: 0.3562 -> 0.3428 ms), GEMM 4096^3's 1.2%; the other defaults of experiments.gpu.json that store
+// runs tied. And the loops over its private steps are unrolled where there are at most kMaxUnrolledSteps of them.
+void store_in_vectors_and_unroll_few_steps(const BoundMdh& bound, KernelConfig& c) {
   const Mdh& mdh = *bound.mdh;
-  const int d = store_dimension(bound);
-  const std::vector<int> concat = mdh.concat_dims();
-  if (d < 0 || concat.empty() || concat.back() != d || tunable_geometry(bound, c).combines_work_groups()) return;
-  const bool strided = static_cast<size_t>(d) < c.ownership.size() && c.ownership[d] == Ownership::strided;
-  const int64_t run = strided ? c.strided_run_of(d) : c.private_tile_size[d];
-  const size_t bytes = mdh.size_of(mdh.buffers[bound.output.buffer].type);
-  int64_t width = static_cast<int64_t>(kLocalCopyVectorBytes / std::max<size_t>(bytes, 1));
-  while (width > 1 && run % width != 0) width /= 2;
-  c.store_width = std::max<int64_t>(width, 1);
+  const TunableGeometry g = tunable_geometry(bound, c);
+  if (g.store_run > 0) {
+    const size_t bytes = mdh.size_of(mdh.buffers[bound.output.buffer].type);
+    int64_t width = static_cast<int64_t>(kGpuVectorBytes / std::max<size_t>(bytes, 1));
+    while (width > 1 && g.store_run % width != 0) width /= 2;
+    c.store_width = std::max<int64_t>(width, 1);
+  }
+  int64_t steps = 1;
+  for (int64_t s : g.private_steps) steps *= s;
+  if (steps <= kMaxUnrolledSteps) c.unroll_steps = UnrollSteps::on;
 }
 
 // The vector register tile described above; false (and `c` unchanged) where no input is shared or the result is
@@ -1298,8 +1290,7 @@ KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
   shrink_private_tiles_until_valid(bound, limits, c);
   if (limits.local_memory_dedicated) {
     copy_local_caches_in_vectors(bound, c);
-    store_results_in_vectors(bound, c);
-    if (private_steps(c) <= kMaxUnrolledSteps) c.unroll_steps = UnrollSteps::on;
+    store_in_vectors_and_unroll_few_steps(bound, c);
   }
   check_config(bound, c, limits);
   return c;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "codegen/parameter_families.h"
 #include "mdh/footprint.h"
 
 namespace mdh {
@@ -168,6 +169,11 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c) {
     g.work_group_count_bytes = static_cast<uint64_t>(g.concat_work_groups) * sizeof(int32_t);
     g.local_memory_bytes += sizeof(int32_t);  // the folding work-group's flag
     if (g.fold_shares > 1) g.local_memory_bytes += static_cast<uint64_t>(g.work_group_size) * g.result_bytes;
+  }
+  if (const int d = store_dimension(bound);
+      d >= 0 && !g.combines_work_groups() && !g.concat_dims.empty() && g.concat_dims.back() == d) {
+    const bool strided = static_cast<size_t>(d) < c.ownership.size() && c.ownership[d] == Ownership::strided;
+    g.store_run = strided ? c.strided_run_of(d) : c.private_tile_size[d];
   }
   return g;
 }

@@ -81,7 +81,12 @@ struct TunableGeometry {
   // the tiles at a time, each share a stride of the partial results, and a tree in local memory combines the shares.
   int64_t fold_shares = 1;
   int64_t fold_point_groups = 1;
-  int64_t concat_work_groups = 1;       // product of NUM_WG over `++` dimensions: one count each
+  int64_t concat_work_groups = 1;  // product of NUM_WG over `++` dimensions: one count each
+  // The consecutive results a work-item writes along the output's unit-stride dimension (store_dimension), its
+  // private tile there or, with strided ownership, its strided run, where STORE_WIDTH can apply: the results go
+  // through the output view (not as partials of a work-group) and that dimension is the innermost of the result
+  // slots. 0 where it cannot.
+  int64_t store_run = 0;
   uint64_t work_group_count_bytes = 0;  // scratch: the counts (0: not needed)
   bool combines_work_items() const { return reduction_work_items > 1; }
   bool combines_work_groups() const { return reduction_work_groups > 1; }

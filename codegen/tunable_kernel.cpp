@@ -145,16 +145,11 @@ class TunableEmitter {
   bool strided(int d) const {
     return static_cast<size_t>(d) < c_.ownership.size() && c_.ownership[d] == Ownership::strided;
   }
-  // STORE_WIDTH where it applies: the results are written through the output view (not as partials of a work-group),
-  // the output's unit-stride dimension (store_dimension) is the innermost of the result slots, and the width divides
-  // a work-item's run of consecutive results along it (its private tile, or its strided run); else 1.
+  // STORE_WIDTH where it applies (TunableGeometry::store_run) and divides the work-item's run of consecutive results;
+  // else 1.
   int64_t store_width() const {
     const int64_t width = c_.store_width;
-    const int d = store_dimension(b_);
-    if (width <= 1 || g_.combines_work_groups() || d < 0 || g_.concat_dims.empty() || g_.concat_dims.back() != d)
-      return 1;
-    const int64_t run = strided(d) ? run_length(d) : c_.private_tile_size[d];
-    return run % width == 0 ? width : 1;
+    return width > 1 && g_.store_run > 0 && g_.store_run % width == 0 ? width : 1;
   }
   // STRIDED_RUN: the consecutive elements of each run a work-item owns along d (1 with block ownership, whose
   // one run is the private tile).
