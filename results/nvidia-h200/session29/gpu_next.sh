@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Written in session 29 for the next session's first call (not yet run): steps 1 and 3 of session 29's closing note.
+# Written in session 29 for the next session's first call (run in session 30, call 1: ../session30/README.md): steps 1 and 3 of session 29's closing note.
 #  1. read_ceiling (build it first: nvcc -O3 -arch=sm_90 -o .device-bundle/bin/read_ceiling read_ceiling.cu), now
 #     also with an output reset before each launch, as the benchmark times.
 #  2. For every case of experiments.gpu.json: its default on this device, and the default with at most 2 and 4

@@ -55,7 +55,7 @@ __global__ void copy4(const float4* __restrict__ s, float4* __restrict__ t) {
 
 // Each launch timed alone with CUDA events, the host waiting for it before the next (as the cuBLAS peer's calls are
 // timed). With `reset`, every launch follows a cudaMemset of `reset_bytes` at `reset` and a device synchronisation, as
-// the benchmark resets an output before each call (session 29: not yet run on the GPU).
+// the benchmark resets an output before each call (run in session 30, call 1).
 template <typename Launch>
 float median_ms(Launch launch, void* reset = nullptr, size_t reset_bytes = 0) {
   cudaEvent_t e0, e1;

@@ -2,7 +2,7 @@
 which the work-groups number at most 2 and 4 per compute unit of the H200 (132): the `++` dimensions' NUM_WG, outermost
 first, drop to smaller divisors of their tile counts, so that each work-group takes several tiles (reductions split
 over work-groups keep theirs). Written for the next session's first calls (session 29's README: gdab's best known
-configuration has 256 work-groups, its default 3,072); not yet run. Prints the variants it wrote."""
+configuration has 256 work-groups, its default 3,072); run in session 30 (../session30/README.md). Prints the variants it wrote."""
 import json
 import math
 import re
