@@ -690,6 +690,25 @@ std::vector<ParameterFamily> make_families() {
 
   {
     ParameterFamily f;
+    f.name = "UNROLL_TILES";
+    f.kind = FamilyValueKind::enumeration;
+    f.meaning =
+        "whether the work-group's loop over its local tiles along the innermost reduction tile loop is unrolled";
+    f.labels = {"off", "on"};
+    f.neutral = zero;
+    access_enum_member<&KernelConfig::unroll_tiles>(f);
+    // Only where the md_hom reduces (else "on" would name the kernel of "off" a second time). Whether the sizes give
+    // a loop of several tiles (TunableGeometry::innermost_reduction_tile_loop) is no constraint, as for
+    // DOUBLE_BUFFER: "on" unrolls where they do, so a configuration stays valid at other sizes.
+    f.family_constraints = [](const FamilyContext& x) {
+      if (!x.bound.mdh->reduction_dims().empty()) return std::vector<Condition>{};
+      return std::vector<Condition>{x.is("UNROLL_TILES", 0, "off")};
+    };
+    t.push_back(f);
+  }
+
+  {
+    ParameterFamily f;
     f.name = "WG_SWIZZLE";
     f.scope = FamilyScope::dimension;
     f.meaning =

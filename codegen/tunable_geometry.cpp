@@ -102,12 +102,12 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c) {
     prefetch_bytes += static_cast<uint64_t>(ceil_div(t.elements(), g.work_group_size)) *
                       mdh.size_of(mdh.buffers[mdh.inputs[t.access].buffer].type);
   }
-  if (copies_fit)
-    for (auto d = c.loop_order[0].rbegin(); d != c.loop_order[0].rend() && !mdh.dims[*d].combine.is_concat(); ++d)
-      if (g.tiles_per_wg[*d] > 1) {
-        g.prefetch_dimension = *d;
-        break;
-      }
+  for (auto d = c.loop_order[0].rbegin(); d != c.loop_order[0].rend() && !mdh.dims[*d].combine.is_concat(); ++d)
+    if (g.tiles_per_wg[*d] > 1) {
+      g.innermost_reduction_tile_loop = *d;
+      break;
+    }
+  if (copies_fit) g.prefetch_dimension = g.innermost_reduction_tile_loop;
   // Counted whenever DOUBLE_BUFFER is on and the copies are full, even where the loop order leaves no tile loop to
   // pipeline (the emitter then holds no prefetch registers): the memory constraints then read only the array
   // families and DOUBLE_BUFFER, not the loop order, a permutation whose d! values would join their group in the

@@ -65,10 +65,13 @@ struct TunableGeometry {
   std::array<uint64_t, 3> local_size{1, 1, 1};  // per OpenCL dimension
   int work_dims = 1;
   std::vector<CachedTile> cached_tiles;
+  // The innermost reduction tile loop (LOOP_ORDER_G) with more than one tile per work-group, every reduction tile
+  // loop inside it having one; -1 where there is none. UNROLL_TILES unrolls it; DOUBLE_BUFFER pipelines it.
+  int innermost_reduction_tile_loop = -1;
   // The reduction dimension whose tile loop DOUBLE_BUFFER pipelines, -1 where it cannot: the innermost reduction
-  // tile loop (LOOP_ORDER_G) with more than one tile per work-group, every reduction tile loop inside it having one;
-  // at least one input cached in local memory, and every local cache full in every tile (no guards). Each
-  // work-item holds ceil(SIZE / WG_SIZE) elements of the next tile per cache. Whatever DOUBLE_BUFFER says.
+  // tile loop, where at least one input is cached in local memory and every local cache is full in every tile (no
+  // guards). Each work-item holds ceil(SIZE / WG_SIZE) elements of the next tile per cache. Whatever DOUBLE_BUFFER
+  // says.
   int prefetch_dimension = -1;
   uint64_t local_memory_bytes = 0;            // every __local array of the kernel, exactly
   uint64_t private_memory_bytes = 0;          // every private array of one work-item

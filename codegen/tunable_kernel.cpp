@@ -252,6 +252,8 @@ class TunableEmitter {
     if (c_.unroll_steps == UnrollSteps::on &&
         std::any_of(g_.private_steps.begin(), g_.private_steps.end(), [](int64_t steps) { return steps > 1; }))
       s << "\n//   UNROLL_STEPS: the loops of private steps unrolled";
+    if (unrolled_tile_loop() >= 0)
+      s << "\n//   UNROLL_TILES: the loop over local tiles along " << dim(unrolled_tile_loop()) << " unrolled";
     if (c_.double_buffer != DoubleBuffer::off)
       s << "\n//   DOUBLE_BUFFER: "
         << (g_.prefetch_dimension < 0 ? std::string("no reduction tile loop to pipeline at these sizes")
@@ -869,6 +871,8 @@ class TunableEmitter {
     }
   }
   // DOUBLE_BUFFER local: two tiles per local cache, `cache_l_<access>` pointing at the one being read.
+  // The tile loop that UNROLL_TILES unrolls, -1 for none.
+  int unrolled_tile_loop() const { return c_.unroll_tiles == UnrollTiles::on ? g_.innermost_reduction_tile_loop : -1; }
   bool two_local_tiles() const { return c_.double_buffer == DoubleBuffer::local && g_.prefetch_dimension >= 0; }
   std::string second_tile_array(int a) const { return cache_array(Layer::Local, a) + "_tiles"; }
   // DOUBLE_BUFFER, at the start of each tile along r: the registers into the caches, then the next tile's loads.
@@ -1438,6 +1442,7 @@ class TunableEmitter {
         close();
         if (two_local_tiles()) emit_first_tile_stores();
       }
+      if (d == unrolled_tile_loop()) line("#pragma unroll");
       open_tile_loop(d);
       loop_open[d] = true;
     }

@@ -574,10 +574,11 @@ TEST(KernelConfig, JsonFormIsFlatNamedAndVersioned) {
   EXPECT_EQ(j["VECTOR_WIDTH_B"], 1);
   EXPECT_EQ(j["STRIDED_RUN_i"], 1);
   EXPECT_EQ(j["UNROLL_STEPS"], "off");
+  EXPECT_EQ(j["UNROLL_TILES"], "off");
   EXPECT_EQ(j["LOCAL_PAD_A"], 0);
   EXPECT_EQ(j["STORE_WIDTH"], 1);
   EXPECT_EQ(j["WG_COMBINE"], "kernel");
-  EXPECT_EQ(j.size(), 50u);  // 49 parameters and the version
+  EXPECT_EQ(j.size(), 51u);  // 50 parameters and the version
 }
 
 // Version 1 (nested by family and layer) and the journals' ordinals are still read, and mean the same config.

@@ -1,8 +1,8 @@
 // Exhaustive tests: every valid configuration of a tiny space against the reference kernel on PoCL.
 // CI: GEMM 5x7x3 with the `++` dimensions fixed (LT 2/3, PT 1/2, NUM_WI 2/2, NUM_WG 2/2), identity orders and
-// no caching, the work-groups in their own order (WG_SWIZZLE 1: its own test covers it), the private steps' loops
-// as they are (UNROLL_STEPS off: its own test covers it), results stored one at a time (STORE_WIDTH 1: its own
-// test covers it), and every valid value of the
+// no caching, the work-groups in their own order (WG_SWIZZLE 1: its own test covers it), the loops over private
+// steps and over local tiles as they are (UNROLL_STEPS and UNROLL_TILES off: their own tests cover them), results
+// stored one at a time (STORE_WIDTH 1: its own test covers it), and every valid value of the
 // reduction dimension's LT_SIZE, PT_SIZE, NUM_WI, NUM_WG together with every MEM_RES, CMB_RES, CMB_WI, OWNERSHIP_k
 // and WG_COMBINE (294 configurations; 246 before WG_COMBINE, 120 before CMB_WI and OWNERSHIP). The soak label runs
 // larger exhaustive spaces (tunable_soak_test.cpp).
@@ -31,7 +31,7 @@ TEST(TunableExhaustive, Gemm5x7x3ReductionDimensionWithEveryResultRegion) {
       {"LOOP_ORDER_L", 0},   {"LOOP_ORDER_P", 0},   {"MEM_INP_L_A", 0},   {"MEM_INP_L_B", 0},   {"MEM_INP_P_A", 0},
       {"MEM_INP_P_B", 0},    {"OWNERSHIP_i", 0},    {"OWNERSHIP_j", 0},   {"WG_SWIZZLE_i", 1},  {"WG_SWIZZLE_j", 1},
       {"VECTOR_WIDTH_A", 1}, {"VECTOR_WIDTH_B", 1}, {"STRIDED_RUN_i", 1}, {"STRIDED_RUN_j", 1}, {"UNROLL_STEPS", 0},
-      {"LOCAL_PAD_A", 0},    {"LOCAL_PAD_B", 0},    {"STORE_WIDTH", 1}};
+      {"UNROLL_TILES", 0},   {"LOCAL_PAD_A", 0},    {"LOCAL_PAD_B", 0},   {"STORE_WIDTH", 1}};
   for (const auto& [name, value] : fixed) space.restrict_to(name, {value});
   const auto buffers = testing::seeded_buffers(bound, 3);
   const auto expected = testing::reference_output(bound, buffers);

@@ -300,6 +300,94 @@ TEST(TunableKernel, UnrolledPrivateStepsComputeTheSameResults) {
   }
 }
 
+// UNROLL_TILES puts `#pragma unroll` on exactly one loop over local tiles, the innermost reduction tile loop with
+// several tiles, with and without DOUBLE_BUFFER, also where the last tile is short (DOT 1000: guarded code in the
+// unrolled body); the results stay those of the reference (unoptimised and optimised builds). Where the sizes give
+// no such loop, "on" generates the kernel of "off" byte for byte.
+TEST(TunableKernel, UnrolledReductionTileLoopComputesTheSameResults) {
+  DeviceLimits limits = testing::first_device_limits();
+  limits.local_memory_dedicated = true;
+  struct Case {
+    const char* app;
+    const char* sizes;
+    std::function<void(KernelConfig&)> adjust;
+    int unrolled_dimension;  // expected TunableGeometry::innermost_reduction_tile_loop
+  };
+  const std::vector<Case> cases{
+      {"apps/gemm.mdh", "I=32,J=32,K=64",
+       [](KernelConfig& c) {
+         c.num_wg[2] = 1;
+         c.local_tile_size[2] = 16;  // 4 tiles along k
+         c.double_buffer = DoubleBuffer::off;
+       },
+       2},
+      {"apps/gemm.mdh", "I=32,J=32,K=64",
+       [](KernelConfig& c) {
+         c.num_wg[2] = 1;
+         c.local_tile_size[2] = 16;
+         c.double_buffer = DoubleBuffer::local;
+       },
+       2},
+      {"apps/dot.mdh", "K=1000",
+       [](KernelConfig& c) {
+         c.num_wg[0] = 2;
+         c.num_wi[0] = 4;
+         c.local_tile_size[0] = 64;  // 16 tiles, 8 per work-group, the last one short
+         c.private_tile_size[0] = 4;
+       },
+       0},
+      {"apps/tc/abcdef-gdab-efgc.mdh", "A=2,B=2,C=2,D=2,E=2,F=2,G=24",
+       [](KernelConfig& c) {
+         const int g = 6;  // dimension g, the contraction's reduction
+         c.num_wg[g] = 1;
+         c.local_tile_size[g] = 4;  // 6 tiles along g
+         c.private_tile_size[g] = std::min<int64_t>(c.private_tile_size[g], 4);
+       },
+       6},
+      // One tile per work-group along k: no loop to unroll.
+      {"apps/gemm.mdh", "I=32,J=32,K=64",
+       [](KernelConfig& c) {
+         c.num_wg[2] = 1;
+         c.local_tile_size[2] = 64;
+       },
+       -1},
+  };
+  for (const Case& k : cases) {
+    const BoundMdh bound = bind_app(k.app, k.sizes);
+    KernelConfig c = default_config(bound, limits);
+    k.adjust(c);
+    c.unroll_tiles = UnrollTiles::off;
+    ASSERT_NO_THROW(check_config(bound, c, limits)) << k.app;
+    const TunableGeometry g = tunable_geometry(bound, c);
+    ASSERT_EQ(g.innermost_reduction_tile_loop, k.unrolled_dimension) << k.app;
+    const std::string off = generate_tunable_kernel(bound, c, limits).source;
+    c.unroll_tiles = UnrollTiles::on;
+    ASSERT_NO_THROW(check_config(bound, c, limits)) << k.app;
+    const std::string on = generate_tunable_kernel(bound, c, limits).source;
+    int unrolled = 0;
+    for (size_t d = 0; d < bound.mdh->dims.size(); ++d) {
+      const std::string loop = "for (int t_" + bound.mdh->dims[d].name + " = 0;";
+      const size_t at = on.find(loop);
+      ASSERT_NE(at, std::string::npos) << k.app << ": " << loop;
+      const size_t pragma_at = on.rfind("#pragma unroll", at);
+      const bool pragma = pragma_at != std::string::npos && on.find_first_not_of(" \n", pragma_at + 14) == at;
+      EXPECT_EQ(pragma, static_cast<int>(d) == k.unrolled_dimension) << k.app << ": " << loop;
+      unrolled += pragma;
+    }
+    EXPECT_EQ(unrolled, k.unrolled_dimension >= 0 ? 1 : 0) << k.app;
+    if (k.unrolled_dimension < 0) {
+      EXPECT_EQ(on, off) << k.app;
+      continue;
+    }
+    EXPECT_NE(on.find("//   UNROLL_TILES: the loop over local tiles along " +
+                      bound.mdh->dims[k.unrolled_dimension].name + " unrolled"),
+              std::string::npos)
+        << k.app;
+    EXPECT_EQ(mismatch(bound, c), "") << k.app << " " << k.sizes;
+    EXPECT_EQ(mismatch(bound, c, ""), "") << k.app << " " << k.sizes << " (optimised)";
+  }
+}
+
 // DOUBLE_BUFFER local: two tiles per local cache, counted in the local memory, and in the pipelined loop one
 // barrier per tile (after the stores into the tile not being read) where "on" has two (before and after its stores).
 TEST(TunableKernel, TwoLocalTilesNeedOneBarrierPerTile) {

@@ -59,8 +59,8 @@ INSTANTIATE_TEST_SUITE_P(MdHomsWithoutContractions, TunablePropertyOptimised,
 TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
   // [local tiles, steps, result slots][Always, Sometimes, Never]
   std::array<std::array<int, 3>, 3> seen{};
-  int swizzled = 0, double_buffered = 0, two_local_tiles = 0, unrolled_steps = 0, padded_rows = 0, inline_math = 0,
-      inlined_f = 0, unrolled_f_loops = 0,
+  int swizzled = 0, double_buffered = 0, two_local_tiles = 0, unrolled_steps = 0, unrolled_tiles = 0, padded_rows = 0,
+      inline_math = 0, inlined_f = 0, unrolled_f_loops = 0,
       last_group_folds = 0;  // the families whose code is not about tiles: drawn too
   // VECTOR_WIDTH: cached copies that move vectors, per layer [local, private], read aligned or through vloadN.
   std::array<std::array<int, 2>, 2> vector_copies{};
@@ -75,6 +75,7 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
           unrolled_steps +=
               config.unroll_steps == UnrollSteps::on &&
               std::any_of(g.private_steps.begin(), g.private_steps.end(), [](int64_t n) { return n > 1; });
+          unrolled_tiles += config.unroll_tiles == UnrollTiles::on && g.innermost_reduction_tile_loop >= 0;
           padded_rows += std::any_of(g.cached_tiles.begin(), g.cached_tiles.end(),
                                      [](const CachedTile& t) { return t.row_pad > 0; });
           inline_math += config.inline_math == InlineMath::mdh;
@@ -106,9 +107,9 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
   }
   std::cout << "WG_SWIZZLE > 1: " << swizzled << " configurations; DOUBLE_BUFFER pipelining: " << double_buffered
             << " through registers, " << two_local_tiles << " with two local tiles; UNROLL_STEPS: " << unrolled_steps
-            << "; LOCAL_PAD > 0: " << padded_rows << "; INLINE_MATH mdh: " << inline_math
-            << "; F_INLINE inline: " << inlined_f << ", unrolled: " << unrolled_f_loops
-            << "; WG_COMBINE last: " << last_group_folds << "\n";
+            << "; UNROLL_TILES: " << unrolled_tiles << "; LOCAL_PAD > 0: " << padded_rows
+            << "; INLINE_MATH mdh: " << inline_math << "; F_INLINE inline: " << inlined_f
+            << ", unrolled: " << unrolled_f_loops << "; WG_COMBINE last: " << last_group_folds << "\n";
   const char* layers[] = {"local", "private"};
   for (int l = 0; l < 2; ++l) {
     std::cout << "VECTOR_WIDTH > 1, " << layers[l] << " caches: " << vector_copies[l][0] << " rows of whole vectors "
@@ -119,6 +120,7 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
   EXPECT_GT(double_buffered, 0);
   EXPECT_GT(two_local_tiles, 0);
   EXPECT_GT(unrolled_steps, 0);
+  EXPECT_GT(unrolled_tiles, 0);
   EXPECT_GT(padded_rows, 0);
   EXPECT_GT(inline_math, 0);
   EXPECT_GT(inlined_f, 0);

@@ -20,12 +20,13 @@ namespace {
 
 using testing::bind_app;
 
-// A small space: dot K=4 with the orders fixed, no double buffering and elements copied one at a time (at most 2^16
-// candidates, so the tuner counts the valid ones exactly), runs of one element; every other family free (one dimension:
-// no WG_SWIZZLE).
+// A small space: dot K=4 with the orders fixed, no double buffering or unrolling and elements copied one at a time (at
+// most 2^16 candidates, so the tuner counts the valid ones exactly), runs of one element; every other family free (one
+// dimension: no WG_SWIZZLE).
 TuningSpace small_dot_space(const BoundMdh& bound) {
   TuningSpace s = make_tuning_space(bound, testing::roomy_device_limits());
-  for (const char* fixed : {"ORDER_OCL_G_k", "ORDER_OCL_L_k", "DOUBLE_BUFFER", "UNROLL_STEPS", "WG_COMBINE"})
+  for (const char* fixed :
+       {"ORDER_OCL_G_k", "ORDER_OCL_L_k", "DOUBLE_BUFFER", "UNROLL_STEPS", "UNROLL_TILES", "WG_COMBINE"})
     s.restrict_to(fixed, {0});
   for (const char* fixed : {"VECTOR_WIDTH_x", "VECTOR_WIDTH_y", "STRIDED_RUN_k"}) s.restrict_to(fixed, {1});
   return s;
@@ -38,15 +39,15 @@ TEST(TuningSpace, ParametersOfGemm) {
   for (const auto& p : s.parameters) names.push_back(p.name);
   EXPECT_EQ(names,
             (std::vector<std::string>{
-                "LT_SIZE_i",     "PT_SIZE_i",     "NUM_WI_i",       "NUM_WG_i",       "OWNERSHIP_i",   "WG_SWIZZLE_i",
-                "STRIDED_RUN_i", "LT_SIZE_j",     "PT_SIZE_j",      "NUM_WI_j",       "NUM_WG_j",      "OWNERSHIP_j",
-                "WG_SWIZZLE_j",  "STRIDED_RUN_j", "LT_SIZE_k",      "PT_SIZE_k",      "NUM_WI_k",      "NUM_WG_k",
-                "OWNERSHIP_k",   "STRIDED_RUN_k", "ORDER_OCL_G_i",  "ORDER_OCL_G_j",  "ORDER_OCL_G_k", "ORDER_OCL_L_i",
-                "ORDER_OCL_L_j", "ORDER_OCL_L_k", "LOOP_ORDER_G",   "LOOP_ORDER_L",   "LOOP_ORDER_P",  "MEM_INP_L_A",
-                "MEM_INP_L_B",   "MEM_INP_P_A",   "MEM_INP_P_B",    "BUF_ORDER_L_A",  "BUF_ORDER_L_B", "BUF_ORDER_P_A",
-                "BUF_ORDER_P_B", "MEM_RES_P",     "MEM_RES_L",      "CMB_RES",        "CMB_WI",        "WG_COMBINE",
-                "DOUBLE_BUFFER", "UNROLL_STEPS",  "VECTOR_WIDTH_A", "VECTOR_WIDTH_B", "STORE_WIDTH",   "LOCAL_PAD_A",
-                "LOCAL_PAD_B"}));
+                "LT_SIZE_i",     "PT_SIZE_i",     "NUM_WI_i",      "NUM_WG_i",       "OWNERSHIP_i",    "WG_SWIZZLE_i",
+                "STRIDED_RUN_i", "LT_SIZE_j",     "PT_SIZE_j",     "NUM_WI_j",       "NUM_WG_j",       "OWNERSHIP_j",
+                "WG_SWIZZLE_j",  "STRIDED_RUN_j", "LT_SIZE_k",     "PT_SIZE_k",      "NUM_WI_k",       "NUM_WG_k",
+                "OWNERSHIP_k",   "STRIDED_RUN_k", "ORDER_OCL_G_i", "ORDER_OCL_G_j",  "ORDER_OCL_G_k",  "ORDER_OCL_L_i",
+                "ORDER_OCL_L_j", "ORDER_OCL_L_k", "LOOP_ORDER_G",  "LOOP_ORDER_L",   "LOOP_ORDER_P",   "MEM_INP_L_A",
+                "MEM_INP_L_B",   "MEM_INP_P_A",   "MEM_INP_P_B",   "BUF_ORDER_L_A",  "BUF_ORDER_L_B",  "BUF_ORDER_P_A",
+                "BUF_ORDER_P_B", "MEM_RES_P",     "MEM_RES_L",     "CMB_RES",        "CMB_WI",         "WG_COMBINE",
+                "DOUBLE_BUFFER", "UNROLL_STEPS",  "UNROLL_TILES",  "VECTOR_WIDTH_A", "VECTOR_WIDTH_B", "STORE_WIDTH",
+                "LOCAL_PAD_A",   "LOCAL_PAD_B"}));
   EXPECT_EQ(s.parameters[s.find("LOOP_ORDER_L")].value_name(3), "j,k,i");
   EXPECT_EQ(s.parameters[s.find("MEM_INP_P_A")].value_name(2), "local");
   EXPECT_EQ(s.parameters[s.find("NUM_WI_i")].hi, 8);
