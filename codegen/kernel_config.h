@@ -110,13 +110,13 @@ struct KernelConfig {
   // previous step's arithmetic. On the H200 it ran MCC 0.160 -> 0.136 ms and CCSD(T) contractions 7-8% faster, but
   // GEMM's register-tiled configurations 1.6-2.6x slower (session16/gpu4.sh): a choice for the tuner.
   UnrollSteps unroll_steps = UnrollSteps::off;
-  // UNROLL_TILES (md_homs with a reduction): `#pragma unroll` on the work-group's loop over its local tiles along the
-  // innermost reduction tile loop (TunableGeometry::innermost_reduction_tile_loop; its trip count TILES_PER_WG is a
-  // constant), so that the compiler can issue one tile's global and local loads during the previous tile's
-  // arithmetic across the barriers. NVIDIA's compiler decides this by itself and decided it for one private loop
-  // order of a contraction only: gdab-efgc ran 0.108 ms with its loop over 6 tiles of g unrolled (6 times the loads
-  // in the PTX) and 0.129 ms without (results/nvidia-h200/session30/, call 8). Where the sizes give no such loop,
-  // no effect.
+  // UNROLL_TILES (md_homs with a reduction): the work-group's loop over its local tiles along the innermost reduction
+  // tile loop (TunableGeometry::innermost_reduction_tile_loop) takes TunableGeometry::tile_loop_unroll tiles (up to
+  // 8, a divisor of TILES_PER_WG) per iteration, their code one after another, so that the compiler can issue one
+  // tile's global and local loads during the previous tile's arithmetic across the barriers. NVIDIA's compiler
+  // unrolls this loop by itself only now and then: it did for one private loop order of a contraction, gdab-efgc,
+  // which then ran 0.108 ms instead of 0.129 ms (6 times the loads in the PTX; results/nvidia-h200/session30/, call
+  // 8), and it ignores `#pragma unroll` there (session31/). Where the sizes give no such loop, no effect.
   UnrollTiles unroll_tiles = UnrollTiles::off;
   // INLINE_MATH (where user code calls log): mdh's own branch-free log instead of the OpenCL built-in
   // (codegen/inline_math.h). PoCL calls SLEEF's scalar logf, which nothing inlines or vectorises: PRL 32768 x 1024

@@ -107,6 +107,12 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c) {
       g.innermost_reduction_tile_loop = *d;
       break;
     }
+  if (g.innermost_reduction_tile_loop >= 0)
+    for (int64_t u = std::min(kMaxUnrolledTiles, g.tiles_per_wg[g.innermost_reduction_tile_loop]); u > 1; --u)
+      if (g.tiles_per_wg[g.innermost_reduction_tile_loop] % u == 0) {
+        g.tile_loop_unroll = u;
+        break;
+      }
   if (copies_fit) g.prefetch_dimension = g.innermost_reduction_tile_loop;
   // Counted whenever DOUBLE_BUFFER is on and the copies are full, even where the loop order leaves no tile loop to
   // pipeline (the emitter then holds no prefetch registers): the memory constraints then read only the array

@@ -39,6 +39,9 @@ enum class Fullness {
   Never,      // none is: emit the guarded code only
 };
 
+/// The most tiles UNROLL_TILES puts into one iteration of a tile loop (copies of its body).
+inline constexpr int64_t kMaxUnrolledTiles = 8;
+
 struct TunableGeometry {
   std::vector<int> concat_dims, reduction_dims;
   std::vector<int64_t> local_tiles;    // per dimension: ceil(N / LT_SIZE)
@@ -68,6 +71,9 @@ struct TunableGeometry {
   // The innermost reduction tile loop (LOOP_ORDER_G) with more than one tile per work-group, every reduction tile
   // loop inside it having one; -1 where there is none. UNROLL_TILES unrolls it; DOUBLE_BUFFER pipelines it.
   int innermost_reduction_tile_loop = -1;
+  // The tiles of that loop that UNROLL_TILES makes one iteration: the largest divisor of its TILES_PER_WG up to
+  // kMaxUnrolledTiles (1 without such a loop).
+  int64_t tile_loop_unroll = 1;
   // The reduction dimension whose tile loop DOUBLE_BUFFER pipelines, -1 where it cannot: the innermost reduction
   // tile loop, where at least one input is cached in local memory and every local cache is full in every tile (no
   // guards). Each work-item holds ceil(SIZE / WG_SIZE) elements of the next tile per cache. Whatever DOUBLE_BUFFER

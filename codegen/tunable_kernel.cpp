@@ -191,6 +191,23 @@ class TunableEmitter {
   }
   void close() {
     --indent_;
+    // UNROLL_TILES: the first copy of the unrolled tile loop's body ends here; the others follow, each its own block
+    // (its own t_ constant and tile bounds), and then the loop over groups of tiles, which the caller closes as one
+    // loop with its body.
+    const bool copies_follow = unrolled_.indent >= 0 && indent_ == unrolled_.indent - 1;
+    const std::string body = copies_follow ? out_.str().substr(unrolled_.body_start) : "";
+    line("}");
+    if (!copies_follow) return;
+    const std::string first = unrolled_.counter + " + 0;";
+    for (int64_t k = 1; k < g_.tile_loop_unroll; ++k) {
+      std::string copy = body;
+      copy.replace(copy.find(first), first.size(), unrolled_.counter + " + " + str(k) + ";");
+      line("{");
+      out_ << copy;
+      line("}");
+    }
+    unrolled_.indent = -1;
+    --indent_;
     line("}");
   }
 
@@ -253,7 +270,8 @@ class TunableEmitter {
         std::any_of(g_.private_steps.begin(), g_.private_steps.end(), [](int64_t steps) { return steps > 1; }))
       s << "\n//   UNROLL_STEPS: the loops of private steps unrolled";
     if (unrolled_tile_loop() >= 0)
-      s << "\n//   UNROLL_TILES: the loop over local tiles along " << dim(unrolled_tile_loop()) << " unrolled";
+      s << "\n//   UNROLL_TILES: the loop over local tiles along " << dim(unrolled_tile_loop()) << " unrolled by "
+        << g_.tile_loop_unroll;
     if (c_.double_buffer != DoubleBuffer::off)
       s << "\n//   DOUBLE_BUFFER: "
         << (g_.prefetch_dimension < 0 ? std::string("no reduction tile loop to pipeline at these sizes")
@@ -456,6 +474,10 @@ class TunableEmitter {
     if (c_.work_item_combine == WorkItemCombine::tree && g_.combines_work_items())
       out_ << "#if REDUCTION_WI != " << g_.reduction_work_items << "\n#error \"tree combine generated for "
            << g_.reduction_work_items << " work-items: generate the kernel again for other tuning values\"\n#endif\n";
+    if (unrolled_tile_loop() >= 0)
+      out_ << "#if " << macro("TILES_PER_WG", unrolled_tile_loop()) << " % " << g_.tile_loop_unroll
+           << " != 0\n#error \"tile loop unrolled by " << g_.tile_loop_unroll
+           << ": generate the kernel again for other tuning values\"\n#endif\n";
     out_ << '\n';
   }
 
@@ -871,8 +893,18 @@ class TunableEmitter {
     }
   }
   // DOUBLE_BUFFER local: two tiles per local cache, `cache_l_<access>` pointing at the one being read.
+  // UNROLL_TILES while the first copy of the unrolled tile loop's body is emitted: its indentation and where it
+  // starts in out_ (close() repeats it), and the expression of its first tile.
+  struct UnrolledBody {
+    int indent = -1;
+    size_t body_start = 0;
+    std::string counter;
+  };
+  UnrolledBody unrolled_;
   // The tile loop that UNROLL_TILES unrolls, -1 for none.
-  int unrolled_tile_loop() const { return c_.unroll_tiles == UnrollTiles::on ? g_.innermost_reduction_tile_loop : -1; }
+  int unrolled_tile_loop() const {
+    return c_.unroll_tiles == UnrollTiles::on && g_.tile_loop_unroll > 1 ? g_.innermost_reduction_tile_loop : -1;
+  }
   bool two_local_tiles() const { return c_.double_buffer == DoubleBuffer::local && g_.prefetch_dimension >= 0; }
   std::string second_tile_array(int a) const { return cache_array(Layer::Local, a) + "_tiles"; }
   // DOUBLE_BUFFER, at the start of each tile along r: the registers into the caches, then the next tile's loads.
@@ -1246,9 +1278,23 @@ class TunableEmitter {
   // A constant trip count (the work-group's block of TILES_PER_WG tiles) rather than bounds that depend on the
   // group id: PoCL 3.1's optimised builds miscompile barrier-carrying loops with group-dependent bounds (wild
   // indices, endless loops). Tiles past the end are empty (tile_end <= tile_begin): every guard below skips them.
+  // UNROLL_TILES: the loop along the unrolled dimension counts groups of TILE_LOOP_UNROLL tiles, and its body holds
+  // one block per tile of the group (close() repeats the first), so that the compiler schedules one tile's loads
+  // during the previous tile's arithmetic. The generator unrolls rather than asking `#pragma unroll`: NVIDIA's
+  // OpenCL compiler ignored that request (plain, with a count, or opencl_unroll_hint) on this loop, whose body holds
+  // barriers (results/nvidia-h200/session31/).
   void open_tile_loop(int d) {
     const std::string n = dim(d);
-    open("for (int t_" + n + " = 0; t_" + n + " < " + macro("TILES_PER_WG", d) + "; ++t_" + n + ")");
+    if (d == unrolled_tile_loop()) {
+      const std::string u = str(g_.tile_loop_unroll);
+      open("for (int tu_" + n + " = 0; tu_" + n + " < " + macro("TILES_PER_WG", d) + " / " + u + "; ++tu_" + n + ")");
+      line("{");
+      ++indent_;
+      unrolled_ = {indent_, static_cast<size_t>(out_.tellp()), "tu_" + n + "*" + u};
+      line("const int t_" + n + " = " + unrolled_.counter + " + 0;");
+    } else {
+      open("for (int t_" + n + " = 0; t_" + n + " < " + macro("TILES_PER_WG", d) + "; ++t_" + n + ")");
+    }
     line("const int tile_begin_" + n + " = (wg_" + n + "*" + macro("TILES_PER_WG", d) + " + t_" + n + ")*" +
          macro("LT_SIZE", d) + ";");
     line("const int tile_end_" + n + " = min(tile_begin_" + n + " + " + macro("LT_SIZE", d) + ", " +
@@ -1442,7 +1488,6 @@ class TunableEmitter {
         close();
         if (two_local_tiles()) emit_first_tile_stores();
       }
-      if (d == unrolled_tile_loop()) line("#pragma unroll");
       open_tile_loop(d);
       loop_open[d] = true;
     }

@@ -300,10 +300,11 @@ TEST(TunableKernel, UnrolledPrivateStepsComputeTheSameResults) {
   }
 }
 
-// UNROLL_TILES puts `#pragma unroll` on exactly one loop over local tiles, the innermost reduction tile loop with
-// several tiles, with and without DOUBLE_BUFFER, also where the last tile is short (DOT 1000: guarded code in the
-// unrolled body); the results stay those of the reference (unoptimised and optimised builds). Where the sizes give
-// no such loop, "on" generates the kernel of "off" byte for byte.
+// UNROLL_TILES makes the innermost reduction tile loop with several tiles take up to 8 of them per iteration (the
+// largest divisor of its trip count), one block of code per tile, with and without DOUBLE_BUFFER, also where the
+// last tile is short (DOT 1000: guarded code in the copies); the other tile loops stay loops, and the results stay
+// those of the reference (unoptimised and optimised builds). Where the sizes give no such loop, or only a prime
+// number of tiles above 8, "on" generates the kernel of "off" byte for byte.
 TEST(TunableKernel, UnrolledReductionTileLoopComputesTheSameResults) {
   DeviceLimits limits = testing::first_device_limits();
   limits.local_memory_dedicated = true;
@@ -311,7 +312,8 @@ TEST(TunableKernel, UnrolledReductionTileLoopComputesTheSameResults) {
     const char* app;
     const char* sizes;
     std::function<void(KernelConfig&)> adjust;
-    int unrolled_dimension;  // expected TunableGeometry::innermost_reduction_tile_loop
+    int dimension;   // expected TunableGeometry::innermost_reduction_tile_loop
+    int64_t copies;  // expected TunableGeometry::tile_loop_unroll
   };
   const std::vector<Case> cases{
       {"apps/gemm.mdh", "I=32,J=32,K=64",
@@ -320,14 +322,21 @@ TEST(TunableKernel, UnrolledReductionTileLoopComputesTheSameResults) {
          c.local_tile_size[2] = 16;  // 4 tiles along k
          c.double_buffer = DoubleBuffer::off;
        },
-       2},
+       2, 4},
       {"apps/gemm.mdh", "I=32,J=32,K=64",
        [](KernelConfig& c) {
          c.num_wg[2] = 1;
          c.local_tile_size[2] = 16;
          c.double_buffer = DoubleBuffer::local;
        },
-       2},
+       2, 4},
+      {"apps/gemm.mdh", "I=16,J=16,K=480",
+       [](KernelConfig& c) {
+         c.num_wg[2] = 1;
+         c.local_tile_size[2] = 8;  // 60 tiles: 6 per iteration
+         c.private_tile_size[2] = std::min<int64_t>(c.private_tile_size[2], 8);
+       },
+       2, 6},
       {"apps/dot.mdh", "K=1000",
        [](KernelConfig& c) {
          c.num_wg[0] = 2;
@@ -335,7 +344,7 @@ TEST(TunableKernel, UnrolledReductionTileLoopComputesTheSameResults) {
          c.local_tile_size[0] = 64;  // 16 tiles, 8 per work-group, the last one short
          c.private_tile_size[0] = 4;
        },
-       0},
+       0, 8},
       {"apps/tc/abcdef-gdab-efgc.mdh", "A=2,B=2,C=2,D=2,E=2,F=2,G=24",
        [](KernelConfig& c) {
          const int g = 6;  // dimension g, the contraction's reduction
@@ -343,14 +352,23 @@ TEST(TunableKernel, UnrolledReductionTileLoopComputesTheSameResults) {
          c.local_tile_size[g] = 4;  // 6 tiles along g
          c.private_tile_size[g] = std::min<int64_t>(c.private_tile_size[g], 4);
        },
-       6},
+       6, 6},
+      // 11 tiles, a prime above 8: nothing to unroll by.
+      {"apps/dot.mdh", "K=1000",
+       [](KernelConfig& c) {
+         c.num_wg[0] = 1;
+         c.num_wi[0] = 4;
+         c.local_tile_size[0] = 91;
+         c.private_tile_size[0] = 4;
+       },
+       0, 1},
       // One tile per work-group along k: no loop to unroll.
       {"apps/gemm.mdh", "I=32,J=32,K=64",
        [](KernelConfig& c) {
          c.num_wg[2] = 1;
          c.local_tile_size[2] = 64;
        },
-       -1},
+       -1, 1},
   };
   for (const Case& k : cases) {
     const BoundMdh bound = bind_app(k.app, k.sizes);
@@ -359,28 +377,36 @@ TEST(TunableKernel, UnrolledReductionTileLoopComputesTheSameResults) {
     c.unroll_tiles = UnrollTiles::off;
     ASSERT_NO_THROW(check_config(bound, c, limits)) << k.app;
     const TunableGeometry g = tunable_geometry(bound, c);
-    ASSERT_EQ(g.innermost_reduction_tile_loop, k.unrolled_dimension) << k.app;
+    ASSERT_EQ(g.innermost_reduction_tile_loop, k.dimension) << k.app;
+    ASSERT_EQ(g.tile_loop_unroll, k.copies) << k.app;
     const std::string off = generate_tunable_kernel(bound, c, limits).source;
     c.unroll_tiles = UnrollTiles::on;
     ASSERT_NO_THROW(check_config(bound, c, limits)) << k.app;
     const std::string on = generate_tunable_kernel(bound, c, limits).source;
-    int unrolled = 0;
-    for (size_t d = 0; d < bound.mdh->dims.size(); ++d) {
-      const std::string loop = "for (int t_" + bound.mdh->dims[d].name + " = 0;";
-      const size_t at = on.find(loop);
-      ASSERT_NE(at, std::string::npos) << k.app << ": " << loop;
-      const size_t pragma_at = on.rfind("#pragma unroll", at);
-      const bool pragma = pragma_at != std::string::npos && on.find_first_not_of(" \n", pragma_at + 14) == at;
-      EXPECT_EQ(pragma, static_cast<int>(d) == k.unrolled_dimension) << k.app << ": " << loop;
-      unrolled += pragma;
-    }
-    EXPECT_EQ(unrolled, k.unrolled_dimension >= 0 ? 1 : 0) << k.app;
-    if (k.unrolled_dimension < 0) {
+    if (k.copies == 1) {
       EXPECT_EQ(on, off) << k.app;
       continue;
     }
-    EXPECT_NE(on.find("//   UNROLL_TILES: the loop over local tiles along " +
-                      bound.mdh->dims[k.unrolled_dimension].name + " unrolled"),
+    for (size_t d = 0; d < bound.mdh->dims.size(); ++d) {
+      const std::string n = bound.mdh->dims[d].name;
+      const bool loop = on.find("for (int t_" + n + " = 0;") != std::string::npos;
+      EXPECT_EQ(loop, static_cast<int>(d) != k.dimension) << k.app << ": dimension " << n;
+    }
+    const std::string n = bound.mdh->dims[k.dimension].name, u = std::to_string(k.copies);
+    EXPECT_NE(on.find("for (int tu_" + n + " = 0; tu_" + n + " < TILES_PER_WG_" + n + " / " + u + "; ++tu_" + n + ")"),
+              std::string::npos)
+        << k.app;
+    for (int64_t copy = 0; copy <= k.copies; ++copy) {
+      const std::string tile = "const int t_" + n + " = tu_" + n + "*" + u + " + " + std::to_string(copy) + ";";
+      const size_t at = on.find(tile);
+      if (copy == k.copies) {
+        EXPECT_EQ(at, std::string::npos) << k.app << ": " << tile;
+        continue;
+      }
+      ASSERT_NE(at, std::string::npos) << k.app << ": " << tile;
+      EXPECT_EQ(on.find(tile, at + 1), std::string::npos) << k.app << ": " << tile << " twice";
+    }
+    EXPECT_NE(on.find("//   UNROLL_TILES: the loop over local tiles along " + n + " unrolled by " + u),
               std::string::npos)
         << k.app;
     EXPECT_EQ(mismatch(bound, c), "") << k.app << " " << k.sizes;
