@@ -811,19 +811,27 @@ constexpr int64_t kMaxUnrolledSteps = 16;
 // output's unit-stride dimension (STORE_WIDTH: the widest vector dividing the run, TunableGeometry::store_run, at
 // most 16 bytes). On the H200 (results/nvidia-h200/session29/, call 1, two rounds) Jacobi 3D's defaults ran 3.4-3.8%
 // faster so (512^3: 0.3562 -> 0.3428 ms), GEMM 4096^3's 1.2%; the other defaults of experiments.gpu.json that store
-// runs tied. And the loops over its private steps are unrolled where there are at most kMaxUnrolledSteps of them.
-void store_in_vectors_and_unroll_few_steps(const BoundMdh& bound, KernelConfig& c) {
+// runs tied.
+void store_in_vectors(const BoundMdh& bound, const TunableGeometry& g, KernelConfig& c) {
+  if (g.store_run <= 0) return;
   const Mdh& mdh = *bound.mdh;
-  const TunableGeometry g = tunable_geometry(bound, c);
-  if (g.store_run > 0) {
-    const size_t bytes = mdh.size_of(mdh.buffers[bound.output.buffer].type);
-    int64_t width = static_cast<int64_t>(kGpuVectorBytes / std::max<size_t>(bytes, 1));
-    while (width > 1 && g.store_run % width != 0) width /= 2;
-    c.store_width = std::max<int64_t>(width, 1);
-  }
+  const size_t bytes = mdh.size_of(mdh.buffers[bound.output.buffer].type);
+  int64_t width = static_cast<int64_t>(kGpuVectorBytes / std::max<size_t>(bytes, 1));
+  while (width > 1 && g.store_run % width != 0) width /= 2;
+  c.store_width = std::max<int64_t>(width, 1);
+}
+
+// On GPUs, short loops are unrolled. The loops over a work-item's private steps where there are at most
+// kMaxUnrolledSteps of them (UNROLL_STEPS, measured above). The innermost reduction tile loop where UNROLL_TILES
+// unrolls it completely (at most kMaxUnrolledTiles tiles per work-group): on the H200 (results/nvidia-h200/session31/,
+// call 3, two rounds) 8 of the 9 contractions' defaults (2 or 6 tiles) ran 3-8% faster so and one tied, MCC's (4)
+// tied, while GEMM 1024^3's (64 tiles, 8 per iteration) ran 5% slower and GEMM 4096^3's (256) 2.3 times slower.
+void unroll_short_loops(const TunableGeometry& g, KernelConfig& c) {
   int64_t steps = 1;
   for (int64_t s : g.private_steps) steps *= s;
   if (steps <= kMaxUnrolledSteps) c.unroll_steps = UnrollSteps::on;
+  const int d = g.innermost_reduction_tile_loop;
+  if (d >= 0 && g.tile_loop_unroll == g.tiles_per_wg[d]) c.unroll_tiles = UnrollTiles::on;
 }
 
 // The vector register tile described above; false (and `c` unchanged) where no input is shared or the result is
@@ -1290,7 +1298,9 @@ KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
   shrink_private_tiles_until_valid(bound, limits, c);
   if (limits.local_memory_dedicated) {
     copy_local_caches_in_vectors(bound, c);
-    store_in_vectors_and_unroll_few_steps(bound, c);
+    const TunableGeometry g = tunable_geometry(bound, c);
+    store_in_vectors(bound, g, c);
+    unroll_short_loops(g, c);
   }
   check_config(bound, c, limits);
   return c;

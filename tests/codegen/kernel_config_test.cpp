@@ -257,30 +257,39 @@ combine (++, ++, ++, ++, +, +, +)
 
 // GPU defaults (kernel_config.cpp): results stored 16 bytes at a time where a work-item owns runs of them along the
 // output's unit-stride dimension (STORE_WIDTH), private steps unrolled where there are at most 16 of them
-// (UNROLL_STEPS), and stencils over three dimensions in the volume-stencil shape; a CPU keeps all three as they were.
-TEST(KernelConfig, GpuDefaultsStoreInVectorsUnrollFewStepsAndShapeVolumeStencils) {
+// (UNROLL_STEPS), the innermost reduction tile loop unrolled where it unrolls completely (UNROLL_TILES: at most 8
+// tiles), and stencils over three dimensions in the volume-stencil shape; a CPU keeps them all as they were.
+TEST(KernelConfig, GpuDefaultsStoreInVectorsUnrollShortLoopsAndShapeVolumeStencils) {
   const DeviceLimits gpu = h200_device_limits();
   struct Expected {
     const char* app;
     const char* sizes;
     int64_t store_width;  // -1: the md_hom has no STORE_WIDTH (a reduction to one point, a struct result)
     const char* unroll_steps;
+    const char* unroll_tiles;
   };
-  // GEMM's register tiles own runs of 2 (1024^3) and 4 (4096^3) along j, 4 private steps along k; GEMV's shared
-  // reduction takes 16 steps; DOT's 64 and PRL's 256 (one work-item folding 1,024 records in steps of 4) stay rolled.
-  for (const Expected& e : std::vector<Expected>{{"apps/gemm.mdh", "I=1024,J=1024,K=1024", 2, "on"},
-                                                 {"apps/gemm.mdh", "I=4096,J=4096,K=4096", 4, "on"},
-                                                 {"apps/gemv.mdh", "I=4096,K=4096", 4, "on"},
-                                                 {"apps/dot.mdh", "K=16777216", -1, "off"},
-                                                 {"apps/prl.mdh", "N=32768,M=1024", -1, "off"},
-                                                 {"apps/jacobi3d.mdh", "I=512,J=512,K=512", 2, "on"}}) {
+  // GEMM's register tiles own runs of 2 (1024^3) and 4 (4096^3) along j, 4 private steps along k, and 64 and 256
+  // local tiles of k per work-group (rolled); GEMV's shared reduction takes 16 steps; DOT's 64 and PRL's 256 (one
+  // work-item folding 1,024 records in steps of 4) stay rolled. MCC's reduction takes 4 local tiles, the
+  // contraction's 6: both unroll completely.
+  for (const Expected& e :
+       std::vector<Expected>{{"apps/gemm.mdh", "I=1024,J=1024,K=1024", 2, "on", "off"},
+                             {"apps/gemm.mdh", "I=4096,J=4096,K=4096", 4, "on", "off"},
+                             {"apps/gemv.mdh", "I=4096,K=4096", 4, "on", "off"},
+                             {"apps/dot.mdh", "K=16777216", -1, "off", "off"},
+                             {"apps/prl.mdh", "N=32768,M=1024", -1, "off", "off"},
+                             {"apps/mcc.mdh", "N=1,P=7,Q=7,K=512,C=512,R=3,S=3", 1, "on", "on"},
+                             {"apps/tc/abcdef-gdab-efgc.mdh", "A=24,B=16,C=16,D=16,E=24,F=16,G=24", 1, "on", "on"},
+                             {"apps/jacobi3d.mdh", "I=512,J=512,K=512", 2, "on", "off"}}) {
     const BoundMdh bound = bind_app(e.app, e.sizes);
-    const json j = config_to_json(bound, default_config(bound, gpu));
+    const KernelConfig config = default_config(bound, gpu);
+    const json j = config_to_json(bound, config);
     if (e.store_width < 0)
       EXPECT_FALSE(j.contains("STORE_WIDTH")) << e.app << " " << e.sizes;
     else
       EXPECT_EQ(j["STORE_WIDTH"], e.store_width) << e.app << " " << e.sizes;
     EXPECT_EQ(j["UNROLL_STEPS"], e.unroll_steps) << e.app << " " << e.sizes;
+    EXPECT_EQ(j["UNROLL_TILES"], e.unroll_tiles) << e.app << " " << e.sizes;
   }
   // Jacobi 3D: 64 x 4 work-items along k and j, 2 x 2 elements each, 4 along i.
   const BoundMdh jacobi = bind_app("apps/jacobi3d.mdh", "I=512,J=512,K=512");
@@ -297,6 +306,7 @@ TEST(KernelConfig, GpuDefaultsStoreInVectorsUnrollFewStepsAndShapeVolumeStencils
   EXPECT_EQ(std::vector<int64_t>({c["PT_SIZE_i"], c["PT_SIZE_j"], c["PT_SIZE_k"]}), std::vector<int64_t>({2, 2, 2}));
   EXPECT_EQ(c["STORE_WIDTH"], 1);
   EXPECT_EQ(c["UNROLL_STEPS"], "off");
+  EXPECT_EQ(c["UNROLL_TILES"], "off");
 }
 
 // Where the output has fewer points than the device has room for work-items (132 x 1024 on the H200) and the

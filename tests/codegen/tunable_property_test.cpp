@@ -75,7 +75,7 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
           unrolled_steps +=
               config.unroll_steps == UnrollSteps::on &&
               std::any_of(g.private_steps.begin(), g.private_steps.end(), [](int64_t n) { return n > 1; });
-          unrolled_tiles += config.unroll_tiles == UnrollTiles::on && g.innermost_reduction_tile_loop >= 0;
+          unrolled_tiles += config.unroll_tiles == UnrollTiles::on && g.tile_loop_unroll > 1;
           padded_rows += std::any_of(g.cached_tiles.begin(), g.cached_tiles.end(),
                                      [](const CachedTile& t) { return t.row_pad > 0; });
           inline_math += config.inline_math == InlineMath::mdh;
