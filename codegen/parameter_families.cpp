@@ -693,7 +693,8 @@ std::vector<ParameterFamily> make_families() {
     f.name = "UNROLL_TILES";
     f.kind = FamilyValueKind::enumeration;
     f.meaning =
-        "whether the work-group's loop over its local tiles along the innermost reduction tile loop is unrolled";
+        "whether the work-group's loop over its local tiles along the innermost reduction tile loop is unrolled, up "
+        "to 8 tiles per iteration";
     f.labels = {"off", "on"};
     f.neutral = zero;
     access_enum_member<&KernelConfig::unroll_tiles>(f);
