@@ -453,7 +453,7 @@ constexpr int64_t kVectorRun = 4;
 void feed_register_tiles_with_vectors(const BoundMdh& bound, const std::vector<int>& tiled, int fastest,
                                       KernelConfig& t) {
   for (int d : tiled)
-    if (t.ownership[d] == Ownership::strided)
+    if (t.ownership_of(d) == Ownership::strided)
       while (t.strided_run[d] * 2 <= kVectorRun && t.private_tile_size[d] >= 4 * t.strided_run[d])
         t.strided_run[d] *= 2;
   const int local = static_cast<int>(Layer::Local), priv = static_cast<int>(Layer::Private);
@@ -463,7 +463,7 @@ void feed_register_tiles_with_vectors(const BoundMdh& bound, const std::vector<i
     int run_dimension = -1;  // the strided dimension whose runs the private copy reads as vectors
     bool plain = true;
     for (int d : tiled) {
-      if (!moves_with(access, d) || t.ownership[d] != Ownership::strided) continue;
+      if (!moves_with(access, d) || t.ownership_of(d) != Ownership::strided) continue;
       plain = plain && indexed_plainly(access, d);
       if (run_dimension < 0 || d == fastest ||
           (run_dimension != fastest && t.strided_run_of(d) > t.strided_run_of(run_dimension)))

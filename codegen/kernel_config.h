@@ -65,6 +65,10 @@ struct KernelConfig {
   // that neighbouring work-items touch neighbouring elements in each of their steps (coalesced global accesses,
   // no local-memory bank conflicts).
   std::vector<Ownership> ownership;
+  // Missing members are block.
+  Ownership ownership_of(int d) const {
+    return static_cast<size_t>(d) < ownership.size() ? ownership[static_cast<size_t>(d)] : Ownership::block;
+  }
   // STRIDED_RUN: with strided ownership, the work-item owns runs of this many consecutive elements, every
   // NUM_WI-th run (w*RUN .. w*RUN + RUN - 1, then NUM_WI*RUN further on, ...): neighbouring work-items still
   // touch neighbouring runs, and each run is one vector read into a private cache (a 128-bit read of a float4

@@ -583,9 +583,7 @@ std::vector<ParameterFamily> make_families() {
     f.meaning = "which elements of a private step a work-item owns: a consecutive block, or every NUM_WI-th";
     f.labels = {"block", "strided"};
     f.neutral = zero;
-    f.get = [](const KernelConfig& c, int d) {
-      return static_cast<int64_t>(static_cast<size_t>(d) < c.ownership.size() ? c.ownership[d] : Ownership::block);
-    };
+    f.get = [](const KernelConfig& c, int d) { return static_cast<int64_t>(c.ownership_of(d)); };
     f.set = [](KernelConfig& c, int d, int64_t v) {
       member_slot(c.ownership, d) = v == 1 ? Ownership::strided : Ownership::block;
     };

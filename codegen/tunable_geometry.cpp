@@ -178,8 +178,7 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c) {
   }
   if (const int d = store_dimension(bound);
       d >= 0 && !g.combines_work_groups() && !g.concat_dims.empty() && g.concat_dims.back() == d) {
-    const bool strided = static_cast<size_t>(d) < c.ownership.size() && c.ownership[d] == Ownership::strided;
-    g.store_run = strided ? c.strided_run_of(d) : c.private_tile_size[d];
+    g.store_run = c.ownership_of(d) == Ownership::strided ? c.strided_run_of(d) : c.private_tile_size[d];
   }
   return g;
 }

@@ -142,9 +142,7 @@ class TunableEmitter {
   std::string cache_var(Layer l, int a, const std::string& what, int k) const {
     return std::string(l == Layer::Local ? "cl_" : "cp_") + access_id(a) + "_" + what + "_" + str(k);
   }
-  bool strided(int d) const {
-    return static_cast<size_t>(d) < c_.ownership.size() && c_.ownership[d] == Ownership::strided;
-  }
+  bool strided(int d) const { return c_.ownership_of(d) == Ownership::strided; }
   // STORE_WIDTH where it applies (TunableGeometry::store_run) and divides the work-item's run of consecutive results;
   // else 1.
   int64_t store_width() const {
