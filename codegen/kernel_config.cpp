@@ -824,8 +824,8 @@ void store_in_vectors(const BoundMdh& bound, const TunableGeometry& g, KernelCon
 // On GPUs, short loops are unrolled. The loops over a work-item's private steps where there are at most
 // kMaxUnrolledSteps of them (UNROLL_STEPS, measured above). The innermost reduction tile loop where UNROLL_TILES
 // unrolls it completely (at most kMaxUnrolledTiles tiles per work-group): on the H200 (results/nvidia-h200/session31/,
-// call 3, two rounds) 8 of the 9 contractions' defaults (2 or 6 tiles) ran 3-8% faster so and one tied, MCC's (4)
-// tied, while GEMM 1024^3's (64 tiles, 8 per iteration) ran 5% slower and GEMM 4096^3's (256) 2.3 times slower.
+// call 3, two rounds) 8 of the 9 contractions' defaults (2 or 6 tiles) ran 3-7% faster so and one tied, MCC's (4)
+// tied, while GEMM 1024^3's (64 tiles, 8 per iteration) ran 6% slower and GEMM 4096^3's (256) 2.3 times slower.
 void unroll_short_loops(const TunableGeometry& g, KernelConfig& c) {
   int64_t steps = 1;
   for (int64_t s : g.private_steps) steps *= s;

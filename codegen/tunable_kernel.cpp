@@ -890,7 +890,6 @@ class TunableEmitter {
         close_copy_rounds(a);
     }
   }
-  // DOUBLE_BUFFER local: two tiles per local cache, `cache_l_<access>` pointing at the one being read.
   // UNROLL_TILES while the first copy of the unrolled tile loop's body is emitted: its indentation and where it
   // starts in out_ (close() repeats it), and the expression of its first tile.
   struct UnrolledBody {
@@ -903,6 +902,7 @@ class TunableEmitter {
   int unrolled_tile_loop() const {
     return c_.unroll_tiles == UnrollTiles::on && g_.tile_loop_unroll > 1 ? g_.innermost_reduction_tile_loop : -1;
   }
+  // DOUBLE_BUFFER local: two tiles per local cache, `cache_l_<access>` pointing at the one being read.
   bool two_local_tiles() const { return c_.double_buffer == DoubleBuffer::local && g_.prefetch_dimension >= 0; }
   std::string second_tile_array(int a) const { return cache_array(Layer::Local, a) + "_tiles"; }
   // DOUBLE_BUFFER, at the start of each tile along r: the registers into the caches, then the next tile's loads.
@@ -1276,11 +1276,11 @@ class TunableEmitter {
   // A constant trip count (the work-group's block of TILES_PER_WG tiles) rather than bounds that depend on the
   // group id: PoCL 3.1's optimised builds miscompile barrier-carrying loops with group-dependent bounds (wild
   // indices, endless loops). Tiles past the end are empty (tile_end <= tile_begin): every guard below skips them.
-  // UNROLL_TILES: the loop along the unrolled dimension counts groups of TILE_LOOP_UNROLL tiles, and its body holds
-  // one block per tile of the group (close() repeats the first), so that the compiler schedules one tile's loads
-  // during the previous tile's arithmetic. The generator unrolls rather than asking `#pragma unroll`: NVIDIA's
-  // OpenCL compiler ignored that request (plain, with a count, or opencl_unroll_hint) on this loop, whose body holds
-  // barriers (results/nvidia-h200/session31/).
+  // UNROLL_TILES: the loop along the unrolled dimension counts groups of TunableGeometry::tile_loop_unroll tiles, and
+  // its body holds one block per tile of the group (close() repeats the first), so that the compiler schedules one
+  // tile's loads during the previous tile's arithmetic. The generator unrolls rather than asking `#pragma unroll`:
+  // NVIDIA's OpenCL compiler ignored that request (plain, with a count, or opencl_unroll_hint) on this loop, whose body
+  // holds barriers (results/nvidia-h200/session31/).
   void open_tile_loop(int d) {
     const std::string n = dim(d);
     if (d == unrolled_tile_loop()) {
