@@ -181,6 +181,15 @@ const char* memory_name(Memory memory) {
   return "?";
 }
 
+bool work_group_combine_atomic_applies(const Mdh& mdh) {
+  const std::vector<int> reductions = mdh.reduction_dims();
+  if (reductions.empty() || mdh.result_type().is_struct()) return false;
+  for (int d : reductions)
+    if (mdh.dims[d].combine.kind != CombineOp::Kind::Add) return false;
+  const ScalarType t = mdh.result_type().scalar;
+  return t == ScalarType::Float || t == ScalarType::Int || t == ScalarType::Uint;
+}
+
 std::string input_access_name(const Mdh& mdh, int access) {
   const int buffer = mdh.inputs.at(access).buffer;
   int readers = 0;

@@ -157,24 +157,29 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c) {
         break;
     }
   }
-  if (g.combines_work_groups())
+  const bool atomic = g.combines_work_groups() && c.work_group_combine == WorkGroupCombine::atomic;
+  if (g.combines_work_groups() && !atomic)
     g.partial_results_bytes = static_cast<uint64_t>(g.reduction_work_groups * g.output_points) * g.result_bytes;
-  // WG_COMBINE = last: one count per work-group of the `++` dimensions; the folding work-group's work-items give
-  // each point of a tile as many shares as they can (up to the partial results per point), the rest of them to
-  // further points at the same time.
-  if (g.combines_work_groups() && c.work_group_combine == WorkGroupCombine::last) {
+  // WG_COMBINE = last or atomic: one count per work-group of the `++` dimensions. With last, the folding
+  // work-group's work-items give each point of a tile as many shares as they can (up to the partial results per
+  // point), the rest of them to further points at the same time; with atomic, each copies every WG_SIZE-th point.
+  if (g.combines_work_groups() && c.work_group_combine != WorkGroupCombine::kernel) {
     int64_t tile_points = 1;
     for (int d : g.concat_dims) {
       g.concat_work_groups *= c.num_wg[d];
       tile_points *= std::min(c.local_tile_size[d], bound.dim_extents[d]);
     }
-    const int64_t most_shares =
-        std::min(g.work_group_size / std::min(g.work_group_size, tile_points), g.reduction_work_groups);
-    while (g.fold_shares * 2 <= most_shares) g.fold_shares *= 2;
-    g.fold_point_groups = g.work_group_size / g.fold_shares;
     g.work_group_count_bytes = static_cast<uint64_t>(g.concat_work_groups) * sizeof(int32_t);
     g.local_memory_bytes += sizeof(int32_t);  // the folding work-group's flag
-    if (g.fold_shares > 1) g.local_memory_bytes += static_cast<uint64_t>(g.work_group_size) * g.result_bytes;
+    if (atomic) {
+      g.accumulator_bytes = static_cast<uint64_t>(g.output_points) * g.result_bytes;
+    } else {
+      const int64_t most_shares =
+          std::min(g.work_group_size / std::min(g.work_group_size, tile_points), g.reduction_work_groups);
+      while (g.fold_shares * 2 <= most_shares) g.fold_shares *= 2;
+      g.fold_point_groups = g.work_group_size / g.fold_shares;
+      if (g.fold_shares > 1) g.local_memory_bytes += static_cast<uint64_t>(g.work_group_size) * g.result_bytes;
+    }
   }
   if (const int d = store_dimension(bound);
       d >= 0 && !g.combines_work_groups() && !g.concat_dims.empty() && g.concat_dims.back() == d) {

@@ -97,9 +97,13 @@ struct TunableGeometry {
   // slots. 0 where it cannot.
   int64_t store_run = 0;
   uint64_t work_group_count_bytes = 0;  // scratch: the counts (0: not needed)
+  uint64_t accumulator_bytes = 0;       // scratch: WG_COMBINE atomic's accumulators, one per output point (0: not used)
   bool combines_work_items() const { return reduction_work_items > 1; }
   bool combines_work_groups() const { return reduction_work_groups > 1; }
+  // WG_COMBINE last or atomic: the last work-group to count itself in finishes the reduction.
   bool folds_in_last_group() const { return work_group_count_bytes > 0; }
+  // WG_COMBINE atomic: the work-groups add their partial results into the accumulators, which the last one copies.
+  bool accumulates_atomically() const { return accumulator_bytes > 0; }
 };
 
 /// Assumes a config of the right shape (check_config_shape).

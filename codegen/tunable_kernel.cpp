@@ -85,6 +85,7 @@ class TunableEmitter {
     out_ << emit_preamble(b_, options_) << '\n';
     emit_macros();
     out_ << emit_scalar_function(b_, "mdh_f", window_bindings(), options_) << '\n';
+    if (g_.accumulates_atomically()) emit_atomic_accumulate();
     emit_main_kernel(plan);
     if (g_.combines_work_groups() && !g_.folds_in_last_group()) emit_combine_kernel(plan);
     plan.source = number_generated_lines(out_.str(), m_.name + "_tunable.cl");
@@ -232,7 +233,10 @@ class TunableEmitter {
       << "  L: " << memory_name(result_memory(Layer::Local))
       << "  G: global;  CMB_RES: " << layer_name(c_.combine_layer);
     if (c_.work_item_combine == WorkItemCombine::tree) s << "  CMB_WI: tree";
-    if (g_.folds_in_last_group())
+    if (g_.accumulates_atomically())
+      s << "\n//   WG_COMBINE atomic: the work-groups add their partial results into accumulators, which the last "
+           "work-group of each `++` tile set copies";
+    else if (g_.folds_in_last_group())
       s << "\n//   WG_COMBINE last: the last work-group of each `++` tile set folds the partial results ("
         << g_.fold_shares << " shares per point)";
     std::vector<std::string> strided_dims;
@@ -1359,7 +1363,7 @@ class TunableEmitter {
       params.push_back("__global " + result_type_ + "* " + (shared_by_work_items ? "" : "restrict ") + name);
       launch.args.push_back({KernelArg::Kind::Scratch, "", static_cast<int>(plan.scratch.size()) - 1});
     };
-    if (g_.combines_work_groups())
+    if (g_.combines_work_groups() && !g_.accumulates_atomically())
       add_scratch("partials", "partial results of the work-groups along the reduction dimensions",
                   g_.partial_results_bytes);
     if (!g_.combines_work_groups() || g_.folds_in_last_group()) {
@@ -1372,6 +1376,14 @@ class TunableEmitter {
            "`++` dimensions (zero before and after each launch)",
            g_.work_group_count_bytes, true});
       params.push_back("__global int* restrict wg_counts");
+      launch.args.push_back({KernelArg::Kind::Scratch, "", static_cast<int>(plan.scratch.size()) - 1});
+    }
+    if (g_.accumulates_atomically()) {
+      plan.scratch.push_back(
+          {"accumulators of the work-groups' partial results, one per output point (zero before "
+           "and after each launch)",
+           g_.accumulator_bytes, true});
+      params.push_back("__global " + result_type_ + "* accumulators");  // every work-group adds into them
       launch.args.push_back({KernelArg::Kind::Scratch, "", static_cast<int>(plan.scratch.size()) - 1});
     }
     // Where work-items share a reduction, the leader reads and resets the others' res_p slots between barriers.
@@ -1433,7 +1445,7 @@ class TunableEmitter {
       }
     }
     if (g_.folds_in_last_group()) {
-      line("__local int fold_here;  // WG_COMBINE last: whether this work-group folds the partial results");
+      line("__local int fold_here;  // WG_COMBINE last or atomic: whether this work-group finishes the reduction");
       if (g_.fold_shares > 1) line("__local " + result_type_ + " fold_shares[WG_SIZE];");
     }
     for (const CachedTile& t : g_.cached_tiles) {
@@ -1557,9 +1569,10 @@ class TunableEmitter {
 
     // 6. Write the local tile's results through the output view (or as partials of this work-group).
     line("// Results of this local tile: " +
-         std::string(!g_.combines_work_groups() ? "through the output view."
-                     : g_.folds_in_last_group() ? "partials of this work-group, folded by the last work-group."
-                                                : "partials of this work-group, combined by the second kernel."));
+         std::string(!g_.combines_work_groups()    ? "through the output view."
+                     : g_.accumulates_atomically() ? "added into the accumulators, copied by the last work-group."
+                     : g_.folds_in_last_group()    ? "partials of this work-group, folded by the last work-group."
+                                                   : "partials of this work-group, combined by the second kernel."));
     std::vector<FullTest> slot_tests;
     for (int d : g_.concat_dims)
       slot_tests.push_back(
@@ -1602,7 +1615,9 @@ class TunableEmitter {
       auto result = [&](const std::vector<std::string>& at) {
         return g_.combines_work_items() ? res_l(slot_of(at)) : res_p(slot_of(at));
       };
-      if (g_.combines_work_groups()) {
+      if (g_.accumulates_atomically()) {
+        line("mdh_accumulate(&accumulators[" + point_index() + "], " + result(slots) + ");");
+      } else if (g_.combines_work_groups()) {
         line("partials[wg_r_lin*OUTPUT_POINTS + " + point_index() + "] = " + result(slots) + ";");
       } else if (width > 1) {
         std::vector<std::string> elements;
@@ -1638,8 +1653,8 @@ class TunableEmitter {
     plan.kernels.push_back(launch);
   }
 
-  // WG_COMBINE = last. The partial results of a work-group reach global memory (each work-item's fence) before its
-  // count (one atomic per work-group, after the barrier); the work-group whose count completes REDUCTION_WG folds
+  // WG_COMBINE = last. The partial results of a work-group reach global memory (each storing work-item's fence) before
+  // its count (one atomic per work-group, after the barrier); the work-group whose count completes REDUCTION_WG folds
   // them after a fence of its own, reading them around the non-coherent L1 (volatile: another work-group's partial
   // results may share a cache line with this one's, read earlier on the same compute unit). The fold walks the same
   // local tiles of the `++` dimensions as the work-group did: FOLD_POINT_GROUPS points at a time, FOLD_SHARES
@@ -1699,13 +1714,45 @@ class TunableEmitter {
     return nvidia_driver_ ? "asm volatile(\"membar.gl;\" ::: \"memory\")" : "mem_fence(CLK_GLOBAL_MEM_FENCE)";
   }
 
+  // WG_COMBINE atomic: mdh_accumulate(p, v) adds v to *p atomically. int and uint: atomic_add. float: under NVIDIA's
+  // driver red.global.add.f32 (the add happens in the L2 and returns nothing to wait for; the work-item's fence
+  // before the count orders it), elsewhere a compare-and-swap loop on the float's bits, which every OpenCL 1.1 device
+  // has.
+  void emit_atomic_accumulate() {
+    const bool floating = m_.result_type().scalar == ScalarType::Float;
+    line("inline void mdh_accumulate(volatile __global " + result_type_ + "* p, " + result_type_ + " v)");
+    line("{");
+    ++indent_;
+    if (!floating) {
+      line("atomic_add(p, v);");
+    } else if (nvidia_driver_) {
+      line("asm volatile(\"red.global.add.f32 [%0], %1;\" :: \"l\"(p), \"f\"(v) : \"memory\");");
+    } else {
+      line("volatile __global uint* bits = (volatile __global uint*)p;");
+      line("uint seen = *bits, expected;");
+      open("do");
+      line("expected = seen;");
+      line("seen = atomic_cmpxchg(bits, expected, as_uint(as_float(expected) + v));");
+      close();
+      line("while (seen != expected);");
+    }
+    --indent_;
+    line("}");
+    out_ << '\n';
+  }
+
   void emit_last_group_fold(const std::vector<int>& concat_order) {
     const int out_buffer = m_.output_buffer();
     const bool tree = g_.fold_shares > 1;
-    line(
-        "// WG_COMBINE last: count this work-group in; the last of the REDUCTION_WG work-groups of these `++` tiles "
-        "folds their partial results.");
-    line(device_fence() + ";");
+    const bool atomic = g_.accumulates_atomically();
+    line(atomic ? "// WG_COMBINE atomic: count this work-group in; the last of the REDUCTION_WG work-groups of these "
+                  "`++` tiles copies their accumulators."
+                : "// WG_COMBINE last: count this work-group in; the last of the REDUCTION_WG work-groups of these "
+                  "`++` tiles folds their partial results.");
+    // The work-items that stored (or added) results fence, the others have nothing to order: on the H200 a fence in
+    // every work-item of every work-group made DOT 2^24's end of the reduction 0.2-0.5 us longer
+    // (results/nvidia-h200/session32).
+    line(std::string(g_.combines_work_items() ? "if (wi_r_lin == 0) " : "") + device_fence() + ";");
     line("barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);");
     // The last to count in sets the count back to zero for the next launch: no other count of this launch follows.
     open("if (wi_lin == 0)");
@@ -1713,22 +1760,17 @@ class TunableEmitter {
     line("if (fold_here) wg_counts[wg_c_lin] = 0;");
     close();
     line("barrier(CLK_LOCAL_MEM_FENCE);");
-    line(device_fence() + ";");
-    // No barrier within a branch: the other work-groups run the same loops with no points. (With the fold inside
-    // `if (fold_here)`, PoCL 3.1 never ran the count's reset placed between the branch and the first loop with
-    // barriers, while the fold below it ran: every later launch found no last work-group.)
-    line("volatile __global const " + result_type_ + "* stored = partials;");
-    line("const int share = wi_lin / FOLD_POINT_GROUPS;");
-    for (int d : concat_order) open_tile_loop(d);
-    std::vector<std::string> extents;
-    for (int d : g_.concat_dims) extents.push_back("(tile_end_" + dim(d) + " - tile_begin_" + dim(d) + ")");
-    line("const int tile_points = fold_here ? " +
-         (extents.empty() ? std::string("1") : "max(" + join(extents, "*") + ", 0)") + " : 0;");
-    open("for (int q0 = 0; q0 < tile_points; q0 += FOLD_POINT_GROUPS)");
-    line("const int q = q0 + wi_lin % FOLD_POINT_GROUPS;");
-    line("const bool active = q < tile_points && share < FOLD_SHARES;");
-    line(result_type_ + " acc = " + identity() + ";");
-    // The point's coordinates from its index in the tile, the last `++` dimension fastest.
+    line("if (fold_here) " + device_fence() + ";");
+    std::vector<std::string> extents, clipped;
+    for (int d : g_.concat_dims) {
+      extents.push_back("(tile_end_" + dim(d) + " - tile_begin_" + dim(d) + ")");
+      clipped.push_back("max(" + extents.back() + ", 0)");
+    }
+    // Each extent clipped at zero: a work-group's last tiles may lie past the extent along several dimensions, and
+    // the product of two negative extents is positive (the fold then read and wrote points outside the output).
+    const std::string tile_points =
+        "const int tile_points = fold_here ? " + (extents.empty() ? std::string("1") : join(clipped, "*")) + " : 0;";
+    // The point's coordinates from its index q in the tile, the last `++` dimension fastest.
     auto decode_point = [&] {
       line("int rest = q;");
       for (int n = static_cast<int>(g_.concat_dims.size()) - 1; n >= 0; --n) {
@@ -1738,6 +1780,31 @@ class TunableEmitter {
       }
       line("(void)rest;");
     };
+    if (atomic) {
+      // Read around the non-coherent L1 (volatile), as the fold below reads partial results. No barrier inside.
+      line("volatile __global " + result_type_ + "* summed = accumulators;");
+      for (int d : concat_order) open_tile_loop(d);
+      line(tile_points);
+      open("for (int q = wi_lin; q < tile_points; q += WG_SIZE)");
+      decode_point();
+      line("const int point = " + point_index() + ";");
+      line(buffer_name(out_buffer) + "[" + output_offset() + "] = summed[point];");
+      line("summed[point] = 0;");
+      close();
+      close_loops(concat_order.size());
+      return;
+    }
+    // No barrier within a branch: the other work-groups run the same loops with no points. (With the fold inside
+    // `if (fold_here)`, PoCL 3.1 never ran the count's reset placed between the branch and the first loop with
+    // barriers, while the fold below it ran: every later launch found no last work-group.)
+    line("volatile __global const " + result_type_ + "* stored = partials;");
+    line("const int share = wi_lin / FOLD_POINT_GROUPS;");
+    for (int d : concat_order) open_tile_loop(d);
+    line(tile_points);
+    open("for (int q0 = 0; q0 < tile_points; q0 += FOLD_POINT_GROUPS)");
+    line("const int q = q0 + wi_lin % FOLD_POINT_GROUPS;");
+    line("const bool active = q < tile_points && share < FOLD_SHARES;");
+    line(result_type_ + " acc = " + identity() + ";");
     open("if (active)");
     decode_point();
     line("const int point = " + point_index() + ";");

@@ -60,8 +60,8 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
   // [local tiles, steps, result slots][Always, Sometimes, Never]
   std::array<std::array<int, 3>, 3> seen{};
   int swizzled = 0, double_buffered = 0, two_local_tiles = 0, unrolled_steps = 0, unrolled_tiles = 0, padded_rows = 0,
-      inline_math = 0, inlined_f = 0, unrolled_f_loops = 0,
-      last_group_folds = 0;  // the families whose code is not about tiles: drawn too
+      inline_math = 0, inlined_f = 0, unrolled_f_loops = 0, last_group_folds = 0,
+      atomic_adds = 0;  // the families whose code is not about tiles: drawn too
   // VECTOR_WIDTH: cached copies that move vectors, per layer [local, private], read aligned or through vloadN.
   std::array<std::array<int, 2>, 2> vector_copies{};
   for (const PropertyCase& c : property_cases())
@@ -81,7 +81,8 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
           inline_math += config.inline_math == InlineMath::mdh;
           inlined_f += config.f_inline == FInline::inlined;
           unrolled_f_loops += config.f_inline == FInline::unrolled;
-          last_group_folds += g.folds_in_last_group();
+          last_group_folds += g.folds_in_last_group() && !g.accumulates_atomically();
+          atomic_adds += g.accumulates_atomically();
           if (std::any_of(config.vector_width.begin(), config.vector_width.end(), [](int64_t w) { return w > 1; })) {
             // The kernel's summary says which copies move vectors and how they load them.
             const std::string source = generate_tunable_kernel(bound, config, first_device_limits()).source;
@@ -109,7 +110,8 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
             << " through registers, " << two_local_tiles << " with two local tiles; UNROLL_STEPS: " << unrolled_steps
             << "; UNROLL_TILES: " << unrolled_tiles << "; LOCAL_PAD > 0: " << padded_rows
             << "; INLINE_MATH mdh: " << inline_math << "; F_INLINE inline: " << inlined_f
-            << ", unrolled: " << unrolled_f_loops << "; WG_COMBINE last: " << last_group_folds << "\n";
+            << ", unrolled: " << unrolled_f_loops << "; WG_COMBINE last: " << last_group_folds
+            << ", atomic: " << atomic_adds << "\n";
   const char* layers[] = {"local", "private"};
   for (int l = 0; l < 2; ++l) {
     std::cout << "VECTOR_WIDTH > 1, " << layers[l] << " caches: " << vector_copies[l][0] << " rows of whole vectors "
@@ -126,6 +128,7 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
   EXPECT_GT(inlined_f, 0);
   EXPECT_GT(unrolled_f_loops, 0);
   EXPECT_GT(last_group_folds, 0);
+  EXPECT_GT(atomic_adds, 0);
 }
 
 }  // namespace

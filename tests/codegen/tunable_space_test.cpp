@@ -155,9 +155,10 @@ TEST(TuningSpace, TheTunersEstimateAgreesWithTheExactCount) {
   const BoundMdh bound = bind_app("apps/dot.mdh", "K=12");
   TuningSpace s = make_tuning_space(bound, testing::roomy_device_limits());
   // Vector widths multiply the candidates by 25: the exact count took over 120 s with them free. UNROLL_TILES, which
-  // doubles them, stays off for the same reason.
+  // doubles them, stays off for the same reason, and WG_COMBINE's `atomic`, whose constraints are those of `last`.
   for (const char* fixed : {"VECTOR_WIDTH_x", "VECTOR_WIDTH_y", "STRIDED_RUN_k"}) s.restrict_to(fixed, {1});
   s.restrict_to("UNROLL_TILES", {0});
+  s.restrict_to("WG_COMBINE", {0, 1});
   const tuner::SearchSpace search = make_search_space(s, 1);
   const auto exact = search.exact_valid_size(tuner::BigUnsigned(uint64_t{1} << 40));
   ASSERT_TRUE(exact.has_value());

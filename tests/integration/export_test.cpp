@@ -253,6 +253,26 @@ TEST_F(ExportTest, LastWorkGroupFoldRunsThroughTheRunnerLaunchAfterLaunch) {
   expect_gemm_matches_reference(run);
 }
 
+// WG_COMBINE atomic: one kernel and two zero-filled scratch buffers, the counts and the accumulators (a float per
+// point of C), which every launch leaves zero, so that the third launch still adds from zero.
+TEST_F(ExportTest, AtomicAccumulatorsRunThroughTheRunnerLaunchAfterLaunch) {
+  const BoundMdh bound = bound_gemm();
+  KernelConfig config = split_reduction_config(bound);
+  config.work_group_combine = WorkGroupCombine::atomic;
+  const std::string path = write_config(bound, config, "atomic.json");
+  expect_export_equals_generate(dir_, " --config " + path);
+  const nlohmann::json launch = nlohmann::json::parse(read_file(dir_ / "export/gemm.launch.json"));
+  ASSERT_EQ(launch.at("kernels").size(), 1u) << launch.dump(1);
+  ASSERT_EQ(launch.at("scratch").size(), 2u) << launch.dump(1);
+  EXPECT_EQ(launch.at("scratch").at(0).at("bytes"), 3 * 2 * 4);    // an int per work-group of i and j (NUM_WG 3, 2)
+  EXPECT_EQ(launch.at("scratch").at(1).at("bytes"), 37 * 29 * 4);  // a float per point of C
+  for (int s = 0; s < 2; ++s) EXPECT_EQ(launch.at("scratch").at(s).at("zeroed"), true);
+
+  const GemmRun run = run_gemm_through_runner(dir_ / "export", 3);
+  EXPECT_EQ(run.events, 1u);
+  expect_gemm_matches_reference(run);
+}
+
 TEST_F(ExportTest, ParamsAreSetByNameAndSize) {
   std::ofstream(dir_ / "axpy.mdh") << "md_hom axpy\nsize N\nparam alpha : float\ninput x : float[N]\n"
                                       "input y : float[N]\noutput z : float[N]\nview (i < N) : x[i], y[i] -> z[i]\n"
