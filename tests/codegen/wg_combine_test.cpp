@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -22,57 +23,75 @@
 namespace mdh {
 namespace {
 
-// Draws configurations of each reducing md_hom and runs those whose reductions are split over work-groups with
-// both values: the same result as the reference, one kernel instead of two, a count per work-group of the `++`
-// dimensions. The property tests draw the family at random too; this one runs each such configuration with `last`.
-TEST(WgCombine, LastWorkGroupFoldsAsTheSecondKernelDoes) {
+// Draws 40 configurations of each case (the contractions left out: slow to build, nothing new for this family),
+// sets WG_COMBINE to `combine` where `applies` to the md_hom, and hands `check` the first four of each case whose
+// reductions are split over work-groups and that generate, with a label naming them for messages.
+using FinishedInOneKernel =
+    std::function<void(const BoundMdh& bound, const KernelConfig& config, const TunableGeometry& g,
+                       const LaunchPlan& plan, const std::string& where)>;
+void for_each_finished_in_one_kernel(const std::vector<testing::PropertyCase>& cases, uint64_t seed,
+                                     WorkGroupCombine combine, const std::function<bool(const Mdh&)>& applies,
+                                     const FinishedInOneKernel& check) {
   const DeviceLimits limits = testing::first_device_limits();
-  int folded = 0, not_commutative = 0, struct_results = 0, several_tiles = 0;
-  for (const testing::PropertyCase& c : testing::property_cases()) {
-    if (c.name.rfind("tc_", 0) == 0) continue;  // the contractions: slow to build, nothing new for this family
+  for (const testing::PropertyCase& c : cases) {
+    if (c.name.rfind("tc_", 0) == 0) continue;
     int here = 0;
     testing::for_each_property_configuration(
-        c, 40, 20261127, [&](const BoundMdh& bound, size_t size_index, int index, const KernelConfig& drawn) {
-          const Mdh& mdh = *bound.mdh;
-          if (mdh.reduction_dims().empty() || here >= 4) return;
+        c, 40, seed, [&](const BoundMdh& bound, size_t size_index, int index, const KernelConfig& drawn) {
+          if (!applies(*bound.mdh) || here >= 4) return;
           KernelConfig config = drawn;
-          config.work_group_combine = WorkGroupCombine::last;
+          config.work_group_combine = combine;
           const TunableGeometry g = tunable_geometry(bound, config);
           if (!g.combines_work_groups()) return;
           LaunchPlan plan;
           try {
             plan = generate_tunable_kernel(bound, config, limits);
           } catch (const UserError&) {
-            return;  // the fold's local memory does not fit beside this configuration's
+            return;  // the finishing work-group's local memory does not fit beside this configuration's
           }
           ++here;
-          const std::string where = c.name + " " + c.sizes[size_index] + " #" + std::to_string(index) + ": " +
-                                    config_to_json(bound, config).dump();
-          ASSERT_EQ(plan.kernels.size(), 1u) << where;
-          const auto counts =
-              std::find_if(plan.scratch.begin(), plan.scratch.end(), [](const ScratchBuffer& s) { return s.zeroed; });
-          ASSERT_NE(counts, plan.scratch.end()) << where;
-          EXPECT_EQ(counts->bytes, static_cast<uint64_t>(g.concat_work_groups) * 4) << where;
-          EXPECT_EQ(
-              std::count_if(plan.scratch.begin(), plan.scratch.end(), [](const ScratchBuffer& s) { return s.zeroed; }),
-              1)
-              << where;
-          config.work_group_combine = WorkGroupCombine::kernel;
-          EXPECT_EQ(generate_tunable_kernel(bound, config, limits).kernels.size(), 2u) << where;
-
-          const std::map<std::string, testing::Bytes> buffers = testing::seeded_buffers(bound, 3);
-          // run_plan_with_scratch also fails where the counts are not zero after the launch.
-          const testing::RunResult run = testing::run_plan_with_scratch(bound, plan, buffers);
-          ASSERT_EQ(run.error, "") << where;
-          EXPECT_EQ(testing::compare_outputs(bound, testing::reference_output(bound, buffers), run.output),
-                    std::nullopt)
-              << where;
-          ++folded;
-          not_commutative += !mdh.dims[mdh.reduction_dims().front()].combine.is_commutative();
-          struct_results += mdh.result_type().is_struct();
-          for (int d : g.concat_dims) several_tiles += g.tiles_per_wg[d] > 1;
+          check(bound, config, g, plan,
+                c.name + " " + c.sizes[size_index] + " #" + std::to_string(index) + ": " +
+                    config_to_json(bound, config).dump());
         });
   }
+}
+
+// Draws configurations of each reducing md_hom and runs those whose reductions are split over work-groups with
+// both values: the same result as the reference, one kernel instead of two, a count per work-group of the `++`
+// dimensions. The property tests draw the family at random too; this one runs each such configuration with `last`.
+TEST(WgCombine, LastWorkGroupFoldsAsTheSecondKernelDoes) {
+  const DeviceLimits limits = testing::first_device_limits();
+  int folded = 0, not_commutative = 0, struct_results = 0, several_tiles = 0;
+  for_each_finished_in_one_kernel(
+      testing::property_cases(), 20261127, WorkGroupCombine::last,
+      [](const Mdh& mdh) { return !mdh.reduction_dims().empty(); },
+      [&](const BoundMdh& bound, const KernelConfig& drawn, const TunableGeometry& g, const LaunchPlan& plan,
+          const std::string& where) {
+        const Mdh& mdh = *bound.mdh;
+        ASSERT_EQ(plan.kernels.size(), 1u) << where;
+        const auto counts =
+            std::find_if(plan.scratch.begin(), plan.scratch.end(), [](const ScratchBuffer& s) { return s.zeroed; });
+        ASSERT_NE(counts, plan.scratch.end()) << where;
+        EXPECT_EQ(counts->bytes, static_cast<uint64_t>(g.concat_work_groups) * 4) << where;
+        EXPECT_EQ(
+            std::count_if(plan.scratch.begin(), plan.scratch.end(), [](const ScratchBuffer& s) { return s.zeroed; }), 1)
+            << where;
+        KernelConfig config = drawn;
+        config.work_group_combine = WorkGroupCombine::kernel;
+        EXPECT_EQ(generate_tunable_kernel(bound, config, limits).kernels.size(), 2u) << where;
+
+        const std::map<std::string, testing::Bytes> buffers = testing::seeded_buffers(bound, 3);
+        // run_plan_with_scratch also fails where the counts are not zero after the launch.
+        const testing::RunResult run = testing::run_plan_with_scratch(bound, plan, buffers);
+        ASSERT_EQ(run.error, "") << where;
+        EXPECT_EQ(testing::compare_outputs(bound, testing::reference_output(bound, buffers), run.output), std::nullopt)
+            << where;
+        ++folded;
+        not_commutative += !mdh.dims[mdh.reduction_dims().front()].combine.is_commutative();
+        struct_results += mdh.result_type().is_struct();
+        for (int d : g.concat_dims) several_tiles += g.tiles_per_wg[d] > 1;
+      });
   std::cout << "WG_COMBINE last: " << folded << " configurations (" << not_commutative << " not commutative, "
             << struct_results << " struct results, " << several_tiles << " with several `++` tiles per work-group)\n";
   EXPECT_GE(folded, 10);
@@ -85,7 +104,6 @@ TEST(WgCombine, LastWorkGroupFoldsAsTheSecondKernelDoes) {
 // result as the reference, one kernel, no partial results, and two zeroed buffers (the counts, and the
 // accumulators, one per output point) that the kernel leaves at zero (run_plan_with_scratch fails otherwise).
 TEST(WgCombine, AtomicAccumulatorsSumAsTheSecondKernelDoes) {
-  const DeviceLimits limits = testing::first_device_limits();
   std::vector<testing::PropertyCase> cases = testing::property_cases();
   cases.push_back({"idot",
                    "idot.mdh",
@@ -98,47 +116,29 @@ TEST(WgCombine, AtomicAccumulatorsSumAsTheSecondKernelDoes) {
                    "view (i < I, k < K) : A[i][k], x[k] -> y[i]\nscalar (a, b) = a * b\ncombine (++, +)\n",
                    {"I=5,K=17", "I=12,K=9"}});
   int added = 0, integer = 0, several_points = 0, several_tiles = 0;
-  for (const testing::PropertyCase& c : cases) {
-    if (c.name.rfind("tc_", 0) == 0) continue;  // the contractions: slow to build, nothing new for this family
-    int here = 0;
-    testing::for_each_property_configuration(
-        c, 40, 20261128, [&](const BoundMdh& bound, size_t size_index, int index, const KernelConfig& drawn) {
-          const Mdh& mdh = *bound.mdh;
-          if (!work_group_combine_atomic_applies(mdh) || here >= 4) return;
-          KernelConfig config = drawn;
-          config.work_group_combine = WorkGroupCombine::atomic;
-          const TunableGeometry g = tunable_geometry(bound, config);
-          if (!g.combines_work_groups()) return;
-          LaunchPlan plan;
-          try {
-            plan = generate_tunable_kernel(bound, config, limits);
-          } catch (const UserError&) {
-            return;  // the flag's local memory does not fit beside this configuration's
-          }
-          ++here;
-          const std::string where = c.name + " " + c.sizes[size_index] + " #" + std::to_string(index) + ": " +
-                                    config_to_json(bound, config).dump();
-          ASSERT_EQ(plan.kernels.size(), 1u) << where;
-          EXPECT_EQ(testing::occurrences(plan.source, "partials"), 0u) << where;
-          std::vector<uint64_t> zeroed;
-          for (const ScratchBuffer& s : plan.scratch)
-            if (s.zeroed) zeroed.push_back(s.bytes);
-          const uint64_t point_bytes = static_cast<uint64_t>(g.output_points) * g.result_bytes;
-          EXPECT_EQ(zeroed, (std::vector<uint64_t>{static_cast<uint64_t>(g.concat_work_groups) * 4, point_bytes}))
-              << where;
+  for_each_finished_in_one_kernel(
+      cases, 20261128, WorkGroupCombine::atomic, work_group_combine_atomic_applies,
+      [&](const BoundMdh& bound, const KernelConfig&, const TunableGeometry& g, const LaunchPlan& plan,
+          const std::string& where) {
+        ASSERT_EQ(plan.kernels.size(), 1u) << where;
+        EXPECT_EQ(testing::occurrences(plan.source, "partials"), 0u) << where;
+        std::vector<uint64_t> zeroed;
+        for (const ScratchBuffer& s : plan.scratch)
+          if (s.zeroed) zeroed.push_back(s.bytes);
+        const uint64_t point_bytes = static_cast<uint64_t>(g.output_points) * g.result_bytes;
+        EXPECT_EQ(zeroed, (std::vector<uint64_t>{static_cast<uint64_t>(g.concat_work_groups) * 4, point_bytes}))
+            << where;
 
-          const std::map<std::string, testing::Bytes> buffers = testing::seeded_buffers(bound, 3);
-          const testing::RunResult run = testing::run_plan_with_scratch(bound, plan, buffers);
-          ASSERT_EQ(run.error, "") << where;
-          EXPECT_EQ(testing::compare_outputs(bound, testing::reference_output(bound, buffers), run.output),
-                    std::nullopt)
-              << where;
-          ++added;
-          integer += mdh.result_type().scalar != ScalarType::Float;
-          several_points += g.output_points > 1;
-          for (int d : g.concat_dims) several_tiles += g.tiles_per_wg[d] > 1;
-        });
-  }
+        const std::map<std::string, testing::Bytes> buffers = testing::seeded_buffers(bound, 3);
+        const testing::RunResult run = testing::run_plan_with_scratch(bound, plan, buffers);
+        ASSERT_EQ(run.error, "") << where;
+        EXPECT_EQ(testing::compare_outputs(bound, testing::reference_output(bound, buffers), run.output), std::nullopt)
+            << where;
+        ++added;
+        integer += bound.mdh->result_type().scalar != ScalarType::Float;
+        several_points += g.output_points > 1;
+        for (int d : g.concat_dims) several_tiles += g.tiles_per_wg[d] > 1;
+      });
   std::cout << "WG_COMBINE atomic: " << added << " configurations (" << integer << " integer, " << several_points
             << " with several output points, " << several_tiles << " with several `++` tiles per work-group)\n";
   EXPECT_GE(added, 10);
