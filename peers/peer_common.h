@@ -83,7 +83,12 @@ struct PeerSetup {
   nlohmann::json notes = nlohmann::json::object();  // peer-specific facts (algorithm chosen, parameters, ...)
   std::function<nlohmann::json()> late_notes;       // optional: facts known only after the runs, merged into notes
   std::function<RunTimes()> run_once;               // one whole call, timed
-  std::function<HostBuffer()> read_output;          // the output the last call produced, shaped as the spec's output
+  // Optional: one whole call without the instruments that give the device time (kernel events), its host wall time
+  // in ns. Where a peer has one, each timed run is run_once for the device time and then this for the call time: an
+  // application's call pays no timing events, and their cost differs by API (NVIDIA's OpenCL: about 8 us per kernel
+  // on a profiling queue, CUDA's two event records about 3 us; results/nvidia-h200/session32).
+  std::function<double()> plain_call;
+  std::function<HostBuffer()> read_output;  // the output the last call produced, shaped as the spec's output
 };
 
 /// Validates (one call, compared with the reference), measures, prints the JSON record on stdout and writes it to

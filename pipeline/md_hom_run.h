@@ -32,7 +32,7 @@ class MdHomRun {
 
   /// Runs `plan` warmups + repetitions times on the device buffers. Before the first run the output buffer is
   /// filled with 0xFF bytes (NaN for floating types), so a kernel that misses an element cannot pass a check.
-  PlanTiming run(const LaunchPlan& plan, int warmups, int repetitions);
+  PlanTiming run(const LaunchPlan& plan, int warmups, int repetitions, KernelEvents events = KernelEvents::profiled);
   /// The output buffer as the last run left it.
   HostBuffer read_output();
 

@@ -96,7 +96,7 @@ std::vector<PreparedLaunch> prepare_launches(Context& context, const LaunchPlan&
 
 // Arguments are set right before each enqueue: a plan may launch the same kernel twice with different
 // arguments, and OpenCL captures argument values at enqueue time.
-ClEvent enqueue(Context& context, const PreparedLaunch& p) {
+ClEvent enqueue(Context& context, const PreparedLaunch& p, KernelEvents events) {
   const KernelLaunch& launch = *p.launch;
   for (size_t a = 0; a < p.args.size(); ++a)
     check(clSetKernelArg(p.kernel, static_cast<cl_uint>(a), p.args[a].size, p.args[a].value),
@@ -108,7 +108,8 @@ ClEvent enqueue(Context& context, const PreparedLaunch& p) {
   }
   cl_event event = nullptr;
   check(clEnqueueNDRangeKernel(context.queue(), p.kernel, static_cast<cl_uint>(launch.work_dims), nullptr, global,
-                               launch.local_size ? local : nullptr, 0, nullptr, &event),
+                               launch.local_size ? local : nullptr, 0, nullptr,
+                               events == KernelEvents::profiled ? &event : nullptr),
         "launching " + kernel_text(launch));
   return ClEvent(event);
 }
@@ -123,7 +124,7 @@ uint64_t profiled_ns(const ClEvent& event, const KernelLaunch& launch) {
 }
 
 // Kernels may fail after they were enqueued (e.g. CL_OUT_OF_RESOURCES on a GPU); the event then carries the
-// error code, so look at every event to name the kernel that failed.
+// error code, so look at every event to name the kernel that failed (without events the wait's status says it).
 void wait_for(Context& context, const std::vector<PreparedLaunch>& prepared, const std::vector<ClEvent>& events) {
   cl_int finish_status = clFinish(context.queue());
   for (size_t k = 0; k < events.size(); ++k) {
@@ -160,7 +161,7 @@ uint64_t PlanTiming::median_wall_ns() const {
 
 PlanTiming execute_plan(Context& context, const LaunchPlan& plan, const std::map<std::string, cl_mem>& buffers,
                         const std::map<std::string, std::vector<unsigned char>>& param_bytes, int warmups,
-                        int repetitions) {
+                        int repetitions, KernelEvents kernel_events) {
   MDH_INTERNAL_ASSERT(warmups >= 0 && repetitions >= 0, "negative warm-up or repetition count");
   MDH_INTERNAL_ASSERT(!plan.kernels.empty(), "a launch plan without kernels");
   std::vector<PreparedLaunch> prepared = prepare_launches(context, plan, buffers, param_bytes);
@@ -171,10 +172,18 @@ PlanTiming execute_plan(Context& context, const LaunchPlan& plan, const std::map
     auto wall_start = std::chrono::steady_clock::now();
     std::vector<ClEvent> events;
     events.reserve(prepared.size());
-    for (const PreparedLaunch& p : prepared) events.push_back(enqueue(context, p));
+    for (const PreparedLaunch& p : prepared) {
+      ClEvent event = enqueue(context, p, kernel_events);
+      if (event.get()) events.push_back(std::move(event));
+    }
     wait_for(context, prepared, events);
     auto wall_end = std::chrono::steady_clock::now();
     if (run < warmups) continue;
+    if (kernel_events == KernelEvents::plain) {
+      timing.wall_ns.push_back(
+          static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(wall_end - wall_start).count()));
+      continue;
+    }
 
     uint64_t kernel_sum = 0;
     for (size_t k = 0; k < events.size(); ++k) {

@@ -31,6 +31,12 @@ struct PlanTiming {
 uint64_t median_ns(std::vector<uint64_t> values);
 double median(std::vector<double> values);
 
+/// Whether execute_plan asks for an event per kernel. `profiled`: kernel_ns and each_kernel_ns hold the kernels'
+/// times. `plain`: the kernels are enqueued as an application enqueues them, without events, and only wall_ns is
+/// filled: a whole-call time without the instrument. On the H200 NVIDIA's OpenCL took 18.1 us to launch and wait for
+/// an empty kernel with an event on a profiling queue and 10.4 us without (results/nvidia-h200/session32).
+enum class KernelEvents { profiled, plain };
+
 /// Runs `plan` warmups + repetitions times and times the last `repetitions` runs.
 ///   buffers:     every spec buffer a KernelArg::Buffer names -> its device buffer;
 ///   param_bytes: every spec param a KernelArg::Param names -> its value's bytes (see param_bytes()).
@@ -39,6 +45,6 @@ double median(std::vector<double> values);
 /// is an InternalError, since codegen produced the plan from the same spec.
 PlanTiming execute_plan(Context& context, const LaunchPlan& plan, const std::map<std::string, cl_mem>& buffers,
                         const std::map<std::string, std::vector<unsigned char>>& param_bytes, int warmups,
-                        int repetitions);
+                        int repetitions, KernelEvents events = KernelEvents::profiled);
 
 }  // namespace mdh

@@ -103,6 +103,26 @@ TEST_F(ExecuteTest, ScaleAddGivesTheRightNumbersAndPositiveTimings) {
   for (int i = 0; i < kN; ++i) ASSERT_EQ(c[i], -static_cast<float>(i) + static_cast<float>(3 * i + 1)) << i;
 }
 
+// KernelEvents::plain: the kernels run as with events (same numbers), and only the whole-call times are kept.
+TEST_F(ExecuteTest, PlainCallsComputeTheSameAndKeepOnlyTheirWallTimes) {
+  std::vector<float> a(kN), b(kN), c(kN, -1.0f);
+  for (int i = 0; i < kN; ++i) a[i] = static_cast<float>(i), b[i] = static_cast<float>(5 * i + 2);
+  DeviceBuffer da = context_->create_buffer(kN * sizeof(float)), db = context_->create_buffer(kN * sizeof(float)),
+               dc = context_->create_buffer(kN * sizeof(float));
+  da.write(a.data(), da.bytes());
+  db.write(b.data(), db.bytes());
+  dc.write(c.data(), dc.bytes());
+  std::map<std::string, cl_mem> buffers{{"a", da.get()}, {"b", db.get()}, {"c", dc.get()}};
+  std::map<std::string, std::vector<unsigned char>> params{{"alpha", bytes_of(-3.0f)}, {"n", bytes_of<cl_int>(kN)}};
+  PlanTiming timing = execute_plan(*context_, scale_add_plan(), buffers, params, 1, 2, KernelEvents::plain);
+  dc.read(c.data(), dc.bytes());
+  for (int i = 0; i < kN; ++i) ASSERT_EQ(c[i], -3.0f * static_cast<float>(i) + static_cast<float>(5 * i + 2)) << i;
+  EXPECT_TRUE(timing.kernel_ns.empty());
+  ASSERT_EQ(timing.wall_ns.size(), 2u);
+  for (uint64_t ns : timing.wall_ns) EXPECT_GT(ns, 0u);
+  for (const auto& each : timing.each_kernel_ns) EXPECT_TRUE(each.empty());
+}
+
 // A zeroed scratch buffer (WG_COMBINE's counts) is zero when the plan's first kernel starts, even where the
 // Context's pool hands it over from another plan that left other bytes in that slot; kernels keep it zero, so the
 // repetitions need no fill. The kernel reports what it found and leaves zero.
