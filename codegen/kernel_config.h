@@ -45,7 +45,8 @@ enum class InlineMath { builtin, mdh };
 enum class FInline { call, inlined, unrolled };
 /// WG_COMBINE's values (see KernelConfig::work_group_combine).
 enum class WorkGroupCombine { kernel, last, atomic };
-/// Where WG_COMBINE exists: the md_hom reduces.
+/// Where WG_COMBINE can exist: the md_hom reduces. (At a size whose reductions have a single element the family is
+/// left out: parameter_families.cpp.)
 inline bool work_group_combine_applies(const Mdh& mdh) {
   return !mdh.reduction_dims().empty();
 }
