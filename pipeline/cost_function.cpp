@@ -97,12 +97,18 @@ tuner::EvaluationResult MdHomCostFunction::evaluate_in_stages(const KernelConfig
   const std::optional<double> best = context.best_cost;
   try {
     if (context.final_runs) {
-      // As peers are timed (peers/peer_common.h): after the warm-ups, each run a call of its own that starts from a
-      // reset output; never cut, always checked.
-      if (settings_.warmups > 0) run_.run(plan, settings_.warmups, 0);
+      // As peers are timed (peers/peer_common.h): after the warm-ups, each run a call of its own; never cut, always
+      // checked. The output is poisoned once, before the first launch (OutputPoison).
+      OutputPoison poison = OutputPoison::before_first_run;
+      if (settings_.warmups > 0) {
+        run_.run(plan, settings_.warmups, 0, KernelEvents::profiled, poison);
+        poison = OutputPoison::none;
+      }
       std::vector<uint64_t> kernel_ns;
-      for (int k = 0; k < std::max(1, *context.final_runs); ++k)
-        kernel_ns.push_back(run_.run(plan, 0, 1).kernel_ns.at(0));
+      for (int k = 0; k < std::max(1, *context.final_runs); ++k) {
+        kernel_ns.push_back(run_.run(plan, 0, 1, KernelEvents::profiled, poison).kernel_ns.at(0));
+        poison = OutputPoison::none;
+      }
       end_stage("device");
       if (context.kernels_end) context.kernels_end();
       return checked(EvaluationResult::ok(static_cast<double>(median_ns(kernel_ns)) * 1e-9), end_stage);
@@ -121,17 +127,22 @@ tuner::EvaluationResult MdHomCostFunction::evaluate_in_stages(const KernelConfig
     // whole kernel in clBuildProgram, so there a first warm-up kWarmupCutMargin times over the cut is already the
     // verdict: on the H200 random GEMM 1024^3 candidates ran 0.01-0.4 s against a best of 0.09 ms, each launched
     // twice before its cut, and the evaluations took 170 ms on average (results/nvidia-h200/session12/README.md).
+    // The output is poisoned before the evaluation's first launch only (OutputPoison): the check reads what the
+    // last run left, which a kernel that misses an element cannot have written.
     int warmups = settings_.warmups;
+    OutputPoison poison = OutputPoison::before_first_run;
     if (cutting && limits_.nvidia_driver && warmups > 0) {
-      const double warmup = static_cast<double>(run_.run(plan, 0, 1).median_kernel_ns()) * 1e-9;
+      const double warmup =
+          static_cast<double>(run_.run(plan, 0, 1, KernelEvents::profiled, poison).median_kernel_ns()) * 1e-9;
       if (warmup > kWarmupCutMargin * settings_.cut_factor * *best) return cut_at(warmup, "cut after its warm-up run");
       --warmups;
+      poison = OutputPoison::none;
     }
-    PlanTiming timing = run_.run(plan, warmups, 1);
+    PlanTiming timing = run_.run(plan, warmups, 1, KernelEvents::profiled, poison);
     const double first_run = static_cast<double>(timing.median_kernel_ns()) * 1e-9;
     if (cutting && first_run > settings_.cut_factor * *best) return cut_at(first_run, "cut after one timed run");
     if (settings_.repetitions > 1) {
-      const PlanTiming rest = run_.run(plan, 0, settings_.repetitions - 1);
+      const PlanTiming rest = run_.run(plan, 0, settings_.repetitions - 1, KernelEvents::profiled, OutputPoison::none);
       timing.kernel_ns.insert(timing.kernel_ns.end(), rest.kernel_ns.begin(), rest.kernel_ns.end());
     }
     end_stage("device");

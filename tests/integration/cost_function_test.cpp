@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -73,6 +74,35 @@ TEST(CostFunction, AFinalTimingIsNeverCutAndAlwaysChecked) {
   EXPECT_GT(result.cost, 1e-12);
   ASSERT_GE(result.stage_seconds.size(), 2u);
   EXPECT_EQ(result.stage_seconds.back().first, "verification");
+}
+
+// MdHomRun poisons the output (NaN) before the first run of a call only where asked: the cost function and the
+// benchmark poison an evaluation's or a measurement's first launch and time the later ones as an application's calls
+// follow one another. A kernel that writes nothing shows which: after OutputPoison::none the previous kernel's right
+// output is still there; after before_first_run every byte is 0xFF and the check fails.
+TEST(CostFunction, OnlyAPoisonedRunStartsFromNaNsAndTheOthersKeepWhatTheKernelsWrote) {
+  SmallGemmRun gemm;
+  const LaunchPlan plan =
+      prepare_kernel(gemm.bound, gemm.limits, KernelChoice::typed(default_config(gemm.bound, gemm.limits))).plan;
+  ASSERT_EQ(plan.kernels.size(), 1u);
+  LaunchPlan writes_nothing = plan;
+  std::string params;
+  for (size_t a = 0; a < plan.kernels[0].args.size(); ++a) {
+    ASSERT_EQ(plan.kernels[0].args[a].kind, KernelArg::Kind::Buffer);
+    params += (a ? ", " : "") + std::string("__global float* arg") + std::to_string(a);
+  }
+  writes_nothing.source = "__kernel void " + plan.kernels[0].kernel_name + "(" + params + ") {}\n";
+
+  gemm.run.run(plan, 0, 1);
+  EXPECT_EQ(gemm.run.output_passes_on_device(), std::optional<bool>(true));
+  gemm.run.run(writes_nothing, 1, 2, KernelEvents::profiled, OutputPoison::none);
+  EXPECT_EQ(gemm.run.output_passes_on_device(), std::optional<bool>(true));
+  gemm.run.run(writes_nothing, 0, 1, KernelEvents::plain, OutputPoison::before_first_run);
+  EXPECT_EQ(gemm.run.output_passes_on_device(), std::optional<bool>(false));
+  const HostBuffer poisoned = gemm.run.read_output();
+  ASSERT_FALSE(poisoned.bytes.empty());
+  EXPECT_EQ(std::count(poisoned.bytes.begin(), poisoned.bytes.end(), static_cast<unsigned char>(0xFF)),
+            static_cast<std::ptrdiff_t>(poisoned.bytes.size()));
 }
 
 // The check of a candidate that could become the best is decided on the device (runtime/device_check.h); a failed
