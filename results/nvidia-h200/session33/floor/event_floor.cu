@@ -28,9 +28,14 @@ int main() {
   cudaEvent_t a, b;
   check(cudaEventCreate(&a), "cudaEventCreate");
   check(cudaEventCreate(&b), "cudaEventCreate");
-  struct Grid { const char* what; int groups, local; };
-  const Grid grids[] = {{"one block of 32", 1, 32}, {"GEMM 10x500x64's grid, 160 x 128", 160, 128},
-                        {"DOT's grid, 256 x 512", 256, 512}, {"264 x 1024", 264, 1024}};
+  struct Grid {
+    const char* what;
+    int groups, local;
+  };
+  const Grid grids[] = {{"one block of 32", 1, 32},
+                        {"GEMM 10x500x64's grid, 160 x 128", 160, 128},
+                        {"DOT's grid, 256 x 512", 256, 512},
+                        {"264 x 1024", 264, 1024}};
   for (int round = 1; round <= 2; ++round)
     for (const Grid& g : grids) {
       std::vector<float> us;

@@ -58,7 +58,8 @@ int main(int argc, char** argv) {
         clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &device, nullptr) == CL_SUCCESS)
       break;
   }
-  if (!device && any_device_test) check(clGetDeviceIDs(ids[0], CL_DEVICE_TYPE_ALL, 1, &device, nullptr), "clGetDeviceIDs");
+  if (!device && any_device_test)
+    check(clGetDeviceIDs(ids[0], CL_DEVICE_TYPE_ALL, 1, &device, nullptr), "clGetDeviceIDs");
   if (!device) return std::fprintf(stderr, "error: no NVIDIA OpenCL device\n"), 1;
   size_t resolution = 0;
   clGetDeviceInfo(device, CL_DEVICE_PROFILING_TIMER_RESOLUTION, sizeof resolution, &resolution, nullptr);
@@ -88,7 +89,10 @@ int main(int argc, char** argv) {
   cl_kernel empty = clCreateKernel(program, "empty", &status);
   check(clSetKernelArg(empty, 0, sizeof data, &data), "arg");
   check(clSetKernelArg(empty, 1, sizeof out, &out), "arg");
-  struct Grid { const char* what; size_t groups, local; };
+  struct Grid {
+    const char* what;
+    size_t groups, local;
+  };
   for (int round = 1; round <= 2; ++round) {
     for (Grid g : {Grid{"one work-group of 32", 1, 32}, Grid{"GEMM 10x500x64's grid, 160 x 128", 160, 128},
                    Grid{"DOT's grid, 256 x 512", 256, 512}, Grid{"264 x 1024", 264, 1024}}) {
