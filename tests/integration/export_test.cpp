@@ -63,6 +63,10 @@ class ExportTest : public testing::ScratchDirectoryTest {
   }
 
   static DeviceLimits limits() { return device_limits(select_device("")); }
+
+  /// Exports gemm with split_reduction_config and WG_COMBINE `combine` (its config written as `name`), checks the
+  /// directory against `mdh generate`, and returns the exported launch description.
+  nlohmann::json export_split_reduction(WorkGroupCombine combine, const std::string& name);
 };
 
 constexpr const char* kGemmSize = "I=37,J=29,K=13";
@@ -213,12 +217,16 @@ void expect_gemm_matches_reference(const GemmRun& run) {
         << "C[" << n / 29 << "][" << n % 29 << "] = " << run.c[n] << ", expected " << run.reference[n];
 }
 
-TEST_F(ExportTest, ReductionSplitOverWorkGroupsRunsThroughTheRunner) {
+nlohmann::json ExportTest::export_split_reduction(WorkGroupCombine combine, const std::string& name) {
   const BoundMdh bound = bound_gemm();
-  const std::string path = write_config(bound, split_reduction_config(bound), "split.json");
-  expect_export_equals_generate(dir_, " --config " + path);
+  KernelConfig config = split_reduction_config(bound);
+  config.work_group_combine = combine;
+  expect_export_equals_generate(dir_, " --config " + write_config(bound, config, name));
+  return nlohmann::json::parse(read_file(dir_ / "export/gemm.launch.json"));
+}
 
-  const nlohmann::json launch = nlohmann::json::parse(read_file(dir_ / "export/gemm.launch.json"));
+TEST_F(ExportTest, ReductionSplitOverWorkGroupsRunsThroughTheRunner) {
+  const nlohmann::json launch = export_split_reduction(WorkGroupCombine::kernel, "split.json");
   ASSERT_EQ(launch.at("kernels").size(), 2u) << launch.dump(1);
   EXPECT_EQ(launch.at("kernels").at(1).at("name"), "gemm_combine_wg");
   ASSERT_EQ(launch.at("scratch").size(), 1u);
@@ -237,12 +245,7 @@ TEST_F(ExportTest, ReductionSplitOverWorkGroupsRunsThroughTheRunner) {
 // WG_COMBINE last: one kernel, whose count buffer the runner creates zero-filled and every launch leaves zero, so
 // that the third launch still has a last work-group that writes C.
 TEST_F(ExportTest, LastWorkGroupFoldRunsThroughTheRunnerLaunchAfterLaunch) {
-  const BoundMdh bound = bound_gemm();
-  KernelConfig config = split_reduction_config(bound);
-  config.work_group_combine = WorkGroupCombine::last;
-  const std::string path = write_config(bound, config, "last.json");
-  expect_export_equals_generate(dir_, " --config " + path);
-  const nlohmann::json launch = nlohmann::json::parse(read_file(dir_ / "export/gemm.launch.json"));
+  const nlohmann::json launch = export_split_reduction(WorkGroupCombine::last, "last.json");
   ASSERT_EQ(launch.at("kernels").size(), 1u) << launch.dump(1);
   ASSERT_EQ(launch.at("scratch").size(), 2u) << launch.dump(1);
   EXPECT_EQ(launch.at("scratch").at(1).at("bytes"), 3 * 2 * 4);  // an int per work-group of i and j (NUM_WG 3, 2)
@@ -256,12 +259,7 @@ TEST_F(ExportTest, LastWorkGroupFoldRunsThroughTheRunnerLaunchAfterLaunch) {
 // WG_COMBINE atomic: one kernel and two zero-filled scratch buffers, the counts and the accumulators (a float per
 // point of C), which every launch leaves zero, so that the third launch still adds from zero.
 TEST_F(ExportTest, AtomicAccumulatorsRunThroughTheRunnerLaunchAfterLaunch) {
-  const BoundMdh bound = bound_gemm();
-  KernelConfig config = split_reduction_config(bound);
-  config.work_group_combine = WorkGroupCombine::atomic;
-  const std::string path = write_config(bound, config, "atomic.json");
-  expect_export_equals_generate(dir_, " --config " + path);
-  const nlohmann::json launch = nlohmann::json::parse(read_file(dir_ / "export/gemm.launch.json"));
+  const nlohmann::json launch = export_split_reduction(WorkGroupCombine::atomic, "atomic.json");
   ASSERT_EQ(launch.at("kernels").size(), 1u) << launch.dump(1);
   ASSERT_EQ(launch.at("scratch").size(), 2u) << launch.dump(1);
   EXPECT_EQ(launch.at("scratch").at(0).at("bytes"), 3 * 2 * 4);    // an int per work-group of i and j (NUM_WG 3, 2)
