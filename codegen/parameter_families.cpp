@@ -614,6 +614,34 @@ std::vector<ParameterFamily> make_families() {
   }
   {
     ParameterFamily f;
+    f.name = "WG_OWNERSHIP";
+    f.scope = FamilyScope::dimension;
+    // With the dimension's sizes in its tree: its constraint reads them.
+    f.grouped_by_dimension = true;
+    f.kind = FamilyValueKind::enumeration;
+    f.meaning = "which local tiles a work-group owns: a consecutive block of TILES_PER_WG, or every NUM_WG-th";
+    f.labels = {"block", "strided"};
+    f.neutral = zero;
+    // A work-group's partial result is then no fold of consecutive tiles: only where the operator commutes. On `++`
+    // dimensions WG_SWIZZLE orders the work-groups' tiles.
+    f.exists = [](const BoundMdh& b, int d) {
+      return !b.mdh->dims[d].combine.is_concat() && b.mdh->dims[d].combine.is_commutative();
+    };
+    f.get = [](const KernelConfig& c, int d) { return static_cast<int64_t>(c.work_group_ownership_of(d)); };
+    f.set = [](KernelConfig& c, int d, int64_t v) {
+      member_slot(c.work_group_ownership, d) = v == 1 ? Ownership::strided : Ownership::block;
+    };
+    // Strided differs from block only with several work-groups owning several tiles each.
+    f.member_constraints = [](const FamilyContext& x, int d) {
+      const Expr tiles = ceil_div(Expr::constant(x.bound.dim_extents[d]), x.parameter("LT_SIZE", d));
+      return std::vector<Condition>{Condition::unless(
+          x.is("WG_OWNERSHIP", d, "block"), x.parameter("NUM_WG", d) >= Expr::constant(2) &&
+                                                ceil_div(tiles, x.parameter("NUM_WG", d)) >= Expr::constant(2))};
+    };
+    t.push_back(f);
+  }
+  {
+    ParameterFamily f;
     f.name = "CMB_WI";
     f.kind = FamilyValueKind::enumeration;
     f.meaning =

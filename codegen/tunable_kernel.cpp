@@ -246,6 +246,12 @@ class TunableEmitter {
             dim(static_cast<int>(d)) +
             (run_length(static_cast<int>(d)) > 1 ? " (runs of " + str(run_length(static_cast<int>(d))) + ")" : ""));
     if (!strided_dims.empty()) s << "\n//   OWNERSHIP strided: " << join(strided_dims, ",");
+    std::vector<std::string> strided_tiles;
+    for (size_t d = 0; d < m_.dims.size(); ++d)
+      if (c_.work_group_ownership_of(static_cast<int>(d)) == Ownership::strided)
+        strided_tiles.push_back(dim(static_cast<int>(d)));
+    if (!strided_tiles.empty())
+      s << "\n//   WG_OWNERSHIP strided: " << join(strided_tiles, ",") << " (every NUM_WG-th local tile)";
     std::vector<std::string> swizzles;
     for (size_t d = 0; d < m_.dims.size(); ++d)
       if (c_.swizzle(static_cast<int>(d)) > 1)
@@ -868,11 +874,9 @@ class TunableEmitter {
       const std::string n = dim(static_cast<int>(d));
       std::string begin = "tile_begin_" + n;
       if (static_cast<int>(d) == r)
-        begin = first ? "(wg_" + n + "*" + macro("TILES_PER_WG", r) + ")*" + macro("LT_SIZE", r)
-                      : "tile_begin_" + n + " + " + macro("LT_SIZE", r);
+        begin = first ? local_tile(r, "0") + "*" + macro("LT_SIZE", r) : next_tile_begin(r);
       else if (!loop_open[d])  // a reduction tile loop inside r's, of one tile per work-group
-        begin = "(wg_" + n + "*" + macro("TILES_PER_WG", static_cast<int>(d)) + ")*" +
-                macro("LT_SIZE", static_cast<int>(d));
+        begin = local_tile(static_cast<int>(d), "0") + "*" + macro("LT_SIZE", static_cast<int>(d));
       line("const int next_begin_" + n + " = " + begin + ";");
       if (read_backwards[d])
         line("const int next_end_" + n + " = next_begin_" + n + " + " + macro("LT_SIZE", static_cast<int>(d)) + ";");
@@ -1277,6 +1281,23 @@ class TunableEmitter {
     }
   }
 
+  // The index of the work-group's t-th local tile along d (WG_OWNERSHIP): in its block of TILES_PER_WG tiles, or
+  // every NUM_WG-th from its own. Either way the work-groups visit the tiles 0 .. NUM_WG*TILES_PER_WG - 1 once, so
+  // which tiles are full (TunableGeometry) does not depend on it; tiles past the end are empty.
+  std::string local_tile(int d, const std::string& t) const {
+    const std::string n = dim(d);
+    if (c_.work_group_ownership_of(d) == Ownership::strided)
+      return t == "0" ? "wg_" + n : "(" + t + "*" + macro("NUM_WG", d) + " + wg_" + n + ")";
+    return "(wg_" + n + "*" + macro("TILES_PER_WG", d) + (t == "0" ? std::string() : " + " + t) + ")";
+  }
+  // The begin of the work-group's local tile after the one that begins at tile_begin_<d>.
+  std::string next_tile_begin(int d) const {
+    const std::string n = dim(d);
+    return c_.work_group_ownership_of(d) == Ownership::strided
+               ? "tile_begin_" + n + " + " + macro("NUM_WG", d) + "*" + macro("LT_SIZE", d)
+               : "tile_begin_" + n + " + " + macro("LT_SIZE", d);
+  }
+
   // A constant trip count (the work-group's block of TILES_PER_WG tiles) rather than bounds that depend on the
   // group id: PoCL 3.1's optimised builds miscompile barrier-carrying loops with group-dependent bounds (wild
   // indices, endless loops). Tiles past the end are empty (tile_end <= tile_begin): every guard below skips them.
@@ -1297,8 +1318,7 @@ class TunableEmitter {
     } else {
       open("for (int t_" + n + " = 0; t_" + n + " < " + macro("TILES_PER_WG", d) + "; ++t_" + n + ")");
     }
-    line("const int tile_begin_" + n + " = (wg_" + n + "*" + macro("TILES_PER_WG", d) + " + t_" + n + ")*" +
-         macro("LT_SIZE", d) + ";");
+    line("const int tile_begin_" + n + " = " + local_tile(d, "t_" + n) + "*" + macro("LT_SIZE", d) + ";");
     line("const int tile_end_" + n + " = min(tile_begin_" + n + " + " + macro("LT_SIZE", d) + ", " +
          macro("EXTENT", d) + ");");
   }

@@ -588,7 +588,9 @@ TEST(KernelConfig, JsonFormIsFlatNamedAndVersioned) {
   EXPECT_EQ(j["LOCAL_PAD_A"], 0);
   EXPECT_EQ(j["STORE_WIDTH"], 1);
   EXPECT_EQ(j["WG_COMBINE"], "kernel");
-  EXPECT_EQ(j.size(), 51u);  // 50 parameters and the version
+  EXPECT_EQ(j["WG_OWNERSHIP_k"], "block");
+  EXPECT_FALSE(j.contains("WG_OWNERSHIP_i"));  // a `++` dimension has none
+  EXPECT_EQ(j.size(), 52u);                    // 51 parameters and the version
 }
 
 // Version 1 (nested by family and layer) and the journals' ordinals are still read, and mean the same config.

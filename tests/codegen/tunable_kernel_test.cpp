@@ -20,6 +20,7 @@
 #include "codegen/tunable_geometry.h"
 #include "codegen/tuning_space.h"
 #include "tests/codegen/codegen_test_support.h"
+#include "tests/codegen/tunable_property_support.h"
 #include "tests/codegen/tunable_test_support.h"
 
 namespace mdh {
@@ -666,6 +667,111 @@ TEST(TunableKernel, SwizzledWorkGroupsCoverEveryTileOnce) {
       EXPECT_EQ(mismatch(bound, c), "") << where;
       EXPECT_EQ(mismatch(bound, c, ""), "") << where << " (optimised)";
     }
+  }
+}
+
+// WG_OWNERSHIP strided: work-group g takes local tiles g, g + NUM_WG, ... of a reduction dimension. Sizes that
+// fill every tile, that leave the last tile short, and NUM_WG that does not divide the tiles (empty tiles past the
+// end); each way the work-groups combine (a second kernel, the last work-group, atomic adds); DOUBLE_BUFFER, whose
+// prefetch of the next tile steps NUM_WG tiles; UNROLL_TILES. A tile missed or taken twice changes the sums.
+TEST(TunableKernel, StridedWorkGroupTilesCoverEveryTileOnce) {
+  const DeviceLimits limits = testing::first_device_limits();
+  const int l = static_cast<int>(Layer::Local);
+  struct Case {
+    const char* app;
+    const char* sizes;
+    std::function<void(KernelConfig&)> shape;
+  };
+  const auto dot = [](int64_t groups, int64_t tile) {
+    return [groups, tile](KernelConfig& c) {
+      c.num_wg = {groups};
+      c.num_wi = {8};
+      c.local_tile_size = {tile};
+      c.private_tile_size = {2};
+    };
+  };
+  const std::vector<Case> cases{
+      {"apps/dot.mdh", "K=1536", dot(4, 64)},  // 24 tiles, 6 per work-group: all full
+      {"apps/dot.mdh", "K=1531", dot(4, 64)},  // the last tile short
+      {"apps/dot.mdh", "K=1531", dot(5, 64)},  // 24 tiles over 5 work-groups: 6 each, 6 empty ones
+      {"apps/dot.mdh", "K=1009", dot(3, 32)},  // a prime
+      {"apps/gemv.mdh", "I=6,K=200",
+       [](KernelConfig& c) {
+         c.num_wg = {2, 3};
+         c.num_wi = {2, 4};
+         c.local_tile_size = {3, 16};
+         c.private_tile_size = {1, 2};
+       }},
+      {"apps/gemm.mdh", "I=8,J=8,K=96",
+       [](KernelConfig& c) {
+         c.num_wg = {2, 2, 3};
+         c.num_wi = {2, 2, 2};
+         c.local_tile_size = {4, 4, 8};
+         c.private_tile_size = {2, 2, 1};
+       }},
+  };
+  int pipelined = 0;
+  for (const Case& k : cases) {
+    const BoundMdh bound = bind_app(k.app, k.sizes);
+    const int reduction = bound.mdh->reduction_dims().front();
+    // Each way to combine, each DOUBLE_BUFFER and UNROLL_TILES at least once, not every product (CI time).
+    const std::tuple<WorkGroupCombine, DoubleBuffer, UnrollTiles> shapes[] = {
+        {WorkGroupCombine::kernel, DoubleBuffer::off, UnrollTiles::off},
+        {WorkGroupCombine::last, DoubleBuffer::on, UnrollTiles::off},
+        {WorkGroupCombine::atomic, DoubleBuffer::local, UnrollTiles::on},
+        {WorkGroupCombine::atomic, DoubleBuffer::off, UnrollTiles::on},
+        {WorkGroupCombine::last, DoubleBuffer::local, UnrollTiles::off}};
+    for (const auto& [combine, buffer, unroll] : shapes) {
+      KernelConfig c = default_config(bound, limits);
+      k.shape(c);
+      c.work_group_combine = combine;
+      c.double_buffer = buffer;
+      c.unroll_tiles = unroll;
+      for (auto& memory : c.input_memory[l]) memory = Memory::Local;      // the caches DOUBLE_BUFFER pipelines
+      c.result_memory[static_cast<int>(Layer::Private)] = Memory::Local;  // work-items share the reduction
+      c.work_group_ownership.assign(bound.mdh->dims.size(), Ownership::block);
+      c.work_group_ownership.at(reduction) = Ownership::strided;
+      const std::string where = std::string(k.app) + " " + k.sizes + " " + config_to_json(bound, c).dump();
+      ASSERT_NO_THROW(check_config(bound, c, limits)) << where;
+      const std::string source = generate_tunable_kernel(bound, c, limits).source;
+      EXPECT_NE(source.find("WG_OWNERSHIP strided"), std::string::npos) << where;
+      pipelined += tunable_geometry(bound, c).prefetch_dimension == reduction && buffer != DoubleBuffer::off;
+      EXPECT_EQ(mismatch(bound, c), "") << where;
+      EXPECT_EQ(mismatch(bound, c, ""), "") << where << " (optimised)";
+    }
+  }
+  EXPECT_GT(pipelined, 0);
+}
+
+// WG_OWNERSHIP exists on reduction dimensions whose operator commutes, and is strided only where a work-group owns
+// several tiles.
+TEST(TunableKernel, WorkGroupOwnershipExistsOnCommutingReductionsWithSeveralTilesPerWorkGroup) {
+  const DeviceLimits limits = testing::first_device_limits();
+  const BoundMdh gemm = bind_app("apps/gemm.mdh", "I=8,J=8,K=96");
+  const TuningSpace space = make_tuning_space(gemm, limits);
+  EXPECT_GE(space.find("WG_OWNERSHIP_k"), 0);
+  EXPECT_LT(space.find("WG_OWNERSHIP_i"), 0);
+  EXPECT_LT(space.find("WG_OWNERSHIP_j"), 0);
+  for (const testing::PropertyCase& c : testing::property_cases())
+    if (c.name == "matrix_chain") {
+      const BoundMdh chain = testing::bind_spec_text(c.text, c.file, c.sizes.front());
+      for (const TuningParameter& p : make_tuning_space(chain, limits).parameters)
+        EXPECT_EQ(p.name.rfind("WG_OWNERSHIP", 0), std::string::npos) << p.name;
+    }
+  const BoundMdh dot = bind_app("apps/dot.mdh", "K=1536");
+  KernelConfig c = default_config(dot, limits);
+  c.num_wg = {4};
+  c.num_wi = {8};
+  c.local_tile_size = {384};  // one tile per work-group
+  c.private_tile_size = {2};
+  c.work_group_ownership = {Ownership::strided};
+  try {
+    check_config(dot, c, limits);
+    ADD_FAILURE() << "one tile per work-group accepted with strided tiles";
+  } catch (const UserError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "error: config: violates WG_OWNERSHIP_k = block unless (NUM_WG_k >= 2 and ceil(ceil(1536 / LT_SIZE_k) / "
+              "NUM_WG_k) >= 2) (WG_OWNERSHIP_k = strided, NUM_WG_k = 4, LT_SIZE_k = 384)");
   }
 }
 
