@@ -4,6 +4,7 @@
 // against a double sum; timed as peer_mdh times a call: median of CL_PROFILING_COMMAND_END - START over 1,000
 // launches after 100 warm-ups, each waited for; three rounds, the files interleaved.
 // Build: g++ -O2 -std=c++17 dot_ab_cl.cpp -lOpenCL. --any-device first: a short run on the first device (PoCL).
+// --fill: each file also timed with the scratch buffers zeroed by clEnqueueFillBuffer before each launch.
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 
@@ -27,11 +28,19 @@ void check(cl_int status, const char* what) {
   }
 }
 
+// `fill`: before each launch, zero the two scratch buffers with clEnqueueFillBuffer, as runtime/execute.cpp does
+// before each call (call 10).
+std::vector<cl_mem> fill;
+
 double profiled_median_us(cl_command_queue queue, cl_kernel kernel, size_t groups, size_t local) {
   const size_t global = groups * local;
   const int warmups = any_device_test ? 2 : 100, runs = any_device_test ? 5 : 1000;
   std::vector<double> us;
   for (int r = 0; r < warmups + runs; ++r) {
+    for (cl_mem m : fill) {
+      const cl_uchar zero = 0;
+      check(clEnqueueFillBuffer(queue, m, &zero, 1, 0, 4, 0, nullptr, nullptr), "fill");
+    }
     cl_event e = nullptr;
     check(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, &local, 0, nullptr, &e), "launch");
     check(clFinish(queue), "finish");
@@ -48,7 +57,11 @@ double profiled_median_us(cl_command_queue queue, cl_kernel kernel, size_t group
 
 int main(int argc, char** argv) {
   int first = 1;
-  if (argc > 1 && std::string(argv[1]) == "--any-device") any_device_test = true, first = 2;
+  bool with_fill = false;
+  for (; first < argc && argv[first][0] == '-'; ++first) {
+    if (std::string(argv[first]) == "--any-device") any_device_test = true;
+    if (std::string(argv[first]) == "--fill") with_fill = true;
+  }
   cl_uint platforms = 0;
   check(clGetPlatformIDs(0, nullptr, &platforms), "clGetPlatformIDs");
   std::vector<cl_platform_id> ids(platforms);
@@ -126,14 +139,21 @@ int main(int argc, char** argv) {
     }
     entries.push_back(e);
   }
-  std::vector<std::vector<double>> medians(entries.size());
+  // With --fill every file is timed twice per round: without and with the scratch fills before each launch.
+  const int ways = with_fill ? 2 : 1;
+  std::vector<std::vector<double>> medians(entries.size() * ways);
   for (int round = 0; round < 3; ++round)
     for (size_t i = 0; i < entries.size(); ++i)
-      medians[i].push_back(profiled_median_us(queue, entries[i].kernel, entries[i].groups, entries[i].local));
-  for (size_t i = 0; i < entries.size(); ++i) {
-    std::sort(medians[i].begin(), medians[i].end());
-    std::printf("%-40s rounds %.2f %.2f %.2f us, middle %.2f us, %.1f GB/s\n", entries[i].file.c_str(), medians[i][0],
-                medians[i][1], medians[i][2], medians[i][1], (8.0 * n + 4) / (medians[i][1] * 1e3));
+      for (int w = 0; w < ways; ++w) {
+        fill = w == 1 ? std::vector<cl_mem>{counts, acc} : std::vector<cl_mem>{};
+        medians[i * ways + w].push_back(
+            profiled_median_us(queue, entries[i].kernel, entries[i].groups, entries[i].local));
+      }
+  for (size_t k = 0; k < medians.size(); ++k) {
+    std::sort(medians[k].begin(), medians[k].end());
+    std::printf("%-40s%s rounds %.2f %.2f %.2f us, middle %.2f us, %.1f GB/s\n", entries[k / ways].file.c_str(),
+                k % ways == 1 ? " (fills)" : "", medians[k][0], medians[k][1], medians[k][2], medians[k][1],
+                (8.0 * n + 4) / (medians[k][1] * 1e3));
   }
   return 0;
 }
