@@ -144,6 +144,8 @@ class TunableEmitter {
     return std::string(l == Layer::Local ? "cl_" : "cp_") + access_id(a) + "_" + what + "_" + str(k);
   }
   bool strided(int d) const { return c_.ownership_of(d) == Ownership::strided; }
+  // WG_OWNERSHIP strided along d: work-group g takes local tiles g, g + NUM_WG, ...
+  bool strided_tiles(int d) const { return c_.work_group_ownership_of(d) == Ownership::strided; }
   // STORE_WIDTH where it applies (TunableGeometry::store_run) and divides the work-item's run of consecutive results;
   // else 1.
   int64_t store_width() const {
@@ -246,12 +248,11 @@ class TunableEmitter {
             dim(static_cast<int>(d)) +
             (run_length(static_cast<int>(d)) > 1 ? " (runs of " + str(run_length(static_cast<int>(d))) + ")" : ""));
     if (!strided_dims.empty()) s << "\n//   OWNERSHIP strided: " << join(strided_dims, ",");
-    std::vector<std::string> strided_tiles;
+    std::vector<std::string> tile_strided_dims;
     for (size_t d = 0; d < m_.dims.size(); ++d)
-      if (c_.work_group_ownership_of(static_cast<int>(d)) == Ownership::strided)
-        strided_tiles.push_back(dim(static_cast<int>(d)));
-    if (!strided_tiles.empty())
-      s << "\n//   WG_OWNERSHIP strided: " << join(strided_tiles, ",") << " (every NUM_WG-th local tile)";
+      if (strided_tiles(static_cast<int>(d))) tile_strided_dims.push_back(dim(static_cast<int>(d)));
+    if (!tile_strided_dims.empty())
+      s << "\n//   WG_OWNERSHIP strided: " << join(tile_strided_dims, ",") << " (every NUM_WG-th local tile)";
     std::vector<std::string> swizzles;
     for (size_t d = 0; d < m_.dims.size(); ++d)
       if (c_.swizzle(static_cast<int>(d)) > 1)
@@ -1286,16 +1287,14 @@ class TunableEmitter {
   // which tiles are full (TunableGeometry) does not depend on it; tiles past the end are empty.
   std::string local_tile(int d, const std::string& t) const {
     const std::string n = dim(d);
-    if (c_.work_group_ownership_of(d) == Ownership::strided)
-      return t == "0" ? "wg_" + n : "(" + t + "*" + macro("NUM_WG", d) + " + wg_" + n + ")";
+    if (strided_tiles(d)) return t == "0" ? "wg_" + n : "(" + t + "*" + macro("NUM_WG", d) + " + wg_" + n + ")";
     return "(wg_" + n + "*" + macro("TILES_PER_WG", d) + (t == "0" ? std::string() : " + " + t) + ")";
   }
   // The begin of the work-group's local tile after the one that begins at tile_begin_<d>.
   std::string next_tile_begin(int d) const {
     const std::string n = dim(d);
-    return c_.work_group_ownership_of(d) == Ownership::strided
-               ? "tile_begin_" + n + " + " + macro("NUM_WG", d) + "*" + macro("LT_SIZE", d)
-               : "tile_begin_" + n + " + " + macro("LT_SIZE", d);
+    return "tile_begin_" + n + " + " + (strided_tiles(d) ? macro("NUM_WG", d) + "*" : std::string()) +
+           macro("LT_SIZE", d);
   }
 
   // A constant trip count (the work-group's block of TILES_PER_WG tiles) rather than bounds that depend on the
