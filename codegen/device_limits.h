@@ -8,6 +8,9 @@
 
 namespace mdh {
 
+/// CMB_WI shuffle's sub-group width where the device has no shuffle instruction mdh uses (DeviceLimits).
+inline constexpr uint64_t kPortableSubgroupWidth = 4;
+
 struct DeviceLimits {
   uint64_t max_work_group_size = 256;                         // CL_DEVICE_MAX_WORK_GROUP_SIZE
   std::array<uint64_t, 3> max_work_item_sizes{256, 256, 64};  // CL_DEVICE_MAX_WORK_ITEM_SIZES
@@ -43,6 +46,13 @@ struct DeviceLimits {
   // whose estimated register use exceeds it spills and runs many times slower, so the space prunes it before the
   // build (the register budget constraint in parameter_families.cpp).
   uint64_t registers_per_work_item = 0;
+  // The work-items among which CMB_WI shuffle exchanges partial results. Under NVIDIA's driver the warp, which
+  // exchanges registers with shfl.sync (inline PTX) and no barrier. Elsewhere no instruction is used: the same rounds
+  // exchange through memory with barriers, in sub-groups of kPortableSubgroupWidth (this default). No hardware
+  // width is better there, and 4 is small enough that the property tests' small sizes draw both of the shape's levels
+  // (several points in one sub-group, one point over several sub-groups): PoCL checks the index arithmetic that the
+  // GPU runs.
+  uint64_t subgroup_width = kPortableSubgroupWidth;
   // The device runs NVIDIA's OpenCL driver, whose PTX assembler needs a workaround for some kernels
   // (generate_tunable_kernel, nvidia_build_options in codegen/tunable_kernel.cpp).
   bool nvidia_driver = false;

@@ -32,7 +32,7 @@ const char* memory_name(Memory memory);  // "none", "private", "local", "global"
 /// OWNERSHIP's values (see KernelConfig::ownership).
 enum class Ownership { block, strided };
 /// CMB_WI's values (see KernelConfig::work_item_combine).
-enum class WorkItemCombine { serial, tree };
+enum class WorkItemCombine { serial, tree, shuffle };
 /// DOUBLE_BUFFER's values (see KernelConfig::double_buffer).
 enum class DoubleBuffer { off, on, local };
 /// UNROLL_STEPS' values (see KernelConfig::unroll_steps).
@@ -114,7 +114,10 @@ struct KernelConfig {
   Layer combine_layer = Layer::Private;
   // CMB_WI: how those work-items combine at a combine point: the leader folds their partial results one after
   // another (serial, NUM_WI steps), or they combine pairwise in ceil(log2 NUM_WI) rounds separated by barriers
-  // (tree; neighbours pair up where the operator does not commute, so the order of the fold is kept).
+  // (tree; neighbours pair up where the operator does not commute, so the order of the fold is kept), or in
+  // rounds within sub-groups of DeviceLimits::subgroup_width work-items that exchange values without barriers (shuffle:
+  // NVIDIA's shfl.sync; elsewhere the same rounds through memory), then once more across the sub-groups' results:
+  // ceil(log2 NUM_WI) rounds but two barriers instead of one per round.
   WorkItemCombine work_item_combine = WorkItemCombine::serial;
   // DOUBLE_BUFFER: the work-group loads the next local tile of its cached inputs into registers (global loads in
   // flight) while it computes the current one from local memory, then stores them into the caches: the loads'

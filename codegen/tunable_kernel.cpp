@@ -61,7 +61,8 @@ class TunableEmitter {
         g_(tunable_geometry(bound, config)),
         options_(options),
         max_work_group_size_(limits.max_work_group_size),
-        nvidia_driver_(limits.nvidia_driver) {
+        nvidia_driver_(limits.nvidia_driver),
+        subgroup_width_(static_cast<int64_t>(limits.subgroup_width)) {
     // Tunable kernels fuse a*b+c (FP_CONTRACT ON); the verification tolerance covers the rounding difference.
     options_.contract_multiply_add = true;
     // Across f and the combine operator too where local memory is global memory (PoCL on a CPU); see
@@ -86,6 +87,8 @@ class TunableEmitter {
     emit_macros();
     out_ << emit_scalar_function(b_, "mdh_f", window_bindings(), options_) << '\n';
     if (g_.accumulates_atomically()) emit_atomic_accumulate();
+    if (c_.work_item_combine == WorkItemCombine::shuffle && g_.combines_work_items() && nvidia_driver_)
+      emit_shuffle_down();
     emit_main_kernel(plan);
     if (g_.combines_work_groups() && !g_.folds_in_last_group()) emit_combine_kernel(plan);
     plan.source = number_generated_lines(out_.str(), m_.name + "_tunable.cl");
@@ -235,6 +238,9 @@ class TunableEmitter {
       << "  L: " << memory_name(result_memory(Layer::Local))
       << "  G: global;  CMB_RES: " << layer_name(c_.combine_layer);
     if (c_.work_item_combine == WorkItemCombine::tree) s << "  CMB_WI: tree";
+    if (c_.work_item_combine == WorkItemCombine::shuffle)
+      s << "  CMB_WI: shuffle in sub-groups of " << subgroup_width_
+        << (nvidia_driver_ ? " (shfl.sync)" : " (through memory)");
     if (g_.accumulates_atomically())
       s << "\n//   WG_COMBINE atomic: the work-groups add their partial results into accumulators, which the last "
            "work-group of each `++` tile set copies";
@@ -483,6 +489,11 @@ class TunableEmitter {
     if (c_.work_item_combine == WorkItemCombine::tree && g_.combines_work_items())
       out_ << "#if REDUCTION_WI != " << g_.reduction_work_items << "\n#error \"tree combine generated for "
            << g_.reduction_work_items << " work-items: generate the kernel again for other tuning values\"\n#endif\n";
+    // The shuffle's levels and segments are fixed by the work-items per point and per work-group.
+    if (c_.work_item_combine == WorkItemCombine::shuffle && g_.combines_work_items())
+      out_ << "#if REDUCTION_WI != " << g_.reduction_work_items << " || WG_SIZE != " << g_.work_group_size
+           << "\n#error \"shuffle combine generated for " << g_.reduction_work_items << " of " << g_.work_group_size
+           << " work-items: generate the kernel again for other tuning values\"\n#endif\n";
     if (unrolled_tile_loop() >= 0)
       out_ << "#if " << macro("TILES_PER_WG", unrolled_tile_loop()) << " % " << g_.tile_loop_unroll
            << " != 0\n#error \"tile loop unrolled by " << g_.tile_loop_unroll
@@ -569,6 +580,10 @@ class TunableEmitter {
       emit_tree_combine(step_only);
       return;
     }
+    if (c_.work_item_combine == WorkItemCombine::shuffle) {
+      emit_shuffle_combine(step_only);
+      return;
+    }
     const auto per_dim = open_slot_loops(step_only);
     line("const int slot = " + slot_of(per_dim) + ";");
     open("for (int w = 0; w < REDUCTION_WI; ++w)");
@@ -609,6 +624,68 @@ class TunableEmitter {
       close_loops(per_dim.size());
       line("barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);");
     }
+    emit_leader_keeps_result(step_only);
+  }
+
+  // CMB_WI shuffle. The rounds run over positions of res_p, not over work-items: the work-item at hardware position
+  // wi_hw (OpenCL dimension 0 fastest, the order in which warps are formed) takes the partial result at position
+  // wi_hw*stride, whichever work-item wrote it. res_p is ordered by wi_lin, in which each point's REDUCTION_WI
+  // work-items are consecutive, so a sub-group always holds whole aligned segments of one point's partial results,
+  // whatever ORDER_OCL does. Level 1 folds segments of min(REDUCTION_WI, width) positions (stride 1); where a point
+  // has several sub-groups, level 2 folds their results (stride width), in one sub-group. Each round folds position
+  // p + o into p for p a multiple of 2o: the fold stays in order, so any associative operator may take it. A level's
+  // first position keeps the segment's result in res_p, so the point's result ends at position wi_c_lin*REDUCTION_WI,
+  // the leader's own slot. Under NVIDIA's driver the rounds exchange registers with shfl.sync (no barrier); elsewhere
+  // through res_p, with two barriers per round, the same positions and rounds.
+  void emit_shuffle_combine(bool step_only) {
+    const int64_t width = subgroup_width_, sharing = g_.reduction_work_items;
+    struct Level {
+      int64_t stride, segment;
+    };
+    std::vector<Level> levels{{1, std::min(sharing, width)}};
+    if (sharing > width) levels.push_back({width, sharing / width});
+    MDH_INTERNAL_ASSERT(g_.work_group_size % width == 0 &&
+                            (width % sharing == 0 || (sharing % width == 0 && width % (sharing / width) == 0)),
+                        "CMB_WI shuffle with " + str(sharing) + " work-items per point in work-groups of " +
+                            str(g_.work_group_size) + " and sub-groups of " + str(width));
+    line("// Shuffle combine: rounds over res_p's positions in sub-groups of " + str(width) +
+         ", then the leader keeps the result.");
+    for (const Level& level : levels) {
+      const std::string position = level.stride == 1 ? "wi_hw" : "wi_hw*" + str(level.stride);
+      const std::string valid = level.stride == 1 ? "" : "if (" + position + " < WG_SIZE) ";
+      line("{");  // v and the exchanged values are the level's own
+      ++indent_;
+      const auto per_dim = open_slot_loops(step_only);
+      const std::string slot = slot_name(per_dim);
+      line(result_type_ + " v = " + identity() + ";");
+      line(valid + "v = " + res_p(slot, position) + ";");
+      for (int64_t o = 1; o < level.segment; o *= 2) {
+        if (nvidia_driver_) {
+          // Every lane of the warp shuffles: shfl.sync names all 32 (the constraint keeps warps whole). Every lane
+          // folds too, without the test: what a taker reads at p + o is, by the same rounds, the fold of
+          // [p + o, p + 2o) within its segment; the other lanes' values are never read by a taker.
+          const std::string other = "other_" + str(o);
+          line("const " + result_type_ + " " + other + " = mdh_shuffle_down(v, " + str(o) + ");");
+          line("v = " + combine("v", other) + ";");
+        } else {
+          line(valid + res_p(slot, position) + " = v;");
+          line("barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);");
+          line("if (" + std::string(level.stride == 1 ? "" : position + " < WG_SIZE && ") + "wi_hw % " + str(2 * o) +
+               " == 0) v = " + combine("v", res_p(slot, position + " + " + str(o * level.stride))) + ";");
+          line("barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);");
+        }
+      }
+      line("if (wi_hw % " + str(level.segment) + " == 0" + (level.stride == 1 ? "" : " && " + position + " < WG_SIZE") +
+           ") " + res_p(slot, position) + " = v;");
+      close_loops(per_dim.size());
+      close();
+      line("barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);");
+    }
+    emit_leader_keeps_result(step_only);
+  }
+
+  // After the tree or shuffle rounds, the point's result is in its leader's res_p slot.
+  void emit_leader_keeps_result(bool step_only) {
     // The leader keeps the group's result, then every work-item starts its partial results again. The barrier
     // between the two is needed by PoCL 3.1 only: its optimised build let the reset overtake the leader's read of
     // its own slot (DOT 65536 returned 0; right with -cl-opt-disable or with the barrier).
@@ -1432,6 +1509,11 @@ class TunableEmitter {
     linear_index("wi_c_lin", g_.concat_dims, "wi_", "NUM_WI");
     linear_index("wi_r_lin", g_.reduction_dims, "wi_", "NUM_WI");
     line("const int wi_lin = wi_c_lin*REDUCTION_WI + wi_r_lin;");
+    // CMB_WI shuffle works in the hardware's order of work-items, in which warps are formed.
+    if (c_.work_item_combine == WorkItemCombine::shuffle && g_.combines_work_items())
+      line(
+          "const int wi_hw = (int)get_local_id(0) + LOCAL_SIZE_0*((int)get_local_id(1) + "
+          "LOCAL_SIZE_1*(int)get_local_id(2));");
     std::vector<int> all_dims;
     for (size_t d = 0; d < m_.dims.size(); ++d) all_dims.push_back(static_cast<int>(d));
     linear_index("wg_lin", all_dims, "wg_", "NUM_WG");
@@ -1733,6 +1815,27 @@ class TunableEmitter {
     return nvidia_driver_ ? "asm volatile(\"membar.gl;\" ::: \"memory\")" : "mem_fence(CLK_GLOBAL_MEM_FENCE)";
   }
 
+  // CMB_WI shuffle under NVIDIA's driver: mdh_shuffle_down(v, o) returns v of the lane o above in the warp (a lane
+  // near the top gets its own). shfl.sync moves 32-bit words, so a result of any type (double, a struct) goes word by
+  // word through a union.
+  void emit_shuffle_down() {
+    line("inline " + result_type_ + " mdh_shuffle_down(" + result_type_ + " v, uint o)");
+    line("{");
+    ++indent_;
+    line("union { " + result_type_ + " value; uint word[(sizeof(" + result_type_ + ") + 3) / 4]; } in, out;");
+    line("in.value = v;");
+    line("#pragma unroll");
+    open("for (int n = 0; n < (int)((sizeof(" + result_type_ + ") + 3) / 4); ++n)");
+    line(
+        "asm volatile(\"shfl.sync.down.b32 %0, %1, %2, 31, 0xffffffff;\" : \"=r\"(out.word[n]) : \"r\"(in.word[n]), "
+        "\"r\"(o));");
+    close();
+    line("return out.value;");
+    --indent_;
+    line("}");
+    out_ << '\n';
+  }
+
   // WG_COMBINE atomic: mdh_accumulate(p, v) adds v to *p atomically. int and uint: atomic_add. float: under NVIDIA's
   // driver red.global.add.f32 (the add happens in the L2 and returns nothing to wait for; the work-item's fence
   // before the count orders it), elsewhere a compare-and-swap loop on the float's bits, which every OpenCL 1.1 device
@@ -1933,6 +2036,7 @@ class TunableEmitter {
   PreambleOptions options_;
   uint64_t max_work_group_size_;
   bool nvidia_driver_;
+  int64_t subgroup_width_;  // CMB_WI shuffle's sub-groups (DeviceLimits::subgroup_width)
   std::vector<std::string> dim_vars_;
   std::string result_type_;
   std::ostringstream out_;

@@ -36,8 +36,12 @@ TEST(TunableExhaustive, Gemm5x7x3ReductionDimensionWithEveryResultRegion) {
   for (const auto& [name, value] : fixed) space.restrict_to(name, {value});
   const auto buffers = testing::seeded_buffers(bound, 3);
   const auto expected = testing::reference_output(bound, buffers);
+  int64_t shuffles = 0, second_kernel_without_shuffle = 0;
   const int64_t visited = testing::for_each_valid_assignment(space, [&](const Assignment& a) {
     const KernelConfig c = config_from_assignment(bound, space, a);
+    shuffles += c.work_item_combine == WorkItemCombine::shuffle;
+    second_kernel_without_shuffle +=
+        c.work_group_combine == WorkGroupCombine::kernel && c.work_item_combine != WorkItemCombine::shuffle;
     const auto run =
         testing::run_plan_with_scratch(bound, generate_tunable_kernel(bound, c, limits), buffers, "-cl-opt-disable");
     const std::string where = "config " + config_to_json(bound, c).dump();
@@ -47,12 +51,17 @@ TEST(TunableExhaustive, Gemm5x7x3ReductionDimensionWithEveryResultRegion) {
     }
     if (auto why = testing::compare_outputs(bound, expected, run.output)) ADD_FAILURE() << where << "\n" << *why;
   });
-  // 249 finished by a second kernel; 51 (NUM_WG_k 2) by the last work-group, and 51 by the last adding atomically.
-  // Of each, 3 have WG_OWNERSHIP_k strided (LT_SIZE_k 1, NUM_WG_k 2: work-group 0 takes tiles 0 and 2, work-group 1
-  // tile 1 and the empty tile 3).
-  EXPECT_EQ(visited, 351);
-  // The tuner counts the same space exactly where it is small enough to count eagerly: with one WG_COMBINE.
+  // Without CMB_WI shuffle: 249 finished by a second kernel; 51 (NUM_WG_k 2) by the last work-group, and 51 by the
+  // last adding atomically. Of each, 3 have WG_OWNERSHIP_k strided (LT_SIZE_k 1, NUM_WG_k 2: work-group 0 takes
+  // tiles 0 and 2, work-group 1 tile 1 and the empty tile 3). CMB_WI shuffle adds 126 (NUM_WI_k 2: segments of 2
+  // in PoCL's sub-groups of 4, DeviceLimits::subgroup_width).
+  EXPECT_EQ(visited, 477);
+  EXPECT_EQ(shuffles, 126);
+  EXPECT_EQ(second_kernel_without_shuffle, 249);
+  // The tuner counts the same space exactly where it is small enough to count eagerly: with one WG_COMBINE, and
+  // without shuffle, whose constraint reads every dimension's NUM_WI and so multiplies the candidates.
   space.restrict_to("WG_COMBINE", {0});
+  space.restrict_to("CMB_WI", {0, 1});
   const auto known = make_search_space(space, 1).known_valid_size();
   ASSERT_TRUE(known.has_value());
   EXPECT_EQ(known->str(), "249");

@@ -31,8 +31,8 @@ using testing::bind_app;
 const char* const kFast = "-cl-opt-disable";
 
 // Runs `config` and the reference on seeded inputs; empty when they agree, else what went wrong.
-std::string mismatch(const BoundMdh& bound, const KernelConfig& config, const std::string& build_options = kFast) {
-  const DeviceLimits limits = testing::first_device_limits();
+std::string mismatch(const BoundMdh& bound, const KernelConfig& config, const std::string& build_options = kFast,
+                     const DeviceLimits& limits = testing::first_device_limits()) {
   const auto buffers = testing::seeded_buffers(bound, 7);
   const auto expected = testing::reference_output(bound, buffers);
   LaunchPlan plan;
@@ -741,6 +741,137 @@ TEST(TunableKernel, StridedWorkGroupTilesCoverEveryTileOnce) {
     }
   }
   EXPECT_GT(pipelined, 0);
+}
+
+// CMB_WI shuffle folds each point's partial results in sub-groups, then across them. PoCL runs the rounds through
+// memory at any sub-group width (DeviceLimits::subgroup_width), so the widths here (2-16) reach every arrangement the
+// constraint allows: several points per sub-group, one point per sub-group, several sub-groups per point (a second
+// level), and the reduction's work-items not innermost in the hardware's order (ORDER_OCL_L), where a sub-group's
+// positions are other work-items' partial results. matrix_chain's operator does not commute and its result is a struct:
+// a round that folded out of order would show. CMB_RES P (per step) and L (all slots), MEM_RES P local and global,
+// unoptimised and optimised.
+TEST(TunableKernel, ShuffleCombineFoldsEverySegmentInOrder) {
+  const int p = static_cast<int>(Layer::Private);
+  struct Case {
+    std::string text, file, sizes;  // a spec's text (empty: file is an app)
+    int64_t width;
+    std::function<void(KernelConfig&)> shape;
+  };
+  std::string chain_text, chain_file;
+  for (const testing::PropertyCase& c : testing::property_cases())
+    if (c.name == "matrix_chain") chain_text = c.text, chain_file = c.file;
+  ASSERT_FALSE(chain_text.empty());
+  const auto dot = [](int64_t work_items) {
+    return [work_items](KernelConfig& c) {
+      c.num_wg = {3};
+      c.num_wi = {work_items};
+      c.local_tile_size = {64};
+      c.private_tile_size = {2};
+    };
+  };
+  const auto gemv = [](bool reduction_innermost) {
+    return [reduction_innermost](KernelConfig& c) {
+      c.num_wg = {2, 2};
+      c.num_wi = {2, 4};
+      c.local_tile_size = {3, 40};
+      c.private_tile_size = {1, 2};
+      c.ocl_dim[1] = reduction_innermost ? std::vector<int>{1, 0} : std::vector<int>{0, 1};
+    };
+  };
+  const std::vector<Case> cases{
+      {"", "apps/dot.mdh", "K=1531", 8, dot(8)},           // one segment of 8: one level
+      {"", "apps/dot.mdh", "K=1531", 4, dot(8)},           // two sub-groups per point: a second level of 2
+      {"", "apps/dot.mdh", "K=1009", 4, dot(16)},          // four sub-groups per point, a prime extent
+      {"", "apps/dot.mdh", "K=1531", 2, dot(4)},           // the narrowest sub-groups, two levels
+      {"", "apps/gemv.mdh", "I=6,K=200", 8, gemv(true)},   // two points per sub-group
+      {"", "apps/gemv.mdh", "I=6,K=200", 8, gemv(false)},  // k outer in the hardware's order
+      {"", "apps/gemv.mdh", "I=6,K=200", 2, gemv(false)},  // and two levels
+      {"", "apps/gemm.mdh", "I=8,J=6,K=37", 16,
+       [](KernelConfig& c) {
+         c.num_wg = {2, 1, 2};
+         c.num_wi = {2, 2, 4};
+         c.local_tile_size = {4, 6, 10};
+         c.private_tile_size = {2, 3, 1};
+         c.ocl_dim[1] = {1, 0, 2};  // k the slowest in the hardware's order; one sub-group holds all 4 points
+       }},
+      {chain_text, chain_file, "N=3,M=37", 4,
+       [](KernelConfig& c) {
+         c.num_wg = {1, 2};
+         c.num_wi = {2, 8};
+         c.local_tile_size = {3, 8};  // CMB_RES L in order: the work-items' steps cover the tile
+         c.private_tile_size = {1, 1};
+         c.ocl_dim[1] = {0, 1};
+       }},
+  };
+  int levels_of_two = 0;
+  for (const Case& k : cases) {
+    const BoundMdh bound =
+        k.text.empty() ? bind_app(k.file, k.sizes) : testing::bind_spec_text(k.text, k.file, k.sizes);
+    DeviceLimits limits = testing::first_device_limits();
+    limits.subgroup_width = k.width;
+    for (const Layer combine_layer : {Layer::Private, Layer::Local})
+      for (const Memory partials : {Memory::Local, Memory::Global}) {
+        KernelConfig c = default_config(bound, limits);
+        k.shape(c);
+        c.combine_layer = combine_layer;
+        c.result_memory[p] = partials;
+        c.work_item_combine = WorkItemCombine::shuffle;
+        const std::string where = k.file + " " + k.sizes + ", sub-groups of " + std::to_string(k.width) + ": " +
+                                  config_to_json(bound, c).dump();
+        ASSERT_NO_THROW(check_config(bound, c, limits)) << where;
+        const std::string source = generate_tunable_kernel(bound, c, limits).source;
+        EXPECT_NE(source.find("CMB_WI: shuffle in sub-groups of " + std::to_string(k.width) + " (through memory)"),
+                  std::string::npos)
+            << where;
+        levels_of_two += source.find("wi_hw*" + std::to_string(k.width)) != std::string::npos;
+        EXPECT_EQ(mismatch(bound, c, kFast, limits), "") << where;
+        EXPECT_EQ(mismatch(bound, c, "", limits), "") << where << " (optimised)";
+      }
+  }
+  EXPECT_GT(levels_of_two, 0);
+}
+
+// CMB_WI shuffle exists only where sub-groups are whole and hold whole segments of a point's work-items, and under
+// NVIDIA's driver it exchanges registers (shfl.sync) instead of going through memory.
+TEST(TunableKernel, ShuffleCombineNeedsWholeAlignedSegments) {
+  DeviceLimits limits = testing::first_device_limits();
+  limits.subgroup_width = 8;
+  const BoundMdh dot = bind_app("apps/dot.mdh", "K=1536");
+  KernelConfig c = default_config(dot, limits);
+  c.num_wg = {4};
+  c.num_wi = {12};  // 12 work-items: neither within nor whole sub-groups of 8
+  c.local_tile_size = {96};
+  c.private_tile_size = {2};
+  c.result_memory[static_cast<int>(Layer::Private)] = Memory::Local;
+  c.work_item_combine = WorkItemCombine::shuffle;
+  try {
+    check_config(dot, c, limits);
+    ADD_FAILURE() << "12 work-items accepted in sub-groups of 8";
+  } catch (const UserError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "error: config: violates CMB_WI != shuffle unless (NUM_WI_k is a multiple of 8 (sub-group width) and "
+              "(8 (sub-group width) is a multiple of NUM_WI_k or (NUM_WI_k is a multiple of 8 (sub-group width) and "
+              "64 (its square) is a multiple of NUM_WI_k))) (CMB_WI = shuffle, NUM_WI_k = 12)");
+  }
+  limits.subgroup_width = 1;  // no sub-groups: no shuffle
+  c.num_wi = {8};
+  c.local_tile_size = {64};
+  EXPECT_THROW(check_config(dot, c, limits), UserError);
+  // Under NVIDIA's driver: shfl.sync word by word, no barrier between the rounds.
+  limits.simd_width = 32;
+  limits.warp_size = 32;
+  limits.subgroup_width = 32;
+  limits.nvidia_driver = true;
+  c.num_wg = {3};
+  c.num_wi = {256};
+  c.local_tile_size = {512};
+  ASSERT_NO_THROW(check_config(dot, c, limits));
+  const std::string source = generate_tunable_kernel(dot, c, limits).source;
+  EXPECT_NE(source.find("CMB_WI: shuffle in sub-groups of 32 (shfl.sync)"), std::string::npos);
+  EXPECT_NE(source.find("shfl.sync.down.b32 %0, %1, %2, 31, 0xffffffff;"), std::string::npos);
+  EXPECT_NE(source.find("mdh_shuffle_down(v, 16)"), std::string::npos);
+  EXPECT_NE(source.find("mdh_shuffle_down(v, 4)"), std::string::npos);  // level 2: 256 / 32 = 8 sub-groups
+  EXPECT_EQ(source.find("mdh_shuffle_down(v, 8)", source.find("wi_hw*32")), std::string::npos);
 }
 
 // WG_OWNERSHIP exists on reduction dimensions whose operator commutes, and is strided only where a work-group owns

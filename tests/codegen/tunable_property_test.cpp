@@ -18,7 +18,7 @@ namespace {
 
 // A new family changes every draw; TunablePropertyCoverage then says whether this seed's draws still reach every
 // shape of code (rare ones: pipelined loops need several full tiles per work-group), else the seed is chosen again.
-constexpr uint64_t kSeed = 20261206;
+constexpr uint64_t kSeed = 20261213;
 constexpr int kConfigurations = 50;
 
 class TunableProperty : public ::testing::TestWithParam<PropertyCase> {};
@@ -61,7 +61,7 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
   std::array<std::array<int, 3>, 3> seen{};
   int swizzled = 0, double_buffered = 0, two_local_tiles = 0, unrolled_steps = 0, unrolled_tiles = 0, padded_rows = 0,
       inline_math = 0, inlined_f = 0, unrolled_f_loops = 0, last_group_folds = 0, atomic_adds = 0, strided_tiles = 0,
-      strided_prefetch = 0;  // the families whose code is not about tiles: drawn too
+      strided_prefetch = 0, shuffles = 0, shuffle_levels_of_two = 0;  // families whose code is not about tiles
   // VECTOR_WIDTH: cached copies that move vectors, per layer [local, private], read aligned or through vloadN.
   std::array<std::array<int, 2>, 2> vector_copies{};
   for (const PropertyCase& c : property_cases())
@@ -83,6 +83,11 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
           unrolled_f_loops += config.f_inline == FInline::unrolled;
           last_group_folds += g.folds_in_last_group() && !g.accumulates_atomically();
           atomic_adds += g.accumulates_atomically();
+          if (config.work_item_combine == WorkItemCombine::shuffle && g.combines_work_items()) {
+            ++shuffles;
+            shuffle_levels_of_two +=
+                g.reduction_work_items > static_cast<int64_t>(first_device_limits().subgroup_width);
+          }
           for (size_t d = 0; d < bound.mdh->dims.size(); ++d)
             if (config.work_group_ownership_of(static_cast<int>(d)) == Ownership::strided) {
               ++strided_tiles;
@@ -118,7 +123,8 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
             << "; INLINE_MATH mdh: " << inline_math << "; F_INLINE inline: " << inlined_f
             << ", unrolled: " << unrolled_f_loops << "; WG_COMBINE last: " << last_group_folds
             << ", atomic: " << atomic_adds << "; WG_OWNERSHIP strided: " << strided_tiles << " dimensions, "
-            << strided_prefetch << " of them pipelined by DOUBLE_BUFFER\n";
+            << strided_prefetch << " of them pipelined by DOUBLE_BUFFER; CMB_WI shuffle: " << shuffles << ", "
+            << shuffle_levels_of_two << " of them across sub-groups too\n";
   const char* layers[] = {"local", "private"};
   for (int l = 0; l < 2; ++l) {
     std::cout << "VECTOR_WIDTH > 1, " << layers[l] << " caches: " << vector_copies[l][0] << " rows of whole vectors "
@@ -138,6 +144,8 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
   EXPECT_GT(atomic_adds, 0);
   EXPECT_GT(strided_tiles, 0);
   EXPECT_GT(strided_prefetch, 0);
+  EXPECT_GT(shuffles, 0);
+  EXPECT_GT(shuffle_levels_of_two, 0);
 }
 
 }  // namespace

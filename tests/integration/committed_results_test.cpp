@@ -32,6 +32,7 @@ DeviceLimits limits_of_results_folder(const fs::path& file) {
     l.nvidia_driver = true;
     l.simd_width = 32;
     l.warp_size = 32;
+    l.subgroup_width = 32;
   } else {
     l.max_work_group_size = 4096;
     l.max_work_item_sizes = {4096, 4096, 4096};

@@ -28,7 +28,7 @@ TEST(DeviceLimits, EveryFieldIsCopiedFromTheDevice) {
   // Destructured so that a field added to DeviceLimits does not compile here until this test checks it.
   const auto [max_work_group_size, max_work_item_sizes, local_mem_bytes, max_alloc_bytes, compute_units,
               local_memory_dedicated, private_mem_bytes, simd_width, warp_size, float_vector_width,
-              registers_per_work_item, nvidia_driver] = device_limits(device);
+              registers_per_work_item, subgroup_width, nvidia_driver] = device_limits(device);
   EXPECT_EQ(max_work_group_size, 1000u);
   EXPECT_EQ(max_work_item_sizes, (std::array<uint64_t, 3>{11, 22, 33}));
   EXPECT_EQ(local_mem_bytes, 12345u);
@@ -40,6 +40,7 @@ TEST(DeviceLimits, EveryFieldIsCopiedFromTheDevice) {
   EXPECT_EQ(warp_size, 48u);
   EXPECT_EQ(float_vector_width, 4u);         // the vector width, warp or not
   EXPECT_EQ(registers_per_work_item, 255u);  // NVIDIA's per-thread register limit (not reported by the driver)
+  EXPECT_EQ(subgroup_width, 48u);            // shfl.sync's width: the warp
   // The synthetic values are not the defaults, so each check above fails for a field device_limits() leaves alone.
   EXPECT_NE(defaults.max_work_group_size, 1000u);
   EXPECT_NE(defaults.max_work_item_sizes, (std::array<uint64_t, 3>{11, 22, 33}));
@@ -52,6 +53,7 @@ TEST(DeviceLimits, EveryFieldIsCopiedFromTheDevice) {
   EXPECT_NE(defaults.warp_size, 48u);
   EXPECT_NE(defaults.float_vector_width, 4u);
   EXPECT_NE(defaults.registers_per_work_item, 255u);
+  EXPECT_NE(defaults.subgroup_width, 48u);
   // Not a device query but mdh's budget for one work-item's private arrays (see device_limits.h).
   EXPECT_EQ(private_mem_bytes, defaults.private_mem_bytes);
 
@@ -119,6 +121,7 @@ TEST(DeviceLimits, InstalledDevicesMatchClGetDeviceInfo) {
     EXPECT_EQ(limits.float_vector_width,
               std::max<uint64_t>(1, queried<cl_uint>(d.device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT)));
     EXPECT_EQ(limits.registers_per_work_item, limits.nvidia_driver ? 255u : 0u);
+    EXPECT_EQ(limits.subgroup_width, limits.nvidia_driver ? limits.warp_size : kPortableSubgroupWidth);
   }
 }
 
