@@ -89,10 +89,15 @@ struct PeerSetup {
   // on a profiling queue, CUDA's two event records about 3 us; results/nvidia-h200/session32).
   std::function<double()> plain_call;
   std::function<HostBuffer()> read_output;  // the output the last call produced, shaped as the spec's output
+  // Optional: one more call after the timed ones, from a poisoned output, whose output is checked as the first
+  // call's is. For a peer whose calls depend on what the previous call left (mdh's work-group counters, which its
+  // kernels reset and no fill zeroes between calls): a kernel that failed to reset them would be timed on stale
+  // counters, and this call would find it.
+  std::function<void()> checked_call;
 };
 
-/// Validates (one call, compared with the reference), measures, prints the JSON record on stdout and writes it to
-/// --json. Returns the record.
+/// Validates (one call, compared with the reference), measures, validates again where the peer has a checked_call,
+/// prints the JSON record on stdout and writes it to --json. Returns the record.
 nlohmann::json run_and_record(PeerCase& peer_case, PeerSetup& setup);
 
 /// Thrown by a peer's set-up when this machine lacks what the peer runs on (no CUDA device, no usable driver): not

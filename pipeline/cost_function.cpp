@@ -47,8 +47,12 @@ tuner::EvaluationResult MdHomCostFunction::evaluate(const KernelConfig& config,
   return result;
 }
 
-tuner::EvaluationResult MdHomCostFunction::checked(tuner::EvaluationResult timed,
+tuner::EvaluationResult MdHomCostFunction::checked(const LaunchPlan& plan, tuner::EvaluationResult timed,
                                                    const std::function<void(const char*)>& end_stage) {
+  // A call of its own after the timed ones, from a poisoned output, on the work-group counters they left: no fill
+  // zeroes those between calls of one program (runtime/execute.cpp), so a kernel that failed to reset them would
+  // have been timed on stale counters, and its output here would be wrong (or the poison).
+  run_.run(plan, 0, 1, KernelEvents::plain, OutputPoison::before_first_run);
   // On the device where it can: the host's check of Jacobi 3D 512^3 took 1.5-1.7 s on the H200 machine
   // (runtime/device_check.h). A failure is checked again on the host, for its report.
   if (run_.output_passes_on_device().value_or(false)) {
@@ -111,7 +115,7 @@ tuner::EvaluationResult MdHomCostFunction::evaluate_in_stages(const KernelConfig
       }
       end_stage("device");
       if (context.kernels_end) context.kernels_end();
-      return checked(EvaluationResult::ok(static_cast<double>(median_ns(kernel_ns)) * 1e-9), end_stage);
+      return checked(plan, EvaluationResult::ok(static_cast<double>(median_ns(kernel_ns)) * 1e-9), end_stage);
     }
     const bool cutting = best && settings_.cut_factor > 0;
     auto cut_at = [&](double seconds, const char* why) {
@@ -150,7 +154,7 @@ tuner::EvaluationResult MdHomCostFunction::evaluate_in_stages(const KernelConfig
     result.verified = !best || result.cost < *best;
     if (!result.verified) return result;
     if (context.kernels_end) context.kernels_end();
-    return checked(std::move(result), end_stage);
+    return checked(plan, std::move(result), end_stage);
   } catch (const UserError& e) {
     end_stage("device");
     return EvaluationResult::failed(EvaluationStatus::launch_error, e.what());

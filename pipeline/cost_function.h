@@ -71,8 +71,10 @@ class MdHomCostFunction final : public tuner::CostFunction {
   tuner::EvaluationResult evaluate_in_stages(const KernelConfig& config, const tuner::EvaluationContext& context,
                                              const std::function<void(const char*)>& end_stage);
 
-  // The last run's output checked against the reference: `timed`, marked verified, or a wrong_result failure.
-  tuner::EvaluationResult checked(tuner::EvaluationResult timed, const std::function<void(const char*)>& end_stage);
+  // A call after the timed ones, from a poisoned output, checked against the reference: `timed`, marked verified,
+  // or a wrong_result failure.
+  tuner::EvaluationResult checked(const LaunchPlan& plan, tuner::EvaluationResult timed,
+                                  const std::function<void(const char*)>& end_stage);
 
   MdHomRun& run_;
   std::shared_ptr<const TuningSpace> space_;

@@ -189,6 +189,7 @@ cl_mem Context::scratch(size_t index, size_t bytes) {
   bytes = std::max<size_t>(bytes, 1);  // OpenCL has no empty buffers; a plan may declare an unused 0-byte slot
   if (scratch_.size() <= index) scratch_.resize(index + 1);
   if (scratch_[index].bytes() < bytes) {
+    scratch_left_zero_by_ = nullptr;   // a new buffer's contents are undefined
     scratch_[index] = DeviceBuffer();  // free the smaller one before allocating the larger
     scratch_[index] = DeviceBuffer(*this, bytes);
   }

@@ -76,7 +76,15 @@ class Context {
   /// assumed, so a larger buffer from an earlier plan serves as well).
   cl_mem scratch(size_t index, size_t bytes);
   /// Frees the scratch buffers (e.g. between tuning runs of very different sizes).
-  void release_scratch() { scratch_.clear(); }
+  void release_scratch() {
+    scratch_.clear();
+    scratch_left_zero_by_ = nullptr;
+  }
+  /// Which program's kernels ran last on the scratch buffers, to completion: they leave the buffers a plan marks
+  /// `zeroed` at zero, so the next call of the same program needs no fill (as mdh_runner.hpp's Runner zeroes them
+  /// once). nullptr: unknown (new buffers, another program, or a call that failed).
+  cl_program scratch_left_zero_by() const { return scratch_left_zero_by_; }
+  void set_scratch_left_zero_by(cl_program program) { scratch_left_zero_by_ = program; }
 
   DeviceBuffer create_buffer(size_t bytes) { return DeviceBuffer(*this, bytes); }
   /// Blocks until every command of the queue has finished.
@@ -107,6 +115,7 @@ class Context {
   std::map<std::pair<std::string, std::string>, BuiltProgram> programs_;
   std::map<std::pair<cl_program, std::string>, ClKernel> kernels_;
   std::vector<DeviceBuffer> scratch_;
+  cl_program scratch_left_zero_by_ = nullptr;
   std::shared_ptr<const BinaryCache> binary_cache_;
   size_t binary_cache_hits_ = 0;
   bool capture_driver_output_ = true;

@@ -37,18 +37,23 @@ std::string kernel_text(const KernelLaunch& k) {
   return "kernel '" + k.kernel_name + "' (" + sizes_text(k) + ")";
 }
 
-std::vector<PreparedLaunch> prepare_launches(Context& context, const LaunchPlan& plan,
+std::vector<PreparedLaunch> prepare_launches(Context& context, cl_program program, const LaunchPlan& plan,
                                              const std::map<std::string, cl_mem>& buffers,
                                              const std::map<std::string, std::vector<unsigned char>>& param_bytes) {
-  cl_program program = context.program(plan.source, plan.build_options);
   std::vector<cl_mem> scratch;
-  for (size_t s = 0; s < plan.scratch.size(); ++s) {
-    scratch.push_back(context.scratch(s, plan.scratch[s].bytes));
-    // Zero before the first launch (the pool's buffer may have held another plan's partial results); the kernels
-    // leave it zero, so the repetitions need no fill of their own.
+  for (size_t s = 0; s < plan.scratch.size(); ++s) scratch.push_back(context.scratch(s, plan.scratch[s].bytes));
+  // Zero before the first launch, unless this program's kernels were the last to run on the buffers and finished:
+  // they leave them zero, so neither the repetitions nor the next call need a fill, as an application's calls
+  // through mdh_runner.hpp's Runner have none. Otherwise the pool's buffers may hold another plan's partial results.
+  // On the H200 the two fills before each call of DOT 2^24 lengthened its kernel by 0.2-0.4 µs
+  // (results/nvidia-h200/session34). A kernel that failed to reset them is caught by a checked call after the timed
+  // ones (peers/peer_common.cpp, pipeline/cost_function.cpp), and it only misleads its own program's calls.
+  const bool left_zero = context.scratch_left_zero_by() == program;
+  context.set_scratch_left_zero_by(nullptr);  // until this call's kernels have finished
+  for (size_t s = 0; s < plan.scratch.size() && !left_zero; ++s) {
     if (plan.scratch[s].zeroed) {
       const cl_uchar zero = 0;
-      check(clEnqueueFillBuffer(context.queue(), scratch.back(), &zero, sizeof zero, 0,
+      check(clEnqueueFillBuffer(context.queue(), scratch[s], &zero, sizeof zero, 0,
                                 std::max<size_t>(plan.scratch[s].bytes, 1), 0, nullptr, nullptr),
             "clEnqueueFillBuffer (zeroing scratch buffer '" + plan.scratch[s].purpose + "')");
     }
@@ -164,7 +169,8 @@ PlanTiming execute_plan(Context& context, const LaunchPlan& plan, const std::map
                         int repetitions, KernelEvents kernel_events) {
   MDH_INTERNAL_ASSERT(warmups >= 0 && repetitions >= 0, "negative warm-up or repetition count");
   MDH_INTERNAL_ASSERT(!plan.kernels.empty(), "a launch plan without kernels");
-  std::vector<PreparedLaunch> prepared = prepare_launches(context, plan, buffers, param_bytes);
+  const cl_program program = context.program(plan.source, plan.build_options);
+  std::vector<PreparedLaunch> prepared = prepare_launches(context, program, plan, buffers, param_bytes);
 
   PlanTiming timing;
   timing.each_kernel_ns.resize(prepared.size());
@@ -195,6 +201,7 @@ PlanTiming execute_plan(Context& context, const LaunchPlan& plan, const std::map
     timing.wall_ns.push_back(
         static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(wall_end - wall_start).count()));
   }
+  context.set_scratch_left_zero_by(program);  // every launch finished (wait_for throws for one that failed)
   return timing;
 }
 

@@ -178,6 +178,24 @@ TEST(Peers, ClblastAppliesGemvTunerResultsUnderTheFamilyNamesOfDebiansTuners) {
   EXPECT_EQ(run.record.at("notes").at("tuned_parameters").at("XgemvFast").at("WGS2"), 32);
 }
 
+// mdh itself, in a configuration whose work-groups count themselves in and add into accumulators (WG_COMBINE
+// atomic): no fill zeroes those between its calls, so its output is checked after the timed calls too.
+TEST(Peers, MdhValidatesItsFirstCallAndOneAfterTheTimedCalls) {
+  const fs::path config = scratch_dir() / "dot-atomic.json";
+  std::ofstream(config) << R"({"spec": "apps/dot.mdh", "sizes": {"K": 20000}, "config": {
+      "CMB_RES": "G", "CMB_WI": "shuffle", "DOUBLE_BUFFER": "off", "LOOP_ORDER_G": ["k"], "LOOP_ORDER_L": ["k"],
+      "LOOP_ORDER_P": ["k"], "LT_SIZE_k": 1024, "MEM_INP_L_x": "none", "MEM_INP_L_y": "local",
+      "MEM_INP_P_x": "private", "MEM_INP_P_y": "none", "MEM_RES_L": "local", "MEM_RES_P": "local", "NUM_WG_k": 4,
+      "NUM_WI_k": 16, "ORDER_OCL_G_k": 0, "ORDER_OCL_L_k": 0, "OWNERSHIP_k": "block", "PT_SIZE_k": 1,
+      "STRIDED_RUN_k": 1, "UNROLL_STEPS": "on", "UNROLL_TILES": "on", "VECTOR_WIDTH_x": 4, "VECTOR_WIDTH_y": 4,
+      "WG_COMBINE": "atomic", "mdh_config": 2}})";
+  const PeerRun run = run_peer(
+      "peer_mdh", "--routine dot" + spec("dot.mdh") + " --size K=20000 --label test --config " + config.string());
+  expect_validated_record(run, "mdh", "dot");
+  EXPECT_EQ(run.record.at("validation").at("checked_calls"),
+            "the first call and one after the timed calls (the worse shown)");
+}
+
 TEST(Peers, PrlValidatesAgainstTheReference) {
   PeerRun run = run_peer("peer_prl", "--routine prl" + spec("prl.mdh") + " --size N=64,M=300 --label test");
   expect_validated_record(run, "cpp-threads", "prl");

@@ -154,6 +154,40 @@ TEST_F(ExecuteTest, ZeroedScratchStartsAtZeroWhateverThePoolHeld) {
   }
 }
 
+// The next call of the program whose kernels ran last on the scratch buffers gets no fill: its kernels leave zeroed
+// buffers at zero, as an application's calls through mdh_runner.hpp's Runner find them. Any other program's call,
+// and a call after the pool was released, is filled first. The kernel here does not reset its count (as a broken
+// candidate would not), so what it finds shows whether a fill came before it.
+TEST_F(ExecuteTest, ScratchIsFilledAgainOnlyWhenAnotherProgramRanOnIt) {
+  const auto bumping_plan = [](const std::string& comment) {
+    LaunchPlan plan;
+    plan.source =
+        "kernel void bump(global int* counts, global int* seen) { seen[0] = counts[0]; counts[0] += 1; }" + comment;
+    plan.build_options = "-cl-std=CL1.2";
+    plan.scratch.push_back({"counts", sizeof(cl_int), true});
+    KernelLaunch bump;
+    bump.kernel_name = "bump";
+    bump.args = {{KernelArg::Kind::Scratch, "", 0}, {KernelArg::Kind::Buffer, "seen", -1}};
+    plan.kernels = {bump};
+    return plan;
+  };
+  const LaunchPlan a = bumping_plan(""), b = bumping_plan(" // another program");
+  DeviceBuffer seen = context_->create_buffer(sizeof(cl_int));
+  const auto found = [&](const LaunchPlan& plan, int repetitions) {
+    execute_plan(*context_, plan, {{"seen", seen.get()}}, {}, 0, repetitions);
+    cl_int value = -1;
+    seen.read(&value, sizeof value);
+    return value;
+  };
+  EXPECT_EQ(found(a, 1), 0);  // new buffers: filled
+  EXPECT_EQ(found(a, 1), 1);  // a's kernels ran last: no fill
+  EXPECT_EQ(found(a, 2), 3);  // nor between the repetitions of one call
+  EXPECT_EQ(found(b, 1), 0);  // another program: filled
+  EXPECT_EQ(found(a, 1), 0);  // and a again after it
+  context_->release_scratch();
+  EXPECT_EQ(found(a, 1), 0);  // new buffers again
+}
+
 TEST_F(ExecuteTest, LocalSizeThatDoesNotDivideTheGlobalSizeIsAUserError) {
   DeviceBuffer d = context_->create_buffer(kN * sizeof(float));
   std::map<std::string, cl_mem> buffers{{"a", d.get()}, {"b", d.get()}, {"c", d.get()}};
