@@ -658,7 +658,12 @@ std::vector<ParameterFamily> make_families() {
       // aligned segments of power-of-two size: within one sub-group (the width a multiple of them), or whole
       // sub-groups whose results then fit one sub-group's segment (their count divides the width).
       const int64_t width = static_cast<int64_t>(x.limits.subgroup_width);
-      if (width < 2) {
+      int64_t reduced = 1;  // the most work-items that can share a point
+      for (int d : x.bound.mdh->reduction_dims()) reduced *= x.bound.dim_extents[d];
+      // Without sub-groups or a reduction to share, no shuffle: a constraint on CMB_WI alone, since one that reads
+      // every dimension's work-items as well ties their groups to CMB_WI's for nothing (GEMM with K = 1 on a warp
+      // device then drew too few whole-warp candidates to sample).
+      if (width < 2 || reduced < 2) {
         out.push_back(x.is_not("CMB_WI", 0, "shuffle"));
       } else {
         std::vector<int> all_dims;

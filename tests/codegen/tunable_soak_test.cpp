@@ -37,48 +37,58 @@ INSTANTIATE_TEST_SUITE_P(AllMdHoms, TunableSoak, ::testing::ValuesIn(property_ca
                          [](const ::testing::TestParamInfo<PropertyCase>& info) { return info.param.name; });
 
 // CMB_WI shuffle with each point's work-items over several sub-groups (its second level), which the property sizes
-// above are too small to draw on a GPU (more than 32 work-items along a reduction): random valid configurations with
-// the shuffle and more work-items per point than a sub-group, at sizes with room for them. Each md_hom's reduction is
-// its last dimension; matrix_chain's operator does not commute and its result is a struct.
-TEST(TunableSoakShuffle, PointsOverSeveralSubgroups) {
+// above are too small to draw on a GPU (more than 32 work-items along a reduction): random configurations of the
+// tuner's lattices with the shuffle and more work-items per point than a sub-group, at sizes with room for them. Each
+// md_hom's reduction is its last dimension; matrix_chain's operator does not commute and its result is a struct.
+// One case per md_hom, so that a GPU runs them side by side.
+struct ShuffleCase {
+  std::string name, file, sizes;
+};
+
+class TunableSoakShuffle : public ::testing::TestWithParam<ShuffleCase> {};
+
+TEST_P(TunableSoakShuffle, PointsOverSeveralSubgroups) {
   if (!soak_enabled()) GTEST_SKIP() << "set MDH_SOAK=1 to run";
   const char* options = std::getenv("MDH_SOAK_BUILD_OPTIONS");
   const DeviceLimits limits = first_device_limits();
-  std::string chain_text, chain_file;
-  for (const PropertyCase& c : property_cases())
-    if (c.name == "matrix_chain") chain_text = c.text, chain_file = c.file;
-  const std::vector<std::pair<std::string, std::string>> cases{{"apps/dot.mdh", "K=4099"},
-                                                               {"apps/gemv.mdh", "I=3,K=2053"},
-                                                               {"apps/gemm.mdh", "I=2,J=3,K=1031"},
-                                                               {chain_file, "N=2,M=1500"}};
-  int drawn = 0;
-  for (const auto& [file, sizes] : cases) {
-    const BoundMdh bound = file == chain_file ? bind_spec_text(chain_text, chain_file, sizes) : bind_app(file, sizes);
-    const int reduction = bound.mdh->reduction_dims().back();
-    TuningSpace space = make_tuning_space(bound, limits);
-    space.full_ranges = true;
-    space.restrict_to("CMB_WI", {2});  // shuffle
-    std::vector<int64_t> several;
-    for (int64_t n = 2 * static_cast<int64_t>(limits.subgroup_width); n <= 1024; n *= 2) several.push_back(n);
-    space.restrict_to("NUM_WI_" + bound.mdh->dims[reduction].name, several);
-    const tuner::SearchSpace search = make_search_space(space, 1);
-    const auto buffers = seeded_buffers(bound, 11);
-    const auto expected = reference_output(bound, buffers);
-    for (int k = 0; k < 100; ++k, ++drawn) {
-      tuner::Rng rng(88001 * 1'000'003 + static_cast<uint64_t>(drawn));
-      const KernelConfig c = config_from_assignment(bound, space, search.configuration(search.sample(rng)).values());
-      const std::string where = file + " " + sizes + ", config " + config_to_json(bound, c).dump();
-      if (std::getenv("MDH_TUNABLE_VERBOSE")) std::cerr << where << std::endl;
-      ASSERT_EQ(c.work_item_combine, WorkItemCombine::shuffle) << where;
-      const auto run =
-          run_plan_with_scratch(bound, generate_tunable_kernel(bound, c, limits), buffers, options ? options : "");
-      if (!run.error.empty())
-        ADD_FAILURE() << where << "\n" << run.error;
-      else if (auto why = compare_outputs(bound, expected, run.output))
-        ADD_FAILURE() << where << "\n" << *why;
-    }
+  const ShuffleCase& k = GetParam();
+  BoundMdh bound = bind_app("apps/dot.mdh", "K=1");
+  if (k.name == "matrix_chain") {
+    for (const PropertyCase& c : property_cases())
+      if (c.name == "matrix_chain") bound = bind_spec_text(c.text, c.file, k.sizes);
+  } else {
+    bound = bind_app(k.file, k.sizes);
+  }
+  const int reduction = bound.mdh->reduction_dims().back();
+  TuningSpace space = make_tuning_space(bound, limits);
+  space.restrict_to("CMB_WI", {2});  // shuffle
+  std::vector<int64_t> several;
+  for (int64_t n = 2 * static_cast<int64_t>(limits.subgroup_width); n <= 1024; n *= 2) several.push_back(n);
+  space.restrict_to("NUM_WI_" + bound.mdh->dims[reduction].name, several);
+  const tuner::SearchSpace search = make_search_space(space, 1);
+  const auto buffers = seeded_buffers(bound, 11);
+  const auto expected = reference_output(bound, buffers);
+  for (int drawn = 0; drawn < 100; ++drawn) {
+    tuner::Rng rng(88001 * 1'000'003 + static_cast<uint64_t>(drawn));
+    const KernelConfig c = config_from_assignment(bound, space, search.configuration(search.sample(rng)).values());
+    const std::string where = k.name + " " + k.sizes + ", config " + config_to_json(bound, c).dump();
+    if (std::getenv("MDH_TUNABLE_VERBOSE")) std::cerr << where << std::endl;
+    ASSERT_EQ(c.work_item_combine, WorkItemCombine::shuffle) << where;
+    const auto run =
+        run_plan_with_scratch(bound, generate_tunable_kernel(bound, c, limits), buffers, options ? options : "");
+    if (!run.error.empty())
+      ADD_FAILURE() << where << "\n" << run.error;
+    else if (auto why = compare_outputs(bound, expected, run.output))
+      ADD_FAILURE() << where << "\n" << *why;
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Reductions, TunableSoakShuffle,
+                         ::testing::Values(ShuffleCase{"dot", "apps/dot.mdh", "K=4099"},
+                                           ShuffleCase{"gemv", "apps/gemv.mdh", "I=3,K=2053"},
+                                           ShuffleCase{"gemm", "apps/gemm.mdh", "I=2,J=3,K=1031"},
+                                           ShuffleCase{"matrix_chain", "", "N=2,M=1500"}),
+                         [](const ::testing::TestParamInfo<ShuffleCase>& info) { return info.param.name; });
 
 TEST(TunableSoakExhaustive, Gemm2x3x2EveryFamilyButOrders) {
   if (!soak_enabled()) GTEST_SKIP() << "set MDH_SOAK=1 to run";
