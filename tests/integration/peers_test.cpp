@@ -5,12 +5,14 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "peers/peer_common.h"
 #include "runtime/device.h"
 
 namespace {
@@ -194,6 +196,36 @@ TEST(Peers, MdhValidatesItsFirstCallAndOneAfterTheTimedCalls) {
   expect_validated_record(run, "mdh", "dot");
   EXPECT_EQ(run.record.at("validation").at("checked_calls"),
             "the first call and one after the timed calls (the worse shown)");
+}
+
+// run_and_record checks the peer's output again after the timed calls where the peer has a checked_call, and a
+// wrong output there fails the record although the first call's was right: a kernel that left its counters stale
+// would be timed on them. A peer without one keeps the first call's check.
+TEST(Peers, AWrongOutputAfterTheTimedCallsFailsTheRecord) {
+  mdh::peers::PeerOptions options;
+  options.routine = "dot";
+  options.spec = std::string(MDH_SOURCE_DIR) + "/apps/dot.mdh";
+  options.sizes = "K=1000";
+  options.label = "test";
+  options.measurement.warmups = 0;
+  options.measurement.max_runs = 5;
+  mdh::peers::PeerCase peer_case(options);
+  for (const bool has_checked_call : {true, false}) {
+    bool stale = false;  // the output after the checked call
+    mdh::peers::PeerSetup setup;
+    setup.peer = "fake";
+    setup.run_once = [] { return mdh::RunTimes{1000, 2000}; };
+    setup.read_output = [&] {
+      mdh::HostBuffer out = peer_case.reference_output();
+      if (stale) std::memset(out.bytes.data(), 0xFF, out.bytes.size());  // NaN: what a call that wrote nothing leaves
+      return out;
+    };
+    if (has_checked_call) setup.checked_call = [&] { stale = true; };
+    const nlohmann::json record = mdh::peers::run_and_record(peer_case, setup);
+    EXPECT_EQ(record.at("validation").at("passed").get<bool>(), !has_checked_call);
+    EXPECT_EQ(record.at("validation").at("checked_calls"),
+              has_checked_call ? "the first call and one after the timed calls (the worse shown)" : "the first call");
+  }
 }
 
 TEST(Peers, PrlValidatesAgainstTheReference) {
