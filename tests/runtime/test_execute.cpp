@@ -123,18 +123,25 @@ TEST_F(ExecuteTest, PlainCallsComputeTheSameAndKeepOnlyTheirWallTimes) {
   for (const auto& each : timing.each_kernel_ns) EXPECT_TRUE(each.empty());
 }
 
+// One kernel `name(counts, seen)` with `body`, `counts` a zeroed scratch buffer (as WG_COMBINE's counts are) and
+// `seen` the caller's buffer.
+LaunchPlan counting_plan(const std::string& name, const std::string& body) {
+  LaunchPlan plan;
+  plan.source = "kernel void " + name + "(global int* counts, global int* seen) { " + body + " }";
+  plan.build_options = "-cl-std=CL1.2";
+  plan.scratch.push_back({"counts", sizeof(cl_int), true});
+  KernelLaunch launch;
+  launch.kernel_name = name;
+  launch.args = {{KernelArg::Kind::Scratch, "", 0}, {KernelArg::Kind::Buffer, "seen", -1}};
+  plan.kernels = {launch};
+  return plan;
+}
+
 // A zeroed scratch buffer (WG_COMBINE's counts) is zero when the plan's first kernel starts, even where the
 // Context's pool hands it over from another plan that left other bytes in that slot; kernels keep it zero, so the
 // repetitions need no fill. The kernel reports what it found and leaves zero.
 TEST_F(ExecuteTest, ZeroedScratchStartsAtZeroWhateverThePoolHeld) {
-  LaunchPlan plan;
-  plan.source = "kernel void take(global int* counts, global int* seen) { seen[0] += counts[0]; counts[0] = 0; }";
-  plan.build_options = "-cl-std=CL1.2";
-  plan.scratch.push_back({"counts", sizeof(cl_int), true});
-  KernelLaunch take;
-  take.kernel_name = "take";
-  take.args = {{KernelArg::Kind::Scratch, "", 0}, {KernelArg::Kind::Buffer, "seen", -1}};
-  plan.kernels = {take};
+  LaunchPlan plan = counting_plan("take", "seen[0] += counts[0]; counts[0] = 0;");
   DeviceBuffer seen = context_->create_buffer(sizeof(cl_int));
   for (bool zeroed : {true, false}) {
     // Another plan's leftovers in slot 0.
@@ -159,19 +166,8 @@ TEST_F(ExecuteTest, ZeroedScratchStartsAtZeroWhateverThePoolHeld) {
 // and a call after the pool was released, is filled first. The kernel here does not reset its count (as a broken
 // candidate would not), so what it finds shows whether a fill came before it.
 TEST_F(ExecuteTest, ScratchIsFilledAgainOnlyWhenAnotherProgramRanOnIt) {
-  const auto bumping_plan = [](const std::string& comment) {
-    LaunchPlan plan;
-    plan.source =
-        "kernel void bump(global int* counts, global int* seen) { seen[0] = counts[0]; counts[0] += 1; }" + comment;
-    plan.build_options = "-cl-std=CL1.2";
-    plan.scratch.push_back({"counts", sizeof(cl_int), true});
-    KernelLaunch bump;
-    bump.kernel_name = "bump";
-    bump.args = {{KernelArg::Kind::Scratch, "", 0}, {KernelArg::Kind::Buffer, "seen", -1}};
-    plan.kernels = {bump};
-    return plan;
-  };
-  const LaunchPlan a = bumping_plan(""), b = bumping_plan(" // another program");
+  const LaunchPlan a = counting_plan("bump", "seen[0] = counts[0]; counts[0] += 1;"),
+                   b = counting_plan("bump", "seen[0] = counts[0]; counts[0] += 1; /* another program */");
   DeviceBuffer seen = context_->create_buffer(sizeof(cl_int));
   const auto found = [&](const LaunchPlan& plan, int repetitions) {
     execute_plan(*context_, plan, {{"seen", seen.get()}}, {}, 0, repetitions);
