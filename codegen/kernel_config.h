@@ -114,10 +114,10 @@ struct KernelConfig {
   Layer combine_layer = Layer::Private;
   // CMB_WI: how those work-items combine at a combine point: the leader folds their partial results one after
   // another (serial, NUM_WI steps), or they combine pairwise in ceil(log2 NUM_WI) rounds separated by barriers
-  // (tree; neighbours pair up where the operator does not commute, so the order of the fold is kept), or in
-  // rounds within sub-groups of DeviceLimits::subgroup_width work-items that exchange values without barriers (shuffle:
-  // NVIDIA's shfl.sync; elsewhere the same rounds through memory), then once more across the sub-groups' results:
-  // ceil(log2 NUM_WI) rounds but two barriers instead of one per round.
+  // (tree; neighbours pair up where the operator does not commute, so the order of the fold is kept), or in the
+  // same rounds within sub-groups of DeviceLimits::subgroup_width work-items, then across the sub-groups' results
+  // (shuffle: under NVIDIA's driver the sub-groups exchange registers with shfl.sync, two barriers in all instead of
+  // one per round; elsewhere the rounds go through memory).
   WorkItemCombine work_item_combine = WorkItemCombine::serial;
   // DOUBLE_BUFFER: the work-group loads the next local tile of its cached inputs into registers (global loads in
   // flight) while it computes the current one from local memory, then stores them into the caches: the loads'

@@ -655,7 +655,7 @@ std::vector<ParameterFamily> make_families() {
       std::vector<Condition> out{
           Condition::unless(x.is("CMB_WI", 0, "serial"), reduction_sharing(x) >= Expr::constant(2))};
       // Shuffle: whole sub-groups (shfl.sync needs every lane of a warp), and each point's work-items in whole
-      // aligned segments of power-of-two size: within one sub-group (the width a multiple of them), or whole
+      // aligned segments of power-of-two size: within one sub-group (the width a multiple of their count), or whole
       // sub-groups whose results then fit one sub-group's segment (their count divides the width).
       const int64_t width = static_cast<int64_t>(x.limits.subgroup_width);
       int64_t reduced = 1;  // the most work-items that can share a point
@@ -666,14 +666,12 @@ std::vector<ParameterFamily> make_families() {
       if (width < 2 || reduced < 2) {
         out.push_back(x.is_not("CMB_WI", 0, "shuffle"));
       } else {
-        std::vector<int> all_dims;
-        for (size_t d = 0; d < x.bound.mdh->dims.size(); ++d) all_dims.push_back(static_cast<int>(d));
         const Expr w = Expr::named_constant(width, std::to_string(width) + " (sub-group width)");
         const Expr w_squared = Expr::named_constant(width * width, std::to_string(width * width) + " (its square)");
         const Expr sharing = reduction_sharing(x);
         out.push_back(Condition::unless(
             x.is_not("CMB_WI", 0, "shuffle"),
-            Condition::multiple_of(x.product("NUM_WI", all_dims), w) &&
+            Condition::multiple_of(x.product("NUM_WI", all_dims(*x.bound.mdh)), w) &&
                 (Condition::multiple_of(w, sharing) ||
                  (Condition::multiple_of(sharing, w) && Condition::multiple_of(w_squared, sharing)))));
       }
