@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <ostream>
 
 #include "codegen/kernel_config.h"
 #include "codegen/tunable_kernel.h"
@@ -44,6 +45,10 @@ INSTANTIATE_TEST_SUITE_P(AllMdHoms, TunableSoak, ::testing::ValuesIn(property_ca
 struct ShuffleCase {
   std::string name, file, sizes;
 };
+
+void PrintTo(const ShuffleCase& c, std::ostream* out) {
+  *out << c.name << " " << c.sizes;
+}
 
 class TunableSoakShuffle : public ::testing::TestWithParam<ShuffleCase> {};
 
