@@ -65,6 +65,18 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c) {
     g.work_dims = std::max({g.work_dims, c.ocl_dim[0][d] + 1, c.ocl_dim[1][d] + 1});
   }
 
+  g.tiles_decide_steps = !(g.combines_work_items() && c.combine_layer == Layer::Private);
+  bool sometimes = false;
+  for (int d = 0; d < dims; ++d) {
+    if (g.step_fullness[d] == Fullness::Never) g.tiles_decide_steps = false;
+    if (g.step_fullness[d] != Fullness::Sometimes) continue;
+    sometimes = true;
+    if (g.local_tile_fullness[d] == Fullness::Never ||
+        c.local_tile_size[d] % (c.num_wi[d] * c.private_tile_size[d]) != 0)
+      g.tiles_decide_steps = false;
+  }
+  g.tiles_decide_steps = g.tiles_decide_steps && sometimes;
+
   // Cached tiles: the footprint of a full tile (local: LT_SIZE, private: PT_SIZE per dimension) through the view.
   for (Layer layer : {Layer::Local, Layer::Private}) {
     const int li = static_cast<int>(layer);

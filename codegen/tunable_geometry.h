@@ -57,6 +57,11 @@ struct TunableGeometry {
   // All PRIVATE_STEPS steps of a local tile full, so that every result slot of a work-item lies in the tile (the
   // result write-back): Always as step_fullness; Never when the step does not divide LT_SIZE or N < LT_SIZE.
   std::vector<Fullness> tile_slots_fullness;
+  // Whether a local tile's fullness decides its private steps' (one test per tile instead of one per step): some
+  // dimension's steps are sometimes full, each such step divides LT_SIZE (a full tile then holds full steps only) and
+  // its local tiles are sometimes full, no dimension's steps are never full, and no work-item combine after each step
+  // (CMB_RES = P with shared reductions) puts barriers in the step loops, which must stay outside branches.
+  bool tiles_decide_steps = false;
   int64_t result_slots = 1;                     // per work-item: product over `++` dims of private_steps * PT_SIZE
   int64_t work_group_size = 1;                  // product of NUM_WI
   int64_t concat_work_items = 1;                // product of NUM_WI over `++` dimensions

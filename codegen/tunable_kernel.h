@@ -14,8 +14,9 @@ namespace mdh {
 /// The generation of the generated code: raised whenever the kernel that a configuration generates changes (its
 /// speed or its rounding), so that journals of earlier generations are not resumed with timings of kernels that
 /// are no longer generated. 1: the kernel of the paper's families (until 2026-11); 2: full tiles without guards,
-/// edge tiles peeled, FP_CONTRACT ON (issue 12 items 1 and 2).
-inline constexpr int kTunableKernelGeneration = 2;
+/// edge tiles peeled, FP_CONTRACT ON (issue 12 items 1 and 2); 3: one test per local tile, not per private step,
+/// where a full tile has only full steps (2026-12).
+inline constexpr int kTunableKernelGeneration = 3;
 
 /// Kernels `<mdh name>_tunable` and, when NUM_WG of a reduction dimension exceeds 1, `<mdh name>_combine_wg`.
 /// Arguments of the first: the input buffers in declaration order, the output buffer (or the partial-results

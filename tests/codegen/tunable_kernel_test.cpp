@@ -1263,8 +1263,9 @@ TEST(TunableKernelGolden, GemmWithCachesAndWorkItemReduction) {
 }
 
 // The configuration of GemmWithCachesAndWorkItemReduction on sizes that leave edge tiles along i (63 = 3*16 + 15):
-// A's local cache, the private steps and the write-back decide per tile between unguarded and guarded code, the
-// step test outside the loops of j and k (always full, never guarded); B's local cache needs no test.
+// A's local cache, the private steps and the write-back decide per tile between unguarded and guarded code; the
+// steps (16 along i, dividing LT_SIZE_i) with one test outside all step loops, the loops of j and k (always full)
+// never guarded; B's local cache needs no test.
 TEST(TunableKernelGolden, GemmWithEdgeTiles) {
   const BoundMdh bound = bind_app("apps/gemm.mdh", "I=63,J=48,K=32");
   KernelConfig c = default_config(bound, DeviceLimits{});

@@ -62,6 +62,8 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
   int swizzled = 0, double_buffered = 0, two_local_tiles = 0, unrolled_steps = 0, unrolled_tiles = 0, padded_rows = 0,
       inline_math = 0, inlined_f = 0, unrolled_f_loops = 0, last_group_folds = 0, atomic_adds = 0, strided_tiles = 0,
       strided_prefetch = 0, shuffles = 0, shuffle_levels_of_two = 0;  // families whose code is not about tiles
+  // Configurations with private steps that are sometimes full: tested once per local tile, or once per step.
+  int steps_tested_per_tile = 0, steps_tested_per_step = 0;
   // VECTOR_WIDTH: cached copies that move vectors, per layer [local, private], read aligned or through vloadN.
   std::array<std::array<int, 2>, 2> vector_copies{};
   for (const PropertyCase& c : property_cases())
@@ -104,6 +106,8 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
                 vector_copies[l][aligned] += summary.find(std::string(l == 0 ? "L " : "P ") +
                                                           (aligned == 0 ? "aligned" : "vloadN")) != std::string::npos;
           }
+          if (std::count(g.step_fullness.begin(), g.step_fullness.end(), Fullness::Sometimes) > 0)
+            ++(g.tiles_decide_steps ? steps_tested_per_tile : steps_tested_per_step);
           for (size_t d = 0; d < g.step_fullness.size(); ++d) {
             ++seen[0][static_cast<int>(g.local_tile_fullness[d])];
             ++seen[1][static_cast<int>(g.step_fullness[d])];
@@ -117,6 +121,10 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
     // LT_SIZE <= N in the space, so the first local tile is full: local tiles are never "never full".
     for (int f = 0; f < (k == 0 ? 2 : 3); ++f) EXPECT_GT(seen[k][f], 0) << kinds[k] << ", fullness " << f;
   }
+  std::cout << "sometimes-full private steps tested once per local tile: " << steps_tested_per_tile
+            << " configurations, once per step: " << steps_tested_per_step << "\n";
+  EXPECT_GT(steps_tested_per_tile, 0);
+  EXPECT_GT(steps_tested_per_step, 0);
   std::cout << "WG_SWIZZLE > 1: " << swizzled << " configurations; DOUBLE_BUFFER pipelining: " << double_buffered
             << " through registers, " << two_local_tiles << " with two local tiles; UNROLL_STEPS: " << unrolled_steps
             << "; UNROLL_TILES: " << unrolled_tiles << "; LOCAL_PAD > 0: " << padded_rows

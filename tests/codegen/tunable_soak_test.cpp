@@ -74,7 +74,7 @@ TEST_P(TunableSoakShuffle, PointsOverSeveralSubgroups) {
   const auto buffers = seeded_buffers(bound, 11);
   const auto expected = reference_output(bound, buffers);
   for (int drawn = 0; drawn < 100; ++drawn) {
-    tuner::Rng rng(88001 * 1'000'003 + static_cast<uint64_t>(drawn));
+    tuner::Rng rng(88001ull * 1'000'003 + static_cast<uint64_t>(drawn));
     const KernelConfig c = config_from_assignment(bound, space, search.configuration(search.sample(rng)).values());
     const std::string where = k.name + " " + k.sizes + ", config " + config_to_json(bound, c).dump();
     if (std::getenv("MDH_TUNABLE_VERBOSE")) std::cerr << where << std::endl;

@@ -199,8 +199,8 @@ void gemm_tunable(__global const float* restrict A, __global const float* restri
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         // Local layer: this work-item's private tiles of the local tile.
-        for (int ps_i = 0; ps_i < PRIVATE_STEPS_i; ++ps_i) {
-          if (tile_begin_i + (ps_i + 1)*STEP_i <= tile_end_i) {
+        if (tile_end_i - tile_begin_i == LT_SIZE_i) {
+          for (int ps_i = 0; ps_i < PRIVATE_STEPS_i; ++ps_i) {
             for (int ps_j = 0; ps_j < PRIVATE_STEPS_j; ++ps_j) {
               for (int ps_k = 0; ps_k < PRIVATE_STEPS_k; ++ps_k) {
                 const int pt_begin_i = tile_begin_i + ps_i*STEP_i + wi_i*PT_SIZE_i;
@@ -236,7 +236,9 @@ void gemm_tunable(__global const float* restrict A, __global const float* restri
                 }
               }
             }
-          } else {
+          }
+        } else {
+          for (int ps_i = 0; ps_i < PRIVATE_STEPS_i; ++ps_i) {
             for (int ps_j = 0; ps_j < PRIVATE_STEPS_j; ++ps_j) {
               for (int ps_k = 0; ps_k < PRIVATE_STEPS_k; ++ps_k) {
                 const int pt_begin_i = tile_begin_i + ps_i*STEP_i + wi_i*PT_SIZE_i;
