@@ -909,7 +909,9 @@ TEST(TunableKernel, WorkGroupOwnershipExistsOnCommutingReductionsWithSeveralTile
 // Sizes around the tile sizes (tile - 1, tile, tile + 1, a prime, 1) make every dimension's tiles always full,
 // sometimes full (decided per tile or step) or never full, in every combination over i, j and k; with steps that
 // divide the local tiles and steps that do not (the last step of a full tile is short). Built unoptimised and
-// optimised: the unguarded and guarded copies are where optimisers reorder and if-convert.
+// optimised: the unguarded and guarded copies are where optimisers reorder and if-convert. The work-items combine
+// after each step (CMB_RES P: barriers in the step loops, so a test per step) or after the local tile (CMB_RES L:
+// where steps divide the tiles, one test per tile for all steps).
 TEST(TunableKernel, FullAndEdgeTilesAroundTileMultiples) {
   const int l = static_cast<int>(Layer::Local), p = static_cast<int>(Layer::Private);
   struct Shape {
@@ -921,6 +923,7 @@ TEST(TunableKernel, FullAndEdgeTilesAroundTileMultiples) {
   };
   const std::vector<std::string> sizes = {"I=8,J=6,K=4",  "I=7,J=12,K=5", "I=9,J=13,K=3",
                                           "I=1,J=5,K=11", "I=12,J=7,K=1", "I=3,J=8,K=10"};
+  int tested_per_tile = 0, tested_per_step = 0;
   for (const Shape& shape : shapes)
     for (const std::string& size : sizes) {
       const BoundMdh bound = bind_app("apps/gemm.mdh", size);
@@ -940,9 +943,25 @@ TEST(TunableKernel, FullAndEdgeTilesAroundTileMultiples) {
       c.input_memory[l] = {Memory::Local, Memory::Local};
       c.input_memory[p] = {Memory::Private, Memory::Private};
       c.result_memory[p] = Memory::Local;
-      c.combine_layer = Layer::Private;
-      for (const char* options : {kFast, ""}) EXPECT_EQ(mismatch(bound, c, options), "") << size << " " << options;
+      for (Layer combine : {Layer::Private, Layer::Local}) {
+        if (combine == Layer::Local && c.num_wi[2] < 2) continue;  // CMB_RES L: work-items that share a reduction
+        c.combine_layer = combine;
+        const TunableGeometry g = tunable_geometry(bound, c);
+        const std::string source = generate_tunable_kernel(bound, c, testing::first_device_limits()).source;
+        const size_t steps = source.find("// Local layer: this work-item's private tiles of the local tile.");
+        ASSERT_NE(steps, std::string::npos);
+        // The line after the comment: the per-tile test, or the first step loop.
+        const std::string next = source.substr(source.find('\n', steps) + 1, 200);
+        EXPECT_EQ(next.find("if (tile_end_") < next.find('\n'), g.tiles_decide_steps) << size << "\n" << next;
+        tested_per_tile += g.tiles_decide_steps;
+        tested_per_step += !g.tiles_decide_steps && std::count(g.step_fullness.begin(), g.step_fullness.end(),
+                                                                 Fullness::Sometimes) > 0;
+        for (const char* options : {kFast, ""})
+          EXPECT_EQ(mismatch(bound, c, options), "") << size << " " << options << " CMB_RES " << static_cast<int>(combine);
+      }
     }
+  EXPECT_GT(tested_per_tile, 0);
+  EXPECT_GT(tested_per_step, 0);
 }
 
 TEST(TunableKernel, InputCachingPerLayerAndBuffer) {
