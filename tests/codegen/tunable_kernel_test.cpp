@@ -954,10 +954,11 @@ TEST(TunableKernel, FullAndEdgeTilesAroundTileMultiples) {
         const std::string next = source.substr(source.find('\n', steps) + 1, 200);
         EXPECT_EQ(next.find("if (tile_end_") < next.find('\n'), g.tiles_decide_steps) << size << "\n" << next;
         tested_per_tile += g.tiles_decide_steps;
-        tested_per_step += !g.tiles_decide_steps && std::count(g.step_fullness.begin(), g.step_fullness.end(),
-                                                                 Fullness::Sometimes) > 0;
+        tested_per_step += !g.tiles_decide_steps &&
+                           std::count(g.step_fullness.begin(), g.step_fullness.end(), Fullness::Sometimes) > 0;
         for (const char* options : {kFast, ""})
-          EXPECT_EQ(mismatch(bound, c, options), "") << size << " " << options << " CMB_RES " << static_cast<int>(combine);
+          EXPECT_EQ(mismatch(bound, c, options), "")
+              << size << " " << options << " CMB_RES " << static_cast<int>(combine);
       }
     }
   EXPECT_GT(tested_per_tile, 0);
