@@ -1609,10 +1609,11 @@ class TunableEmitter {
 
     // 4. Local layer: private steps.
     // A step is full when all of it lies in the tile; then so does every work-item's private tile in it, and the
-    // private caches and the elements need no guard. The test depends on the tile and on the step counters of the
-    // dimensions that are sometimes full, so it is made once inside their loops and outside the loops of the other
-    // dimensions (whose steps are all full or all guarded), unless a work-item combine after each step puts
-    // barriers in those loops.
+    // private caches and the elements need no guard. Where a full tile has full steps only (tiles_decide_steps), the
+    // test is whether the tile is full, made once outside all step loops. Elsewhere it depends on the tile and on the
+    // step counters of the dimensions that are sometimes full, so it is made once inside their loops and outside the
+    // loops of the other dimensions (whose steps are all full or all guarded), unless a work-item combine after each
+    // step puts barriers in those loops.
     const std::vector<int>& step_order = c_.loop_order[1];
     const bool combine_per_step = g_.combines_work_items() && c_.combine_layer == Layer::Private;
     size_t split = combine_per_step ? step_order.size() : 0;
