@@ -741,6 +741,10 @@ class TunableEmitter {
     body(true);
     close();
   }
+  // The work-group-uniform test that the current local tile along d holds all LT_SIZE indices.
+  std::string local_tile_is_full(int d) const {
+    return "tile_end_" + dim(d) + " - tile_begin_" + dim(d) + " == " + macro("LT_SIZE", d);
+  }
   // The fullness of a cached box of access `a` along buffer dimension k: the least full of the md_hom dimensions
   // its index moves with (`per_dim`: local tiles for local caches, private steps for private caches).
   Fullness box_fullness(int a, size_t k, const std::vector<Fullness>& per_dim) const {
@@ -1657,9 +1661,7 @@ class TunableEmitter {
       // with a test per step (results/nvidia-h200/session36, call 5).
       std::vector<std::string> full;
       for (size_t d = 0; d < m_.dims.size(); ++d)
-        if (g_.step_fullness[d] == Fullness::Sometimes)
-          full.push_back("tile_end_" + dim(static_cast<int>(d)) + " - tile_begin_" + dim(static_cast<int>(d)) +
-                         " == " + macro("LT_SIZE", static_cast<int>(d)));
+        if (g_.step_fullness[d] == Fullness::Sometimes) full.push_back(local_tile_is_full(static_cast<int>(d)));
       open("if (" + join(full, " && ") + ")");
       emit_steps(0, false);
       --indent_;
@@ -1699,9 +1701,7 @@ class TunableEmitter {
                      : g_.folds_in_last_group()    ? "partials of this work-group, folded by the last work-group."
                                                    : "partials of this work-group, combined by the second kernel."));
     std::vector<FullTest> slot_tests;
-    for (int d : g_.concat_dims)
-      slot_tests.push_back(
-          {g_.tile_slots_fullness[d], "tile_end_" + dim(d) + " - tile_begin_" + dim(d) + " == " + macro("LT_SIZE", d)});
+    for (int d : g_.concat_dims) slot_tests.push_back({g_.tile_slots_fullness[d], local_tile_is_full(d)});
     peel(slot_tests, [&](bool guarded) {
       // Full tiles store STORE_WIDTH results at a time along the innermost slot dimension (store_width()); edge
       // tiles, whose elements are guarded one by one, store them one at a time.
