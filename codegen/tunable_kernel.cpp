@@ -524,6 +524,13 @@ class TunableEmitter {
         return "res_p[" + slot + "]";
     }
   }
+  // Partial results in registers (MEM_RES_P private) where work-items share a reduction: each combine exchanges them
+  // through res_shared, one slot per work-item in local memory, into which every work-item first copies its own.
+  bool stages_results() const { return g_.combines_work_items() && result_memory(Layer::Private) == Memory::Private; }
+  // Where the combine reads and writes work-item `who`'s partial result of `slot`.
+  std::string res_combined(const std::string& slot, const std::string& who = "wi_lin") const {
+    return stages_results() ? "res_shared[(" + slot + ")*WG_SIZE + " + who + "]" : res_p(slot, who);
+  }
   std::string res_l(const std::string& slot) const {
     switch (result_memory(Layer::Local)) {
       case Memory::Local:
@@ -575,6 +582,13 @@ class TunableEmitter {
   // Work-item dependent conditions guard single statements, never loops: PoCL 3.1 miscompiles a divergent `if`
   // around loops in a loop nest with barriers (found by the property tests).
   void emit_work_item_combine(bool step_only) {
+    if (stages_results()) {
+      line("// Every work-item's partial results into local memory, for the combine.");
+      const auto per_dim = open_slot_loops(step_only);
+      const std::string slot = slot_name(per_dim);
+      line(res_combined(slot) + " = " + res_p(slot) + ";");
+      close_loops(per_dim.size());
+    }
     line("barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);");
     if (c_.work_item_combine == WorkItemCombine::tree) {
       emit_tree_combine(step_only);
@@ -589,10 +603,11 @@ class TunableEmitter {
     open("for (int w = 0; w < REDUCTION_WI; ++w)");
     open("if (wi_r_lin == 0)");
     line("const int owner = wi_c_lin*REDUCTION_WI + w;");
-    line(res_l("slot") + " = " + combine(res_l("slot"), res_p("slot", "owner")) + ";");
-    line(res_p("slot", "owner") + " = " + identity() + ";");
+    line(res_l("slot") + " = " + combine(res_l("slot"), res_combined("slot", "owner")) + ";");
+    line(res_combined("slot", "owner") + " = " + identity() + ";");
     close();
     close();
+    if (stages_results()) line(res_p("slot") + " = " + identity() + ";");  // each work-item its own registers
     close_loops(per_dim.size());
     line("barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);");
   }
@@ -620,7 +635,8 @@ class TunableEmitter {
     for (const auto& [takes, offset] : rounds) {
       const auto per_dim = open_slot_loops(step_only);
       const std::string slot = slot_name(per_dim);
-      line("if (" + takes + ") " + res_p(slot) + " = " + combine(res_p(slot), res_p(slot, "wi_lin + " + offset)) + ";");
+      line("if (" + takes + ") " + res_combined(slot) + " = " +
+           combine(res_combined(slot), res_combined(slot, "wi_lin + " + offset)) + ";");
       close_loops(per_dim.size());
       line("barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);");
     }
@@ -658,7 +674,7 @@ class TunableEmitter {
       const auto per_dim = open_slot_loops(step_only);
       const std::string slot = slot_name(per_dim);
       line(result_type_ + " v = " + identity() + ";");
-      line(valid + "v = " + res_p(slot, position) + ";");
+      line(valid + "v = " + res_combined(slot, position) + ";");
       for (int64_t o = 1; o < level.segment; o *= 2) {
         if (nvidia_driver_) {
           // Every lane of the warp shuffles: shfl.sync names all 32 (the constraint keeps warps whole). Every lane
@@ -668,15 +684,15 @@ class TunableEmitter {
           line("const " + result_type_ + " " + other + " = mdh_shuffle_down(v, " + str(o) + ");");
           line("v = " + combine("v", other) + ";");
         } else {
-          line(valid + res_p(slot, position) + " = v;");
+          line(valid + res_combined(slot, position) + " = v;");
           line("barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);");
           line("if (" + std::string(level.stride == 1 ? "" : position + " < WG_SIZE && ") + "wi_hw % " + str(2 * o) +
-               " == 0) v = " + combine("v", res_p(slot, position + " + " + str(o * level.stride))) + ";");
+               " == 0) v = " + combine("v", res_combined(slot, position + " + " + str(o * level.stride))) + ";");
           line("barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);");
         }
       }
       line("if (wi_hw % " + str(level.segment) + " == 0" + (level.stride == 1 ? "" : " && " + position + " < WG_SIZE") +
-           ") " + res_p(slot, position) + " = v;");
+           ") " + res_combined(slot, position) + " = v;");
       close_loops(per_dim.size());
       close();
       line("barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);");
@@ -689,13 +705,19 @@ class TunableEmitter {
     // The leader keeps the group's result, then every work-item starts its partial results again. The barrier
     // between the two is needed by PoCL 3.1 only: its optimised build let the reset overtake the leader's read of
     // its own slot (DOT 65536 returned 0; right with -cl-opt-disable or with the barrier).
-    line("// The leader keeps the group's result; every work-item starts its partial results again.");
+    // After the reduction loops (CMB_RES G) nothing accumulates again before the next `++` tile starts its partial
+    // results (and a barrier ends each `++` tile: see the results' write), so there is no reset and no barrier:
+    // two barriers less at the end of DOT 2^24's reduction on the H200 (results/nvidia-h200/session37).
+    const bool restart = step_only || c_.combine_layer != Layer::Global;
+    line(restart ? "// The leader keeps the group's result; every work-item starts its partial results again."
+                 : "// The leader keeps the group's result.");
     {
       const auto per_dim = open_slot_loops(step_only);
       const std::string slot = slot_name(per_dim);
-      line("if (wi_r_lin == 0) " + res_l(slot) + " = " + combine(res_l(slot), res_p(slot)) + ";");
+      line("if (wi_r_lin == 0) " + res_l(slot) + " = " + combine(res_l(slot), res_combined(slot)) + ";");
       close_loops(per_dim.size());
     }
+    if (!restart) return;
     line("barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);");
     {
       const auto per_dim = open_slot_loops(step_only);
@@ -1530,6 +1552,7 @@ class TunableEmitter {
     switch (result_memory(Layer::Private)) {
       case Memory::Private:
         line(result_type_ + " res_p[RESULT_SLOTS];");
+        if (stages_results()) line("__local " + result_type_ + " res_shared[RESULT_SLOTS * WG_SIZE];");
         break;
       case Memory::Local:
         line("__local " + result_type_ + " res_p[RESULT_SLOTS * WG_SIZE];");
@@ -1760,8 +1783,9 @@ class TunableEmitter {
       close_loops(loops.size());
     });
     // Not needed by OpenCL's rules, but PoCL 3.1's optimised builds crash (wild private-array index in the region
-    // after the last barrier) on some kernels whose `++` tile loops contain barriers and end without one.
-    if (has_barriers()) line("barrier(CLK_LOCAL_MEM_FENCE);");
+    // after the last barrier) on some kernels whose `++` tile loops contain barriers and end without one. Without
+    // `++` tile loops the last work-group's fold, which has barriers of its own, may follow at once.
+    if (has_barriers() && !(concat_order.empty() && g_.folds_in_last_group())) line("barrier(CLK_LOCAL_MEM_FENCE);");
     close_loops(concat_order.size());
     if (g_.folds_in_last_group()) emit_last_group_fold(concat_order);
     --indent_;
@@ -1897,11 +1921,16 @@ class TunableEmitter {
                   "`++` tiles folds their partial results.");
     // The work-items that stored (or added) results fence, the others have nothing to order: on the H200 a fence in
     // every work-item of every work-group made DOT 2^24's end of the reduction 0.2-0.5 us longer
-    // (results/nvidia-h200/session32).
-    line(std::string(g_.combines_work_items() ? "if (wi_r_lin == 0) " : "") + device_fence() + ";");
-    line("barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);");
+    // (results/nvidia-h200/session32). Where work-item 0 alone stored (one leader: work-items share the reduction
+    // and no `++` points), it fences and counts in with no barrier between.
+    const bool only_first_stored = g_.combines_work_items() && g_.concat_work_items == 1;
+    if (!only_first_stored) {
+      line(std::string(g_.combines_work_items() ? "if (wi_r_lin == 0) " : "") + device_fence() + ";");
+      line("barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);");
+    }
     // The last to count in sets the count back to zero for the next launch: no other count of this launch follows.
     open("if (wi_lin == 0)");
+    if (only_first_stored) line(device_fence() + ";");
     line("fold_here = atomic_inc(&wg_counts[wg_c_lin]) == REDUCTION_WG - 1;");
     line("if (fold_here) wg_counts[wg_c_lin] = 0;");
     close();

@@ -18,7 +18,7 @@ namespace {
 
 // A new family changes every draw; TunablePropertyCoverage then says whether this seed's draws still reach every
 // shape of code (rare ones: pipelined loops need several full tiles per work-group), else the seed is chosen again.
-constexpr uint64_t kSeed = 20261213;
+constexpr uint64_t kSeed = 20261218;
 constexpr int kConfigurations = 50;
 
 class TunableProperty : public ::testing::TestWithParam<PropertyCase> {};
@@ -64,6 +64,11 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
       strided_prefetch = 0, shuffles = 0, shuffle_levels_of_two = 0;  // families whose code is not about tiles
   // Configurations with private steps that are sometimes full: tested once per local tile, or once per step.
   int steps_tested_per_tile = 0, steps_tested_per_step = 0;
+  // MEM_RES_P private where work-items share a reduction (partial results copied into local memory for each
+  // combine), per CMB_WI [serial, tree, shuffle]; the end of a reduction combined once (CMB_RES G) whose last
+  // work-group fold is counted in by work-item 0 alone, without a barrier.
+  std::array<int, 3> staged_results{};
+  int counted_in_by_work_item_0 = 0;
   // VECTOR_WIDTH: cached copies that move vectors, per layer [local, private], read aligned or through vloadN.
   std::array<std::array<int, 2>, 2> vector_copies{};
   for (const PropertyCase& c : property_cases())
@@ -85,6 +90,9 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
           unrolled_f_loops += config.f_inline == FInline::unrolled;
           last_group_folds += g.folds_in_last_group() && !g.accumulates_atomically();
           atomic_adds += g.accumulates_atomically();
+          if (g.combines_work_items() && config.result_memory[static_cast<int>(Layer::Private)] == Memory::Private)
+            ++staged_results[static_cast<int>(config.work_item_combine)];
+          counted_in_by_work_item_0 += g.folds_in_last_group() && g.combines_work_items() && g.concat_work_items == 1;
           if (config.work_item_combine == WorkItemCombine::shuffle && g.combines_work_items()) {
             ++shuffles;
             shuffle_levels_of_two +=
@@ -154,6 +162,11 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
   EXPECT_GT(strided_prefetch, 0);
   EXPECT_GT(shuffles, 0);
   EXPECT_GT(shuffle_levels_of_two, 0);
+  std::cout << "MEM_RES_P private with shared reductions: " << staged_results[0] << " serial, " << staged_results[1]
+            << " tree, " << staged_results[2]
+            << " shuffle combines; counted in by work-item 0 alone: " << counted_in_by_work_item_0 << "\n";
+  for (int k = 0; k < 3; ++k) EXPECT_GT(staged_results[k], 0) << "CMB_WI " << k;
+  EXPECT_GT(counted_in_by_work_item_0, 0);
 }
 
 }  // namespace

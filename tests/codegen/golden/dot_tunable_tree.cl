@@ -119,11 +119,8 @@ void dot_tunable(__global const float* restrict x, __global const float* restric
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
   if (wi_r_lin < 1) res_p[(0)*WG_SIZE + wi_lin] = mdh_combine_0(res_p[(0)*WG_SIZE + wi_lin], res_p[(0)*WG_SIZE + wi_lin + 1]);
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-  // The leader keeps the group's result; every work-item starts its partial results again.
+  // The leader keeps the group's result.
   if (wi_r_lin == 0) res_l[0] = mdh_combine_0(res_l[0], res_p[(0)*WG_SIZE + wi_lin]);
-  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-  res_p[(0)*WG_SIZE + wi_lin] = mdh_identity_0();
-  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
   // Results of this local tile: partials of this work-group, combined by the second kernel.
   if (wi_r_lin == 0) {
     partials[wg_r_lin*OUTPUT_POINTS + 0] = res_l[0];
