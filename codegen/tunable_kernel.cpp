@@ -652,7 +652,8 @@ class TunableEmitter {
   // p + o into p for p a multiple of 2o: the fold stays in order, so any associative operator may take it. A level's
   // first position keeps the segment's result in res_p, so the point's result ends at position wi_c_lin*REDUCTION_WI,
   // the leader's own slot. Under NVIDIA's driver the rounds exchange registers with shfl.sync (no barrier); elsewhere
-  // through res_p, with two barriers per round, the same positions and rounds.
+  // through res_p, with two barriers per round, the same positions and rounds. (With MEM_RES_P private, read res_p as
+  // res_shared, its copy in local memory: res_combined.)
   void emit_shuffle_combine(bool step_only) {
     const int64_t width = subgroup_width_, sharing = g_.reduction_work_items;
     struct Level {
