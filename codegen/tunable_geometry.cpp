@@ -144,8 +144,8 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c) {
   switch (c.result_memory[p]) {
     case Memory::Private:
       g.private_memory_bytes += slot_bytes;
-      // Work-items that share a reduction copy their slots into local memory for the combine (res_shared).
-      if (g.combines_work_items()) g.local_memory_bytes += slot_bytes * g.work_group_size;
+      g.stages_results = g.combines_work_items();
+      if (g.stages_results) g.local_memory_bytes += slot_bytes * g.work_group_size;  // res_shared
       break;
     case Memory::Local:
       g.local_memory_bytes += slot_bytes * g.work_group_size;

@@ -103,8 +103,14 @@ struct TunableGeometry {
   int64_t store_run = 0;
   uint64_t work_group_count_bytes = 0;  // scratch: the counts (0: not needed)
   uint64_t accumulator_bytes = 0;       // scratch: WG_COMBINE atomic's accumulators, one per output point (0: not used)
+  // MEM_RES_P private where work-items share a reduction: each combine exchanges the partial results through
+  // res_shared, one slot per work-item in local memory, into which every work-item first copies its own registers.
+  bool stages_results = false;
   bool combines_work_items() const { return reduction_work_items > 1; }
   bool combines_work_groups() const { return reduction_work_groups > 1; }
+  // Work-item 0 alone stores the work-group's results: work-items share the reduction and none is spread over `++`
+  // points, so the leader of the one point group is work-item 0.
+  bool only_first_work_item_stores() const { return combines_work_items() && concat_work_items == 1; }
   // WG_COMBINE last or atomic: the last work-group to count itself in finishes the reduction.
   bool folds_in_last_group() const { return work_group_count_bytes > 0; }
   // WG_COMBINE atomic: the work-groups add their partial results into the accumulators, which the last one copies.

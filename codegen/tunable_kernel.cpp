@@ -524,12 +524,9 @@ class TunableEmitter {
         return "res_p[" + slot + "]";
     }
   }
-  // Partial results in registers (MEM_RES_P private) where work-items share a reduction: each combine exchanges them
-  // through res_shared, one slot per work-item in local memory, into which every work-item first copies its own.
-  bool stages_results() const { return g_.combines_work_items() && result_memory(Layer::Private) == Memory::Private; }
-  // Where the combine reads and writes work-item `who`'s partial result of `slot`.
+  // Where the combine reads and writes work-item `who`'s partial result of `slot` (TunableGeometry::stages_results).
   std::string res_combined(const std::string& slot, const std::string& who = "wi_lin") const {
-    return stages_results() ? "res_shared[(" + slot + ")*WG_SIZE + " + who + "]" : res_p(slot, who);
+    return g_.stages_results ? "res_shared[(" + slot + ")*WG_SIZE + " + who + "]" : res_p(slot, who);
   }
   std::string res_l(const std::string& slot) const {
     switch (result_memory(Layer::Local)) {
@@ -582,7 +579,7 @@ class TunableEmitter {
   // Work-item dependent conditions guard single statements, never loops: PoCL 3.1 miscompiles a divergent `if`
   // around loops in a loop nest with barriers (found by the property tests).
   void emit_work_item_combine(bool step_only) {
-    if (stages_results()) {
+    if (g_.stages_results) {
       line("// Every work-item's partial results into local memory, for the combine.");
       const auto per_dim = open_slot_loops(step_only);
       const std::string slot = slot_name(per_dim);
@@ -607,7 +604,7 @@ class TunableEmitter {
     line(res_combined("slot", "owner") + " = " + identity() + ";");
     close();
     close();
-    if (stages_results()) line(res_p("slot") + " = " + identity() + ";");  // each work-item its own registers
+    if (g_.stages_results) line(res_p("slot") + " = " + identity() + ";");  // each work-item its own registers
     close_loops(per_dim.size());
     line("barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);");
   }
@@ -1553,7 +1550,7 @@ class TunableEmitter {
     switch (result_memory(Layer::Private)) {
       case Memory::Private:
         line(result_type_ + " res_p[RESULT_SLOTS];");
-        if (stages_results()) line("__local " + result_type_ + " res_shared[RESULT_SLOTS * WG_SIZE];");
+        if (g_.stages_results) line("__local " + result_type_ + " res_shared[RESULT_SLOTS * WG_SIZE];");
         break;
       case Memory::Local:
         line("__local " + result_type_ + " res_p[RESULT_SLOTS * WG_SIZE];");
@@ -1686,13 +1683,7 @@ class TunableEmitter {
       std::vector<std::string> full;
       for (size_t d = 0; d < m_.dims.size(); ++d)
         if (g_.step_fullness[d] == Fullness::Sometimes) full.push_back(local_tile_is_full(static_cast<int>(d)));
-      open("if (" + join(full, " && ") + ")");
-      emit_steps(0, false);
-      --indent_;
-      line("} else {");
-      ++indent_;
-      emit_steps(0, true);
-      close();
+      peel({{Fullness::Sometimes, join(full, " && ")}}, [&](bool guarded) { emit_steps(0, guarded); });
       split = 0;  // no step loop outside the test
     } else {
       open_step_loops(0, split);
@@ -1922,9 +1913,8 @@ class TunableEmitter {
                   "`++` tiles folds their partial results.");
     // The work-items that stored (or added) results fence, the others have nothing to order: on the H200 a fence in
     // every work-item of every work-group made DOT 2^24's end of the reduction 0.2-0.5 us longer
-    // (results/nvidia-h200/session32). Where work-item 0 alone stored (one leader: work-items share the reduction
-    // and no `++` points), it fences and counts in with no barrier between.
-    const bool only_first_stored = g_.combines_work_items() && g_.concat_work_items == 1;
+    // (results/nvidia-h200/session32). Where work-item 0 alone stored, it fences and counts in with no barrier between.
+    const bool only_first_stored = g_.only_first_work_item_stores();
     if (!only_first_stored) {
       line(std::string(g_.combines_work_items() ? "if (wi_r_lin == 0) " : "") + device_fence() + ";");
       line("barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);");

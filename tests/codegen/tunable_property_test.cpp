@@ -90,9 +90,8 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
           unrolled_f_loops += config.f_inline == FInline::unrolled;
           last_group_folds += g.folds_in_last_group() && !g.accumulates_atomically();
           atomic_adds += g.accumulates_atomically();
-          if (g.combines_work_items() && config.result_memory[static_cast<int>(Layer::Private)] == Memory::Private)
-            ++staged_results[static_cast<int>(config.work_item_combine)];
-          counted_in_by_work_item_0 += g.folds_in_last_group() && g.combines_work_items() && g.concat_work_items == 1;
+          if (g.stages_results) ++staged_results[static_cast<int>(config.work_item_combine)];
+          counted_in_by_work_item_0 += g.folds_in_last_group() && g.only_first_work_item_stores();
           if (config.work_item_combine == WorkItemCombine::shuffle && g.combines_work_items()) {
             ++shuffles;
             shuffle_levels_of_two +=
