@@ -26,7 +26,7 @@ int64_t CachedTile::allocated_elements() const {
   return elements() / row * (row + row_pad);
 }
 
-TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c) {
+TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c, int full_tiles_along) {
   const Mdh& mdh = *bound.mdh;
   const int dims = static_cast<int>(mdh.dims.size());
   TunableGeometry g;
@@ -39,9 +39,10 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c) {
     g.tiles_per_wg.push_back(ceil_div(g.local_tiles[d], c.num_wg[d]));
     g.private_steps.push_back(ceil_div(c.local_tile_size[d], c.num_wi[d] * c.private_tile_size[d]));
     const int64_t lt = c.local_tile_size[d], step = c.num_wi[d] * c.private_tile_size[d];
-    const Fullness local = n % lt == 0 && g.local_tiles[d] % c.num_wg[d] == 0 ? Fullness::Always
-                           : n < lt                                           ? Fullness::Never
-                                                                              : Fullness::Sometimes;
+    const Fullness local = (n % lt == 0 && g.local_tiles[d] % c.num_wg[d] == 0) || d == full_tiles_along
+                               ? Fullness::Always
+                           : n < lt ? Fullness::Never
+                                    : Fullness::Sometimes;
     g.local_tile_fullness.push_back(local);
     g.step_fullness.push_back(local == Fullness::Always && lt % step == 0 ? Fullness::Always
                               : step > std::min(lt, n)                    ? Fullness::Never
@@ -126,6 +127,11 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c) {
         break;
       }
   if (copies_fit) g.prefetch_dimension = g.innermost_reduction_tile_loop;
+  if (const int d = g.innermost_reduction_tile_loop;
+      d >= 0 && c.unroll_tiles == UnrollTiles::on && g.tile_loop_unroll > 1 &&
+      c.work_group_ownership_of(d) == Ownership::strided && g.local_tile_fullness[d] == Fullness::Sometimes &&
+      !(c.double_buffer != DoubleBuffer::off && g.prefetch_dimension == d))
+    g.peeled_tile_loop = d;
   // Counted whenever DOUBLE_BUFFER is on and the copies are full, even where the loop order leaves no tile loop to
   // pipeline (the emitter then holds no prefetch registers): the memory constraints then read only the array
   // families and DOUBLE_BUFFER, not the loop order, a permutation whose d! values would join their group in the

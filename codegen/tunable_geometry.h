@@ -84,6 +84,12 @@ struct TunableGeometry {
   // guards). Each work-item holds ceil(SIZE / WG_SIZE) elements of the next tile per cache. Whatever DOUBLE_BUFFER
   // says.
   int prefetch_dimension = -1;
+  // The tile loop that UNROLL_TILES unrolls where only its last tile can be short or empty: WG_OWNERSHIP strided and
+  // tiles sometimes full along it. Work-group g's tile t is local tile t*NUM_WG + g, and for t < TILES_PER_WG - 1
+  // that is below (TILES_PER_WG - 1)*NUM_WG <= local_tiles - 1: never the dimension's last tile, the only one that
+  // can be short. The emitter runs every other tile unguarded (tunable_geometry(..., full_tiles_along)) and tests
+  // the last one alone. -1 where there is none, or where DOUBLE_BUFFER pipelines that loop.
+  int peeled_tile_loop = -1;
   uint64_t local_memory_bytes = 0;            // every __local array of the kernel, exactly
   uint64_t private_memory_bytes = 0;          // every private array of one work-item
   uint64_t partial_results_bytes = 0;         // scratch: G_R partial results per output point (0: not needed)
@@ -117,8 +123,10 @@ struct TunableGeometry {
   bool accumulates_atomically() const { return accumulator_bytes > 0; }
 };
 
-/// Assumes a config of the right shape (check_config_shape).
-TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& config);
+/// Assumes a config of the right shape (check_config_shape). `full_tiles_along` (a dimension, -1 for none): the
+/// geometry of the tiles along it that are known to be full (local tiles Always there), whatever the sizes say: the
+/// tiles before the last one of TunableGeometry::peeled_tile_loop.
+TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& config, int full_tiles_along = -1);
 
 /// Whether some buffer index of the access moves with dimension d.
 bool moves_with(const BoundAccess& access, int d);

@@ -286,7 +286,8 @@ class TunableEmitter {
       s << "\n//   UNROLL_STEPS: the loops of private steps unrolled";
     if (unrolled_tile_loop() >= 0)
       s << "\n//   UNROLL_TILES: the loop over local tiles along " << dim(unrolled_tile_loop()) << " unrolled by "
-        << g_.tile_loop_unroll;
+        << g_.tile_loop_unroll
+        << (g_.peeled_tile_loop >= 0 ? ", its last tile alone tested for fullness (WG_OWNERSHIP strided)" : "");
     if (c_.double_buffer != DoubleBuffer::off)
       s << "\n//   DOUBLE_BUFFER: "
         << (g_.prefetch_dimension < 0 ? std::string("no reduction tile loop to pipeline at these sizes")
@@ -1418,9 +1419,60 @@ class TunableEmitter {
     } else {
       open("for (int t_" + n + " = 0; t_" + n + " < " + macro("TILES_PER_WG", d) + "; ++t_" + n + ")");
     }
+    emit_tile_bounds(d);
+  }
+  void emit_tile_bounds(int d) {
+    const std::string n = dim(d);
     line("const int tile_begin_" + n + " = " + local_tile(d, "t_" + n) + "*" + macro("LT_SIZE", d) + ";");
     line("const int tile_end_" + n + " = min(tile_begin_" + n + " + " + macro("LT_SIZE", d) + ", " +
          macro("EXTENT", d) + ");");
+  }
+  // The unrolled tile loop along TunableGeometry::peeled_tile_loop: every group of tiles but the last in a loop whose
+  // copies of `tile_body` know their tiles full (no tests, no guards), then the last group, whose last tile alone
+  // chooses between full and guarded code. Where some tiles are short or empty, unrolling with a test in every copy
+  // made DOT 2^24 slower than not unrolling: 44.86 against 41.36 us with 264 work-groups on the H200
+  // (results/nvidia-h200/session36, call 8).
+  void emit_peeled_tile_loop(int d, const std::function<void()>& tile_body) {
+    const std::string n = dim(d), u = str(g_.tile_loop_unroll), groups = macro("TILES_PER_WG", d) + " / " + u;
+    const std::string first = "const int t_" + n + " = tu_" + n + "*" + u + " + 0;";
+    const TunableGeometry tested = g_;
+    g_ = tunable_geometry(b_, c_, d);
+    std::ostringstream text;  // the body of a tile known to be full, at the indentation of the loop's copies
+    std::swap(out_, text);
+    indent_ += 2;
+    line(first);
+    emit_tile_bounds(d);
+    tile_body();
+    indent_ -= 2;
+    std::swap(out_, text);
+    const std::string full = text.str();
+    auto copy_of_full = [&](int64_t k) {
+      std::string copy = full;
+      copy.replace(copy.find(first), first.size(), "const int t_" + n + " = tu_" + n + "*" + u + " + " + str(k) + ";");
+      line("{");
+      out_ << copy;
+      line("}");
+    };
+    if (g_.tiles_per_wg[d] > g_.tile_loop_unroll) {
+      line("// Along " + n + " a work-group's tiles are full but for its last one: the groups of " + u +
+           " tiles before the last without tests.");
+      open("for (int tu_" + n + " = 0; tu_" + n + " < " + groups + " - 1; ++tu_" + n + ")");
+      for (int64_t k = 0; k < g_.tile_loop_unroll; ++k) copy_of_full(k);
+      close();
+    }
+    g_ = tested;
+    line("// The last group of tiles: its last tile may be short or empty.");
+    line("{");
+    ++indent_;
+    line("const int tu_" + n + " = " + groups + " - 1;");
+    for (int64_t k = 0; k + 1 < g_.tile_loop_unroll; ++k) copy_of_full(k);
+    line("{");
+    ++indent_;
+    line("const int t_" + n + " = tu_" + n + "*" + u + " + " + str(g_.tile_loop_unroll - 1) + ";");
+    emit_tile_bounds(d);
+    tile_body();
+    close();
+    close();
   }
 
   std::string output_offset() const {
@@ -1463,6 +1515,82 @@ class TunableEmitter {
       line(res_p("slot") + " = " + f_call() + ";");
     if (!in_tile.empty()) close();
     close_loops(loops.size());
+  }
+
+  // The body of the innermost reduction tile loop: the local tile's caches (`prefetch`: the dimension DOUBLE_BUFFER
+  // pipelines, -1 for none), its private steps and (CMB_RES L) the work-items' combine.
+  void emit_local_tile(int prefetch) {
+    if (prefetch >= 0)
+      emit_prefetched_local_tile_loads(prefetch);
+    else
+      emit_local_tile_loads();
+
+    // 4. Local layer: private steps.
+    // A step is full when all of it lies in the tile; then so does every work-item's private tile in it, and the
+    // private caches and the elements need no guard. Where a full tile has full steps only (tiles_decide_steps), the
+    // test is whether the tile is full, made once outside all step loops. Elsewhere it depends on the tile and on the
+    // step counters of the dimensions that are sometimes full, so it is made once inside their loops and outside the
+    // loops of the other dimensions (whose steps are all full or all guarded), unless a work-item combine after each
+    // step puts barriers in those loops.
+    const std::vector<int>& step_order = c_.loop_order[1];
+    const bool combine_per_step = g_.combines_work_items() && c_.combine_layer == Layer::Private;
+    size_t split = combine_per_step ? step_order.size() : 0;
+    for (size_t n = 0; n < step_order.size(); ++n)
+      if (g_.step_fullness[step_order[n]] == Fullness::Sometimes) split = std::max(split, n + 1);
+    auto open_step_loops = [&](size_t from, size_t to) {
+      for (size_t n = from; n < to; ++n) {
+        const std::string ps = "ps_" + dim(step_order[n]);
+        if (c_.unroll_steps == UnrollSteps::on && g_.private_steps[step_order[n]] > 1) line("#pragma unroll");
+        open("for (int " + ps + " = 0; " + ps + " < " + macro("PRIVATE_STEPS", step_order[n]) + "; ++" + ps + ")");
+      }
+    };
+    // The private tiles of the steps in loops from `from` on: unguarded, or guarded where steps are not always full.
+    auto emit_steps = [&](size_t from, bool guarded) {
+      open_step_loops(from, step_order.size());
+      for (size_t d = 0; d < m_.dims.size(); ++d) {
+        const std::string n = dim(static_cast<int>(d));
+        // A block: [pt_begin, pt_end). Strided: pt_begin + e*NUM_WI for e < PT_SIZE, all before pt_end (the step's
+        // end, or the tile's where that comes first).
+        const int di = static_cast<int>(d);
+        const std::string step_begin = "tile_begin_" + n + " + ps_" + n + "*" + macro("STEP", di);
+        line("const int pt_begin_" + n + " = " + step_begin + " + wi_" + n +
+             (!strided(di)         ? "*" + macro("PT_SIZE", di)
+              : run_length(di) > 1 ? "*" + str(run_length(di))
+                                   : "") +
+             ";");
+        const std::string end =
+            strided(di) ? step_begin + " + " + macro("STEP", di) : "pt_begin_" + n + " + " + macro("PT_SIZE", di);
+        line("const int pt_end_" + n + " = " + (guarded ? "min(" + end + ", tile_end_" + n + ")" : end) + ";");
+      }
+      emit_private_tile_loads(guarded);
+      emit_private_elements(guarded);
+      close_loops(step_order.size() - from);
+    };
+    line("// Local layer: this work-item's private tiles of the local tile.");
+    if (g_.tiles_decide_steps) {
+      // Where a step divides the local tile, a full tile has only full steps. One test per tile (uniform in the
+      // work-group) then chooses between all steps unguarded and all steps guarded: the full tiles' steps run as
+      // one stretch of code without branches, whose loads the compiler can issue together. DOT 2^24 on the H200
+      // with 255 or 264 work-groups (some with an empty last tile): 42.9 and 44.8 us, against 55.5 and 52.4 us
+      // with a test per step (results/nvidia-h200/session36, call 5).
+      std::vector<std::string> full;
+      for (size_t d = 0; d < m_.dims.size(); ++d)
+        if (g_.step_fullness[d] == Fullness::Sometimes) full.push_back(local_tile_is_full(static_cast<int>(d)));
+      peel({{Fullness::Sometimes, join(full, " && ")}}, [&](bool guarded) { emit_steps(0, guarded); });
+      split = 0;  // no step loop outside the test
+    } else {
+      open_step_loops(0, split);
+      std::vector<FullTest> step_tests;
+      for (size_t d = 0; d < m_.dims.size(); ++d) {
+        const std::string n = dim(static_cast<int>(d));
+        step_tests.push_back({g_.step_fullness[d], "tile_begin_" + n + " + (ps_" + n + " + 1)*" +
+                                                       macro("STEP", static_cast<int>(d)) + " <= tile_end_" + n});
+      }
+      peel(step_tests, [&](bool guarded) { emit_steps(split, guarded); });
+    }
+    if (combine_per_step) emit_work_item_combine(true);
+    close_loops(split);  // private steps
+    if (g_.combines_work_items() && c_.combine_layer == Layer::Local) emit_work_item_combine(false);
   }
 
   void emit_main_kernel(LaunchPlan& plan) {
@@ -1624,88 +1752,31 @@ class TunableEmitter {
         close();
         if (two_local_tiles()) emit_first_tile_stores();
       }
+      if (d == g_.peeled_tile_loop) break;  // that loop and those inside it: emit_peeled_tile_loop, below
       open_tile_loop(d);
       loop_open[d] = true;
     }
-    if (prefetch >= 0)
-      emit_prefetched_local_tile_loads(prefetch);
-    else
-      emit_local_tile_loads();
-
-    // 4. Local layer: private steps.
-    // A step is full when all of it lies in the tile; then so does every work-item's private tile in it, and the
-    // private caches and the elements need no guard. Where a full tile has full steps only (tiles_decide_steps), the
-    // test is whether the tile is full, made once outside all step loops. Elsewhere it depends on the tile and on the
-    // step counters of the dimensions that are sometimes full, so it is made once inside their loops and outside the
-    // loops of the other dimensions (whose steps are all full or all guarded), unless a work-item combine after each
-    // step puts barriers in those loops.
-    const std::vector<int>& step_order = c_.loop_order[1];
-    const bool combine_per_step = g_.combines_work_items() && c_.combine_layer == Layer::Private;
-    size_t split = combine_per_step ? step_order.size() : 0;
-    for (size_t n = 0; n < step_order.size(); ++n)
-      if (g_.step_fullness[step_order[n]] == Fullness::Sometimes) split = std::max(split, n + 1);
-    auto open_step_loops = [&](size_t from, size_t to) {
-      for (size_t n = from; n < to; ++n) {
-        const std::string ps = "ps_" + dim(step_order[n]);
-        if (c_.unroll_steps == UnrollSteps::on && g_.private_steps[step_order[n]] > 1) line("#pragma unroll");
-        open("for (int " + ps + " = 0; " + ps + " < " + macro("PRIVATE_STEPS", step_order[n]) + "; ++" + ps + ")");
-      }
-    };
-    // The private tiles of the steps in loops from `from` on: unguarded, or guarded where steps are not always full.
-    auto emit_steps = [&](size_t from, bool guarded) {
-      open_step_loops(from, step_order.size());
-      for (size_t d = 0; d < m_.dims.size(); ++d) {
-        const std::string n = dim(static_cast<int>(d));
-        // A block: [pt_begin, pt_end). Strided: pt_begin + e*NUM_WI for e < PT_SIZE, all before pt_end (the step's
-        // end, or the tile's where that comes first).
-        const int di = static_cast<int>(d);
-        const std::string step_begin = "tile_begin_" + n + " + ps_" + n + "*" + macro("STEP", di);
-        line("const int pt_begin_" + n + " = " + step_begin + " + wi_" + n +
-             (!strided(di)         ? "*" + macro("PT_SIZE", di)
-              : run_length(di) > 1 ? "*" + str(run_length(di))
-                                   : "") +
-             ";");
-        const std::string end =
-            strided(di) ? step_begin + " + " + macro("STEP", di) : "pt_begin_" + n + " + " + macro("PT_SIZE", di);
-        line("const int pt_end_" + n + " = " + (guarded ? "min(" + end + ", tile_end_" + n + ")" : end) + ";");
-      }
-      emit_private_tile_loads(guarded);
-      emit_private_elements(guarded);
-      close_loops(step_order.size() - from);
-    };
-    line("// Local layer: this work-item's private tiles of the local tile.");
-    if (g_.tiles_decide_steps) {
-      // Where a step divides the local tile, a full tile has only full steps. One test per tile (uniform in the
-      // work-group) then chooses between all steps unguarded and all steps guarded: the full tiles' steps run as
-      // one stretch of code without branches, whose loads the compiler can issue together. DOT 2^24 on the H200
-      // with 255 or 264 work-groups (some with an empty last tile): 42.9 and 44.8 us, against 55.5 and 52.4 us
-      // with a test per step (results/nvidia-h200/session36, call 5).
-      std::vector<std::string> full;
-      for (size_t d = 0; d < m_.dims.size(); ++d)
-        if (g_.step_fullness[d] == Fullness::Sometimes) full.push_back(local_tile_is_full(static_cast<int>(d)));
-      peel({{Fullness::Sometimes, join(full, " && ")}}, [&](bool guarded) { emit_steps(0, guarded); });
-      split = 0;  // no step loop outside the test
+    if (const int peeled = g_.peeled_tile_loop; peeled >= 0) {
+      // The reduction tile loops inside the peeled one hold one tile each.
+      const auto inner = std::find(reduction_order.begin(), reduction_order.end(), peeled) + 1;
+      const std::vector<int> inside(inner, reduction_order.end());
+      emit_peeled_tile_loop(peeled, [&] {
+        for (int d : inside) open_tile_loop(d);
+        emit_local_tile(prefetch);
+        close_loops(inside.size());
+      });
+      close_loops(reduction_order.size() - inside.size() - 1);
     } else {
-      open_step_loops(0, split);
-      std::vector<FullTest> step_tests;
-      for (size_t d = 0; d < m_.dims.size(); ++d) {
-        const std::string n = dim(static_cast<int>(d));
-        step_tests.push_back({g_.step_fullness[d], "tile_begin_" + n + " + (ps_" + n + " + 1)*" +
-                                                       macro("STEP", static_cast<int>(d)) + " <= tile_end_" + n});
+      emit_local_tile(prefetch);
+      if (two_local_tiles()) {  // the loops inside the pipelined one first
+        const size_t pipelined = static_cast<size_t>(
+            std::find(reduction_order.begin(), reduction_order.end(), prefetch) - reduction_order.begin());
+        close_loops(reduction_order.size() - pipelined - 1);
+        emit_second_tile_stores(prefetch);
+        close_loops(pipelined + 1);
+      } else {
+        close_loops(reduction_order.size());
       }
-      peel(step_tests, [&](bool guarded) { emit_steps(split, guarded); });
-    }
-    if (combine_per_step) emit_work_item_combine(true);
-    close_loops(split);  // private steps
-    if (g_.combines_work_items() && c_.combine_layer == Layer::Local) emit_work_item_combine(false);
-    if (two_local_tiles()) {  // the loops inside the pipelined one first
-      const size_t pipelined = static_cast<size_t>(std::find(reduction_order.begin(), reduction_order.end(), prefetch) -
-                                                   reduction_order.begin());
-      close_loops(reduction_order.size() - pipelined - 1);
-      emit_second_tile_stores(prefetch);
-      close_loops(pipelined + 1);
-    } else {
-      close_loops(reduction_order.size());
     }
     if (g_.combines_work_items() && c_.combine_layer == Layer::Global) emit_work_item_combine(false);
 
@@ -1857,9 +1928,11 @@ class TunableEmitter {
 
   // CMB_WI shuffle under NVIDIA's driver: mdh_shuffle_down(v, o) returns v of the lane o above in the warp (a lane
   // near the top gets its own). shfl.sync moves 32-bit words, so a result of any type (double, a struct) goes word by
-  // word through a union.
+  // word through a union. Like mdh_accumulate, a plain function, not `inline`: OpenCL C takes C99's inline, which
+  // defines nothing to call where the compiler does not inline (NVIDIA's at -cl-opt-disable: "ptxas fatal: Unresolved
+  // extern function").
   void emit_shuffle_down() {
-    line("inline " + result_type_ + " mdh_shuffle_down(" + result_type_ + " v, uint o)");
+    line(result_type_ + " mdh_shuffle_down(" + result_type_ + " v, uint o)");
     line("{");
     ++indent_;
     line("union { " + result_type_ + " value; uint word[(sizeof(" + result_type_ + ") + 3) / 4]; } in, out;");
@@ -1882,7 +1955,7 @@ class TunableEmitter {
   // has.
   void emit_atomic_accumulate() {
     const bool floating = m_.result_type().scalar == ScalarType::Float;
-    line("inline void mdh_accumulate(volatile __global " + result_type_ + "* p, " + result_type_ + " v)");
+    line("void mdh_accumulate(volatile __global " + result_type_ + "* p, " + result_type_ + " v)");
     line("{");
     ++indent_;
     if (!floating) {

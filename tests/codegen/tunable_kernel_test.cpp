@@ -743,6 +743,107 @@ TEST(TunableKernel, StridedWorkGroupTilesCoverEveryTileOnce) {
   EXPECT_GT(pipelined, 0);
 }
 
+// UNROLL_TILES with strided work-group tiles that are sometimes full: a work-group's tiles before its last one are
+// full, so the groups of tiles before the last run without tests (in a loop where there are several groups), and
+// the last tile alone chooses between full and guarded code. Short last tiles (tile + 1, primes) and empty ones
+// (tiles that NUM_WG does not divide), every way to combine the work-items (CMB_RES) and the work-groups, unoptimised
+// and optimised.
+TEST(TunableKernel, UnrolledStridedTileLoopTestsItsLastTileAlone) {
+  const DeviceLimits limits = testing::first_device_limits();
+  struct Case {
+    const char* app;
+    const char* sizes;
+    std::function<void(KernelConfig&)> shape;
+    int64_t groups;  // TILES_PER_WG / tile_loop_unroll along the reduction
+  };
+  const auto dot = [](int64_t work_groups, int64_t tile) {
+    return [work_groups, tile](KernelConfig& c) {
+      c.num_wg = {work_groups};
+      c.num_wi = {8};
+      c.local_tile_size = {tile};
+      c.private_tile_size = {2};
+    };
+  };
+  const std::vector<Case> cases{
+      {"apps/dot.mdh", "K=1531", dot(4, 64), 1},  // 24 tiles, 6 per work-group, the last one short
+      {"apps/dot.mdh", "K=1531", dot(5, 64), 1},  // 24 tiles over 5 work-groups of 5: one empty
+      {"apps/dot.mdh", "K=3067", dot(2, 64), 3},  // a prime: 48 tiles, 24 per work-group in 3 groups of 8
+      {"apps/dot.mdh", "K=3073", dot(2, 64), 5},  // 49 tiles, the last holding one element, one empty
+      {"apps/gemv.mdh", "I=6,K=400",
+       [](KernelConfig& c) {
+         c.num_wg = {2, 3};
+         c.num_wi = {3, 4};
+         c.local_tile_size = {3, 16};  // 25 tiles along k over 3 work-groups: 9 each in 3 groups of 3, 2 empty
+         c.private_tile_size = {1, 2};
+       },
+       3},
+      {"apps/gemm.mdh", "I=8,J=8,K=199",
+       [](KernelConfig& c) {
+         c.num_wg = {2, 2, 3};
+         c.num_wi = {2, 2, 2};
+         c.local_tile_size = {4, 4, 8};  // 25 tiles along k, the last short
+         c.private_tile_size = {2, 2, 1};
+       },
+       3},
+  };
+  const std::tuple<WorkGroupCombine, Layer> shapes[] = {{WorkGroupCombine::atomic, Layer::Global},
+                                                        {WorkGroupCombine::last, Layer::Local},
+                                                        {WorkGroupCombine::kernel, Layer::Private}};
+  for (const Case& k : cases) {
+    const BoundMdh bound = bind_app(k.app, k.sizes);
+    const int reduction = bound.mdh->reduction_dims().front();
+    const std::string n = bound.mdh->dims[reduction].name;
+    for (const auto& [combine, layer] : shapes) {
+      KernelConfig c = default_config(bound, limits);
+      k.shape(c);
+      c.work_group_combine = combine;
+      c.combine_layer = layer;
+      c.double_buffer = DoubleBuffer::off;
+      c.unroll_tiles = UnrollTiles::on;
+      c.result_memory[static_cast<int>(Layer::Private)] = Memory::Local;  // work-items share the reduction
+      c.work_group_ownership.assign(bound.mdh->dims.size(), Ownership::block);
+      c.work_group_ownership.at(reduction) = Ownership::strided;
+      const std::string where = std::string(k.app) + " " + k.sizes + " " + config_to_json(bound, c).dump();
+      ASSERT_NO_THROW(check_config(bound, c, limits)) << where;
+      const TunableGeometry g = tunable_geometry(bound, c);
+      ASSERT_EQ(g.peeled_tile_loop, reduction) << where;
+      ASSERT_EQ(g.tiles_per_wg[reduction] / g.tile_loop_unroll, k.groups) << where;
+      const std::string source = generate_tunable_kernel(bound, c, limits).source,
+                        u = std::to_string(g.tile_loop_unroll);
+      EXPECT_NE(source.find("its last tile alone tested for fullness"), std::string::npos) << where;
+      EXPECT_EQ(source.find("for (int t_" + n + " = 0;"), std::string::npos) << where;
+      const size_t loop = source.find("for (int tu_" + n + " = 0; tu_" + n + " < TILES_PER_WG_" + n + " / " + u +
+                                      " - 1; ++tu_" + n + ")"),
+                   last = source.find("const int tu_" + n + " = TILES_PER_WG_" + n + " / " + u + " - 1;");
+      ASSERT_NE(last, std::string::npos) << where;
+      EXPECT_EQ(loop != std::string::npos, k.groups > 1) << where;
+      // The copies of the tiles before the last one read their tile's end nowhere but where they define it (no
+      // test, no guard); the last tile's copy does.
+      const auto count = [](const std::string& text, const std::string& what) {
+        size_t found = 0;
+        for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++found;
+        return found;
+      };
+      const size_t first_tile = source.find("const int t_" + n + " = tu_" + n + "*" + u + " + 0;"),
+                   last_tile = source.find("const int t_" + n + " = tu_" + n + "*" + u + " + " +
+                                               std::to_string(g.tile_loop_unroll - 1) + ";",
+                                           last);
+      ASSERT_LT(first_tile, last_tile) << where;
+      const std::string before = source.substr(first_tile, last_tile - first_tile),
+                        after = source.substr(last_tile, source.find("// Results of this local tile", last_tile));
+      const std::string end = "tile_end_" + n, defined = "const int tile_end_" + n + " = ";
+      EXPECT_EQ(count(before, end), count(before, defined)) << where;
+      EXPECT_EQ(count(before, defined),
+                static_cast<size_t>(g.tiles_per_wg[reduction] > g.tile_loop_unroll ? 2 * g.tile_loop_unroll - 1
+                                                                                   : g.tile_loop_unroll - 1))
+          << where;
+      EXPECT_GT(count(after, end), count(after, defined)) << where;
+      EXPECT_EQ(mismatch(bound, c), "") << where;
+      EXPECT_EQ(mismatch(bound, c, ""), "") << where << " (optimised)";
+    }
+  }
+}
+
 // CMB_WI shuffle folds each point's partial results in sub-groups, then across them. PoCL runs the rounds through
 // memory at any sub-group width (DeviceLimits::subgroup_width), so the widths here (2-16) reach every arrangement the
 // constraint allows: several points per sub-group, one point per sub-group, several sub-groups per point (a second

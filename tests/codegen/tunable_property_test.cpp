@@ -69,6 +69,10 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
   // work-group fold is counted in by work-item 0 alone, without a barrier.
   std::array<int, 3> staged_results{};
   int counted_in_by_work_item_0 = 0;
+  // UNROLL_TILES with strided work-group tiles sometimes full, whose last tile alone is tested: [in a loop of groups
+  // of full tiles and a last group, in one group]. The property sizes give few work-groups 9 tiles or more: the loop
+  // is left to TunableKernel.UnrolledStridedTileLoopTestsItsLastTileAlone.
+  std::array<int, 2> peeled_tile_loops{};
   // VECTOR_WIDTH: cached copies that move vectors, per layer [local, private], read aligned or through vloadN.
   std::array<std::array<int, 2>, 2> vector_copies{};
   for (const PropertyCase& c : property_cases())
@@ -92,6 +96,7 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
           atomic_adds += g.accumulates_atomically();
           if (g.stages_results) ++staged_results[static_cast<int>(config.work_item_combine)];
           counted_in_by_work_item_0 += g.folds_in_last_group() && g.only_first_work_item_stores();
+          if (const int d = g.peeled_tile_loop; d >= 0) ++peeled_tile_loops[g.tiles_per_wg[d] == g.tile_loop_unroll];
           if (config.work_item_combine == WorkItemCombine::shuffle && g.combines_work_items()) {
             ++shuffles;
             shuffle_levels_of_two +=
@@ -166,6 +171,9 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
             << " shuffle combines; counted in by work-item 0 alone: " << counted_in_by_work_item_0 << "\n";
   for (int k = 0; k < 3; ++k) EXPECT_GT(staged_results[k], 0) << "CMB_WI " << k;
   EXPECT_GT(counted_in_by_work_item_0, 0);
+  std::cout << "unrolled tile loops whose last tile alone is tested: " << peeled_tile_loops[0]
+            << " with a loop of groups, " << peeled_tile_loops[1] << " in one group\n";
+  EXPECT_GT(peeled_tile_loops[1], 0);
 }
 
 }  // namespace
