@@ -54,7 +54,9 @@ bool parse_peer_options(int argc, const char* const* argv, const std::string& pr
       ("warmups", po::value<int>()->default_value(MeasurementOptions{}.warmups), "untimed calls first")   //
       ("min-runs", po::value<int>()->default_value(MeasurementOptions{}.min_runs), "fewest timed calls")  //
       ("max-runs", po::value<int>()->default_value(MeasurementOptions{}.max_runs),
-       "most timed calls (the CI target of 2% may stop earlier)");
+       "most timed calls (the CI target may stop earlier)")  //
+      ("ci", po::value<double>()->default_value(MeasurementOptions{}.ci_relative),
+       "stop once the 95% confidence interval of the median lies within this share of it (0.02: 2%)");
   for (const ExtraOption& e : extra) desc.add_options()(e.name.c_str(), po::value<std::string>(), e.help.c_str());
   po::variables_map vm;
   try {
@@ -79,6 +81,7 @@ bool parse_peer_options(int argc, const char* const* argv, const std::string& pr
   options.measurement.warmups = vm["warmups"].as<int>();
   options.measurement.min_runs = vm["min-runs"].as<int>();
   options.measurement.max_runs = vm["max-runs"].as<int>();
+  options.measurement.ci_relative = vm["ci"].as<double>();
   for (const ExtraOption& e : extra)
     if (vm.count(e.name)) options.extra[e.name] = vm[e.name].as<std::string>();
   return true;

@@ -282,7 +282,7 @@ def benchmark(options):
                                  case["size"], "--seed", str(case.get("seed", 1))] + device_args(options.device) + [
                                  "--json", record_path, "--label", case["label"],
                                  "--warmups", str(reps.get("warmups", 2)), "--min-runs", str(reps.get("min_runs", 5)),
-                                 "--max-runs", str(reps.get("max_runs", 200))]
+                                 "--max-runs", str(reps.get("max_runs", 200)), "--ci", str(reps.get("ci", 0.02))]
             if os.path.exists(record_path):
                 os.remove(record_path)
             with open(record_path + ".log", "w") as log:

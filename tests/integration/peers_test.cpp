@@ -228,6 +228,21 @@ TEST(Peers, AWrongOutputAfterTheTimedCallsFailsTheRecord) {
   }
 }
 
+// experiments.json's repetitions.ci reaches the measurement (--ci): the record states the target it stopped by, and a
+// target that no interval can meet is a user error.
+TEST(Peers, TheConfidenceTargetComesFromTheCommandLine) {
+  const std::string args = "--routine dot" + spec("dot.mdh") + " --size K=1000 --label test";
+  const PeerRun loose = run_peer("peer_mdh", args + " --ci 0.5");
+  expect_validated_record(loose, "mdh-default", "dot");
+  EXPECT_EQ(loose.record.at("ci_target").at("relative").get<double>(), 0.5);
+  const PeerRun standard = run_peer("peer_mdh", args);
+  expect_validated_record(standard, "mdh-default", "dot");
+  EXPECT_EQ(standard.record.at("ci_target").at("relative").get<double>(), 0.02);
+  const PeerRun zero = run_peer("peer_mdh", args + " --ci 0");
+  EXPECT_EQ(zero.exit_code, 2);
+  EXPECT_NE(zero.stderr_text.find("the CI target must be positive"), std::string::npos) << zero.stderr_text;
+}
+
 TEST(Peers, PrlValidatesAgainstTheReference) {
   PeerRun run = run_peer("peer_prl", "--routine prl" + spec("prl.mdh") + " --size N=64,M=300 --label test");
   expect_validated_record(run, "cpp-threads", "prl");
