@@ -315,8 +315,9 @@ def benchmark(options):
         "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "data_type": "fp32 (PRL: 14-byte records, float weights)",
         "layouts": "row-major as the spec files declare; each record states the library's own layout",
-        "method": "warm-ups, then runs until the 95% confidence interval of the median is within 2% or max_runs; "
-                  "every result validated against mdh's double-precision reference before timing",
+        "method": "warm-ups, then runs until the 95% confidence interval of the median is within the case's "
+                  "repetitions.ci (2% unless the experiments file says otherwise; each record's ci_target) or "
+                  "max_runs; every result validated against mdh's double-precision reference before timing",
         "times": "device_time = sum of the device's kernel times of one call (OpenCL profiling events / CUDA "
                  "events); call_time = host wall time of one whole call until it has finished",
         "experiments": os.path.relpath(os.path.abspath(options.experiments), ROOT),
