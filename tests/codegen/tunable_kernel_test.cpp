@@ -670,6 +670,17 @@ TEST(TunableKernel, SwizzledWorkGroupsCoverEveryTileOnce) {
   }
 }
 
+// DOT's reduction in `work_groups` work-groups of 8 work-items, local tiles of `tile`, private tiles of 2: the
+// strided work-group tiles of StridedWorkGroupTilesCoverEveryTileOnce and UnrolledStridedTileLoopTestsItsLastTileAlone.
+std::function<void(KernelConfig&)> dot_tiles(int64_t work_groups, int64_t tile) {
+  return [work_groups, tile](KernelConfig& c) {
+    c.num_wg = {work_groups};
+    c.num_wi = {8};
+    c.local_tile_size = {tile};
+    c.private_tile_size = {2};
+  };
+}
+
 // WG_OWNERSHIP strided: work-group g takes local tiles g, g + NUM_WG, ... of a reduction dimension. Sizes that
 // fill every tile, that leave the last tile short, and NUM_WG that does not divide the tiles (empty tiles past the
 // end); each way the work-groups combine (a second kernel, the last work-group, atomic adds); DOUBLE_BUFFER, whose
@@ -682,19 +693,11 @@ TEST(TunableKernel, StridedWorkGroupTilesCoverEveryTileOnce) {
     const char* sizes;
     std::function<void(KernelConfig&)> shape;
   };
-  const auto dot = [](int64_t groups, int64_t tile) {
-    return [groups, tile](KernelConfig& c) {
-      c.num_wg = {groups};
-      c.num_wi = {8};
-      c.local_tile_size = {tile};
-      c.private_tile_size = {2};
-    };
-  };
   const std::vector<Case> cases{
-      {"apps/dot.mdh", "K=1536", dot(4, 64)},  // 24 tiles, 6 per work-group: all full
-      {"apps/dot.mdh", "K=1531", dot(4, 64)},  // the last tile short
-      {"apps/dot.mdh", "K=1531", dot(5, 64)},  // 24 tiles over 5 work-groups: 6 each, 6 empty ones
-      {"apps/dot.mdh", "K=1009", dot(3, 32)},  // a prime
+      {"apps/dot.mdh", "K=1536", dot_tiles(4, 64)},  // 24 tiles, 6 per work-group: all full
+      {"apps/dot.mdh", "K=1531", dot_tiles(4, 64)},  // the last tile short
+      {"apps/dot.mdh", "K=1531", dot_tiles(5, 64)},  // 24 tiles over 5 work-groups: 6 each, 6 empty ones
+      {"apps/dot.mdh", "K=1009", dot_tiles(3, 32)},  // a prime
       {"apps/gemv.mdh", "I=6,K=200",
        [](KernelConfig& c) {
          c.num_wg = {2, 3};
@@ -756,19 +759,11 @@ TEST(TunableKernel, UnrolledStridedTileLoopTestsItsLastTileAlone) {
     std::function<void(KernelConfig&)> shape;
     int64_t groups;  // TILES_PER_WG / tile_loop_unroll along the reduction
   };
-  const auto dot = [](int64_t work_groups, int64_t tile) {
-    return [work_groups, tile](KernelConfig& c) {
-      c.num_wg = {work_groups};
-      c.num_wi = {8};
-      c.local_tile_size = {tile};
-      c.private_tile_size = {2};
-    };
-  };
   const std::vector<Case> cases{
-      {"apps/dot.mdh", "K=1531", dot(4, 64), 1},  // 24 tiles, 6 per work-group, the last one short
-      {"apps/dot.mdh", "K=1531", dot(5, 64), 1},  // 24 tiles over 5 work-groups of 5: one empty
-      {"apps/dot.mdh", "K=3067", dot(2, 64), 3},  // a prime: 48 tiles, 24 per work-group in 3 groups of 8
-      {"apps/dot.mdh", "K=3073", dot(2, 64), 5},  // 49 tiles, the last holding one element, one empty
+      {"apps/dot.mdh", "K=1531", dot_tiles(4, 64), 1},  // 24 tiles, 6 per work-group, the last one short
+      {"apps/dot.mdh", "K=1531", dot_tiles(5, 64), 1},  // 24 tiles over 5 work-groups of 5: one empty
+      {"apps/dot.mdh", "K=3067", dot_tiles(2, 64), 3},  // a prime: 48 tiles, 24 per work-group in 3 groups of 8
+      {"apps/dot.mdh", "K=3073", dot_tiles(2, 64), 5},  // 49 tiles, the last holding one element, one empty
       {"apps/gemv.mdh", "I=6,K=400",
        [](KernelConfig& c) {
          c.num_wg = {2, 3};
