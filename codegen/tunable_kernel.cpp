@@ -202,16 +202,20 @@ class TunableEmitter {
     const std::string body = copies_follow ? out_.str().substr(unrolled_.body_start) : "";
     line("}");
     if (!copies_follow) return;
-    const std::string first = unrolled_.counter + " + 0;";
-    for (int64_t k = 1; k < g_.tile_loop_unroll; ++k) {
-      std::string copy = body;
-      copy.replace(copy.find(first), first.size(), unrolled_.counter + " + " + str(k) + ";");
-      line("{");
-      out_ << copy;
-      line("}");
-    }
+    for (int64_t k = 1; k < g_.tile_loop_unroll; ++k) emit_tile_copy(body, unrolled_.counter, k);
     unrolled_.indent = -1;
     --indent_;
+    line("}");
+  }
+
+  // Tile k of a group of UNROLL_TILES tiles as a block of its own: `body`, the code of the group's first tile, whose
+  // tile index is `counter + 0`.
+  void emit_tile_copy(const std::string& body, const std::string& counter, int64_t k) {
+    const std::string first = counter + " + 0;";
+    std::string copy = body;
+    copy.replace(copy.find(first), first.size(), counter + " + " + str(k) + ";");
+    line("{");
+    out_ << copy;
     line("}");
   }
 
@@ -1434,30 +1438,23 @@ class TunableEmitter {
   // (results/nvidia-h200/session36, call 8); peeled, 39.62 against 42.72 us (session38, call 1).
   void emit_peeled_tile_loop(int d, const std::function<void()>& tile_body) {
     const std::string n = dim(d), u = str(g_.tile_loop_unroll), groups = macro("TILES_PER_WG", d) + " / " + u;
-    const std::string first = "const int t_" + n + " = tu_" + n + "*" + u + " + 0;";
+    const std::string counter = "tu_" + n + "*" + u;
     const TunableGeometry tested = g_;
     g_ = tunable_geometry(b_, c_, d);
     std::ostringstream text;  // the body of a tile known to be full, at the indentation of the loop's copies
     std::swap(out_, text);
     indent_ += 2;
-    line(first);
+    line("const int t_" + n + " = " + counter + " + 0;");
     emit_tile_bounds(d);
     tile_body();
     indent_ -= 2;
     std::swap(out_, text);
     const std::string full = text.str();
-    auto copy_of_full = [&](int64_t k) {
-      std::string copy = full;
-      copy.replace(copy.find(first), first.size(), "const int t_" + n + " = tu_" + n + "*" + u + " + " + str(k) + ";");
-      line("{");
-      out_ << copy;
-      line("}");
-    };
     if (g_.tiles_per_wg[d] > g_.tile_loop_unroll) {
       line("// Along " + n + " a work-group's tiles are full but for its last one: the groups of " + u +
            " tiles before the last without tests.");
       open("for (int tu_" + n + " = 0; tu_" + n + " < " + groups + " - 1; ++tu_" + n + ")");
-      for (int64_t k = 0; k < g_.tile_loop_unroll; ++k) copy_of_full(k);
+      for (int64_t k = 0; k < g_.tile_loop_unroll; ++k) emit_tile_copy(full, counter, k);
       close();
     }
     g_ = tested;
@@ -1465,10 +1462,10 @@ class TunableEmitter {
     line("{");
     ++indent_;
     line("const int tu_" + n + " = " + groups + " - 1;");
-    for (int64_t k = 0; k + 1 < g_.tile_loop_unroll; ++k) copy_of_full(k);
+    for (int64_t k = 0; k + 1 < g_.tile_loop_unroll; ++k) emit_tile_copy(full, counter, k);
     line("{");
     ++indent_;
-    line("const int t_" + n + " = tu_" + n + "*" + u + " + " + str(g_.tile_loop_unroll - 1) + ";");
+    line("const int t_" + n + " = " + counter + " + " + str(g_.tile_loop_unroll - 1) + ";");
     emit_tile_bounds(d);
     tile_body();
     close();
