@@ -42,7 +42,7 @@ std::pair<std::string, std::string> split_assignment(const std::string& text, co
 void add_tuned_store_option(po::options_description& options) {
   options.add_options()("tuned-results", po::value<std::string>()->default_value(""),
                         "without --config: take the configuration tuned for the nearest sizes from this store "
-                        "(default: $MDH_TUNED_RESULTS, else the source tree's results/; 'none': the default "
+                        "(default: $MDH_TUNED_RESULTS, else the source tree's tuned/; 'none': the default "
                         "configuration)");
 }
 

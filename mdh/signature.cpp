@@ -35,7 +35,7 @@ void write_code(std::ostream& out, bool is_expression, const UserCode& code) {
 std::string md_hom_signature(const Mdh& mdh) {
   // The canonical text is its own, not describe()'s: a signature is stored in result files and must not change when
   // the human summary is reworded. Changing this text changes every signature (tests/mdh/signature_test.cpp pins
-  // one); the results under results/ are then signed again with scripts/sign_tuned_results.py.
+  // one); the results under tuned/ are then signed again with scripts/sign_tuned_results.py.
   std::ostringstream out;
   out << "md_hom " << mdh.name << '\n';
   for (const SizeSymbol& s : mdh.sizes) out << "size " << s.name << '\n';

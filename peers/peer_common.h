@@ -85,8 +85,7 @@ struct PeerSetup {
   std::function<RunTimes()> run_once;               // one whole call, timed
   // Optional: one whole call without the instruments that give the device time (kernel events), its host wall time
   // in ns. Where a peer has one, each timed run is run_once for the device time and then this for the call time: an
-  // application's call pays no timing events, and their cost differs by API (NVIDIA's OpenCL: about 8 us per kernel
-  // on a profiling queue, CUDA's two event records about 3 us; results/nvidia-h200/session32).
+  // application's call pays no timing events, and their cost differs by API (docs/decisions.md).
   std::function<double()> plain_call;
   std::function<HostBuffer()> read_output;  // the output the last call produced, shaped as the spec's output
   // Optional: one more call after the timed ones, from a poisoned output, whose output is checked as the first

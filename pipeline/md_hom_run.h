@@ -18,8 +18,8 @@ namespace mdh {
 
 /// Whether MdHomRun::run fills the output with NaNs before its first run. A call whose output is checked afterwards
 /// poisons it; the timed calls after it keep what the kernels wrote, as an application's calls follow one another
-/// (no fill and wait between them). On the H200 the fill made no difference beyond the noise to any timed case
-/// (results/nvidia-h200/session33), so this keeps the protocol faithful rather than faster.
+/// (no fill and wait between them). This keeps the protocol faithful to an application, not faster: the fill made
+/// no difference beyond the noise (docs/decisions.md).
 enum class OutputPoison { before_first_run, none };
 
 class MdHomRun {

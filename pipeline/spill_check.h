@@ -10,10 +10,9 @@
 
 namespace mdh {
 
-/// Spills of at most this many bytes each way are timed like no spill: a few registers' worth in the L1 cache. On the
-/// H200 the default and the committed configuration of the contraction abcdef-gfbc-dega spill 8 bytes each way (64
-/// registers) and run 0.1235 and 0.1241 ms, as fast as the best of its group; rejected, they left its tuning run to
-/// start from random configurations (best 2.28 ms in 25 s; results/nvidia-h200/session19/).
+/// Spills of at most this many bytes each way are timed like no spill: a few registers' worth in the L1 cache, which
+/// good configurations of some contractions have; rejecting them left tuning runs without a good start
+/// (docs/decisions.md).
 inline constexpr int64_t kToleratedSpillBytes = 16;
 
 /// Why a candidate whose build log is `build_log` is not timed: for each kernel that ptxas's report

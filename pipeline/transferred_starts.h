@@ -1,5 +1,5 @@
 // Transfer between tuning runs: a run for a new size or device starts from the best configurations stored for the
-// same md_hom (the store of tuned results, pipeline/tuned_store.h: results/ by default), each re-checked against this
+// same md_hom (the store of tuned results, pipeline/tuned_store.h: tuned/ by default), each re-checked against this
 // run's md_hom, sizes, device and search space, never trusted. A configuration tuned for 1024^3 on one GPU is often a
 // good start for 2048^3 or for another GPU; one that no longer fits as stored (work-group counts beyond the new
 // extent) is adapted to the nearest valid configuration, and one that cannot be used is passed over with a note.

@@ -66,7 +66,7 @@ struct TuningSettings {
   // another size or device): re-checked against this md_hom, sizes and device, never trusted. A journal records
   // them and resumes only with the same ones.
   std::vector<std::string> start_config_paths;
-  /// A store of tuned results (pipeline/tuned_store.h, e.g. results/): the best of them for the same md_hom, from
+  /// A store of tuned results (pipeline/tuned_store.h, e.g. tuned/): the best of them for the same md_hom, from
   /// any device's folder, re-checked and adapted, are evaluated after the starts above
   /// (pipeline/transferred_starts.h); nullopt or kNoTunedStore: none. The journal records what was taken, and a
   /// resumed run takes the journal's, whatever this says.

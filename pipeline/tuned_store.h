@@ -4,7 +4,7 @@
 // the same md_hom on the same device, and only after it is checked valid for the sizes asked for.
 //
 // Layout: STORE/<device slug>/*.json (runtime/device.h, device_slug), the top level of each device's folder only;
-// files that are not tuning results (benchmark tables) are passed over. The repository's results/ is such a store.
+// files that are not tuning results are passed over. The repository's tuned/ is such a store.
 #pragma once
 
 #include <functional>
@@ -25,7 +25,7 @@ namespace mdh {
 inline constexpr const char* kNoTunedStore = "none";
 
 /// Where the store lies: `option` (--tuned-results) when given, else $MDH_TUNED_RESULTS when set and not empty, else
-/// the folder compiled in (CMake's MDH_TUNED_RESULTS_DIR, by default the source tree's results/). May be
+/// the folder compiled in (CMake's MDH_TUNED_RESULTS_DIR, by default the source tree's tuned/). May be
 /// kNoTunedStore.
 std::string tuned_store_directory(const std::string& option = "");
 

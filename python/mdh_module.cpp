@@ -361,7 +361,7 @@ PYBIND11_MODULE(mdh, m) {
            "tuned_results='', **inputs) -> numpy.ndarray\n\n"
            "Runs the tunable kernel (config: a dict or the path of a config or `mdh tune` result; 'default': the "
            "device's default configuration; None: the configuration tuned for the nearest sizes in the store "
-           "tuned_results (default: $MDH_TUNED_RESULTS, else the source tree's results/; 'none': no store), checked "
+           "tuned_results (default: $MDH_TUNED_RESULTS, else the source tree's tuned/; 'none': no store), checked "
            "against the reference the first time, else the default; reference=True: the reference kernel) on the "
            "given input arrays "
            "(C-contiguous, of the buffer's dtype; inputs not given are seeded random, as `mdh run` makes them) and "

@@ -1,7 +1,6 @@
 // Checking an output against its reference on the device: the tuner's check of a candidate that could become the
-// best. Reading back Jacobi 3D 512^3's 512 MiB output and comparing it on the host took 1.5-1.7 s per check on the
-// H200 machine, half of the evaluating worker's first minute (results/nvidia-h200/session27/); on the device the
-// same comparison reads 1.5 GB at memory speed. It answers only pass or fail, by the rule of verify_result.h,
+// best. Reading a large output back and comparing it on the host can cost more than the evaluation itself; on the
+// device the comparison runs at memory speed (docs/decisions.md). It answers only pass or fail, by the rule of verify_result.h,
 // in double precision: IEEE-754 subtraction, multiplication, addition and comparison, which OpenCL requires
 // correctly rounded for double, decide exactly as the host does. The report of a failure (which values, how far
 // off) stays the host's (verify_result).

@@ -33,8 +33,8 @@ double median(std::vector<double> values);
 
 /// Whether execute_plan asks for an event per kernel. `profiled`: kernel_ns and each_kernel_ns hold the kernels'
 /// times. `plain`: the kernels are enqueued as an application enqueues them, without events, and only wall_ns is
-/// filled: a whole-call time without the instrument. On the H200 NVIDIA's OpenCL took 18.1 us to launch and wait for
-/// an empty kernel with an event on a profiling queue and 10.4 us without (results/nvidia-h200/session32).
+/// filled: a whole-call time without the instrument, whose events cost a launch several microseconds on some
+/// drivers (docs/decisions.md).
 enum class KernelEvents { profiled, plain };
 
 /// Runs `plan` warmups + repetitions times and times the last `repetitions` runs.

@@ -22,7 +22,8 @@
 #
 # DEVICE is an mdh device selector (gpu, cpu, P:D). The programs come from $MDH_BIN, else from the directory of the
 # `mdh` on PATH (the device bundle's env.sh puts it there: ../shared/device/bundle.sh), else from build/bin.
-# Run from the repository root; results go where experiments.py puts them (results/<device-slug>/).
+# Run from the repository root; results go where experiments.py puts them (tables in results/<device-slug>/,
+# tuned configurations in tuned/<device-slug>/).
 set -u  # not -e: one failing case or shard must not end the run; every step reports its own outcome
 cd "$(dirname "$0")/.." || exit 2
 
@@ -175,7 +176,7 @@ retune() {
   ((${#cases[@]})) || usage
   slug=$("$mdh" devices --slug "$dev")
   for c in "${cases[@]}"; do
-    rm -f "results/$slug/${c%%:*}-${c##*:}.json" "results/$slug/${c%%:*}-${c##*:}.json.journal"
+    rm -f "tuned/$slug/${c%%:*}-${c##*:}.json" "tuned/$slug/${c%%:*}-${c##*:}.json.journal"{,.gz}
     only+=(--only "$c")
   done
   echo "== tune on $dev ($slug): ${cases[*]}"
@@ -188,7 +189,7 @@ retune() {
 import json, sys
 d = json.load(open(sys.argv[1]))
 print(sys.argv[1], d['kernel_time_ns'] / 1e6, 'ms', d['evaluations'], 'evaluations', round(d['tuning_seconds']), 's')" \
-      "results/$slug/${c%%:*}-${c##*:}.json" 2>/dev/null || echo "results/$slug/${c%%:*}-${c##*:}.json: not tuned"
+      "tuned/$slug/${c%%:*}-${c##*:}.json" 2>/dev/null || echo "tuned/$slug/${c%%:*}-${c##*:}.json: not tuned"
   done
 }
 

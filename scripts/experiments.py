@@ -5,9 +5,11 @@ experiments.json names routines (spec file, size bindings with labels, peers, tu
 them into `mdh tune` runs, peer-program runs (one measurement method for mdh and every peer: peers/peer_common.h)
 and result tables. Standard library only, so it runs wherever python3 does (here and on the GPU machine).
 
-Results go to RESULTS/<device-slug>/, RESULTS being --results (default results/, the committed results of the
-project's device sessions; the main job, scripts/main.sh, uses local-results/, which git ignores). Layout:
-  <routine>-<label>.json            best configuration of `mdh tune` (+ .journal beside it; .journal.gz for a run too long to keep uncompressed)
+Tuned configurations go to TUNED/<device-slug>/, TUNED being --tuned (default tuned/, the store that `mdh run`
+reads); tables go to RESULTS/<device-slug>/, RESULTS being --results (default results/, the committed tables). The
+main job, scripts/main.sh, puts both in local-results/, which git ignores. Layout:
+  TUNED/<device>/<routine>-<label>.json   best configuration of `mdh tune`, its journal beside it (.journal while
+                                    the run may be resumed, compressed to .journal.gz once it has finished)
   clblast/                          CLBlast's own tuner output (for the clblast_tuned peer)
   records/<routine>-<label>-<peer>.json   one measurement record per program run
   records/device_peak.json          the device's FP32 and copy limits, measured by device_peak in each benchmark run
@@ -118,6 +120,18 @@ def device_folder(options):
     return os.path.join(options.results, mdh_output(["devices", "--slug", options.device]))
 
 
+def tuned_folder(options, folder=None):
+    """The store's folder of the device whose tables are in `folder` (default: the selected device's)."""
+    slug = os.path.basename(folder) if folder else mdh_output(["devices", "--slug", options.device])
+    return os.path.join(options.tuned, slug)
+
+
+def read_journal_lines(path):
+    """The lines of a journal, plain or compressed (PATH.gz); OSError when neither exists."""
+    with (open(path) if os.path.exists(path) else gzip.open(path + ".gz", "rt")) as f:
+        return f.readlines()
+
+
 def device_args(device):
     """`--device D` for a program of ours; nothing for the default device, so commands never show `--device ''`."""
     return ["--device", device] if device else []
@@ -149,11 +163,12 @@ def run(command, log=None, timeout=None):
 
 def tune(options):
     folder = device_folder(options)
-    os.makedirs(folder, exist_ok=True)
+    store = tuned_folder(options)
+    os.makedirs(store, exist_ok=True)
     mdh = program("mdh")
     cases = selected(load_experiments(options.experiments), options.only)
     for k, case in enumerate(cases, 1):
-        out = os.path.join(folder, "%s-%s.json" % (case["name"], case["label"]))
+        out = os.path.join(store, "%s-%s.json" % (case["name"], case["label"]))
         journal = out + ".journal"
         print("tune " + case_heading(k, cases, case), flush=True)
         if os.path.exists(out):
@@ -175,8 +190,17 @@ def tune(options):
                 command.append("--resume")  # an interrupted run: continue it, evaluating nothing twice
             if run(command) != 0:
                 print("warning: tuning %s %s failed; see %s" % (case["name"], case["label"], journal), file=sys.stderr)
+            elif options.compress_journals and os.path.exists(journal):
+                compress_journal(journal)
         if "clblast_tuned" in case.get("peers", []) and not options.skip_peer_tuning:
             tune_clblast(folder, case, options)
+
+
+def compress_journal(journal):
+    """A finished run's journal, kept as JOURNAL.gz: the store holds results and compressed journals only."""
+    with open(journal, "rb") as plain, gzip.GzipFile(journal + ".gz", "wb", mtime=0) as packed:
+        shutil.copyfileobj(plain, packed)
+    os.remove(journal)
 
 
 def tune_clblast(folder, case, options):
@@ -200,16 +224,16 @@ def peer_runs(case, folder, options):
     the tuned configuration where there is one, and the default configuration ("mdh-default") always: beside a
     tuned one it is the table's default column, measured in the same run."""
     runs = []
-    best = os.path.join(folder, "%s-%s.json" % (case["name"], case["label"]))
+    best = os.path.join(tuned_folder(options, folder), "%s-%s.json" % (case["name"], case["label"]))
     mdh_peer = program("peer_mdh")
     if os.path.exists(best):
         runs.append(("mdh", [mdh_peer, "--config", best] if mdh_peer else None))
     runs.append(("mdh-default", [mdh_peer] if mdh_peer else None))
     if options.portability:
         # Every other device's tuned configuration, run here: the performance-portability table.
-        for other in sorted(glob.glob(os.path.join(options.results, "*", os.path.basename(best)))):
+        for other in sorted(glob.glob(os.path.join(options.tuned, "*", os.path.basename(best)))):
             other_slug = os.path.basename(os.path.dirname(other))
-            if os.path.dirname(other) != folder and mdh_peer:
+            if os.path.dirname(other) != os.path.dirname(best) and mdh_peer:
                 runs.append(("mdh-config-of-" + other_slug, [mdh_peer, "--config", other]))
     for peer in case.get("peers", []):
         name = PEER_PROGRAMS.get(peer)
@@ -423,8 +447,7 @@ def tuning_cells(folder, routine, label, ours):
         return "none (default configuration)", "–"
     path = os.path.join(folder, "%s-%s.json.journal" % (routine, label))
     try:
-        with (open(path) if os.path.exists(path) else gzip.open(path + ".gz", "rt")) as f:
-            lines = f.readlines()
+        lines = read_journal_lines(path)
     except OSError:
         return "–", "–"
     try:
@@ -466,8 +489,9 @@ def same_configuration(folder, routine, label):
     return values[0] is not None and values[0] == values[1]
 
 
-def tables_text(folder, cases, limits):
-    """tables.md of one device; `limits`: the "% of limit" cells by (routine, label, program)."""
+def tables_text(folder, store, cases, limits):
+    """tables.md of one device (tuning columns from the journals in `store`); `limits`: the "% of limit" cells
+    by (routine, label, program)."""
     slug = os.path.basename(folder)
     name = device_name(folder)
     lines = ["## %s" % (slug if name == slug else "%s (%s)" % (slug, name)), "",
@@ -485,7 +509,7 @@ def tables_text(folder, cases, limits):
     unavailable = {}
     for case in cases:
         ours_limit = limits.get((case["routine"], case["label"], case["ours"]), "N/A")
-        tuning, default = tuning_cells(folder, case["routine"], case["label"], case["ours"])
+        tuning, default = tuning_cells(store, case["routine"], case["label"], case["ours"])
         default = case.get("default_ms", default)
         if "default_ms" in case and same_configuration(folder, case["routine"], case["label"]):
             default += " (same configuration)"
@@ -515,28 +539,30 @@ def print_results(options):
                 print("no benchmark results in %s (run scripts/benchmark.sh first)" % shown_path(folder))
             continue
         cases = table(rows)
-        text = tables_text(folder, cases, percent_of_limit.limit_cells(rows))
+        store = tuned_folder(options, folder)
+        text = tables_text(folder, store, cases, percent_of_limit.limit_cells(rows))
         print(text)
         with open(os.path.join(folder, "tables.md"), "w") as f:
             f.write(text)
         if shutil.which("gnuplot"):
             plot_speedups(folder, cases)
-            plot_tuning_curves(folder)
+            plot_tuning_curves(folder, store)
         else:
             print("(no plots: gnuplot is not installed)")
         if options.device_given:
-            print_file_list(folder)
+            print_file_list(folder, store)
     if not options.device_given:
         print_portability(options.results)
 
 
-def print_file_list(folder):
-    """What the device's folder holds, for someone who has just run the main job."""
-    def rel(name):
-        return shown_path(os.path.join(folder, name))
+def print_file_list(folder, store):
+    """What the device's folders hold (tables in `folder`, tuned configurations in `store`), for someone who has just
+    run the main job."""
+    def rel(where, name):
+        return shown_path(os.path.join(where, name))
 
-    def count(pattern):
-        return len(glob.glob(os.path.join(folder, pattern)))
+    def count(where, pattern):
+        return len(glob.glob(os.path.join(where, pattern)))
 
     entries = []
     for name, what in (("tables.md", "the tables above"),
@@ -545,17 +571,19 @@ def print_file_list(folder):
                        ("benchmark.json", "how they were measured: device, compiler, commit, date, method"),
                        ("speedup.png", "speedup of mdh over each peer, per case")):
         if os.path.exists(os.path.join(folder, name)):
-            entries.append((rel(name), what))
-    configs = [p for p in glob.glob(os.path.join(folder, "*.json")) if not p.endswith("benchmark.json")]
-    for pattern, n, what in (
-            ("tuning-*.png", count("tuning-*.png"), "best kernel time over tuning time, one plot per case"),
-            ("*-*.json", len(configs), "the best configuration of each case (mdh run SPEC --size ... --config FILE)"),
-            ("*.json.journal", count("*.json.journal"), "every evaluation of each tuning run (mdh tune --resume)"),
-            ("records/*.json", count("records/*.json"), "one measurement record per program run, its log beside it")):
+            entries.append((rel(folder, name), what))
+    configs = [p for p in glob.glob(os.path.join(store, "*.json")) if not p.endswith("benchmark.json")]
+    for where, pattern, n, what in (
+            (folder, "tuning-*.png", count(folder, "tuning-*.png"), "best kernel time over tuning time, one plot per case"),
+            (store, "*-*.json", len(configs), "the best configuration of each case (mdh run SPEC --size ... --config FILE)"),
+            (store, "*.json.journal", count(store, "*.json.journal"), "every evaluation of an unfinished tuning run (mdh tune --resume)"),
+            (store, "*.json.journal.gz", count(store, "*.json.journal.gz"), "every evaluation of each finished tuning run"),
+            (folder, "records/*.json", count(folder, "records/*.json"), "one measurement record per program run, its log beside it")):
         if n:
-            entries.append((rel(pattern), "%s (%d)" % (what, n)))
+            entries.append((rel(where, pattern), "%s (%d)" % (what, n)))
     width = max(len(path) for path, _ in entries) if entries else 0
-    print("\n".join(["The files of this device (%s):" % rel(".")] +
+    heading = rel(folder, ".") if os.path.abspath(folder) == os.path.abspath(store) else "%s, %s" % (rel(folder, "."), rel(store, "."))
+    print("\n".join(["The files of this device (%s):" % heading] +
                     ["  %-*s  %s" % (width, path, what) for path, what in entries]))
 
 
@@ -684,12 +712,14 @@ def y_axis(values):
     return "set yrange [0:%g];" % (high * 1.15)
 
 
-def plot_tuning_curves(folder):
+def plot_tuning_curves(folder, store):
     device = device_name(folder)
-    for journal in sorted(glob.glob(os.path.join(folder, "*.json.journal"))):
+    journals = sorted(set(p[:-len(".gz")] if p.endswith(".gz") else p
+                          for p in glob.glob(os.path.join(store, "*.json.journal")) +
+                          glob.glob(os.path.join(store, "*.json.journal.gz"))))
+    for journal in journals:
         points, best, last, sizes = [], None, 0.0, ""
-        with open(journal) as f:
-            lines = f.readlines()
+        lines = read_journal_lines(journal)
         try:
             metadata = json.loads(lines[0]).get("metadata", {}) if lines else {}
         except ValueError:
@@ -709,7 +739,7 @@ def plot_tuning_curves(folder):
         if not points:
             continue
         name = os.path.basename(journal)[:-len(".json.journal")]
-        data = journal + ".dat"
+        data = os.path.join(folder, name + ".tuning.dat")
         with open(data, "w") as f:
             # The step curve runs to the end of tuning, also when the first configuration stayed the best.
             for t, c in points + [(max(last, points[-1][0] + 1e-3), points[-1][1])]:
@@ -733,6 +763,10 @@ def main():
     parser.add_argument("--experiments", default=os.path.join(ROOT, "experiments.json"))
     parser.add_argument("--results", default=os.path.join(ROOT, "results"),
                         help="folder of the device folders (default: results/, the committed results)")
+    parser.add_argument("--tuned", default=os.path.join(ROOT, "tuned"),
+                        help="folder of the device folders of tuned configurations (default: tuned/, the store)")
+    parser.add_argument("--keep-journals", dest="compress_journals", action="store_false",
+                        help="tune: leave finished journals uncompressed (default: JOURNAL.gz once the run finished)")
     parser.add_argument("--only", action="append", default=[], help="ROUTINE or ROUTINE:LABEL (repeatable)")
     parser.add_argument("--budget-scale", type=float, default=1.0, help="tune: multiply every tuning budget by this")
     parser.add_argument("--in-process", action="store_true",
@@ -745,6 +779,7 @@ def main():
     options = parser.parse_args()
     options.device_given = options.device is not None
     options.results = os.path.abspath(options.results)
+    options.tuned = os.path.abspath(options.tuned)
     options.device = options.device or ""
     {"tune": tune, "benchmark": benchmark, "print": print_results}[options.command](options)
 

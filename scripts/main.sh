@@ -2,14 +2,14 @@
 # The main job: one small case per workload (experiments.quick.json) on the default device — tuned with about a
 # minute of budget each, benchmarked against the peers built here with one measurement method, and printed as
 # tables with plots beside them. Everything goes to local-results/<device>/ (git ignores it), and the job ends with
-# the paths of its files; the committed results of the project's device sessions (results/) are neither read nor
-# rewritten unless asked with --results results.
-# Usage: scripts/main.sh [--device D] [--budget-scale F] [--experiments FILE] [--results DIR]
+# the paths of its files; the committed tables (results/) and tuned configurations (tuned/) are not rewritten unless
+# asked with --results results --tuned tuned.
+# Usage: scripts/main.sh [--device D] [--budget-scale F] [--experiments FILE] [--results DIR] [--tuned DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-device=() scale=() experiments=experiments.quick.json results=local-results
+device=() scale=() experiments=experiments.quick.json results=local-results tuned=
 usage() {
-  echo "usage: scripts/main.sh [--device D] [--budget-scale F] [--experiments FILE] [--results DIR]" >&2
+  echo "usage: scripts/main.sh [--device D] [--budget-scale F] [--experiments FILE] [--results DIR] [--tuned DIR]" >&2
   exit 2
 }
 while (($#)); do
@@ -19,13 +19,15 @@ while (($#)); do
     --budget-scale) scale=(--budget-scale "$2") ;;
     --experiments) experiments=$2 ;;
     --results) results=$2 ;;
+    --tuned) tuned=$2 ;;
     *) usage ;;
   esac
   shift 2
 done
 # print gets a --device always, so that it shows this device's tables only (--device '' is the default device).
 ((${#device[@]})) || device=(--device "")
-common=("${device[@]}" --experiments "$experiments" --results "$results")
-bash scripts/tune.sh "${common[@]}" "${scale[@]}" --skip-peer-tuning
+# The tuned configurations go beside the tables unless a store is named; their journals stay resumable.
+common=("${device[@]}" --experiments "$experiments" --results "$results" --tuned "${tuned:-$results}")
+bash scripts/tune.sh "${common[@]}" "${scale[@]}" --skip-peer-tuning --keep-journals
 bash scripts/benchmark.sh "${common[@]}"
-bash scripts/print_results.sh "${device[@]}" --results "$results"
+bash scripts/print_results.sh "${device[@]}" --results "$results" --tuned "${tuned:-$results}"

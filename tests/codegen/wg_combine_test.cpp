@@ -149,7 +149,7 @@ TEST(WgCombine, AtomicAccumulatorsSumAsTheSecondKernelDoes) {
 
 // A work-group's last tiles may lie past the extent along two `++` dimensions at once (GEMM 11x4: 10 work-groups of
 // two 1-row tiles along i, 3 of two 1-column tiles along j). The product of the two negative extents is positive, and
-// until session 32 the last work-group then folded (last) or copied (atomic) points outside C: here 256 guard bytes
+// an earlier generator's last work-group then folded (last) or copied (atomic) points outside C: here 256 guard bytes
 // after C must stay as they were.
 TEST(WgCombine, TheLastWorkGroupStaysInsideTheOutputWhereTilesLiePastTheExtent) {
   const DeviceLimits limits = testing::first_device_limits();

@@ -209,7 +209,7 @@ if [ "$group" = inputs ]; then
   # --- output paths
   bad output-generate-over-spec "gemm.mdh" generate "${G[@]}" -o gemm.mdh
   bad output-launch-over-spec "gemm.mdh" generate "${G[@]}" --launch ./gemm.mdh
-  cp "$source_dir/results/configs/gemm1024-simple.json" cfg.json
+  cp "$source_dir/examples/configs/gemm1024-simple.json" cfg.json
   bad output-generate-over-config "cfg.json" generate gemm.mdh --size I=1024,J=1024,K=1024 --config cfg.json -o cfg.json
   bad output-launch-over-kernel "k.cl" generate "${G[@]}" -o k.cl --launch k.cl
   bad output-tune-out-over-spec "gemm.mdh" tune "${G[@]}" --out gemm.mdh

@@ -1,11 +1,13 @@
-// Every configuration committed under results/ still loads and generates at its own size, whichever version of
-// the config form it was written in, and every committed journal's records still parse. (Verifying the large ones
+// Every configuration committed under tuned/, results/ and examples/configs/ still loads and generates at its own
+// size, whichever version of the config form it was written in, and every committed journal's records still parse. (Verifying the large ones
 // on their devices belongs to the GPU machine: scripts/ there; here the kernels are generated, not run.)
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #include "codegen/tunable_kernel.h"
 #include "codegen/tuning_space.h"
@@ -20,7 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// The limits the devices behind results/ report (`mdh devices` on each): configurations were valid for them.
+// The limits the devices behind tuned/ and results/ report (`mdh devices` on each): configurations were valid for them.
 DeviceLimits limits_of_results_folder(const fs::path& file) {
   DeviceLimits l;
   const std::string path = file.string();
@@ -55,12 +57,26 @@ std::string size_text(const json& sizes) {
   return text;
 }
 
-std::vector<fs::path> committed(const std::string& extension) {
+// Committed files whose names end in `suffix`: the store of tuned configurations, the tables' measurement records
+// and the example configurations.
+std::vector<fs::path> committed(const std::string& suffix) {
   std::vector<fs::path> files;
-  for (const auto& entry : fs::recursive_directory_iterator(fs::path(MDH_SOURCE_DIR) / "results"))
-    if (entry.is_regular_file() && entry.path().extension() == extension) files.push_back(entry.path());
+  for (const char* folder : {"tuned", "results", "examples/configs"})
+    for (const auto& entry : fs::recursive_directory_iterator(fs::path(MDH_SOURCE_DIR) / folder)) {
+      const std::string name = entry.path().filename().string();
+      if (entry.is_regular_file() && name.size() > suffix.size() && name.ends_with(suffix))
+        files.push_back(entry.path());
+    }
   std::sort(files.begin(), files.end());
   return files;
+}
+
+// A compressed journal of the store, uncompressed into `folder` for tuner::read_journal.
+fs::path uncompressed(const fs::path& journal, const fs::path& folder) {
+  const fs::path plain = folder / journal.stem();
+  const std::string command = "gzip -dc '" + journal.string() + "' > '" + plain.string() + "'";
+  if (std::system(command.c_str()) != 0) ADD_FAILURE() << "cannot uncompress " << journal.string();
+  return plain;
 }
 
 TEST(CommittedResults, EveryConfigLoadsAndGeneratesAtItsSize) {
@@ -115,9 +131,14 @@ TEST(TuningResultFile, CountsAndRatesMustBeNumbersOfTheirKind) {
 
 TEST(CommittedResults, EveryJournalRecordParses) {
   int journals = 0, records = 0;
-  for (const fs::path& file : committed(".journal")) {
+  const fs::path scratch = fs::temp_directory_path() / ("mdh-committed-journals-" + std::to_string(::getpid()));
+  fs::create_directories(scratch);
+  std::vector<fs::path> files = committed(".journal");
+  for (const fs::path& packed : committed(".journal.gz")) files.push_back(packed);
+  for (const fs::path& file : files) {
     SCOPED_TRACE(file.string());
-    const tuner::JournalContents contents = tuner::read_journal(file.string());
+    const fs::path readable = file.extension() == ".gz" ? uncompressed(file, scratch) : file;
+    const tuner::JournalContents contents = tuner::read_journal(readable.string());
     const json& metadata = contents.header.metadata;
     ASSERT_TRUE(metadata.contains("spec") && metadata.contains("sizes"));
     const BoundMdh bound =
@@ -139,6 +160,7 @@ TEST(CommittedResults, EveryJournalRecordParses) {
     }
     ++journals;
   }
+  fs::remove_all(scratch);
   EXPECT_GT(journals, 50);
   EXPECT_GT(records, 1000);
 }

@@ -42,14 +42,14 @@ TEST(SpillCheck, EachSpillingKernelIsNamedWithItsSpillsAndRegisters) {
 }
 
 TEST(SpillCheck, KernelsWithoutSpillsAndLogsWithoutAReportAreTimed) {
-  // The GEMM 1024^3 default on the H200 (results/nvidia-h200/session12: 128 registers, no spills).
+  // The GEMM 1024^3 default on the H200 (128 registers, no spills).
   EXPECT_EQ(spill_rejection("ptxas info    : Compiling entry function 'gemm_tunable' for 'sm_90'\n"
                             "ptxas info    : Function properties for gemm_tunable\n"
                             "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
                             "ptxas info    : Used 128 registers, used 1 barriers, 16384 bytes smem\n"),
             std::nullopt);
   // Spills of at most kToleratedSpillBytes each way are timed: the contraction abcdef-gfbc-dega's default on the H200
-  // (results/nvidia-h200/session19/) ran as fast as the best of its group.
+  // spills 8 bytes each way.
   EXPECT_EQ(kToleratedSpillBytes, 16);
   EXPECT_EQ(spill_rejection("ptxas info    : Compiling entry function 'tc_abcdef_gfbc_dega_tunable' for 'sm_90'\n"
                             "ptxas info    : Function properties for tc_abcdef_gfbc_dega_tunable\n"

@@ -76,7 +76,7 @@ TEST_F(MpiRankPipeline, TwoRanksKeepTheirCompileThreadsBusyAndMakeTwiceTheEvalua
 
 // A seed of the run (the default start, given and transferred starts) keeps the first build's compile deadline
 // (tuner/compile_deadline.h). Under mpirun only rank 0 reads the given and transferred starts; before its requests
-// marked them, another rank compiled them with the deadline of the run's median compile (session 23). Here rank 0
+// marked them, another rank compiled them with the deadline of the run's median compile. Here rank 0
 // searches from three seeds and rank 1 compiles everything: its compiles must find exactly those three to be seeds.
 TEST_F(MpiRankPipeline, AnotherRankCompilesRank0sSeedsAsSeeds) {
   const nlohmann::json r = run_probe(mpirun(2), MDH_SEED_MARKS_PROBE, "--evaluations 20");

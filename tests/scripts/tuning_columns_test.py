@@ -65,7 +65,7 @@ class TuningCells(unittest.TestCase):
         write_journal(self.folder, "gemm-RW", {"default_start": True}, [record(1, "ok", 0.002, 2.0)])
         case = {"routine": "gemm", "label": "RW", "sizes": "I=1", "ours": "mdh", "ours_ms": "1.0000",
                 "peers": [("cublas", "0.5000", "0.50")], "unavailable": [], "percent": []}
-        text = experiments.tables_text(self.folder, [case], {})
+        text = experiments.tables_text(self.folder, self.folder, [case], {})
         self.assertIn("| mdh | % of limit | tuning | default | peer |", text)
         self.assertIn("| gemm | RW | I=1 | 1.0000 | N/A | 1 evaluation, 2 s | 2.0000 (tuning) | cublas | 0.5000 | 0.50 | "
                       "N/A |", text)
@@ -80,7 +80,7 @@ class TuningCells(unittest.TestCase):
         self.assertEqual(cases[0]["ours"], "mdh")
         self.assertEqual(cases[0]["default_ms"], "3.0000")
         self.assertEqual([peer for peer, _, _ in cases[0]["peers"]], ["cublas"])
-        text = experiments.tables_text(self.folder, cases, {})
+        text = experiments.tables_text(self.folder, self.folder, cases, {})
         self.assertIn("| gemm | RW | I=1 | 1.0000 | N/A | 1 evaluation, 2 s | 3.0000 | cublas | 0.5000 | 0.50 | N/A |",
                       text)
         # Without a tuned configuration the default is mdh's row itself.
@@ -128,12 +128,12 @@ class TuningCells(unittest.TestCase):
         write_record("mdh", {"NUM_WI_i": 1, "PT_SIZE_i": 1})
         write_record("mdh-default", {"NUM_WI_i": 1, "PT_SIZE_i": 1})
         self.assertIn("| prl | RW | N=1 | 227.9000 | N/A | – | 214.0000 (same configuration) | – |",
-                      experiments.tables_text(self.folder, cases, {}))
+                      experiments.tables_text(self.folder, self.folder, cases, {}))
         write_record("mdh-default", {"NUM_WI_i": 2, "PT_SIZE_i": 1})
         self.assertIn("| prl | RW | N=1 | 227.9000 | N/A | – | 214.0000 | – |",
-                      experiments.tables_text(self.folder, cases, {}))
+                      experiments.tables_text(self.folder, self.folder, cases, {}))
         os.remove(os.path.join(self.folder, "records", "prl-RW-mdh.json"))
-        self.assertIn("| 214.0000 | – |", experiments.tables_text(self.folder, cases, {}))
+        self.assertIn("| 214.0000 | – |", experiments.tables_text(self.folder, self.folder, cases, {}))
 
     def test_no_portability_rows_replace_an_older_portability_table(self):
         with open(os.path.join(self.folder, "portability.md"), "w") as f:
