@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "support/atomic_file.h"
+
 namespace mdh::cli {
 
 bool parse_options(const std::string& command, const std::string& synopsis, const Args& args,
@@ -138,10 +140,7 @@ void write_text(const std::string& path, const std::string& text) {
     std::cout << text;
     return;
   }
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw UserError("cannot write '" + path + "'");
-  out << text;
-  if (!out.flush()) throw UserError("cannot write '" + path + "'");
+  write_file_atomically(path, text);
 }
 
 }  // namespace mdh::cli

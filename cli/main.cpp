@@ -1,5 +1,8 @@
 // mdh: the command line driver. Dispatches to one subcommand; turns user errors into `error: ...` and exit 2.
 #include <boost/program_options/errors.hpp>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <new>
@@ -35,38 +38,61 @@ void print_usage(std::ostream& out) {
     out << "  " << s.name << std::string(13 - std::strlen(s.name), ' ') << s.summary << '\n';
 }
 
+// Output that could not be written is lost output: a command whose standard output is full, closed or a pipe whose
+// reader has gone says so and fails, instead of exiting 0.
+int with_output_checked(int status) {
+  errno = 0;
+  std::cout.flush();
+  const bool written = std::cout.good() && std::fflush(stdout) == 0 && !std::ferror(stdout);
+  if (written) return status;
+  const int error = errno;
+  std::cerr << "error: cannot write to standard output" << (error ? std::string(": ") + std::strerror(error) : "")
+            << '\n';
+  return status == 0 ? 2 : status;
+}
+
+// Every user error reads `error: ...` or `file:line:col: error: ...`, whichever stage threw it.
+std::string user_error_text(const std::string& what) {
+  return what.substr(0, what.find('\n')).find("error: ") != std::string::npos ? what : "error: " + what;
+}
+
+int run_subcommand(const Subcommand& s, const std::string& name, const mdh::cli::Args& args) {
+  try {
+    return s.run(args);
+  } catch (const mdh::UserError& e) {
+    std::cerr << user_error_text(e.what()) << '\n';
+    return 2;
+  } catch (const boost::program_options::error& e) {
+    std::cerr << "error: mdh " << name << ": " << e.what() << " (see mdh " << name << " --help)\n";
+    return 2;
+  } catch (const mdh::InternalError& e) {
+    std::cerr << e.what() << "\nThis is a bug in mdh; please report it with the spec and command line.\n";
+    return 3;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "error: mdh " << name << ": out of memory (are the sizes or the tuning space too large?)\n";
+    return 2;
+  } catch (const std::exception& e) {
+    // Every user error is meant to be a UserError with a message naming its input; this is the net below them.
+    std::cerr << "internal error: mdh " << name << ": " << e.what()
+              << "\nThis is a bug in mdh; please report it with the spec and command line.\n";
+    return 3;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A reader that goes away (`mdh tune ... | head`) makes writes fail with EPIPE instead of killing mdh mid-run:
+  // the run finishes, keeps its result and cleans up, and the lost output is reported at the end.
+  std::signal(SIGPIPE, SIG_IGN);
   if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
     print_usage(argc < 2 ? std::cerr : std::cout);
-    return argc < 2 ? 2 : 0;
+    return with_output_checked(argc < 2 ? 2 : 0);
   }
   const std::string name = argv[1];
   mdh::cli::Args args(argv + 2, argv + argc);
-  for (const auto& s : kSubcommands) {
-    if (name != s.name) continue;
-    try {
-      return s.run(args);
-    } catch (const mdh::UserError& e) {
-      std::cerr << e.what() << '\n';
-      return 2;
-    } catch (const boost::program_options::error& e) {
-      std::cerr << "error: mdh " << name << ": " << e.what() << " (see mdh " << name << " --help)\n";
-      return 2;
-    } catch (const mdh::InternalError& e) {
-      std::cerr << e.what() << "\nThis is a bug in mdh; please report it with the spec and command line.\n";
-      return 3;
-    } catch (const std::bad_alloc&) {
-      std::cerr << "error: mdh " << name << ": out of memory (are the sizes or the tuning space too large?)\n";
-      return 2;
-    } catch (const std::exception& e) {
-      // Every user error is meant to be a UserError with a message naming its input; this is the net below them.
-      std::cerr << "internal error: mdh " << name << ": " << e.what()
-                << "\nThis is a bug in mdh; please report it with the spec and command line.\n";
-      return 3;
-    }
-  }
+  for (const auto& s : kSubcommands)
+    if (name == s.name) return with_output_checked(run_subcommand(s, name, args));
   std::cerr << "error: unknown command '" << name << "'\n";
   print_usage(std::cerr);
   return 2;

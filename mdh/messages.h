@@ -79,6 +79,7 @@ inline std::string access_without_index(const std::string& buffer, const Token& 
   return "expected '[' and an index after " + q(buffer) + " in the view, found " + found.describe();
 }
 inline constexpr const char* kCannotReadSpec = "cannot read spec file";
+inline constexpr const char* kNulByte = "the spec holds a NUL byte (a spec is text)";
 /// The most dimensions a view or a buffer may have: the tunable kernel numbers the orders of its loops and of a
 /// buffer's dimensions by their lexicographic rank, which fits 64 bits up to 20! orders.
 inline constexpr size_t kMaxDimensions = 20;

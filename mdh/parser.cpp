@@ -3,6 +3,7 @@
 // everything else is checked by verify() once the whole file is read.
 #include "mdh/parser.h"
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -362,6 +363,14 @@ class Parser {
 }  // namespace
 
 std::shared_ptr<Mdh> parse_spec(const std::string& text, const std::string& file) {
+  // User code is passed on verbatim; a NUL byte in it would reach the device compiler as a puzzling error there.
+  if (const size_t nul = text.find('\0'); nul != std::string::npos) {
+    const size_t line_start = text.rfind('\n', nul);
+    const int line =
+        1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n'));
+    const int col = static_cast<int>(nul - (line_start == std::string::npos ? 0 : line_start + 1)) + 1;
+    throw UserError(SourceLoc{file, line, col}, msg::kNulByte);
+  }
   return Parser(text, file).parse();
 }
 

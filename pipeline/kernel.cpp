@@ -9,6 +9,7 @@
 #include "pipeline/tuning_result.h"
 #include "support/error.h"
 #include "support/input_file.h"
+#include "support/untrusted_json.h"
 
 namespace mdh {
 
@@ -22,9 +23,11 @@ KernelConfig parse_config(const std::string& text, const std::string& path, cons
                           const DeviceLimits& limits) {
   nlohmann::json json;
   try {
-    json = nlohmann::json::parse(text);
+    json = parse_untrusted_json(text);
   } catch (const nlohmann::json::exception& e) {
     throw UserError(path + ": error: not valid JSON: " + e.what());
+  } catch (const UserError& e) {
+    throw UserError(path + ": error: not a configuration: " + e.what());
   }
   return config_of_json(std::move(json), path, bound, limits);
 }

@@ -2,6 +2,7 @@
 #include "pipeline/pipeline.h"
 
 #include "mdh/parser.h"
+#include "pipeline/buffer_fit.h"
 #include "pipeline/md_hom_run.h"
 
 namespace mdh {
@@ -22,9 +23,10 @@ RunOutcome run_md_hom(const RunRequest& request) {
                     mdh.buffers[bound.output.buffer].name + "'");
   // 2. The data: files and generated records now, so that a bad file fails before any device work.
   RunInputs inputs = load_run_inputs(bound, request.data);
-  // 3. The device and the limits that bound its configurations (runtime/).
+  // 3. The device and the limits that bound its configurations (runtime/); sizes it cannot hold fail here.
   DeviceInfo device = select_device(request.device);
   const DeviceLimits limits = device_limits(device);
+  check_buffers_fit(bound, device, host_memory_bytes());
   // 4. Configuration (given, or the one tuned for the nearest sizes in the store) -> OpenCL C and launch plan.
   std::optional<StoredConfiguration> stored;
   const KernelChoice choice = resolve_kernel_choice(request.kernel, bound, device, limits, request.note, &stored);

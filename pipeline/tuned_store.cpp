@@ -12,6 +12,7 @@
 #include "pipeline/tuning_result.h"
 #include "support/error.h"
 #include "support/input_file.h"
+#include "support/untrusted_json.h"
 
 #ifndef MDH_TUNED_RESULTS_DIR
 #define MDH_TUNED_RESULTS_DIR ""
@@ -76,7 +77,7 @@ std::vector<StoredResult> stored_results_in(const std::string& folder, const Bou
   for (const std::string& path : paths) {
     const InputFile file = read_input_file(path, kMaxConfigBytes);
     if (!file.ok) continue;  // not a configuration (an oversized table) or unreadable: not part of the store
-    nlohmann::json json = nlohmann::json::parse(file.bytes, nullptr, /*allow_exceptions=*/false);
+    nlohmann::json json = parse_untrusted_json_or_discarded(file.bytes);
     if (!TuningResultFile::is_result(json) || !json.contains("md_hom") || json["md_hom"] != mdh.name) continue;
     Candidate c;
     c.path = path;

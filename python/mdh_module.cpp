@@ -9,8 +9,10 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -27,7 +29,10 @@
 #include "pipeline/tune.h"
 #include "pipeline/tuned_store.h"
 #include "pipeline/tuning_progress.h"
+#include "support/atomic_file.h"
+#include "support/english.h"
 #include "support/error.h"
+#include "support/untrusted_json.h"
 
 namespace py = pybind11;
 
@@ -99,10 +104,43 @@ extern "C" void on_interrupt(int) {
 std::string size_text(const py::object& sizes) {
   if (sizes.is_none()) return "";
   if (py::isinstance<py::str>(sizes)) return sizes.cast<std::string>();
+  std::map<std::string, int64_t> values;
+  try {
+    values = sizes.cast<std::map<std::string, int64_t>>();
+  } catch (const py::cast_error&) {
+    throw UserError("sizes must be a dict of integers such as {'I': 1024, 'J': 512} or a string 'I=1024,J=512', not " +
+                    py::repr(sizes).cast<std::string>());
+  }
   std::string text;
-  for (const auto& [name, value] : sizes.cast<std::map<std::string, int64_t>>())
-    text += (text.empty() ? "" : ",") + name + "=" + std::to_string(value);
+  for (const auto& [name, value] : values) text += (text.empty() ? "" : ",") + name + "=" + std::to_string(value);
   return text;
+}
+
+// A keyword argument's number, or mdh.Error naming it (pybind's own cast error names no argument).
+template <class T>
+T number_of(const py::object& value, const std::string& keyword) {
+  try {
+    return value.cast<T>();
+  } catch (const py::cast_error&) {
+    throw UserError("tune: " + keyword + " must be a number, not " + py::repr(value).cast<std::string>());
+  }
+}
+
+// What mdh's stages say in the command line's words, said in Python's: `--size I=<value>` is `sizes={'I': <value>}`.
+std::string in_python_words(std::string message) {
+  for (const auto& [option, keyword] : {std::pair{"--size ", "sizes"}, std::pair{"--param ", "params"}}) {
+    for (size_t at = message.find(option); at != std::string::npos; at = message.find(option, at)) {
+      const size_t name_start = at + std::strlen(option), equals = message.find('=', name_start);
+      const size_t end = message.find_first_of(" ),;", equals);
+      if (equals == std::string::npos || end == std::string::npos) break;
+      const std::string name = message.substr(name_start, equals - name_start);
+      const std::string value = message.substr(equals + 1, end - equals - 1);
+      const std::string replacement = std::string(keyword) + "={'" + name + "': " + value + "}";
+      message.replace(at, end - at, replacement);
+      at += replacement.size();
+    }
+  }
+  return message;
 }
 
 std::map<std::string, std::string> param_texts(const py::object& params) {
@@ -139,7 +177,7 @@ class Spec {
 
   py::array run(const py::object& sizes, const std::string& device, const py::object& config, bool reference,
                 const py::object& params, uint64_t seed, bool verify, const std::string& tuned_results,
-                const py::kwargs& arrays) const {
+                bool random_inputs, const py::kwargs& arrays) const {
     RunRequest request;
     request.spec_path = path_;
     request.device = device;
@@ -153,7 +191,7 @@ class Spec {
       request.kernel = KernelChoice::reference();
     else if (py::isinstance<py::dict>(config))
       request.kernel = KernelChoice::from_json(
-          nlohmann::json::parse(py::module_::import("json").attr("dumps")(config).cast<std::string>()));
+          parse_untrusted_json(py::module_::import("json").attr("dumps")(config).cast<std::string>()));
     else if (!config.is_none())
       request.kernel = KernelChoice::option(py::str(config).cast<std::string>());
     else
@@ -177,8 +215,8 @@ class Spec {
       const py::dtype want = dtype_of(*mdh_, decl.type);
       if (!array.dtype().is(want) &&
           !(array.dtype().kind() == 'V' && want.kind() == 'V' && array.dtype().itemsize() == want.itemsize()))
-        throw UserError("run: input " + name + " is a " + dtype_text(array.dtype()) + " array, but " + name +
-                        " holds " +
+        throw UserError("run: input " + name + " is " + indefinite_article(dtype_text(array.dtype())) + " " +
+                        dtype_text(array.dtype()) + " array, but " + name + " holds " +
                         (decl.type.is_struct() ? decl.type.struct_name : std::string(opencl_name(decl.type.scalar))) +
                         " (numpy " + dtype_text(want) + "); convert it with .astype(numpy." + dtype_text(want) + ")");
       std::vector<int64_t> shape(array.shape(), array.shape() + array.ndim());
@@ -193,6 +231,12 @@ class Spec {
       request.input_views[name] = view;
       held.push_back(array);
     }
+    // Every input is given, unless seeded random data is asked for: a forgotten array must not pass unnoticed.
+    if (!random_inputs)
+      for (const auto& b : mdh_->buffers)
+        if (b.kind != BufferKind::Output && !arrays.contains(b.name))
+          throw UserError("run: input " + b.name + " is missing; pass it as " + b.name +
+                          "=array (or random_inputs=True for seeded random data, as `mdh run` makes)");
     // Sizes: the ones given, the rest from the arrays' shapes.
     SizeBinding bound_sizes = sizes_from_shapes(*mdh_, shapes);
     for (const auto& [name, value] : parse_size_binding(size_text(sizes))) bound_sizes[name] = value;
@@ -228,7 +272,8 @@ class Spec {
 
   py::tuple tune(const py::object& sizes, const py::object& budget, const py::object& evals, const py::object& device,
                  const py::object& technique, uint64_t seed, const py::object& journal, const py::object& out,
-                 bool resume, bool in_process, const py::object& params, bool progress, int finalists) const {
+                 bool resume, bool in_process, const py::object& params, bool progress, int finalists,
+                 const std::string& tuned_results) const {
     TuningRequest request;
     request.spec_path = path_;
     request.sizes = size_text(sizes);
@@ -248,11 +293,16 @@ class Spec {
     auto add = [&](tuner::Abort a) { settings.abort = settings.abort ? (*settings.abort || a) : a; };
     TuningHorizon horizon;
     if (!evals.is_none()) {
-      horizon.evaluations = evals.cast<uint64_t>();
+      const int64_t count = number_of<int64_t>(evals, "evals");
+      if (count < 1) throw UserError("tune: evals must be at least 1, not " + std::to_string(count));
+      horizon.evaluations = static_cast<uint64_t>(count);
       add(tuner::evaluations(*horizon.evaluations));
     }
     if (!budget.is_none()) {
-      settings.budget_seconds = budget.cast<double>();
+      settings.budget_seconds = number_of<double>(budget, "budget");
+      if (!(*settings.budget_seconds > 0) || !std::isfinite(*settings.budget_seconds))
+        throw UserError("tune: budget must be a positive number of seconds, not " +
+                        py::repr(budget).cast<std::string>());
       horizon.seconds = settings.budget_seconds;
       add(tuner::duration(*settings.budget_seconds));
     }
@@ -261,6 +311,9 @@ class Spec {
     settings.journal_path = journal.is_none() ? fresh_journal_path() : py::str(journal).cast<std::string>();
     settings.resume = resume;
     settings.in_process = in_process;
+    // Like `mdh tune`: the best stored results of the same md_hom are among the starts.
+    if (const std::string store = tuned_store_directory(tuned_results); store != kNoTunedStore && !store.empty())
+      settings.transfer_folder = store;
     if (!in_process) settings.worker_executable = mdh_executable();
 
     // Ctrl-C stops the search as it stops `mdh tune`: cleanly, keeping the best so far. Python's own handler could
@@ -284,13 +337,17 @@ class Spec {
       }
       outcome.emplace(tune_md_hom(request, settings));
     }
-    if (!outcome->result_file)
-      throw UserError("tune: no valid configuration found; the journal " + settings.journal_path + " says why");
+    if (!outcome->result_file) {
+      const uint64_t evaluated = outcome->result.status.evaluations;
+      throw UserError("tune: no valid configuration found: " +
+                      (evaluated == 0 ? std::string("no evaluation was made (") + outcome->result.stop_reason + ")"
+                                      : std::to_string(evaluated) + " evaluations, none valid; the journal " +
+                                            settings.journal_path + " says why for each"));
+    }
     const nlohmann::json result = outcome->result_file->to_json();
     if (!out.is_none()) {
       const std::string path = py::str(out).cast<std::string>();
-      std::ofstream file(path);
-      if (!(file << result.dump(2) << '\n')) throw UserError("tune: cannot write " + path);
+      write_file_atomically(path, result.dump(2) + "\n");
     }
     py::object config = py::module_::import("json").attr("loads")(result.at("config").dump());
     return py::make_tuple(config, settings.journal_path);
@@ -301,9 +358,23 @@ class Spec {
   };
 
  private:
+  // A journal of its own in a temporary folder, removed when Python exits (the path tune() returns stays valid
+  // until then).
   static std::string fresh_journal_path() {
-    std::string dir = (std::filesystem::temp_directory_path() / "mdh-tune-XXXXXX").string();
+    const char* tmpdir = std::getenv("TMPDIR");
+    std::string dir = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/mdh-tune-XXXXXX";
     if (!::mkdtemp(dir.data())) throw UserError("tune: cannot create a folder for the journal in " + dir);
+    static std::vector<std::string>* folders = [] {
+      auto* list = new std::vector<std::string>();
+      py::module_::import("atexit").attr("register")(py::cpp_function([list] {
+        for (const std::string& folder : *list) {
+          std::error_code ignored;
+          std::filesystem::remove_all(folder, ignored);
+        }
+      }));
+      return list;
+    }();
+    folders->push_back(dir);
     return dir + "/tuning.journal";
   }
 
@@ -340,7 +411,7 @@ PYBIND11_MODULE(mdh, m) {
     } catch (const Spec::VerificationFailed& e) {
       verification(e.what());
     } catch (const mdh::UserError& e) {
-      error(e.what());
+      error(mdh::python::in_python_words(e.what()).c_str());
     } catch (const mdh::InternalError& e) {
       PyErr_SetString(PyExc_RuntimeError,
                       (std::string(e.what()) + "\nThis is a bug in mdh; please report it.").c_str());
@@ -357,31 +428,36 @@ PYBIND11_MODULE(mdh, m) {
       .def("run", &Spec::run, py::kw_only(), py::arg("sizes") = py::none(), py::arg("device") = "",
            py::arg("config") = py::none(), py::arg("reference") = false, py::arg("params") = py::none(),
            py::arg("seed") = 1, py::arg("verify") = false, py::arg("tuned_results") = "",
+           py::arg("random_inputs") = false,
            "run(*, sizes=None, device='', config=None, reference=False, params=None, seed=1, verify=False, "
-           "tuned_results='', **inputs) -> numpy.ndarray\n\n"
+           "tuned_results='', random_inputs=False, **inputs) -> numpy.ndarray\n\n"
            "Runs the tunable kernel (config: a dict or the path of a config or `mdh tune` result; 'default': the "
            "device's default configuration; None: the configuration tuned for the nearest sizes in the store "
            "tuned_results (default: $MDH_TUNED_RESULTS, else the source tree's tuned/; 'none': no store), checked "
            "against the reference the first time, else the default; reference=True: the reference kernel) on the "
            "given input arrays "
-           "(C-contiguous, of the buffer's dtype; inputs not given are seeded random, as `mdh run` makes them) and "
-           "returns the output. Sizes not given (a dict or 'I=..,J=..') are taken from the arrays' shapes. "
+           "(of the buffer's dtype, any memory layout: views and slices are copied into C order where they are not; "
+           "every input must be given, unless random_inputs=True fills the missing ones with seeded random data as "
+           "`mdh run` does) and returns the output. Sizes not given (a dict or 'I=..,J=..') are taken from the arrays' "
+           "shapes. "
            "verify=True checks the result against mdh's reference and raises mdh.VerificationError if it differs.")
       .def("tune", &Spec::tune, py::arg("sizes"), py::kw_only(), py::arg("budget") = py::none(),
            py::arg("evals") = py::none(), py::arg("device") = py::none(), py::arg("technique") = py::none(),
            py::arg("seed") = 1, py::arg("journal") = py::none(), py::arg("out") = py::none(), py::arg("resume") = false,
            py::arg("in_process") = false, py::arg("params") = py::none(), py::arg("progress") = true,
-           py::arg("finalists") = static_cast<int>(mdh::kDefaultFinalists),
+           py::arg("finalists") = static_cast<int>(mdh::kDefaultFinalists), py::arg("tuned_results") = "",
            "tune(sizes, *, budget=None, evals=None, device=None, technique=None, seed=1, journal=None, "
-           "out=None, resume=False, in_process=False, params=None, progress=True, finalists=3) -> (config, "
-           "journal_path)\n\n"
+           "out=None, resume=False, in_process=False, params=None, progress=True, finalists=3, tuned_results='') -> "
+           "(config, journal_path)\n\n"
            "Auto-tunes as `mdh tune` does (budget in seconds, evals a count; neither: 200 evaluations; technique None: "
            "the default, or with resume=True the journal's), evaluating in "
            "`mdh tune-worker` processes of the mdh executable ($MDH_EXECUTABLE or the one built with this module). "
            "Returns the best configuration (a dict run(config=...) takes) and the journal's path (a fresh one "
            "unless journal= names one): the fastest of the search's `finalists` fastest and the default, timed "
            "again side by side as the benchmark times them (0: the search's best). out= also writes the result file "
-           "`mdh run --config` reads, with that final timing.");
+           "`mdh run --config` reads, with that final timing. Like `mdh tune`, the search also starts from the best "
+           "stored results of the same md_hom in tuned_results (as for run(); 'none': not). Without journal=, the "
+           "journal lies in a temporary folder that is removed when Python exits.");
   m.def(
       "load", [](const std::string& path) { return Spec(path); }, py::arg("path"),
       "load(path) -> Spec: parses and checks a spec file; a broken spec raises mdh.Error('FILE:LINE:COL: error: ...')");

@@ -1,9 +1,9 @@
 // Checking an output against its reference on the device: the tuner's check of a candidate that could become the
 // best. Reading a large output back and comparing it on the host can cost more than the evaluation itself; on the
-// device the comparison runs at memory speed (docs/decisions.md). It answers only pass or fail, by the rule of verify_result.h,
-// in double precision: IEEE-754 subtraction, multiplication, addition and comparison, which OpenCL requires
-// correctly rounded for double, decide exactly as the host does. The report of a failure (which values, how far
-// off) stays the host's (verify_result).
+// device the comparison runs at memory speed (docs/decisions.md). It answers only pass or fail, by the rule of
+// verify_result.h, in double precision: IEEE-754 subtraction, multiplication, addition and comparison, which OpenCL
+// requires correctly rounded for double, decide exactly as the host does. The report of a failure (which values, how
+// far off) stays the host's (verify_result).
 #pragma once
 
 #include <cstdint>

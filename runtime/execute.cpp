@@ -46,7 +46,8 @@ std::vector<PreparedLaunch> prepare_launches(Context& context, cl_program progra
   // they leave them zero, so neither the repetitions nor the next call need a fill, as an application's calls
   // through mdh_runner.hpp's Runner have none. Otherwise the pool's buffers may hold another plan's partial results.
   // Fills before every call would lengthen short kernels measurably (docs/decisions.md). A kernel that failed to
-  // reset them is caught by a checked call after the timed ones (peers/peer_common.cpp, pipeline/cost_function.cpp), and it only misleads its own program's calls.
+  // reset them is caught by a checked call after the timed ones (peers/peer_common.cpp, pipeline/cost_function.cpp),
+  // and it only misleads its own program's calls.
   const bool left_zero = context.scratch_left_zero_by() == program;
   context.set_scratch_left_zero_by(nullptr);  // until this call's kernels have finished
   for (size_t s = 0; s < plan.scratch.size() && !left_zero; ++s) {

@@ -12,6 +12,7 @@
 #include <limits>
 #include <random>
 
+#include "support/english.h"
 #include "support/error.h"
 
 namespace mdh {
@@ -99,10 +100,13 @@ std::vector<unsigned char> parse_floating(const std::string& name, ScalarType ty
   errno = 0;
   double value = std::strtod(text.c_str(), &end);
   if (text.empty() || end != text.c_str() + text.size())
-    throw UserError("param '" + name + "' is a " + type_name + ": '" + text + "' is not a number");
+    throw UserError("param '" + name + "' is " + indefinite_article(type_name) + " " + type_name + ": '" + text +
+                    "' is not a number");
   bool too_big = errno == ERANGE && std::isinf(value);
   if (type == ScalarType::Float && std::isfinite(value) && std::fabs(value) > FLT_MAX) too_big = true;
-  if (too_big) throw UserError("param '" + name + "' is a " + type_name + ": '" + text + "' is out of its range");
+  if (too_big)
+    throw UserError("param '" + name + "' is " + indefinite_article(type_name) + " " + type_name + ": '" + text +
+                    "' is out of its range");
   std::vector<unsigned char> bytes(size_of(type));
   if (type == ScalarType::Float)
     store(bytes.data(), static_cast<float>(value));
@@ -119,7 +123,8 @@ std::vector<unsigned char> integer_bytes(T value) {
 }
 
 std::vector<unsigned char> parse_integer(const std::string& name, ScalarType type, const std::string& text) {
-  const std::string prefix = "param '" + name + "' is a " + opencl_name(type) + ": '" + text + "' ";
+  const std::string prefix = "param '" + name + "' is " + indefinite_article(opencl_name(type)) + " " +
+                             opencl_name(type) + ": '" + text + "' ";
   bool digits = !text.empty();
   for (size_t k = 0; k < text.size(); ++k)
     if (!(std::isdigit(static_cast<unsigned char>(text[k])) ||

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "support/atomic_file.h"
 #include "support/error.h"
 #include "support/input_file.h"
 
@@ -34,12 +35,9 @@ std::string read_file(const std::string& path, const std::string& role, uint64_t
 }
 
 void write_file(const std::string& path, const std::string& header, const std::vector<unsigned char>& data) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw UserError("cannot open '" + path + "' for writing: " + std::strerror(errno));
-  out.write(header.data(), static_cast<std::streamsize>(header.size()));
-  out.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
-  out.close();
-  if (!out) throw UserError("cannot write '" + path + "'");
+  std::string bytes = header;
+  bytes.append(reinterpret_cast<const char*>(data.data()), data.size());
+  write_file_atomically(path, bytes);
 }
 
 // The parts of an .npy header mdh reads; the header is a Python dict literal such as

@@ -210,17 +210,19 @@ VerifyReport verify_result(const HostBuffer& output, const HostBuffer& reference
       const unsigned char* x_at = output.bytes.data() + e * output.element_size + part.offset;
       const unsigned char* r_at = reference.bytes.data() + e * reference.element_size + ref_part.offset;
       ++report.compared;
-      bool ok = false;
+      bool ok = false, not_finite = false;
       double abs_error = 0.0, ref_abs = 0.0;
       std::string x_text, r_text;
       if (floating) {
         double x = load_floating(part.type, x_at), r = load_floating(ref_part.type, r_at);
         if (std::isnan(x) || std::isnan(r)) {
           ok = std::isnan(x) && std::isnan(r);
+          not_finite = !ok;
         } else if (x == r) {
           ok = true;  // also equal infinities
         } else if (std::isinf(x) || std::isinf(r)) {
           ok = false;  // the bound below would be inf <= inf
+          not_finite = true;
         } else {
           abs_error = std::fabs(x - r);
           ref_abs = std::fabs(r);
@@ -245,6 +247,7 @@ VerifyReport verify_result(const HostBuffer& output, const HostBuffer& reference
       }
       if (!ok) {
         ++report.mismatches;
+        if (not_finite) ++report.not_finite;
         if (report.first_mismatches.size() < max_reported)
           report.first_mismatches.push_back({e, position_of(e, output.extents) + part.suffix, x_text, r_text});
       }
@@ -255,9 +258,14 @@ VerifyReport verify_result(const HostBuffer& output, const HostBuffer& reference
 }
 
 std::string VerifyReport::summary() const {
-  std::string out = std::string(passed ? "PASS" : "FAIL") + ": max abs error " + print_short(max_abs_error) +
-                    ", max rel error " + print_short(max_rel_error) + "; " + std::to_string(mismatches) + " of " +
-                    std::to_string(compared) + " values outside the tolerance (";
+  // Errors are measured between finite values only: say so where NaNs or infinities are what failed.
+  const std::string finite = not_finite > 0 ? " of the finite values" : "";
+  std::string out = std::string(passed ? "PASS" : "FAIL") + ": max abs error" + finite + " " +
+                    print_short(max_abs_error) + ", max rel error " + print_short(max_rel_error) + "; " +
+                    std::to_string(mismatches) + " of " + std::to_string(compared) + " values outside the tolerance";
+  if (not_finite > 0)
+    out += ", " + std::to_string(not_finite) + " of them NaN or infinite where the reference is not (or the reverse)";
+  out += " (";
   if (tolerance > 0.0)
     out += "|x - ref| <= " + print_short(tolerance) + " * (|ref| + M), M = " + print_short(magnitude) + ")";
   else

@@ -39,6 +39,7 @@ struct VerifyReport {
   bool passed = true;
   int64_t compared = 0;    // values compared: elements x scalar components per element
   int64_t mismatches = 0;  // values outside the tolerance
+  int64_t not_finite = 0;  // of those, NaN or infinite where the reference is not, or finite where it is not
   double max_abs_error = 0.0;
   double max_rel_error = 0.0;  // over values whose reference is not 0
   double tolerance = 0.0;      // tol of the output's (first) floating type; 0 when everything is compared exactly

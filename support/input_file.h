@@ -1,9 +1,10 @@
 // Reading a whole input file (spec, config, journal, buffer file) with a size limit. A directory, a device such as
-// /dev/zero or a file larger than anything mdh could use ends in a reason to report, never in an exception of the
-// standard library or in an allocation that cannot succeed.
+// /dev/zero, a FIFO nobody writes to or a file larger than anything mdh could use ends in a reason to report, never
+// in an exception of the standard library, an allocation that cannot succeed or a wait without end.
 #pragma once
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,6 +20,8 @@ namespace mdh {
 inline constexpr uint64_t kMaxSpecBytes = uint64_t{1} << 24;
 inline constexpr uint64_t kMaxConfigBytes = uint64_t{1} << 24;
 inline constexpr uint64_t kMaxJournalBytes = uint64_t{1} << 30;
+/// How long a file that is not a regular file (a FIFO, a terminal) may keep mdh waiting for its next bytes.
+inline constexpr int kInputWaitMilliseconds = 10000;
 
 struct InputFile {
   bool ok = false;
@@ -29,7 +32,8 @@ struct InputFile {
 /// The bytes of `path` if it is readable, not a directory and holds at most `max_bytes`.
 inline InputFile read_input_file(const std::string& path, uint64_t max_bytes) {
   InputFile file;
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // Non-blocking, so that opening a FIFO without a writer returns at once instead of waiting for one.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     file.problem = std::strerror(errno);
     return file;
@@ -49,6 +53,15 @@ inline InputFile read_input_file(const std::string& path, uint64_t max_bytes) {
       const uint64_t room = max_bytes + 1 - file.bytes.size();
       const ssize_t n = ::read(fd, chunk, room < sizeof chunk ? room : sizeof chunk);
       if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+        pollfd readable{fd, POLLIN, 0};
+        const int ready = ::poll(&readable, 1, kInputWaitMilliseconds);
+        if (ready > 0 || (ready < 0 && errno == EINTR)) continue;
+        file.problem = ready == 0 ? "nothing arrived in " + std::to_string(kInputWaitMilliseconds / 1000) +
+                                        " s (a FIFO or device that nobody writes to?)"
+                                  : std::string(std::strerror(errno));
+        break;
+      }
       if (n < 0) {
         file.problem = std::strerror(errno);
         break;

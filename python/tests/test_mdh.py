@@ -131,6 +131,38 @@ def test_tune_starts_workers_of_the_mdh_executable_and_returns_config_and_journa
     for fresh in (journal, second):
         shutil.rmtree(os.path.dirname(fresh))
 
+
+def test_arguments_python_users_get_wrong_are_mdh_errors_in_python_words():
+    spec = mdh.load(app("gemm.mdh"))
+    a, b = np.ones((4, 5), dtype=np.float32), np.ones((5, 6), dtype=np.float32)
+    with pytest.raises(mdh.Error, match=r"^run: input B is missing; pass it as B=array \(or random_inputs=True"):
+        spec.run(A=a)
+    assert spec.run(A=a, random_inputs=True, sizes={"J": 6}).shape == (4, 6)
+    with pytest.raises(mdh.Error, match=r"^sizes must be a dict of integers .*, not \[100, 77\]$"):
+        spec.tune([100, 77], evals=1, progress=False)
+    for bad, words in (({"budget": -5}, "budget must be a positive number of seconds, not -5"),
+                       ({"budget": float("nan")}, "budget must be a positive number of seconds, not nan"),
+                       ({"evals": 0}, "evals must be at least 1, not 0"),
+                       ({"evals": "many"}, "evals must be a number, not 'many'")):
+        with pytest.raises(mdh.Error, match="^tune: " + words + "$"):
+            spec.tune({"I": 4, "J": 6, "K": 5}, progress=False, **bad)
+    gaussian = mdh.load(app("gaussian.mdh"))
+    with pytest.raises(mdh.Error) as error:
+        gaussian.run(img=np.zeros((13, 11), dtype=np.float32))
+    assert "sizes={'I': <value>}" in str(error.value) and "--size" not in str(error.value)
+
+
+def test_a_journal_of_its_own_is_removed_when_python_exits(tmp_path):
+    import subprocess
+    script = ("import mdh, sys; spec = mdh.load(sys.argv[1]); "
+              "_, journal = spec.tune({'I': 4, 'J': 4, 'K': 4}, evals=1, finalists=0, progress=False, "
+              "in_process=True, tuned_results='none'); print(journal)")
+    done = subprocess.run([sys.executable, "-c", script, app("gemm.mdh")], capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert done.returncode == 0, done.stderr
+    journal = done.stdout.strip().splitlines()[-1]
+    assert journal.endswith("tuning.journal") and not os.path.exists(os.path.dirname(journal))
+
 def test_run_takes_the_configuration_tuned_for_the_nearest_sizes_from_the_store(tmp_path, capsys):
     spec = mdh.load(app("gemm.mdh"))
     result = tmp_path / "tuned.json"

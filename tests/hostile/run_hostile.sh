@@ -191,6 +191,40 @@ if [ "$group" = inputs ]; then
   bad config-float-version "version.json" generate "${G[@]}" --config version.json
   printf '[1, 2, 3]' >array.json
   bad config-not-an-object "array.json" generate "${G[@]}" --config array.json
+  # Well-formed but nested deeper than any reader should recurse: refused before it is parsed.
+  nest() { head -c 100000 /dev/zero | tr '\0' "$1"; }
+  { printf '{"NUM_WG_i": '; nest '['; nest ']'; printf '}'; } >nested.json
+  bad config-nested-json "nested.json" generate "${G[@]}" --config nested.json
+  bad start-nested-json "nested.json" tune "${G[@]}" --start nested.json --evals 1 --out o13.json
+  # In the store of tuned results it is passed over, and the run goes on.
+  slug=$("$mdh" devices --slug "")
+  mkdir -p store/"$slug"
+  { printf '{"md_hom": "gemm", "config": '; nest '['; nest ']'; printf '}'; } >store/"$slug"/gemm-nested.json
+  good store-nested-result run "${G[@]}" --tuned-results store
+  # FIFOs nobody writes to: a message, not a wait without end.
+  mkfifo fifo.mdh fifo.json fifo.npy
+  bad spec-fifo "fifo.mdh" check fifo.mdh
+  bad config-fifo "fifo.json" generate "${G[@]}" --config fifo.json
+  bad input-fifo "fifo.npy" run "${G[@]}" --input A=fifo.npy
+
+  # --- standard output that cannot be written: an error, not exit 0 with the output lost
+  for command in "check gemm.mdh" "generate ${G[*]}" "space ${G[*]}" "devices"; do
+    cases=$((cases + 1))
+    # shellcheck disable=SC2086
+    timeout -s KILL 300 "$mdh" $command >/dev/full 2>stdout-full.out
+    status=$?
+    check_outcome "stdout-full-${command%% *}" "$status" "cannot write to standard output" stdout-full.out ""
+    # shellcheck disable=SC2086
+    timeout -s KILL 300 "$mdh" $command >&- 2>stdout-closed.out
+    status=$?
+    check_outcome "stdout-closed-${command%% *}" "$status" "cannot write to standard output" stdout-closed.out ""
+    rm -f stdout-full.out stdout-closed.out
+  done
+
+  # --- sizes beyond the device or the host: refused before any data is made (a 17 GB input would take minutes)
+  start=$(date +%s)
+  bad size-beyond-memory "more than" run gemm.mdh --size I=65536,J=65536,K=65536
+  (($(date +%s) - start <= 20)) || fail size-beyond-memory "refusing the sizes took $(($(date +%s) - start)) s"
 
   # --- options
   bad option-timeout-floor-nan "--timeout-floor" tune "${G[@]}" --timeout-floor nan --out o1.json
@@ -365,6 +399,26 @@ EOF
   status=$?
   check_outcome full-disk $status "full.jsonl" full.out "$before"
   [ ! -e "${TMPDIR:-/tmp}/mdh-kernels-$tuner" ] || fail kernel-folder-leak "${TMPDIR:-/tmp}/mdh-kernels-$tuner is left"
+
+  # 4b. A full disk under an output that exists: the previous file stays whole, no temporary file is left beside it.
+  # (KB of the limit:command:options; the run's limit lets PoCL's kernel cache through, not its 4 MB output)
+  for output in "6:generate:--size I=64,J=64,K=8 -o prev.cl" "1024:run:--size I=1024,J=1024,K=1 --output C=prev.npy"; do
+    limit=${output%%:*} output=${output#*:}
+    cases=$((cases + 1))
+    printf 'the previous output\n' >prev.cl
+    cp prev.cl prev.npy
+    before=$(snapshot)
+    # shellcheck disable=SC2086
+    (
+      trap '' XFSZ
+      ulimit -f "$limit"
+      exec "$mdh" ${output%%:*} gemm.mdh ${output#*:} >prev.out 2>&1
+    )
+    status=$?
+    check_outcome "full-disk-${output%%:*}-output" $status "prev." prev.out "$before"
+    ls -a | grep -q '\.mdh-.*\.tmp$' && fail "full-disk-${output%%:*}-output" "a temporary file is left: $(ls -a)"
+    rm -f prev.out prev.cl prev.npy
+  done
 
   # 5. A compile that never ends (a helper including /dev/stdin) stops with the time budget (issue 15 item 7).
   cases=$((cases + 1))

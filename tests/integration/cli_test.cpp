@@ -131,7 +131,7 @@ TEST(Cli, OpenCLBuildFailureSaysWhatFailedBeforeTheDriversOwnLines) {
                          "scalar (a) = undefined_fn(a) + undefined2(a)\ncombine (++)\n";
   Result r = mdh_cli("run '" + spec.string() + "' --size N=16");
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.output.rfind("OpenCL build failed on device '", 0), 0u) << r.output;
+  EXPECT_EQ(r.output.rfind("error: OpenCL build failed on device '", 0), 0u) << r.output;
   EXPECT_NE(r.output.find("undeclared_function.mdh:6:14: error: use of undeclared identifier 'undefined_fn'"),
             std::string::npos)
       << r.output;

@@ -1,13 +1,14 @@
 // Every configuration committed under tuned/, results/ and examples/configs/ still loads and generates at its own
-// size, whichever version of the config form it was written in, and every committed journal's records still parse. (Verifying the large ones
-// on their devices belongs to the GPU machine: scripts/ there; here the kernels are generated, not run.)
+// size, whichever version of the config form it was written in, and every committed journal's records still parse.
+// (Verifying the large ones on their devices belongs to the GPU machine: scripts/ there; here the kernels are
+// generated, not run.)
 #include <gtest/gtest.h>
+#include <unistd.h>
 
-#include <filesystem>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <unistd.h>
 
 #include "codegen/tunable_kernel.h"
 #include "codegen/tuning_space.h"

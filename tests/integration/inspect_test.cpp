@@ -149,7 +149,7 @@ TEST_F(InspectTest, UserErrorsAreClear) {
 
   r = mdh_cli(gemm + " --reference --config x.json -o " + dir_.string());
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.output, "--config and --reference exclude each other\n");
+  EXPECT_EQ(r.output, "error: --config and --reference exclude each other\n");
 
   std::ofstream(dir_ / "a-file") << "x";
   r = mdh_cli(gemm + " -o " + (dir_ / "a-file").string());

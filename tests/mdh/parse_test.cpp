@@ -159,6 +159,15 @@ TEST(SizeExpr, ExtentsKeepTheirWrittenForm) {
   EXPECT_EQ(m->buffers[0].extents[1].evaluate({{"P", 7}, {"R", 3}}), 9);
 }
 
+TEST(ParseSpec, ANulByteIsAnErrorAtItsPlace) {
+  try {
+    parse_spec(std::string("md_hom id\nsize I\nscalar (a) = a;\0 1\n", 36), "nul.mdh");
+    FAIL() << "no error";
+  } catch (const UserError& e) {
+    EXPECT_STREQ(e.what(), "nul.mdh:3:16: error: the spec holds a NUL byte (a spec is text)");
+  }
+}
+
 TEST(ParseSpecFile, UnreadableFileIsAUserError) {
   try {
     parse_spec_file("/nonexistent/x.mdh");

@@ -163,9 +163,9 @@ TEST(ParamBytes, Diagnostics) {
   EXPECT_EQ(param_error(*mdh, "alpha", "2.5x"), "param 'alpha' is a float: '2.5x' is not a number");
   EXPECT_EQ(param_error(*mdh, "alpha", ""), "param 'alpha' is a float: '' is not a number");
   EXPECT_EQ(param_error(*mdh, "alpha", "1e39"), "param 'alpha' is a float: '1e39' is out of its range");
-  EXPECT_EQ(param_error(*mdh, "count", "2.5"), "param 'count' is a int: '2.5' is not a decimal integer");
+  EXPECT_EQ(param_error(*mdh, "count", "2.5"), "param 'count' is an int: '2.5' is not a decimal integer");
   EXPECT_EQ(param_error(*mdh, "count", "2147483648"),
-            "param 'count' is a int: '2147483648' is out of its range [-2147483648, 2147483647]");
+            "param 'count' is an int: '2147483648' is out of its range [-2147483648, 2147483647]");
   EXPECT_EQ(param_error(*mdh, "small", "256"), "param 'small' is a uchar: '256' is out of its range [0, 255]");
   EXPECT_EQ(param_error(*mdh, "small", "-1"), "param 'small' is a uchar: '-1' is negative, but uchar is unsigned");
   EXPECT_EQ(param_error(*mdh, "big", "18446744073709551616"),

@@ -114,6 +114,21 @@ TEST(VerifyResult, APassingOutputsReportHasEveryFigure) {
   EXPECT_EQ(fail.first_mismatches[1].value, "inf");
 }
 
+// Non-finite outputs where the reference is finite are what failed: the report says so instead of reading as an
+// output with no error at all.
+TEST(VerifyResult, NonFiniteOutputsAreNamedInTheSummary) {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  HostBuffer ref = buffer_from<double>({1.0, 2.0, 3.0, 4.0}, ScalarType::Double);
+  VerifyReport report =
+      verify_result(buffer_from<float>({nan, inf, 3.0f, 4.0f}, ScalarType::Float), ref, kNoStructs, 1);
+  EXPECT_EQ(report.not_finite, 2);
+  EXPECT_EQ(report.summary().substr(0, report.summary().find(" (|x")),
+            "FAIL: max abs error of the finite values 0, max rel error 0; 2 of 4 values outside the tolerance, 2 of "
+            "them NaN or infinite where the reference is not (or the reverse)");
+  EXPECT_EQ(
+      verify_result(buffer_from<float>({1.5f, 2.0f, 3.0f, 4.0f}, ScalarType::Float), ref, kNoStructs, 1).not_finite, 0);
+}
+
 TEST(VerifyResult, StructsFieldByField) {
   auto mdh = parse_spec(R"(md_hom best
 size   N M
