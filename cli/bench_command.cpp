@@ -1,6 +1,7 @@
 // mdh bench SPEC --size ... [--config F|default|reference]...: configurations of one md_hom checked against the
 // reference, then timed interleaved in rounds with the steady instrument (pipeline/bench.h); prints each one's
 // steady time with its 95% CI, call time, event-sum diagnostic and its ratio to the first; --json writes the record.
+// Exit status 1 where a configuration failed its verification (before or after the timed rounds).
 #include <chrono>
 #include <cstdio>
 #include <ctime>
