@@ -79,7 +79,7 @@ BenchOutcome bench_md_hom(const BenchRequest& request, const std::function<void(
   }
   // 8. Interleaved rounds: per configuration a steady sample, one profiled call (the event sum) and one plain call
   //    (the call time), until every steady median's CI meets the target.
-  BenchOutcome outcome{bound, device, {}, 0, timed.empty(), false};
+  BenchOutcome outcome{bound, device, {}, 0, false, false};
   while (!timed.empty() && outcome.rounds < m.max_runs) {
     ++outcome.rounds;
     for (size_t c : timed) {

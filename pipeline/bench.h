@@ -64,7 +64,7 @@ struct BenchOutcome {
   DeviceInfo device;
   std::vector<BenchEntry> entries;  // in the order of the request
   int rounds = 0;
-  bool ci_met = false;  // every timed entry's steady CI met the target
+  bool ci_met = false;  // every timed entry's steady CI met the target (false where none was timed)
   bool reference_in_double = false;
 };
 
