@@ -27,6 +27,8 @@ constexpr Subcommand kSubcommands[] = {
     {"inspect", mdh::cli::inspect_command,
      "build a configuration on the device; write its binary and build log; print registers and spills"},
     {"run", mdh::cli::run_command, "run an md_hom on given or random inputs; time it; verify it"},
+    {"bench", mdh::cli::bench_command,
+     "time configurations against each other: verified, interleaved rounds, steady device time"},
     {"space", mdh::cli::space_command, "print the tuning parameters, their constraints and the space's size"},
     {"tune", mdh::cli::tune_command, "auto-tune the kernel for a device and size binding"},
     {"tune-worker", mdh::cli::tune_worker_command, "(internal) the evaluation process that mdh tune starts"},

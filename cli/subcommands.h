@@ -15,6 +15,7 @@ int generate_command(const Args& args);
 int export_command(const Args& args);
 int inspect_command(const Args& args);
 int run_command(const Args& args);
+int bench_command(const Args& args);
 int tune_command(const Args& args);
 int tune_worker_command(const Args& args);
 int space_command(const Args& args);

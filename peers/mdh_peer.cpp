@@ -48,6 +48,10 @@ PeerSetup prepare_mdh(PeerCase& pc) {
   // runtime/execute.cpp): one more call from a poisoned output is checked after them.
   setup.checked_call = [&run, plan] { run.run(*plan, 0, 1, KernelEvents::plain, OutputPoison::before_first_run); };
   setup.read_output = [&run] { return run.read_output(); };
+  setup.steady_time = [&run, plan](const MeasurementOptions& measurement) {
+    SteadyTimer timer = run.steady_timer(*plan);
+    return steady_time(timer, measurement);
+  };
   return setup;
 }
 

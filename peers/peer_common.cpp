@@ -5,6 +5,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "mdh/parser.h"
 #include "runtime/device.h"
@@ -155,6 +156,8 @@ nlohmann::json run_and_record(PeerCase& peer_case, PeerSetup& setup) {
                           })
                                            : setup.run_once,
                           options.measurement);
+  std::optional<SteadyTiming> steady;
+  if (setup.steady_time) steady = setup.steady_time(options.measurement);
   // The second check, after the timed calls; the record reports the worse of the two.
   if (setup.checked_call) {
     setup.checked_call();
@@ -195,6 +198,17 @@ nlohmann::json run_and_record(PeerCase& peer_case, PeerSetup& setup) {
         {"reference_precision", peer_case.reference_in_double() ? "double" : "spec types"}}},
       {"notes", setup.notes},
   };
+  if (steady) {
+    record["steady_time_median_ns"] = steady->stats.median_ns;
+    record["steady_time_ns"] = time_stats_json(steady->stats);
+    record["steady_time"] = {{"calls_per_pair", steady->calls_per_pair},
+                             {"runs", steady->per_call_ns.size()},
+                             {"ci_met", steady->ci_met},
+                             {"includes",
+                              "time per call of calls_per_pair calls enqueued back to back between one "
+                              "pair of device time stamps (the first kernel's START, the last kernel's "
+                              "END; runtime/steady_timing.h)"}};
+  }
   if (setup.late_notes) record["notes"].update(setup.late_notes());
   if (bound.flops) record["flops"] = *bound.flops;
   if (bound.bytes) record["bytes"] = *bound.bytes;

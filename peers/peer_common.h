@@ -17,6 +17,7 @@
 #include "runtime/context.h"
 #include "runtime/host_buffer.h"
 #include "runtime/measurement.h"
+#include "runtime/steady_timing.h"
 
 namespace mdh::peers {
 
@@ -93,6 +94,10 @@ struct PeerSetup {
   // kernels reset and no fill zeroes between calls): a kernel that failed to reset them would be timed on stale
   // counters, and this call would find it.
   std::function<void()> checked_call;
+  // Optional: the steady-state instrument (runtime/steady_timing.h), for a peer that can enqueue its calls back to
+  // back between one pair of device time stamps (mdh's plans); run after the timed calls, before the checked call,
+  // until its median's CI meets the same target. The record then carries steady_time_median_ns beside the others.
+  std::function<SteadyTiming(const MeasurementOptions&)> steady_time;
 };
 
 /// Validates (one call, compared with the reference), measures, validates again where the peer has a checked_call,

@@ -89,6 +89,10 @@ PlanTiming MdHomRun::run(const LaunchPlan& plan, int warmups, int repetitions, K
   return execute_plan(context_, plan, buffer_handles(device_buffers_), param_bytes_, warmups, repetitions, events);
 }
 
+SteadyTimer MdHomRun::steady_timer(const LaunchPlan& plan, const SteadyOptions& options) {
+  return SteadyTimer(context_, plan, buffer_handles(device_buffers_), param_bytes_, options);
+}
+
 HostBuffer MdHomRun::read_output() {
   HostBuffer out = make_host_buffer(bound_, bound_.output.buffer);
   out.bytes = device_buffers_.at(out.name).read();

@@ -13,6 +13,7 @@
 #include "runtime/device_check.h"
 #include "runtime/execute.h"
 #include "runtime/host_buffer.h"
+#include "runtime/steady_timing.h"
 
 namespace mdh {
 
@@ -41,6 +42,9 @@ class MdHomRun {
   /// a check.
   PlanTiming run(const LaunchPlan& plan, int warmups, int repetitions, KernelEvents events = KernelEvents::profiled,
                  OutputPoison poison = OutputPoison::before_first_run);
+  /// The steady-state instrument for `plan` on the run's buffers (runtime/steady_timing.h): runs the warm-up calls
+  /// and chooses the calls per pair of time stamps; `plan` must outlive the timer. The output is not poisoned.
+  SteadyTimer steady_timer(const LaunchPlan& plan, const SteadyOptions& options = {});
   /// The output buffer as the last run left it.
   HostBuffer read_output();
 

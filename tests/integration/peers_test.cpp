@@ -196,6 +196,13 @@ TEST(Peers, MdhValidatesItsFirstCallAndOneAfterTheTimedCalls) {
   expect_validated_record(run, "mdh", "dot");
   EXPECT_EQ(run.record.at("validation").at("checked_calls"),
             "the first call and one after the timed calls (the worse shown)");
+  // Beside the event times, the steady instrument's time per call (runtime/steady_timing.h).
+  const double steady = run.record.at("steady_time_median_ns").get<double>();
+  EXPECT_GT(steady, 0.0);
+  EXPECT_LE(run.record.at("steady_time_ns").at("ci_low").get<double>(), steady);
+  EXPECT_GE(run.record.at("steady_time_ns").at("ci_high").get<double>(), steady);
+  EXPECT_GE(run.record.at("steady_time").at("calls_per_pair").get<int>(), 1);
+  EXPECT_LE(run.record.at("steady_time").at("runs").get<int>(), 6);
 }
 
 // run_and_record checks the peer's output again after the timed calls where the peer has a checked_call, and a
