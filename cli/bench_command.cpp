@@ -14,9 +14,6 @@
 
 namespace mdh::cli {
 
-extern const char* const kBuildCommit;  // build_commit.cpp, generated at build time ("" outside a git checkout)
-extern const bool kBuildSourceModified;
-
 namespace {
 
 constexpr const char* kReferenceConfigName = "reference";

@@ -35,7 +35,8 @@ constexpr Subcommand kSubcommands[] = {
 };
 
 void print_usage(std::ostream& out) {
-  out << "usage: mdh <command> [options]   (mdh <command> --help for its options)\n\ncommands:\n";
+  out << "usage: mdh <command> [options]   (mdh help <command> or mdh <command> --help for its options;\n"
+         "       mdh --version for the commit it was built from)\n\ncommands:\n";
   for (const auto& s : kSubcommands)
     out << "  " << s.name << std::string(13 - std::strlen(s.name), ' ') << s.summary << '\n';
 }
@@ -87,9 +88,23 @@ int main(int argc, char** argv) {
   // A reader that goes away (`mdh tune ... | head`) makes writes fail with EPIPE instead of killing mdh mid-run:
   // the run finishes, keeps its result and cleans up, and the lost output is reported at the end.
   std::signal(SIGPIPE, SIG_IGN);
-  if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
+  if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0 ||
+      std::strcmp(argv[1], "help") == 0) {
+    // `mdh help COMMAND` is `mdh COMMAND --help`.
+    if (argc >= 3 && std::strcmp(argv[1], "help") == 0) {
+      for (const auto& s : kSubcommands)
+        if (argv[2] == std::string(s.name)) return with_output_checked(run_subcommand(s, s.name, {"--help"}));
+      std::cerr << "error: unknown command '" << argv[2] << "'\n";
+      print_usage(std::cerr);
+      return 2;
+    }
     print_usage(argc < 2 ? std::cerr : std::cout);
     return with_output_checked(argc < 2 ? 2 : 0);
+  }
+  if (std::strcmp(argv[1], "--version") == 0 || std::strcmp(argv[1], "version") == 0) {
+    std::cout << "mdh " << (*mdh::cli::kBuildCommit ? mdh::cli::kBuildCommit : "(built outside a git checkout)")
+              << (mdh::cli::kBuildSourceModified ? " with local changes" : "") << '\n';
+    return with_output_checked(0);
   }
   const std::string name = argv[1];
   mdh::cli::Args args(argv + 2, argv + argc);

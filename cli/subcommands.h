@@ -9,6 +9,11 @@ namespace mdh::cli {
 
 using Args = std::vector<std::string>;
 
+/// The commit the binary was built from and whether tracked files differed from it (build_commit.cpp, generated at
+/// build time by build_commit.cmake; "" outside a git checkout).
+extern const char* const kBuildCommit;
+extern const bool kBuildSourceModified;
+
 int devices_command(const Args& args);
 int check_command(const Args& args);
 int generate_command(const Args& args);

@@ -154,7 +154,7 @@ int tune_command(const Args& args) {
       ("transfer-from", po::value<std::string>(),
        "start from the best tuned results of the same md_hom in this store (any device's folder, other sizes; "
        "re-checked, adapted where they do not fit; default: $MDH_TUNED_RESULTS, else the source tree's tuned/)")  //
-      ("no-transfer", "do not start from stored results of the same md_hom")                                        //
+      ("no-transfer", "do not start from stored results of the same md_hom")                                      //
       ("no-rank0-evaluation",
        "under mpirun: rank 0 only searches and writes the journal; the other ranks evaluate (one device each)");
   add_data_options(options);

@@ -60,8 +60,7 @@ inline void write_file_atomically(const std::string& path, std::string_view byte
   std::string target = path;
   if (char resolved[PATH_MAX]; exists && ::realpath(path.c_str(), resolved)) target = resolved;
   const std::string name = target.substr(target.rfind('/') + 1);
-  const std::string temporary =
-      d::folder_of(target) + "/." + name + ".mdh-" + std::to_string(::getpid()) + ".tmp";
+  const std::string temporary = d::folder_of(target) + "/." + name + ".mdh-" + std::to_string(::getpid()) + ".tmp";
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd < 0) throw failure("cannot create a temporary file beside it");
   if (exists) (void)::fchmod(fd, existing.st_mode & 07777);

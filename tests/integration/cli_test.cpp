@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -45,6 +46,22 @@ TEST(Cli, EverySubcommandHasHelp) {
     EXPECT_EQ(r.status, 0) << cmd;
     EXPECT_NE(r.output.find(std::string("usage: mdh ") + cmd), std::string::npos) << r.output;
   }
+}
+
+TEST(Cli, HelpAndVersionAreCommandsToo) {
+  Result r = mdh_cli("help");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.output.find("\ncommands:\n"), std::string::npos) << r.output;
+  r = mdh_cli("help tune");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.output.rfind("usage: mdh tune ", 0), 0u) << r.output;
+  r = mdh_cli("help frobnicate");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.output.rfind("error: unknown command 'frobnicate'\n", 0), 0u) << r.output;
+  r = mdh_cli("--version");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.output.rfind("mdh ", 0), 0u) << r.output;
+  EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
 }
 
 TEST(Cli, DevicesListsTheDefault) {
