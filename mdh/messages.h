@@ -203,6 +203,12 @@ inline std::string scalar_arity(size_t args, size_t inputs) {
          " but the view has " + std::to_string(inputs) + " input access" + (inputs == 1 ? "" : "es") +
          " (one argument per input access)";
 }
+inline std::string window_indexed(const std::string& name, size_t indices) {
+  std::string call = name + "(";
+  for (size_t k = 0; k < indices; ++k) call += (k ? ", " : "") + std::string(1, static_cast<char>('r' + k % 8));
+  return "the window accessor " + q(name) + " is called, not indexed: write " + call +
+         "), one argument per windowed index";
+}
 inline std::string combine_length(size_t ops, size_t dims, const std::string& dim_names) {
   return "combine lists " + std::to_string(ops) + " operator" + (ops == 1 ? "" : "s") + " but the view has " +
          std::to_string(dims) + " dimension" + (dims == 1 ? "" : "s") + " (" + dim_names +

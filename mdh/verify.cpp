@@ -1,6 +1,8 @@
 #include "mdh/verify.h"
 
+#include <cctype>
 #include <map>
+#include <optional>
 
 #include "mdh/combine_operator.h"
 #include "mdh/describe.h"
@@ -139,6 +141,46 @@ void check_view(const Mdh& m) {
   }
 }
 
+// Where `name` is followed by `[` in C code, outside comments and literals.
+std::optional<size_t> indexed_at(const std::string& code, const std::string& name) {
+  auto identifier_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t at = 0; at < code.size(); ++at) {
+    if (code.compare(at, 2, "//") == 0) {
+      at = code.find('\n', at);
+      if (at == std::string::npos) break;
+    } else if (code.compare(at, 2, "/*") == 0) {
+      at = code.find("*/", at + 2);
+      if (at == std::string::npos) break;
+      ++at;
+    } else if (code[at] == '"' || code[at] == '\'') {
+      const char quote = code[at];
+      for (++at; at < code.size() && code[at] != quote; ++at)
+        if (code[at] == '\\') ++at;
+    } else if (code.compare(at, name.size(), name) == 0 && (at == 0 || !identifier_char(code[at - 1])) &&
+               (at + name.size() == code.size() || !identifier_char(code[at + name.size()]))) {
+      size_t next = at + name.size();
+      while (next < code.size() && std::isspace(static_cast<unsigned char>(code[next]))) ++next;
+      if (next < code.size() && code[next] == '[') return at;
+      at += name.size() - 1;
+    }
+  }
+  return std::nullopt;
+}
+
+// The spec position of offset `at` in user code that starts at `code.loc`.
+SourceLoc location_in(const UserCode& code, size_t at) {
+  SourceLoc loc = code.loc;
+  for (size_t k = 0; k < at && k < code.text.size(); ++k) {
+    if (code.text[k] == '\n') {
+      ++loc.line;
+      loc.col = 1;
+    } else {
+      ++loc.col;
+    }
+  }
+  return loc;
+}
+
 void check_scalar(const Mdh& m) {
   const ScalarFunction& f = m.scalar;
   if (f.arg_names.size() != m.inputs.size()) {
@@ -146,6 +188,16 @@ void check_scalar(const Mdh& m) {
                        ? f.arg_locs[m.inputs.size()]
                        : f.loc;
     throw UserError(at, msg::scalar_arity(f.arg_names.size(), m.inputs.size()));
+  }
+  // A window access gives f an accessor, which the device compiler would call undeclared when it meets `w[...]`.
+  for (size_t k = 0; k < m.inputs.size(); ++k) {
+    const Access& access = m.inputs[k];
+    if (!access.has_window()) continue;
+    if (const std::optional<size_t> at = indexed_at(f.body.text, f.arg_names[k])) {
+      size_t windows = 0;
+      for (const auto& index : access.indices) windows += index.window ? 1 : 0;
+      throw UserError(location_in(f.body, *at), msg::window_indexed(f.arg_names[k], windows));
+    }
   }
 }
 
