@@ -64,6 +64,23 @@ TEST(Cli, HelpAndVersionAreCommandsToo) {
   EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
 }
 
+TEST(Cli, CheckBuildsTheUserCodeAndPutsCompilerErrorsAtTheSpecsLines) {
+  const fs::path spec = temp_dir() / "undefined_name.mdh";
+  std::ofstream(spec) << "md_hom scaled\nsize I\ninput A : float[I]\noutput B : float[I]\nview (i < I) : A[i] -> B[i]\n"
+                         "scalar (a) = beta * a\ncombine (++)\n";
+  Result r = mdh_cli("check '" + spec.string() + "'");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("undefined_name.mdh:6:14: error: use of undeclared identifier 'beta'"), std::string::npos)
+      << r.output;
+  r = mdh_cli("check --no-build '" + spec.string() + "'");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(r.output.find("user code"), std::string::npos) << r.output;
+  r = mdh_cli("check apps/gaussian.mdh");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("\nuser code builds on "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("(sizes I=64,J=64)\n"), std::string::npos) << r.output;
+}
+
 TEST(Cli, DevicesListsTheDefault) {
   Result r = mdh_cli("devices");
   EXPECT_EQ(r.status, 0) << r.output;

@@ -169,10 +169,11 @@ TEST(ParseSpec, ANulByteIsAnErrorAtItsPlace) {
 }
 
 TEST(ParseSpec, AWindowAccessorIndexedOnlyInACommentOrStringIsFine) {
-  const std::string spec = "md_hom blur\nsize I\ninput x : float[I+2]\noutput y : float[I]\n"
-                           "view (i < I) : x[i + 0..2] -> y[i]\n"
-                           "scalar (w) {\n  // not w[0]\n  /* nor w [1] */ const char* s = \"w[2]\";\n"
-                           "  return w(0) + ww[0] + w (1);\n}\ncombine (++)\n";
+  const std::string spec =
+      "md_hom blur\nsize I\ninput x : float[I+2]\noutput y : float[I]\n"
+      "view (i < I) : x[i + 0..2] -> y[i]\n"
+      "scalar (w) {\n  // not w[0]\n  /* nor w [1] */ const char* s = \"w[2]\";\n"
+      "  return w(0) + ww[0] + w (1);\n}\ncombine (++)\n";
   EXPECT_NO_THROW(parse_spec(spec, "blur.mdh"));
 }
 
