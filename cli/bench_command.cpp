@@ -196,6 +196,7 @@ int bench_command(const Args& args) {
       ("json", po::value<std::string>(), "also write the record to FILE (never replaces one without --force)")  //
       ("force", "replace an existing --json file");
   add_data_options(options);
+  add_time_limit_option(options);
   po::variables_map vm;
   if (!parse_options("bench",
                      "SPEC --size I=..,J=.. [--config F|default|reference]... [--rounds N] [--ci X] [--json FILE]",

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cli/watched_run.h"
 #include "support/atomic_file.h"
 
 namespace mdh::cli {
@@ -66,6 +67,12 @@ void add_data_options(po::options_description& options) {
        "read input NAME from FILE (.npy for numeric types, raw .bin for structs): NAME=FILE (repeatable)")  //
       ("prl-data", "inputs a, b and freq from the seeded synthetic record generator (for apps/prl.mdh)")    //
       ("seed", po::value<uint64_t>()->default_value(1), "seed of the inputs not given with --input");
+}
+
+void add_time_limit_option(po::options_description& options) {
+  options.add_options()("time-limit", po::value<double>()->default_value(kDefaultTimeLimitSeconds),
+                        "seconds the command may run before its kernels are stopped (0: no limit); a kernel that "
+                        "crashes is reported, not fatal to mdh (cli/watched_run.h)");
 }
 
 DataOptions data_options(const po::variables_map& vm) {

@@ -21,6 +21,8 @@ bool parse_options(const std::string& command, const std::string& synopsis, cons
 
 /// The options that say what data an md_hom runs on: --param, --input, --prl-data, --seed.
 void add_data_options(po::options_description& options);
+/// --time-limit S of the commands that run kernels in a watched process (cli/watched_run.h reads it).
+void add_time_limit_option(po::options_description& options);
 /// Those options as the pipeline's DataOptions (the files are read by load_run_inputs).
 DataOptions data_options(const po::variables_map& vm);
 

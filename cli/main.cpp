@@ -8,6 +8,7 @@
 #include <new>
 
 #include "cli/subcommands.h"
+#include "cli/watched_run.h"
 #include "support/error.h"
 
 namespace {
@@ -16,6 +17,7 @@ struct Subcommand {
   const char* name;
   int (*run)(const mdh::cli::Args&);
   const char* summary;
+  bool runs_kernels = false;  // runs user code on the device: in a watched child process (cli/watched_run.h)
 };
 
 constexpr Subcommand kSubcommands[] = {
@@ -26,9 +28,9 @@ constexpr Subcommand kSubcommands[] = {
      "write the tuned kernel, its launch description and a runner for an application"},
     {"inspect", mdh::cli::inspect_command,
      "build a configuration on the device; write its binary and build log; print registers and spills"},
-    {"run", mdh::cli::run_command, "run an md_hom on given or random inputs; time it; verify it"},
+    {"run", mdh::cli::run_command, "run an md_hom on given or random inputs; time it; verify it", true},
     {"bench", mdh::cli::bench_command,
-     "time configurations against each other: verified, interleaved rounds, steady device time"},
+     "time configurations against each other: verified, interleaved rounds, steady device time", true},
     {"space", mdh::cli::space_command, "print the tuning parameters, their constraints and the space's size"},
     {"tune", mdh::cli::tune_command, "auto-tune the kernel for a device and size binding"},
     {"tune-worker", mdh::cli::tune_worker_command, "(internal) the evaluation process that mdh tune starts"},
@@ -108,8 +110,11 @@ int main(int argc, char** argv) {
   }
   const std::string name = argv[1];
   mdh::cli::Args args(argv + 2, argv + argc);
-  for (const auto& s : kSubcommands)
-    if (name == s.name) return with_output_checked(run_subcommand(s, name, args));
+  for (const auto& s : kSubcommands) {
+    if (name != s.name) continue;
+    auto body = [&] { return with_output_checked(run_subcommand(s, name, args)); };
+    return s.runs_kernels ? mdh::cli::run_watched(name, mdh::cli::time_limit_of(args), body) : body();
+  }
   std::cerr << "error: unknown command '" << name << "'\n";
   print_usage(std::cerr);
   return 2;

@@ -32,6 +32,7 @@ int run_command(const Args& args) {
       ("warmup", po::value<int>()->default_value(1), "untimed runs before the timed ones")                           //
       ("verify", "check the result against the reference kernel (in double where possible); exit 1 on failure");
   add_data_options(options);
+  add_time_limit_option(options);
   add_tuned_store_option(options);
   po::variables_map vm;
   if (!parse_options("run",

@@ -207,6 +207,33 @@ if [ "$group" = inputs ]; then
   bad config-fifo "fifo.json" generate "${G[@]}" --config fifo.json
   bad input-fifo "fifo.npy" run "${G[@]}" --input A=fifo.npy
 
+  # --- kernels of user code that crash or never return: a clear error from the watching process, not a crash of
+  # mdh or a wait without end (the sanitizers' own SEGV handler would report the kernel's crash as mdh's)
+  cat >crash.mdh <<'EOF'
+md_hom crash
+size I
+input A : float[I]
+output B : float[I]
+view (i < I) : A[i] -> B[i]
+scalar (a) { volatile float big[50000000]; big[i * 1000] = a; return big[i * 1000 + 1]; }
+combine (++)
+EOF
+  sed -e 's/md_hom crash/md_hom forever/' -e 's/^scalar.*/scalar (a) { volatile int k = 0; while (k >= 0) { k = 1; } return a; }/' \
+    crash.mdh >forever.mdh
+  for name in crash forever; do
+    cases=$((cases + 1))
+    before=$(snapshot)
+    start=$(date +%s)
+    ASAN_OPTIONS="$ASAN_OPTIONS:handle_segv=0" timeout -s KILL 120 "$mdh" run $name.mdh --size I=64 --time-limit 5 \
+      >$name.out 2>&1
+    status=$?
+    needle="most likely in a kernel"
+    [ $name = forever ] && needle="stopped after 5 s (--time-limit)"
+    check_outcome "run-kernel-$name" $status "$needle" $name.out "$before"
+    (($(date +%s) - start <= 30)) || fail "run-kernel-$name" "took $(($(date +%s) - start)) s"
+    rm -f $name.out
+  done
+
   # --- standard output that cannot be written: an error, not exit 0 with the output lost
   for command in "check gemm.mdh" "generate ${G[*]}" "space ${G[*]}" "devices"; do
     cases=$((cases + 1))
