@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "mdh/bind.h"
+#include "peers/steady_measurement.h"
 #include "pipeline/md_hom_run.h"
 #include "runtime/context.h"
 #include "runtime/host_buffer.h"
@@ -93,6 +94,11 @@ struct PeerSetup {
   // kernels reset and no fill zeroes between calls): a kernel that failed to reset them would be timed on stale
   // counters, and this call would find it.
   std::function<void()> checked_call;
+  // The headline instrument (peers/steady_measurement.h): n calls back to back between one pair of device
+  // timestamps, their total device ns. Every peer provides it; a record without it says "not measured". mdh's own
+  // kernels plug in as `setup.steady_calls = [&](int n) { return <enqueue n calls between one timestamp pair>; }`.
+  SteadyCalls steady_calls;
+  std::string steady_time_includes;  // what the pair of timestamps encloses, in the peer's terms
 };
 
 /// Validates (one call, compared with the reference), measures, validates again where the peer has a checked_call,
@@ -112,8 +118,13 @@ class PeerUnavailable : public std::runtime_error {
 int peer_main(int argc, const char* const* argv, const std::string& program, const std::vector<ExtraOption>& extra,
               const std::function<PeerSetup(PeerCase&)>& prepare);
 
-/// {median, min, max, stddev, ci_low, ci_high} of one measured quantity, in nanoseconds, as every record writes it.
-nlohmann::json time_stats_json(const TimeStats& stats);
+/// The name of the host CPU as a peer's record gives it: "CPU, 16 cores (DETAIL)", so that a table never shows a CPU
+/// program as a peer of the GPU's kind (counts the physical cores of /proc/cpuinfo).
+std::string host_cpu_name(const std::string& detail);
+
+/// The steady instrument of a CPU library, whose calls return with the result in host memory: the host steady
+/// clock around n calls of `call`.
+SteadyCalls host_steady_calls(std::function<void()> call);
 
 /// Host wall clock in nanoseconds (steady clock).
 double now_ns();
