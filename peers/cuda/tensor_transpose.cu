@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <string>
 
 #include "cuda_check.h"
 #include "tensor_transpose.h"
@@ -62,119 +63,53 @@ __global__ void transpose_tiles(const float* __restrict__ in, float* __restrict_
   }
 }
 
+RestDims rest_dims(const TransposeWalk& w) {
+  if (w.rest_extent.size() > static_cast<size_t>(kMaxTransposeRank))
+    throw UserError("a transpose of more than " + std::to_string(kMaxTransposeRank) + " merged dimensions");
+  RestDims r;
+  for (size_t d = 0; d < w.rest_extent.size(); ++d) {
+    r.extent[r.rank] = w.rest_extent[d];
+    r.in_stride[r.rank] = w.rest_in_stride[d];
+    r.out_stride[r.rank] = w.rest_out_stride[d];
+    r.count *= w.rest_extent[d];
+    ++r.rank;
+  }
+  return r;
+}
+
 }  // namespace
 
-TensorTranspose::TensorTranspose(const std::vector<int64_t>& in_extents, const std::vector<int>& perm) {
-  const int rank = static_cast<int>(in_extents.size());
-  MDH_INTERNAL_ASSERT(rank >= 1 && rank <= kMaxTransposeRank && static_cast<int>(perm.size()) == rank,
-                      "transpose rank out of range");
-  // Groups of output dimensions whose input dimensions follow one another: each becomes one dimension.
-  std::vector<std::pair<int, int>> groups;  // (first input dim, count), in output order
-  for (int d = 0; d < rank; ++d) {
-    if (!groups.empty() && perm[d] == groups.back().first + groups.back().second)
-      ++groups.back().second;
-    else
-      groups.emplace_back(perm[d], 1);
-  }
-  std::vector<int> by_input(groups.size());  // group indices sorted by their first input dimension
-  for (size_t g = 0; g < groups.size(); ++g) by_input[g] = static_cast<int>(g);
-  std::sort(by_input.begin(), by_input.end(), [&groups](int a, int b) {
-    return groups[static_cast<size_t>(a)].first < groups[static_cast<size_t>(b)].first;
-  });
-  extents_.assign(groups.size(), 1);
-  perm_.assign(groups.size(), 0);
-  for (size_t position = 0; position < by_input.size(); ++position) {
-    const auto& [first, count] = groups[static_cast<size_t>(by_input[position])];
-    for (int i = first; i < first + count; ++i) extents_[position] *= in_extents[static_cast<size_t>(i)];
-    perm_[static_cast<size_t>(by_input[position])] = static_cast<int>(position);
-  }
-  const int merged = static_cast<int>(extents_.size());
-  if (merged == 1)
-    method_ = Method::none;
-  else if (merged == 2)
-    method_ = Method::geam;
-  else if (perm_.back() == merged - 1)
-    method_ = Method::rows;
-  else
-    method_ = Method::tiled;
-}
-
-std::string TensorTranspose::describe() const {
-  switch (method_) {
-    case Method::none:
-      return "none";
-    case Method::geam:
-      return "cublasSgeam 2-D transpose (" + std::to_string(extents_[0]) + " x " + std::to_string(extents_[1]) + ")";
-    case Method::rows:
-      return "row copy (rows of " + std::to_string(extents_.back()) + " floats, " + std::to_string(extents_.size()) +
-             " merged dimensions)";
-    case Method::tiled:
-      return "tiled 32x32 shared-memory transpose (innermost " + std::to_string(extents_.back()) + " in, " +
-             std::to_string(extents_[static_cast<size_t>(perm_.back())]) + " out; " + std::to_string(extents_.size()) +
-             " merged dimensions)";
-  }
-  return "";
-}
-
-void TensorTranspose::enqueue(const float* in, float* out, cudaStream_t stream, cublasHandle_t handle) const {
-  const int rank = static_cast<int>(extents_.size());
-  std::vector<int64_t> in_stride(static_cast<size_t>(rank)), out_stride_of_input(static_cast<size_t>(rank));
-  int64_t stride = 1;
-  for (int i = rank - 1; i >= 0; --i)
-    in_stride[static_cast<size_t>(i)] = stride, stride *= extents_[static_cast<size_t>(i)];
-  stride = 1;
-  for (int d = rank - 1; d >= 0; --d) {
-    const int i = perm_[static_cast<size_t>(d)];
-    out_stride_of_input[static_cast<size_t>(i)] = stride;
-    stride *= extents_[static_cast<size_t>(i)];
-  }
-  // The dimensions the threads do not walk, in output order.
-  auto rest_without = [&](int x, int y) {
-    RestDims r;
-    for (int d = 0; d < rank; ++d) {
-      const int i = perm_[static_cast<size_t>(d)];
-      if (i == x || i == y) continue;
-      r.extent[r.rank] = extents_[static_cast<size_t>(i)];
-      r.in_stride[r.rank] = in_stride[static_cast<size_t>(i)];
-      r.out_stride[r.rank] = out_stride_of_input[static_cast<size_t>(i)];
-      r.count *= r.extent[r.rank];
-      ++r.rank;
-    }
-    return r;
-  };
-  switch (method_) {
-    case Method::none:
+void enqueue_transpose(const TransposeWalk& w, const float* in, float* out, cudaStream_t stream,
+                       cublasHandle_t handle) {
+  switch (w.method) {
+    case TransposeMethod::none:
       check_cuda(
-          cudaMemcpyAsync(out, in, static_cast<size_t>(stride) * sizeof(float), cudaMemcpyDeviceToDevice, stream),
+          cudaMemcpyAsync(out, in, static_cast<size_t>(w.elements) * sizeof(float), cudaMemcpyDeviceToDevice, stream),
           "cudaMemcpyAsync");
       return;
-    case Method::geam: {
+    case TransposeMethod::geam: {
       // Row-major [X0][X1] is column-major X1 x X0; its transpose, column-major X0 x X1, is row-major [X1][X0].
-      const int x0 = static_cast<int>(extents_[0]), x1 = static_cast<int>(extents_[1]);
+      const int x0 = static_cast<int>(w.extents[0]), x1 = static_cast<int>(w.extents[1]);
       const float one = 1.0f, zero = 0.0f;
       check_cublas(cublasSgeam(handle, CUBLAS_OP_T, CUBLAS_OP_N, x0, x1, &one, in, x1, &zero, out, x0, out, x0),
                    "cublasSgeam");
       return;
     }
-    case Method::rows: {
-      const RestDims rows = rest_without(rank - 1, rank - 1);
-      const int64_t length = extents_.back();
-      const int threads_x = length >= 128 ? 128 : length >= 64 ? 64 : 32;
+    case TransposeMethod::rows: {
+      const RestDims rows = rest_dims(w);
+      const int threads_x = w.row_length >= 128 ? 128 : w.row_length >= 64 ? 64 : 32;
       const int threads_y = 256 / threads_x;
       const int64_t blocks = std::min<int64_t>((rows.count + threads_y - 1) / threads_y, 65535LL * 32);
-      copy_rows<<<static_cast<unsigned>(blocks), dim3(threads_x, threads_y), 0, stream>>>(in, out, rows, length);
+      copy_rows<<<static_cast<unsigned>(blocks), dim3(threads_x, threads_y), 0, stream>>>(in, out, rows, w.row_length);
       break;
     }
-    case Method::tiled: {
-      const int x = rank - 1, y = perm_.back();
-      const RestDims rest = rest_without(x, y);
-      const int x_extent = static_cast<int>(extents_[static_cast<size_t>(x)]);
-      const int y_extent = static_cast<int>(extents_[static_cast<size_t>(y)]);
+    case TransposeMethod::tiled: {
+      const RestDims rest = rest_dims(w);
+      const int x_extent = static_cast<int>(w.x_extent), y_extent = static_cast<int>(w.y_extent);
       const int tiles = ((x_extent + kTile - 1) / kTile) * ((y_extent + kTile - 1) / kTile);
       const unsigned z_blocks = static_cast<unsigned>(std::min<int64_t>(rest.count, 65535));
       transpose_tiles<<<dim3(static_cast<unsigned>(tiles), z_blocks), dim3(kTile, 8), 0, stream>>>(
-          in, out, rest, x_extent, y_extent, in_stride[static_cast<size_t>(y)],
-          out_stride_of_input[static_cast<size_t>(x)]);
+          in, out, rest, x_extent, y_extent, w.in_stride_y, w.out_stride_x);
       break;
     }
   }
