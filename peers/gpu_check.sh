@@ -2,7 +2,10 @@
 # Runs every CUDA peer (and the CPU PRL baseline) once at small sizes and at the sizes experiments.gpu.json commits,
 # prints one line per run (exit status, validation, steady / one-call event / call medians in ms, calls per
 # sample, what set-up chose) and keeps every full record, so that one GPU call validates all of them.
-#   peers/gpu_check.sh [--small | --committed] [--peer NAME]... [--device SEL]
+#   peers/gpu_check.sh [--small | --committed] [--peer NAME]... [--device SEL] [--ncu]
+# --ncu instead cross-checks the steady instrument against Nsight Compute's kernel durations on three one-kernel rows
+# (cuBLAS GEMM 1024^3, cuBLAS GEMV 4096^2, cuda_stencil Gaussian 4096^2): the steady median beside ncu's mean
+# gpu__time_duration of 30 launches after 20 (no cache flush, no clock locking, as the steady runs see the GPU).
 # Programs: $MDH_BIN, else the directory of the `mdh` on PATH (the device bundle's env.sh), else build/bin.
 # Environment: OUT (records go to $OUT/gpu_check_records.jsonl, else /tmp), RUN_LIMIT_S
 # (per program run, default 120), MAX_RUNS (default 30), CI (default 0.05: a check, not a benchmark).
@@ -22,12 +25,47 @@ while (($#)); do
     --committed) which=committed ;;
     --peer) peers+=("$2"); shift ;;
     --device) device=(--device "$2"); shift ;;
+    --ncu) which=ncu ;;
     *) echo "gpu_check.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift
 done
 [[ -x $MDH_BIN/peer_cuda ]] || { echo "gpu_check.sh: $MDH_BIN/peer_cuda is not built (-DMDH_BUILD_CUDA_PEERS=ON)" >&2; exit 2; }
 : >"$records"
+
+if [[ $which == ncu ]]; then
+  ncu=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
+  [[ -x $ncu ]] || { echo "gpu_check.sh: no ncu (set NCU=PATH, or put the CUDA toolkit's bin on PATH)" >&2; exit 2; }
+  printf '%-14s %-9s %-16s %12s %12s %7s\n' peer routine size steady_us ncu_us ratio
+  status=0
+  while read -r peer routine spec size kernel; do
+    json=$(mktemp)
+    "$MDH_BIN/peer_cuda" --peer "$peer" --routine "$routine" --spec "$spec" --size "$size" "${device[@]}" \
+      --max-runs 50 --ci 0.01 --json "$json" >/dev/null 2>"$json.err" || { cat "$json.err"; status=1; continue; }
+    "$ncu" --csv --metrics gpu__time_duration.sum --cache-control none --clock-control none -k "regex:$kernel" \
+      --launch-skip 20 --launch-count 30 "$MDH_BIN/peer_cuda" --peer "$peer" --routine "$routine" --spec "$spec" \
+      --size "$size" "${device[@]}" --max-runs 10 --ci 0.5 >"$json.ncu" 2>&1 || { tail -5 "$json.ncu"; status=1; }
+    python3 - "$json" "$json.ncu" "$peer" "$routine" "$size" <<'PY'
+import csv, json, sys
+record, report, peer, routine, size = sys.argv[1:6]
+steady = json.load(open(record))["steady_time_ns"]["median"] / 1e3
+scale = {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3, "second": 1e6}
+rows = [r for r in csv.reader(l for l in open(report) if l.startswith('"')) if len(r) > 3]
+header, values = rows[0], rows[1:]
+unit, value = header.index("Metric Unit"), header.index("Metric Value")
+times = [float(r[value].replace(",", "")) * scale[r[unit]] for r in values if r[unit] in scale]
+mean = sum(times) / len(times) if times else float("nan")
+print("%-14s %-9s %-16s %12.2f %12.2f %7.3f   (%d kernels)" % (peer, routine, size[:16], steady, mean, steady / mean,
+                                                               len(times)))
+PY
+    rm -f "$json" "$json.err" "$json.ncu"
+  done <<'ROWS'
+cublas gemm apps/gemm.mdh I=1024,J=1024,K=1024 gemm
+cublas gemv apps/gemv.mdh I=4096,K=4096 gemv
+cuda_stencil gaussian apps/gaussian.mdh I=4096,J=4096 gaussian
+ROWS
+  exit $status
+fi
 
 # peer routine spec size label, one run a line: the small sizes first (odd extents on purpose), then experiments.gpu.json's.
 cases=$(WHICH=$which PEERS="${peers[*]}" python3 - <<'PY'
