@@ -1,8 +1,11 @@
 #include "peers/peer_common.h"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -37,23 +40,36 @@ double now_ns() {
           .count());
 }
 
+unsigned host_cpu_threads() {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (sched_getaffinity(0, sizeof allowed, &allowed) == 0 && CPU_COUNT(&allowed) > 0)
+    return static_cast<unsigned>(CPU_COUNT(&allowed));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
 std::string host_cpu_name(const std::string& detail) {
-  // Physical cores are the distinct (physical id, core id) pairs of /proc/cpuinfo; where it has none (containers,
-  // other systems), the hardware threads stand in and the name says so.
+  // Physical cores are the distinct (physical id, core id) pairs of /proc/cpuinfo among the processors this process
+  // may run on (a container's cpuset); where cpuinfo has none, the hardware threads stand in and the name says so.
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  const bool have_mask = sched_getaffinity(0, sizeof allowed, &allowed) == 0;
   std::set<std::pair<std::string, std::string>> cores;
   std::ifstream cpuinfo("/proc/cpuinfo");
   std::string line, physical = "0";
+  int processor = -1;
   while (std::getline(cpuinfo, line)) {
     const auto colon = line.find(':');
     if (colon == std::string::npos) continue;
     const std::string key = line.substr(0, line.find_last_not_of(" \t", colon - 1) + 1);
     const std::string value = colon + 2 <= line.size() ? line.substr(colon + 2) : "";
+    if (key == "processor") processor = std::atoi(value.c_str());
     if (key == "physical id") physical = value;
-    if (key == "core id") cores.emplace(physical, value);
+    const bool usable = !have_mask || (processor >= 0 && processor < CPU_SETSIZE && CPU_ISSET(processor, &allowed));
+    if (key == "core id" && usable) cores.emplace(physical, value);
   }
-  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  const std::string count =
-      cores.empty() ? std::to_string(threads) + " hardware threads" : std::to_string(cores.size()) + " cores";
+  const std::string count = cores.empty() ? std::to_string(host_cpu_threads()) + " hardware threads"
+                                          : std::to_string(cores.size()) + " cores";
   return "CPU, " + count + " (" + detail + ")";
 }
 

@@ -119,8 +119,11 @@ int peer_main(int argc, const char* const* argv, const std::string& program, con
               const std::function<PeerSetup(PeerCase&)>& prepare);
 
 /// The name of the host CPU as a peer's record gives it: "CPU, 16 cores (DETAIL)", so that a table never shows a CPU
-/// program as a peer of the GPU's kind (counts the physical cores of /proc/cpuinfo).
+/// program as a peer of the GPU's kind (the physical cores of /proc/cpuinfo this process may run on).
 std::string host_cpu_name(const std::string& detail);
+
+/// The hardware threads this process may run on (its affinity mask: a container's cpuset, not the whole host).
+unsigned host_cpu_threads();
 
 /// The steady instrument of a CPU library, whose calls return with the result in host memory: the host steady
 /// clock around n calls of `call`.

@@ -88,7 +88,7 @@ PeerSetup prepare_prl(PeerCase& pc) {
   if (pc.options().routine != "prl")
     throw UserError("peer_prl has no routine '" + pc.options().routine + "' (it offers prl)");
   pc.require_md_hom("prl");
-  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned threads = host_cpu_threads();
   auto ops = std::make_shared<PrlOperands>();
   ops->a = records_of(pc.input("a"));
   const std::vector<PrlRecord> b = records_of(pc.input("b"));
