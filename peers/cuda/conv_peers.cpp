@@ -196,6 +196,9 @@ void prepare_cudnn(PeerCase& pc, CudaState& s, PeerSetup& setup) {
                                                      "filter KRSC -> KCRS once at set-up (a constant weight tensor)"
                                                    : std::string("; computed in ") + format_name(chosen.format) +
                                                          ", the spec's own layout (nothing transformed)");
+  setup.notes["timed"] = chosen.x_spec ? "cudnnTransformTensor NHWC -> NCHW of the input, the convolution, "
+                                         "cudnnTransformTensor NCHW -> NHWC of the output (not the filter's, set-up)"
+                                       : "the convolution alone, in the spec's own layout";
   s.keep_alive.push_back(runs);
   const ConvAlgorithm algorithm = best.algorithm;
   const FormatRun* run = &chosen;
@@ -224,6 +227,7 @@ void prepare_im2col_cublas(PeerCase& pc, CudaState& s, PeerSetup& setup) {
                   "; im2col: columns[(n,p,q)][(r,s,c)] row-major (N*P*Q x R*S*C), then row-major O (N*P*Q x K) = "
                   "columns * F^T: cublasSgemm(OP_T, OP_N, K, N*P*Q, R*S*C, F, ld R*S*C, columns, ld R*S*C, O, ld K)";
   setup.notes["im2col_bytes"] = rows * depth * 4;
+  setup.notes["timed"] = "the im2col kernel and the SGEMM";
   s.enqueue = [&s, x, w, columns, im, rows, depth, out_channels] {
     check_cuda(launch_im2col_nhwc(x, columns, im, s.stream), "im2col kernel");
     const float alpha = 1.0f, beta = 0.0f;

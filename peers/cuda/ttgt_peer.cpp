@@ -98,6 +98,7 @@ void prepare_ttgt_lib(PeerCase& pc, CudaState& s, PeerSetup& setup) {
   const GemmCall& g = best->gemm;
   setup.notes["ttgt"] = {
       {"chosen", plan_json(*best, mdh)}, {"plans", tried}, {"gemm_rows_cols_depth", {g.rows, g.cols, g.depth}}};
+  setup.notes["timed"] = "the transposes of the operands the plan moves, the SGEMM and the output's transpose";
   setup.notes["cutensor"] = "not used: cuTENSOR is not installed where the peers are built (no cutensor.h)";
   setup.layouts = "inputs and output in the spec's index orders; GEMM operands as the chosen plan says (notes.ttgt)";
   const size_t best_index = static_cast<size_t>(best - plans.data());
