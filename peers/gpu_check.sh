@@ -7,7 +7,7 @@
 # (cuBLAS GEMM 1024^3, cuBLAS GEMV 4096^2, cuda_stencil Gaussian 4096^2): the steady median beside ncu's mean
 # gpu__time_duration of 30 launches after 20 (no cache flush, no clock locking, as the steady runs see the GPU).
 # Programs: $MDH_BIN, else the directory of the `mdh` on PATH (the device bundle's env.sh), else build/bin.
-# Environment: OUT (records go to $OUT/gpu_check_records.jsonl, else /tmp), RUN_LIMIT_S
+# Environment: OUT (records go to $OUT/gpu_check_MODE.jsonl, MODE all, small or committed; else /tmp), RUN_LIMIT_S
 # (per program run, default 120), MAX_RUNS (default 30), CI (default 0.05: a check, not a benchmark).
 # Exit status: 0 when every run validated, 1 otherwise (on the GPU machine, "not available" is a failure too).
 set -uo pipefail
@@ -15,7 +15,6 @@ cd "$(dirname "$0")/.."
 if [[ -z ${MDH_BIN:-} ]]; then
   if command -v mdh >/dev/null; then MDH_BIN=$(dirname "$(command -v mdh)"); else MDH_BIN=$PWD/build/bin; fi
 fi
-records=${OUT:-/tmp}/gpu_check_records.jsonl
 which=all
 peers=()
 device=()
@@ -30,9 +29,8 @@ while (($#)); do
   esac
   shift
 done
+records=${OUT:-/tmp}/gpu_check_$which.jsonl
 [[ -x $MDH_BIN/peer_cuda ]] || { echo "gpu_check.sh: $MDH_BIN/peer_cuda is not built (-DMDH_BUILD_CUDA_PEERS=ON)" >&2; exit 2; }
-: >"$records"
-
 if [[ $which == ncu ]]; then
   ncu=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
   [[ -x $ncu ]] || { echo "gpu_check.sh: no ncu (set NCU=PATH, or put the CUDA toolkit's bin on PATH)" >&2; exit 2; }
@@ -67,6 +65,7 @@ ROWS
   exit $status
 fi
 
+: >"$records"
 # peer routine spec size label, one run a line: the small sizes first (odd extents on purpose), then experiments.gpu.json's.
 cases=$(WHICH=$which PEERS="${peers[*]}" python3 - <<'PY'
 import json, os
