@@ -2,6 +2,25 @@
 // as the cases: FP32 multiply-add throughput (independent FMA chains) and copy bandwidth (a large buffer copied
 // with float4 loads and stores). Both use the one measurement method (runtime/measurement.h) and check their result,
 // so a compiler that folded the arithmetic away or a copy that moved nothing cannot report a number.
+//
+// Not a peer: `device_peak [--device SEL] [--json FILE] [--quick]` measures on one OpenCL device what every benchmark
+// row is judged against ("% of limit" in the result tables, `scripts/percent_of_limit.py`), with the same measurement
+// method and in the same benchmark run as the cases:
+// - FP32 throughput: `fma_chains`, each work-item running independent chains of `x = x * factor + addend`
+//   (`FP_CONTRACT ON`, so one FMA each; 2 flops per FMA) for a constant trip count, then writing the sum of its
+//   chains. GPUs: 16 scalar chains per work-item, 256 per work-group, 32 work-groups per compute unit, 2,048 FMAs per
+//   chain. CPUs: 8 `floatN` chains of the device's preferred width (at least 4), since PoCL vectorises the work-group
+//   loop only where it is innermost and the chain loop is not. The start values differ per chain and per work-item
+//   (mod 4), the factor and addend are kernel arguments, and the host checks every work-item's sum against the same
+//   recurrences in double precision (relative 1e-3; skipping a tenth of the iterations moves a sum by about 3%), so a
+//   compiler that folded or shortened the loop fails instead of inflating the peak (exit 1).
+// - Copy bandwidth: `copy_float4`, one float4 per work-item from a 1 GiB buffer (CPUs: 256 MiB; at most a quarter of
+//   the largest allocation) into another; read + written bytes per median device time; the copy is checked byte for
+//   byte.
+// `--quick` (tests) uses 512 FMAs per chain, 2 work-groups per compute unit and a 16 MiB buffer; `--fma-width`,
+// `--fma-accumulators` and `--copy-mib` override the shapes. The record: `device`, `device_selector`, `device_type`,
+// `platform`, `driver`, `compute_units`, `fp32_gflops`, `copy_gbytes_per_s`, `passed`, and per kernel its shape, work,
+// `device_time_ns`/`call_time_ns` statistics, `runs` and `check`.
 #include <CL/cl.h>
 
 #include <algorithm>

@@ -55,6 +55,7 @@ PeerSetup prepare_eigen(PeerCase& pc) {
   setup.device_time_includes = "same as call time: host wall time of the Eigen expression";
   setup.call_time_includes = "host wall time of evaluating the expression into the preallocated result";
   setup.notes["simd"] = Eigen::SimdInstructionSetsInUse();
+  setup.notes["compiled_with"] = MDH_PEERS_MARCH_OPTION;  // Eigen's SIMD kernels are chosen at compile time
 
   auto ops = std::make_shared<EigenOperands>();
   const std::string& routine = pc.options().routine;
@@ -106,7 +107,9 @@ PeerSetup prepare_eigen(PeerCase& pc) {
     setup.notes["median_ns_by_threads"] = tried;  // the calibration that chose the thread count
   }
   setup.notes["threads"] = Eigen::nbThreads();
-  setup.device_name = "host CPU (" + std::to_string(Eigen::nbThreads()) + " Eigen threads)";
+  setup.device_name = host_cpu_name(std::to_string(Eigen::nbThreads()) + " Eigen threads");
+  setup.steady_time_includes = "host steady clock around n evaluations of the expression back to back";
+  setup.steady_calls = host_steady_calls(call);
   setup.run_once = [call] {
     const double start = now_ns();
     call();

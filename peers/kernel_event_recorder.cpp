@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <string>
@@ -64,6 +65,27 @@ uint64_t sum_kernel_ns_and_release(std::vector<cl_event>& events) {
     throw UserError("cannot read a kernel's profiling information (OpenCL error " + std::to_string(failure) +
                     "); the queue needs CL_QUEUE_PROFILING_ENABLE");
   return total;
+}
+
+uint64_t span_ns_and_release(std::vector<cl_event>& events) {
+  cl_ulong first_start = ~cl_ulong{0}, last_end = 0;
+  cl_int failure = CL_SUCCESS;
+  for (cl_event e : events) {
+    cl_ulong start = 0, end = 0;
+    cl_int s1 = clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr);
+    cl_int s2 = clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr);
+    if (s1 != CL_SUCCESS || s2 != CL_SUCCESS) failure = s1 != CL_SUCCESS ? s1 : s2;
+    first_start = std::min(first_start, start);
+    last_end = std::max(last_end, end);
+    clReleaseEvent(e);
+  }
+  const bool empty = events.empty();
+  events.clear();
+  if (failure != CL_SUCCESS)
+    throw UserError("cannot read a kernel's profiling information (OpenCL error " + std::to_string(failure) +
+                    "); the queue needs CL_QUEUE_PROFILING_ENABLE");
+  if (empty) throw UserError("no kernel was recorded; the clEnqueueNDRangeKernel interposer is not in effect");
+  return last_end > first_start ? last_end - first_start : 0;
 }
 
 }  // namespace mdh::peers

@@ -21,4 +21,8 @@ std::vector<cl_event> stop_kernel_recording();
 /// releases them. UserError when a profile cannot be read.
 uint64_t sum_kernel_ns_and_release(std::vector<cl_event>& events);
 
+/// The earliest CL_PROFILING_COMMAND_START to the latest END over `events` (completed, on a profiling queue): the
+/// device time that a sequence of calls spans, launch gaps included. Releases them; UserError as above.
+uint64_t span_ns_and_release(std::vector<cl_event>& events);
+
 }  // namespace mdh::peers

@@ -1,5 +1,6 @@
 // peer_mdh: mdh's own tunable kernel measured exactly like every peer (same inputs, same check, same method,
 // same JSON record), so that benchmark tables compare like with like. --config takes an `mdh tune` result.
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "peers/peer_common.h"
@@ -48,10 +49,16 @@ PeerSetup prepare_mdh(PeerCase& pc) {
   // runtime/execute.cpp): one more call from a poisoned output is checked after them.
   setup.checked_call = [&run, plan] { run.run(*plan, 0, 1, KernelEvents::plain, OutputPoison::before_first_run); };
   setup.read_output = [&run] { return run.read_output(); };
-  setup.steady_time = [&run, plan](const MeasurementOptions& measurement) {
-    SteadyTimer timer = run.steady_timer(*plan);
-    return steady_time(timer, measurement);
+  // The steady instrument: n calls of the plan between the first kernel's START and the last kernel's END
+  // (runtime/steady_timing.h); the timer warms up once, at the harness's first request.
+  setup.steady_calls = [&run, plan, timer = std::shared_ptr<SteadyTimer>()](int n) mutable {
+    if (!timer) timer = std::make_shared<SteadyTimer>(run.steady_timer(*plan));
+    return timer->span_ns(n);
   };
+  setup.steady_time_includes =
+      "the device time from the first kernel's start in the first call to the last "
+      "kernel's end in the last call, every kernel of the configuration (" +
+      std::to_string(plan->kernels.size()) + " per call)";
   return setup;
 }
 

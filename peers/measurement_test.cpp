@@ -3,8 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
+#include "peers/steady_measurement.h"
 #include "support/error.h"
 
 namespace mdh {
@@ -99,6 +102,63 @@ TEST(Measure, RejectsInconsistentOptions) {
   options = MeasurementOptions{};
   options.warmups = -1;
   EXPECT_THROW(measure(std::ref(seq), options), UserError);
+}
+
+/// A fake device for the steady instrument: `launch_ns` of host work per call that overlaps the previous call's
+/// `kernel_ns` once calls are back to back, so n calls span launch + n * max(kernel, launch); counts every call.
+struct FakeDevice {
+  double kernel_ns, launch_ns;
+  std::vector<int> requests;
+  double operator()(int n) {
+    requests.push_back(n);
+    return launch_ns + n * std::max(kernel_ns, launch_ns);
+  }
+};
+
+TEST(SteadyCalls, ShortCallsAreTimedAHundredAtATime) {
+  FakeDevice device{3000, 8000};  // 8 us per call: 100 calls span 0.8 ms, below 1 ms, so the cap decides
+  EXPECT_EQ(peers::choose_steady_calls(std::ref(device)), peers::kSteadyMaxCalls);
+  EXPECT_LE(device.requests.size(), 3u);
+}
+
+TEST(SteadyCalls, ThePairSpansAMillisecondWhereFewerCallsReachIt) {
+  FakeDevice device{50000, 5000};  // 50 us per call: 20 calls span 1 ms
+  const int n = peers::choose_steady_calls(std::ref(device));
+  EXPECT_GE(device(n), peers::kSteadySpanNs);
+  EXPECT_LT(device(n - 1), peers::kSteadySpanNs + 50000);
+  EXPECT_LE(n, 21);
+}
+
+TEST(SteadyCalls, ALongCallIsItsOwnSample) {
+  FakeDevice device{2.5e6, 5000};
+  EXPECT_EQ(peers::choose_steady_calls(std::ref(device)), 1);
+  EXPECT_EQ(device.requests, std::vector<int>{1});
+}
+
+TEST(SteadyCalls, SamplesAreTimesPerCallUntilTheIntervalIsMet) {
+  FakeDevice device{40000, 2000};
+  MeasurementOptions options;
+  options.warmups = 1;
+  const peers::SteadyMeasurement steady = peers::measure_steady(std::ref(device), options);
+  const int n = steady.calls_per_sample;
+  EXPECT_EQ(n, 25);  // 25 x 40 us + 2 us spans 1 ms
+  EXPECT_TRUE(steady.per_call.ci_met);
+  EXPECT_EQ(steady.per_call.runs, 6);  // constant samples: the first n with a finite 95% interval of the median
+  EXPECT_DOUBLE_EQ(steady.per_call.device.median_ns, (2000.0 + 25 * 40000.0) / 25);
+  ASSERT_GE(device.requests.size(), 7u);  // the warm-up and the six samples, after the calibration
+  for (size_t k = device.requests.size() - 7; k < device.requests.size(); ++k) EXPECT_EQ(device.requests[k], n);
+
+  const nlohmann::json fields = peers::steady_record_fields(steady, "a fake pair");
+  EXPECT_DOUBLE_EQ(fields.at("steady_time_ns").at("median").get<double>(), steady.per_call.device.median_ns);
+  EXPECT_EQ(fields.at("steady").at("calls_per_sample"), n);
+  EXPECT_EQ(fields.at("steady").at("samples"), 6);
+  EXPECT_EQ(fields.at("steady").at("ci_met"), true);
+  EXPECT_EQ(fields.at("steady").at("includes"), "a fake pair");
+}
+
+TEST(SteadyCalls, UnusableTimestampsAreAnError) {
+  EXPECT_THROW(peers::choose_steady_calls([](int) { return 0.0; }), UserError);
+  EXPECT_THROW(peers::choose_steady_calls([](int) { return std::nan(""); }), UserError);
 }
 
 }  // namespace

@@ -1,7 +1,11 @@
 // peer_openblas: cblas_sgemm / cblas_sgemv / cblas_sdot from the system's OpenBLAS on the CPU, on mdh's inputs.
-// Device time = call time = host wall time of the one cblas call (the result is in host memory when it returns).
+// Device time = call time = host wall time of the one cblas call (the result is in host memory when it returns);
+// steady time: the host clock around calls back to back. Runs without OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE (main).
 #include <cblas.h>
+#include <unistd.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <thread>
 
@@ -18,12 +22,16 @@ PeerSetup prepare_openblas(PeerCase& pc) {
   PeerSetup setup;
   setup.peer = "openblas";
   setup.library_version = openblas_get_config();
-  setup.device_name = "host CPU (" + std::to_string(openblas_get_num_threads()) + " OpenBLAS threads, " +
-                      std::to_string(std::thread::hardware_concurrency()) + " hardware threads)";
+  setup.device_name = host_cpu_name(std::to_string(openblas_get_num_threads()) + " OpenBLAS threads, " +
+                                    std::to_string(std::thread::hardware_concurrency()) + " hardware threads, " +
+                                    openblas_get_corename() + " kernels");
   setup.device_time_includes = "same as call time: host wall time of the cblas call";
   setup.call_time_includes = "host wall time of the cblas call (operands already in host memory)";
   setup.notes["threads"] = openblas_get_num_threads();
-  setup.notes["core"] = openblas_get_corename();
+  setup.notes["core"] = openblas_get_corename();  // the kernels OpenBLAS chose for this CPU
+  setup.notes["environment"] = "OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset before OpenBLAS loaded (main)";
+  setup.steady_time_includes =
+      "host steady clock around n cblas calls back to back (each returns with its result in host memory)";
 
   auto ops = std::make_shared<BlasOperands>();
   const std::string& routine = pc.options().routine;
@@ -69,6 +77,7 @@ PeerSetup prepare_openblas(PeerCase& pc) {
     const double wall = now_ns() - start;
     return RunTimes{wall, wall};
   };
+  setup.steady_calls = host_steady_calls(call);
   setup.read_output = [&pc, ops] { return float_output(pc, ops->c); };
   return setup;
 }
@@ -77,5 +86,14 @@ PeerSetup prepare_openblas(PeerCase& pc) {
 }  // namespace mdh::peers
 
 int main(int argc, char** argv) {
+  // OpenBLAS reads these when it loads, before main: an inherited OPENBLAS_CORETYPE pins kernels older than the CPU
+  // (Prescott's on a Skylake-X), OPENBLAS_L2_SIZE its blocking. Where either is set, run again without them.
+  if (std::getenv("OPENBLAS_CORETYPE") || std::getenv("OPENBLAS_L2_SIZE")) {
+    unsetenv("OPENBLAS_CORETYPE");
+    unsetenv("OPENBLAS_L2_SIZE");
+    execv("/proc/self/exe", argv);
+    std::perror("peer_openblas: cannot run itself again without OPENBLAS_CORETYPE");
+    return 2;
+  }
   return mdh::peers::peer_main(argc, argv, "peer_openblas", {}, mdh::peers::prepare_openblas);
 }

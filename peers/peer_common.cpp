@@ -1,11 +1,17 @@
 #include "peers/peer_common.h"
 
+#include <sched.h>
+
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <set>
+#include <thread>
 
 #include "mdh/parser.h"
 #include "runtime/device.h"
@@ -28,15 +34,51 @@ std::string data_type_name(const Mdh& mdh) {
 
 }  // namespace
 
-nlohmann::json time_stats_json(const TimeStats& s) {
-  return {{"median", s.median_ns}, {"min", s.min_ns},       {"max", s.max_ns},
-          {"stddev", s.stddev_ns}, {"ci_low", s.ci_low_ns}, {"ci_high", s.ci_high_ns}};
-}
-
 double now_ns() {
   return static_cast<double>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
           .count());
+}
+
+unsigned host_cpu_threads() {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (sched_getaffinity(0, sizeof allowed, &allowed) == 0 && CPU_COUNT(&allowed) > 0)
+    return static_cast<unsigned>(CPU_COUNT(&allowed));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+std::string host_cpu_name(const std::string& detail) {
+  // Physical cores are the distinct (physical id, core id) pairs of /proc/cpuinfo among the processors this process
+  // may run on (a container's cpuset); where cpuinfo has none, the hardware threads stand in and the name says so.
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  const bool have_mask = sched_getaffinity(0, sizeof allowed, &allowed) == 0;
+  std::set<std::pair<std::string, std::string>> cores;
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line, physical = "0";
+  int processor = -1;
+  while (std::getline(cpuinfo, line)) {
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    const std::string key = line.substr(0, line.find_last_not_of(" \t", colon - 1) + 1);
+    const std::string value = colon + 2 <= line.size() ? line.substr(colon + 2) : "";
+    if (key == "processor") processor = std::atoi(value.c_str());
+    if (key == "physical id") physical = value;
+    const bool usable = !have_mask || (processor >= 0 && processor < CPU_SETSIZE && CPU_ISSET(processor, &allowed));
+    if (key == "core id" && usable) cores.emplace(physical, value);
+  }
+  const std::string count = cores.empty() ? std::to_string(host_cpu_threads()) + " hardware threads"
+                                          : std::to_string(cores.size()) + " cores";
+  return "CPU, " + count + " (" + detail + ")";
+}
+
+SteadyCalls host_steady_calls(std::function<void()> call) {
+  return [call = std::move(call)](int n) {
+    const double start = now_ns();
+    for (int i = 0; i < n; ++i) call();
+    return now_ns() - start;
+  };
 }
 
 bool parse_peer_options(int argc, const char* const* argv, const std::string& program,
@@ -156,8 +198,9 @@ nlohmann::json run_and_record(PeerCase& peer_case, PeerSetup& setup) {
                           })
                                            : setup.run_once,
                           options.measurement);
-  std::optional<SteadyTiming> steady;
-  if (setup.steady_time) steady = setup.steady_time(options.measurement);
+  // The headline instrument, after the per-call times and before the second check, which thus also covers it.
+  std::optional<SteadyMeasurement> steady;
+  if (setup.steady_calls) steady = measure_steady(setup.steady_calls, options.measurement);
   // The second check, after the timed calls; the record reports the worse of the two.
   if (setup.checked_call) {
     setup.checked_call();
@@ -179,7 +222,10 @@ nlohmann::json run_and_record(PeerCase& peer_case, PeerSetup& setup) {
       {"library_version", setup.library_version},
       {"data_type", data_type_name(peer_case.mdh())},
       {"layouts", setup.layouts},
-      {"time_includes", {{"device", setup.device_time_includes}, {"call", setup.call_time_includes}}},
+      {"time_includes",
+       {{"steady", steady ? setup.steady_time_includes : "not measured: this program provides no steady_calls"},
+        {"device", setup.device_time_includes},
+        {"call", setup.call_time_includes}}},
       {"device_time_ns", time_stats_json(m.device)},
       {"call_time_ns", time_stats_json(m.call)},
       {"runs", m.runs},
@@ -198,17 +244,7 @@ nlohmann::json run_and_record(PeerCase& peer_case, PeerSetup& setup) {
         {"reference_precision", peer_case.reference_in_double() ? "double" : "spec types"}}},
       {"notes", setup.notes},
   };
-  if (steady) {
-    record["steady_time_median_ns"] = steady->stats.median_ns;
-    record["steady_time_ns"] = time_stats_json(steady->stats);
-    record["steady_time"] = {{"calls_per_pair", steady->calls_per_pair},
-                             {"runs", steady->per_call_ns.size()},
-                             {"ci_met", steady->ci_met},
-                             {"includes",
-                              "time per call of calls_per_pair calls enqueued back to back between one "
-                              "pair of device time stamps (the first kernel's START, the last kernel's "
-                              "END; runtime/steady_timing.h)"}};
-  }
+  if (steady) record.update(steady_record_fields(*steady, setup.steady_time_includes));
   if (setup.late_notes) record["notes"].update(setup.late_notes());
   if (bound.flops) record["flops"] = *bound.flops;
   if (bound.bytes) record["bytes"] = *bound.bytes;

@@ -13,11 +13,11 @@
 #include <vector>
 
 #include "mdh/bind.h"
+#include "peers/steady_measurement.h"
 #include "pipeline/md_hom_run.h"
 #include "runtime/context.h"
 #include "runtime/host_buffer.h"
 #include "runtime/measurement.h"
-#include "runtime/steady_timing.h"
 
 namespace mdh::peers {
 
@@ -94,10 +94,11 @@ struct PeerSetup {
   // kernels reset and no fill zeroes between calls): a kernel that failed to reset them would be timed on stale
   // counters, and this call would find it.
   std::function<void()> checked_call;
-  // Optional: the steady-state instrument (runtime/steady_timing.h), for a peer that can enqueue its calls back to
-  // back between one pair of device time stamps (mdh's plans); run after the timed calls, before the checked call,
-  // until its median's CI meets the same target. The record then carries steady_time_median_ns beside the others.
-  std::function<SteadyTiming(const MeasurementOptions&)> steady_time;
+  // The headline instrument (peers/steady_measurement.h): n calls back to back between one pair of device
+  // timestamps, their total device ns. Every peer provides it; a record without it says "not measured". mdh's own
+  // kernels plug in as `setup.steady_calls = [&](int n) { return <enqueue n calls between one timestamp pair>; }`.
+  SteadyCalls steady_calls;
+  std::string steady_time_includes;  // what the pair of timestamps encloses, in the peer's terms
 };
 
 /// Validates (one call, compared with the reference), measures, validates again where the peer has a checked_call,
@@ -117,8 +118,16 @@ class PeerUnavailable : public std::runtime_error {
 int peer_main(int argc, const char* const* argv, const std::string& program, const std::vector<ExtraOption>& extra,
               const std::function<PeerSetup(PeerCase&)>& prepare);
 
-/// {median, min, max, stddev, ci_low, ci_high} of one measured quantity, in nanoseconds, as every record writes it.
-nlohmann::json time_stats_json(const TimeStats& stats);
+/// The name of the host CPU as a peer's record gives it: "CPU, 16 cores (DETAIL)", so that a table never shows a CPU
+/// program as a peer of the GPU's kind (the physical cores of /proc/cpuinfo this process may run on).
+std::string host_cpu_name(const std::string& detail);
+
+/// The hardware threads this process may run on (its affinity mask: a container's cpuset, not the whole host).
+unsigned host_cpu_threads();
+
+/// The steady instrument of a CPU library, whose calls return with the result in host memory: the host steady
+/// clock around n calls of `call`.
+SteadyCalls host_steady_calls(std::function<void()> call);
 
 /// Host wall clock in nanoseconds (steady clock).
 double now_ns();

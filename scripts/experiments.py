@@ -35,19 +35,31 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Peer name in experiments.json -> (program, extra arguments). clblast_tuned gets --tuned at run time.
 PEER_PROGRAMS = {
-    "openblas": "peer_openblas",
-    "eigen": "peer_eigen",
-    "clblast": "peer_clblast",
-    "clblast_tuned": "peer_clblast",
-    "cublas": "peer_cuda",
-    "cudnn": "peer_cuda",
-    "cublas_ttgt": "peer_cuda",
-    "prl_threads": "peer_prl",
+    "openblas": ("peer_openblas", []),
+    "eigen": ("peer_eigen", []),
+    "clblast": ("peer_clblast", []),
+    "clblast_tuned": ("peer_clblast", []),
+    "cublas": ("peer_cuda", ["--peer", "cublas"]),
+    "cublaslt": ("peer_cuda", ["--peer", "cublaslt"]),
+    "cudnn": ("peer_cuda", ["--peer", "cudnn"]),
+    "im2col_cublas": ("peer_cuda", ["--peer", "im2col_cublas"]),
+    "cuda_stencil": ("peer_cuda", ["--peer", "cuda_stencil"]),
+    "ttgt_lib": ("peer_cuda", ["--peer", "ttgt_lib"]),
+    "prl_cuda": ("peer_cuda", ["--peer", "prl_cuda"]),
+    "prl_threads": ("peer_prl", []),
 }
-CSV_FIELDS = ["device", "routine", "label", "sizes", "peer", "status", "device_time_median_ns",
-              "device_time_min_ns", "device_time_max_ns", "device_time_stddev_ns", "call_time_median_ns",
-              "call_time_min_ns", "call_time_max_ns", "call_time_stddev_ns", "runs", "ci_met", "validated",
-              "max_abs_error", "max_rel_error", "gflops", "device_time_includes", "call_time_includes"]
+# Environment variables removed from a peer's command: OpenBLAS reads these when it loads, and an inherited
+# OPENBLAS_CORETYPE pins kernels older than the CPU (peer_openblas also runs itself again without them).
+PEER_ENVIRONMENT_REMOVED = {"openblas": ["OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"]}
+# The headline time is steady_time (time per call of N calls back to back between one pair of device timestamps,
+# peers/steady_measurement.h); device_time (one call's events) and call_time (one call's host wall time) stay as
+# diagnostic columns.
+CSV_FIELDS = ["device", "routine", "label", "sizes", "peer", "peer_device", "status", "steady_time_median_ns",
+              "steady_time_min_ns", "steady_time_max_ns", "steady_time_stddev_ns", "steady_calls_per_sample",
+              "steady_samples", "steady_ci_met", "device_time_median_ns", "device_time_min_ns", "device_time_max_ns",
+              "device_time_stddev_ns", "call_time_median_ns", "call_time_min_ns", "call_time_max_ns",
+              "call_time_stddev_ns", "runs", "ci_met", "validated", "max_abs_error", "max_rel_error", "gflops",
+              "steady_time_includes", "device_time_includes", "call_time_includes"]
 CSV_FIELDS += percent_of_limit.CSV_FIELDS
 # The share of the device's limit a program reached, in percent (FP32 peak for compute-bound cases, copy bandwidth
 # for memory-bound ones, both measured in the same benchmark run by device_peak: percent_of_limit.py), and `limit`,
@@ -150,11 +162,11 @@ def parse_seconds(text):
 TIMED_OUT = -1000  # run()'s status for a program stopped by its time limit
 
 
-def run(command, log=None, timeout=None):
+def run(command, log=None, timeout=None, env=None):
     print("+ " + shlex.join(command), flush=True)
     try:
         return subprocess.run(command, stdout=log, stderr=subprocess.STDOUT if log else None,
-                              timeout=timeout).returncode
+                              timeout=timeout, env=env).returncode
     except subprocess.TimeoutExpired:
         return TIMED_OUT
 
@@ -236,9 +248,11 @@ def peer_runs(case, folder, options):
             if os.path.dirname(other) != os.path.dirname(best) and mdh_peer:
                 runs.append(("mdh-config-of-" + other_slug, [mdh_peer, "--config", other]))
     for peer in case.get("peers", []):
-        name = PEER_PROGRAMS.get(peer)
-        path = program(name) if name else None
-        command = [path] if path else None
+        if peer not in PEER_PROGRAMS:
+            fail("experiments: unknown peer '%s' (known: %s)" % (peer, ", ".join(sorted(PEER_PROGRAMS))))
+        name, arguments = PEER_PROGRAMS[peer]
+        path = program(name)
+        command = [path] + arguments if path else None
         if peer == "clblast_tuned":
             tuned = os.path.join(folder, "clblast", "%s-%s" % (case["name"], case["label"]))
             command = command + ["--tuned", tuned] if command and os.path.exists(os.path.join(tuned, "done")) else None
@@ -250,10 +264,15 @@ def flat_record(device, case, peer, record, status):
     row = {"device": device, "routine": case["name"], "label": case["label"], "sizes": case["size"], "peer": peer,
            "status": status}
     if record:
-        for quantity in ("device_time", "call_time"):
-            stats = record.get(quantity + "_ns", {})
+        for quantity in ("steady_time", "device_time", "call_time"):
+            stats = record.get(quantity + "_ns") or {}
             for key in ("median", "min", "max", "stddev"):
                 row["%s_%s_ns" % (quantity, key)] = stats.get(key, "")
+        steady = record.get("steady") or {}
+        row.update({"peer_device": record.get("device", ""),
+                    "steady_calls_per_sample": steady.get("calls_per_sample", ""),
+                    "steady_samples": steady.get("samples", ""), "steady_ci_met": steady.get("ci_met", ""),
+                    "steady_time_includes": record.get("time_includes", {}).get("steady", "")})
         validation = record.get("validation", {})
         row.update({"runs": record.get("runs", ""), "ci_met": record.get("ci_met", ""),
                     "validated": validation.get("passed", ""), "max_abs_error": validation.get("max_abs_error", ""),
@@ -280,7 +299,8 @@ def unavailable_reason(record_path):
 
 
 def stats_median(record):
-    return record.get("device_time_ns", {}).get("median") if record else None
+    """The headline time of a record: the steady instrument's median (None where the program has none)."""
+    return (record.get("steady_time_ns") or {}).get("median") if record else None
 
 
 def benchmark(options):
@@ -309,8 +329,11 @@ def benchmark(options):
                                  "--max-runs", str(reps.get("max_runs", 200)), "--ci", str(reps.get("ci", 0.02))]
             if os.path.exists(record_path):
                 os.remove(record_path)
+            env = None
+            if peer in PEER_ENVIRONMENT_REMOVED:
+                env = {k: v for k, v in os.environ.items() if k not in PEER_ENVIRONMENT_REMOVED[peer]}
             with open(record_path + ".log", "w") as log:
-                code = run(command, log, options.run_timeout)
+                code = run(command, log, options.run_timeout, env)
             record = None
             if os.path.exists(record_path):
                 with open(record_path) as f:
@@ -320,8 +343,9 @@ def benchmark(options):
                           code, "error (exit %d; see %s.log)" % (code, shown_path(record_path)))
             rows.append(dict(flat_record(slug, case, peer, record, status),
                              **percent_of_limit.limit_fields(record, peak)))
-            print("  %-14s %s" % (peer, status if code else "%.4f ms" % (float(stats_median(record)) / 1e6)),
-                  flush=True)
+            median = stats_median(record)
+            print("  %-14s %s" % (peer, status if code else "%.4f ms" % (float(median) / 1e6) if median else
+                                  "ok (no steady time)"), flush=True)
     # Rows of cases not run this time (another --only) stay as they were.
     ran = {(r["routine"], r["label"]) for r in rows}
     rows = [r for r in read_rows(folder) if (r["routine"], r["label"]) not in ran] + rows
@@ -342,8 +366,12 @@ def benchmark(options):
         "method": "warm-ups, then runs until the 95% confidence interval of the median is within the case's "
                   "repetitions.ci (2% unless the experiments file says otherwise; each record's ci_target) or "
                   "max_runs; every result validated against mdh's double-precision reference before timing",
-        "times": "device_time = sum of the device's kernel times of one call (OpenCL profiling events / CUDA "
-                 "events); call_time = host wall time of one whole call until it has finished",
+        "times": "steady_time (the headline) = time per call of N calls enqueued back to back between one pair of "
+                 "device timestamps (CUDA events, OpenCL profiling of the first and last command, the host clock for "
+                 "CPU libraries), N such that the pair spans >= 1 ms or >= 100 calls, repeated until the median's "
+                 "95% interval is within the case's ci; device_time = one call's kernel time (OpenCL profiling "
+                 "events / CUDA events), a diagnostic; call_time = host wall time of one whole call until it has "
+                 "finished",
         "experiments": os.path.relpath(os.path.abspath(options.experiments), ROOT),
     }
     metadata.update(percent_of_limit.peak_metadata(peak))
@@ -367,10 +395,37 @@ def fmt_ms(ns):
     return "%.4f" % (float(ns) / 1e6) if ns not in ("", None) else "N/A"
 
 
+STEADY_COLUMN, EVENT_COLUMN = "steady_time_median_ns", "device_time_median_ns"
+
+
+def headline_column(rows):
+    """The time column tables compare: the steady instrument's; one call's events only for a benchmark.csv written
+    before the instrument existed (its header has no steady column), so that one table never mixes the two."""
+    return STEADY_COLUMN if not rows or STEADY_COLUMN in rows[0] else EVENT_COLUMN
+
+
+def row_time(row, column):
+    """(time in ns or "", why not) of a row in the headline column."""
+    if row["status"] != "ok":
+        return "", row["status"]
+    if not row.get(column):
+        return "", "no steady time: the program provides no steady_calls"
+    return row[column], ""
+
+
+def peer_label(row):
+    """A peer's name in the tables, with "CPU, N cores" where it computed on the host CPU (peer_common.h's
+    host_cpu_name), so that a CPU program is never read as a peer of the GPU's kind."""
+    device = row.get("peer_device") or ""
+    return "%s (%s)" % (row["peer"], device.split(" (")[0]) if device.startswith("CPU, ") else row["peer"]
+
+
 def table(rows):
     """One dict per case of one device: routine, label, sizes, ours (program name), ours_ms, peers [(peer, ms,
     speedup)] of the peers that ran, unavailable [(peer, reason)] of those that cannot run on this machine, and
-    percent [(program, percent, limit)] where benchmark.csv has the percent_of_limit column."""
+    percent [(program, percent, limit)] where benchmark.csv has the percent_of_limit column. Times are the
+    headline_column's."""
+    column = headline_column(rows)
     cases = {}
     for row in rows:
         cases.setdefault((row["routine"], row["label"], row["sizes"]), []).append(row)
@@ -381,13 +436,13 @@ def table(rows):
             (r for r in items if r["peer"] == "mdh-default"), None)
         default = next((r for r in items if r["peer"] == "mdh-default"), None) if ours and ours["peer"] == "mdh" \
             else None
-        ours_time = ours["device_time_median_ns"] if ours and ours["status"] == "ok" else ""
+        ours_time, ours_why = row_time(ours, column) if ours else ("", "not run")
         case = {"routine": routine, "label": label, "sizes": sizes, "ours": ours["peer"] if ours else "mdh",
-                "ours_ms": fmt_ms(ours_time) if ours_time else "N/A (%s)" % (ours["status"] if ours else "not run"),
+                "ours_ms": fmt_ms(ours_time) if ours_time else "N/A (%s)" % ours_why,
                 "peers": [], "unavailable": [], "percent": []}
         if default is not None:
-            case["default_ms"] = fmt_ms(default["device_time_median_ns"]) if default["status"] == "ok" else \
-                "N/A (%s)" % default["status"]
+            default_time, default_why = row_time(default, column)
+            case["default_ms"] = fmt_ms(default_time) if default_time else "N/A (%s)" % default_why
         for r in items:
             if r.get(PERCENT_OF_LIMIT) and r["status"] == "ok" and not r["peer"].startswith("mdh-config-of-"):
                 case["percent"].append((r["peer"], float(r[PERCENT_OF_LIMIT]), r.get("limit", "")))
@@ -397,9 +452,9 @@ def table(rows):
                 reason = r["status"][len("not available here"):].strip()
                 case["unavailable"].append((r["peer"], reason[1:-1] if reason.startswith("(") else reason))
                 continue
-            time_ns = r["device_time_median_ns"] if r["status"] == "ok" else ""
+            time_ns, why = row_time(r, column)
             speedup = "%.2f" % (float(time_ns) / float(ours_time)) if time_ns and ours_time else "N/A"
-            case["peers"].append((r["peer"], fmt_ms(time_ns) if time_ns else "N/A (%s)" % r["status"], speedup))
+            case["peers"].append((peer_label(r), fmt_ms(time_ns) if time_ns else "N/A (%s)" % why, speedup))
         out.append(case)
     return out
 
@@ -489,14 +544,24 @@ def same_configuration(folder, routine, label):
     return values[0] is not None and values[0] == values[1]
 
 
-def tables_text(folder, store, cases, limits):
+HEADLINE_TEXT = {
+    STEADY_COLUMN: "Median steady time in ms: the time per call of N calls enqueued back to back between one pair of "
+                   "device timestamps (CUDA events, OpenCL profiling of the first and last command, the host clock "
+                   "for CPU libraries; peers/README.md), for mdh and every peer alike",
+    EVENT_COLUMN: "Median device time in ms of one call (its profiling events; this benchmark.csv predates the steady "
+                  "instrument)",
+}
+
+
+def tables_text(folder, store, cases, limits, column=STEADY_COLUMN):
     """tables.md of one device (tuning columns from the journals in `store`); `limits`: the "% of limit" cells
-    by (routine, label, program)."""
+    by (routine, label, program); `column`: the time the cases hold (headline_column)."""
     slug = os.path.basename(folder)
     name = device_name(folder)
     lines = ["## %s" % (slug if name == slug else "%s (%s)" % (slug, name)), "",
-             "Median device time in ms (all kernels of one call); speedup = peer time / mdh time "
-             "(> 1: mdh is faster). Whole-call times are in benchmark.csv. % of limit: the achieved GFLOP/s or "
+             HEADLINE_TEXT[column] + "; speedup = peer time / mdh time (> 1: mdh is faster); a peer marked "
+             "(CPU, N cores) computed on the host CPU. One call's event time and whole-call time are in "
+             "benchmark.csv. % of limit: the achieved GFLOP/s or "
              "GB/s (the spec's flops and bytes) as a share of this device's FP32 peak or copy bandwidth, "
              "measured by device_peak in the same run; the larger share, named FP32 or BW. Tuning: the evaluations "
              "and seconds of the tuning run behind mdh's configuration (its journal); default: the default "
@@ -519,7 +584,8 @@ def tables_text(folder, store, cases, limits):
         for k, (peer, time_ms, speedup) in enumerate(case["peers"]):
             lines.append("| %s | %s | %s | %s | %s |" % (" | ".join(first if k == 0 else [""] * len(first)), peer,
                                                          time_ms,
-                                                         speedup, limits.get((case["routine"], case["label"], peer),
+                                                         speedup, limits.get((case["routine"], case["label"],
+                                                                              peer.split(" (")[0]),
                                                                              "N/A")))
         for peer, reason in case["unavailable"]:
             unavailable.setdefault(peer, reason)
@@ -540,7 +606,7 @@ def print_results(options):
             continue
         cases = table(rows)
         store = tuned_folder(options, folder)
-        text = tables_text(folder, store, cases, percent_of_limit.limit_cells(rows))
+        text = tables_text(folder, store, cases, percent_of_limit.limit_cells(rows), headline_column(rows))
         print(text)
         with open(os.path.join(folder, "tables.md"), "w") as f:
             f.write(text)
@@ -594,8 +660,10 @@ def print_portability(results):
     runs = {}  # (routine, label) -> {(config_of, run_on): time_ns}
     for folder in sorted(d for d in glob.glob(os.path.join(results, "*")) if os.path.isdir(d)):
         run_on = os.path.basename(folder)
-        for row in read_rows(folder):
-            if row["status"] != "ok" or not row["device_time_median_ns"]:
+        rows = read_rows(folder)
+        column = headline_column(rows)
+        for row in rows:
+            if row["status"] != "ok" or not row.get(column):
                 continue
             if row["peer"] == "mdh":
                 config_of = run_on
@@ -604,7 +672,7 @@ def print_portability(results):
             else:
                 continue
             runs.setdefault((row["routine"], row["label"]), {})[(config_of, run_on)] = float(
-                row["device_time_median_ns"])
+                row[column])
     cases = {case: times for case, times in runs.items() if any(c != r for c, r in times)}
     lines = ["## Performance portability", "",
              "Each row: the configuration tuned on one device; each column: the device it runs on. Value: that "

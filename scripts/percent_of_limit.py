@@ -2,7 +2,8 @@
 
 The limits are measured in the same benchmark run by build/bin/device_peak (peers/device_peak.cpp): the device's
 FP32 multiply-add throughput and its copy bandwidth. A row's achieved GFLOP/s and GB/s follow from the spec's
-`flops` and `bytes` (each buffer moved once) and the median device time; its share of the limit is the larger of
+`flops` and `bytes` (each buffer moved once) and its headline time (the steady instrument's median,
+peers/steady_measurement.h); its share of the limit is the larger of
 the two ratios, named by the limit it is closer to: "73% BW" or "41% FP32". Standard library only, like
 experiments.py, which calls these functions.
 """
@@ -46,13 +47,13 @@ def same_hardware(record_device, peak):
     threaded C++) on the same processor."""
     if record_device == peak.get("device"):
         return True
-    return peak.get("device_type") == "CPU" and str(record_device).startswith("host CPU")
+    return peak.get("device_type") == "CPU" and str(record_device).startswith(("CPU, ", "host CPU"))
 
 
 def limit_fields(record, peak):
     """The CSV_FIELDS of one row from its measurement record and the run's device_peak record (either may be None)."""
     fields = {}
-    median = (record or {}).get("device_time_ns", {}).get("median")
+    median = ((record or {}).get("steady_time_ns") or {}).get("median")
     if not record or not median:
         return fields
     flops, nbytes = record.get("flops"), record.get("bytes")

@@ -11,6 +11,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "peers/peer_common.h"
 #include "runtime/device.h"
@@ -51,7 +53,10 @@ std::string spec(const std::string& name) {
   return std::string(" --spec ") + MDH_SOURCE_DIR + "/apps/" + name;
 }
 
-void expect_validated_record(const PeerRun& run, const std::string& peer, const std::string& routine) {
+/// A validated record; `steady`: whether the program provides the steady instrument (every peer and mdh's own
+/// kernels do; the fake peers of the harness tests may not).
+void expect_validated_record(const PeerRun& run, const std::string& peer, const std::string& routine,
+                             bool steady = true) {
   ASSERT_EQ(run.exit_code, 0) << run.stderr_text;
   const nlohmann::json& r = run.record;
   EXPECT_EQ(r.at("peer"), peer);
@@ -68,6 +73,18 @@ void expect_validated_record(const PeerRun& run, const std::string& peer, const 
     EXPECT_LE(t.at("median").get<double>(), t.at("max").get<double>()) << time;
   }
   EXPECT_FALSE(r.at("time_includes").at("device").get<std::string>().empty());
+  if (steady) {
+    const nlohmann::json& t = r.at("steady_time_ns");
+    EXPECT_GT(t.at("median").get<double>(), 0.0);
+    EXPECT_LE(t.at("min").get<double>(), t.at("median").get<double>());
+    const int calls = r.at("steady").at("calls_per_sample").get<int>();
+    EXPECT_GE(calls, 1);
+    EXPECT_LE(calls, mdh::peers::kSteadyMaxCalls);
+    EXPECT_GE(r.at("steady").at("samples").get<int>(), 5);
+    EXPECT_EQ(r.at("time_includes").at("steady"), r.at("steady").at("includes"));
+  } else {
+    EXPECT_FALSE(r.contains("steady_time_ns"));
+  }
   EXPECT_FALSE(r.at("library_version").get<std::string>().empty());
   EXPECT_FALSE(r.at("layouts").get<std::string>().empty());
 }
@@ -111,7 +128,7 @@ TEST(Peers, EigenGemmRunsWithTheFasterThreadCountItMeasured) {
   ASSERT_TRUE(tried.contains(chosen)) << notes.dump();
   for (const auto& [threads, median] : tried.items())
     EXPECT_LE(tried.at(chosen).get<double>(), median.get<double>()) << notes.dump();
-  EXPECT_EQ(run.record.at("device"), "host CPU (" + chosen + " Eigen threads)");
+  EXPECT_EQ(run.record.at("device"), mdh::peers::host_cpu_name(chosen + " Eigen threads"));
 }
 
 TEST(Peers, ClblastValidatesGemmGemvDotAndCountsEveryKernel) {
@@ -196,13 +213,12 @@ TEST(Peers, MdhValidatesItsFirstCallAndOneAfterTheTimedCalls) {
   expect_validated_record(run, "mdh", "dot");
   EXPECT_EQ(run.record.at("validation").at("checked_calls"),
             "the first call and one after the timed calls (the worse shown)");
-  // Beside the event times, the steady instrument's time per call (runtime/steady_timing.h).
-  const double steady = run.record.at("steady_time_median_ns").get<double>();
-  EXPECT_GT(steady, 0.0);
-  EXPECT_LE(run.record.at("steady_time_ns").at("ci_low").get<double>(), steady);
-  EXPECT_GE(run.record.at("steady_time_ns").at("ci_high").get<double>(), steady);
-  EXPECT_GE(run.record.at("steady_time").at("calls_per_pair").get<int>(), 1);
-  EXPECT_LE(run.record.at("steady_time").at("runs").get<int>(), 6);
+  // Beside the event times, the steady instrument's time per call (runtime/steady_timing.h), every kernel counted.
+  const nlohmann::json& steady = run.record.at("steady_time_ns");
+  EXPECT_LE(steady.at("ci_low").get<double>(), steady.at("median").get<double>());
+  EXPECT_GE(steady.at("ci_high").get<double>(), steady.at("median").get<double>());
+  const std::string kernels = "(" + run.record.at("notes").at("kernels_per_call").dump() + " per call)";
+  EXPECT_NE(run.record.at("steady").at("includes").get<std::string>().find(kernels), std::string::npos);
 }
 
 // run_and_record checks the peer's output again after the timed calls where the peer has a checked_call, and a
@@ -232,6 +248,46 @@ TEST(Peers, AWrongOutputAfterTheTimedCallsFailsTheRecord) {
     EXPECT_EQ(record.at("validation").at("passed").get<bool>(), !has_checked_call);
     EXPECT_EQ(record.at("validation").at("checked_calls"),
               has_checked_call ? "the first call and one after the timed calls (the worse shown)" : "the first call");
+  }
+}
+
+// The steady instrument through run_and_record with a fake peer: the record carries the per-call statistics of N calls
+// between one timestamp pair, what the pair includes, and the calls per sample; a program without it says so.
+TEST(Peers, TheRecordCarriesTheSteadyTimeOfCallsBackToBack) {
+  mdh::peers::PeerOptions options;
+  options.routine = "dot";
+  options.spec = std::string(MDH_SOURCE_DIR) + "/apps/dot.mdh";
+  options.sizes = "K=1000";
+  options.label = "test";
+  options.measurement.warmups = 0;
+  options.measurement.max_runs = 8;
+  mdh::peers::PeerCase peer_case(options);
+  for (const bool has_steady : {true, false}) {
+    mdh::peers::PeerSetup setup;
+    setup.peer = "fake";
+    setup.run_once = [] { return mdh::RunTimes{9000, 20000}; };  // one call alone: its launch is not hidden
+    setup.read_output = [&] { return peer_case.reference_output(); };
+    std::vector<int> requests;
+    if (has_steady) {
+      setup.steady_calls = [&requests](int n) {
+        requests.push_back(n);
+        return 4000.0 + 5000.0 * n;  // 5 us per call back to back, 4 us of the first launch
+      };
+      setup.steady_time_includes = "a fake pair around n calls";
+    }
+    const nlohmann::json record = mdh::peers::run_and_record(peer_case, setup);
+    EXPECT_TRUE(record.at("validation").at("passed").get<bool>());
+    EXPECT_EQ(record.at("device_time_ns").at("median").get<double>(), 9000.0);
+    if (has_steady) {
+      EXPECT_EQ(record.at("steady").at("calls_per_sample"), 100);  // 100 x 5 us < 1 ms: the call cap decides
+      EXPECT_DOUBLE_EQ(record.at("steady_time_ns").at("median").get<double>(), 5040.0);
+      EXPECT_EQ(record.at("steady").at("samples"), 6);
+      EXPECT_EQ(record.at("time_includes").at("steady"), "a fake pair around n calls");
+      EXPECT_EQ(requests.back(), 100);
+    } else {
+      EXPECT_FALSE(record.contains("steady_time_ns"));
+      EXPECT_EQ(record.at("time_includes").at("steady"), "not measured: this program provides no steady_calls");
+    }
   }
 }
 
@@ -349,10 +405,28 @@ TEST(Peers, RoutineAndSpecMustAgree) {
 // available here" rather than as an error. Only where the CUDA peers are built (MDH_BUILD_CUDA_PEERS).
 TEST(Peers, CudaPeerWithoutACudaDeviceIsNotAvailableHere) {
   if (!fs::exists(fs::path(MDH_PEER_DIR) / "peer_cuda")) GTEST_SKIP() << "peer_cuda is not built here";
-  PeerRun run = run_peer("peer_cuda", "--routine gemv" + spec("gemv.mdh") + " --size I=4,K=4 --label test");
-  if (run.exit_code == 0) GTEST_SKIP() << "this machine has a CUDA device";
-  EXPECT_EQ(run.exit_code, 3) << run.stderr_text;
-  EXPECT_NE(run.stderr_text.find("peer_cuda: not available here: "), std::string::npos) << run.stderr_text;
+  const std::tuple<const char*, const char*, const char*, const char*> cases[] = {
+      {"cublas", "gemv", "gemv.mdh", "I=4,K=4"},
+      {"cublaslt", "gemm", "gemm.mdh", "I=4,J=4,K=4"},
+      {"cudnn", "mcc", "mcc.mdh", "N=1,P=3,Q=3,K=4,C=4,R=3,S=3"},
+      {"im2col_cublas", "mcc", "mcc.mdh", "N=1,P=3,Q=3,K=4,C=4,R=3,S=3"},
+      {"cuda_stencil", "jacobi3d", "jacobi3d.mdh", "I=4,J=4,K=4"},
+      {"ttgt_lib", "tc-abcdef-gdab-efgc", "tc/abcdef-gdab-efgc.mdh", "A=2,B=2,C=2,D=2,E=2,F=2,G=2"},
+      {"prl_cuda", "prl", "prl.mdh", "N=4,M=8"}};
+  for (const auto& [peer, routine, spec_file, sizes] : cases) {
+    SCOPED_TRACE(peer);
+    PeerRun run = run_peer("peer_cuda", std::string("--peer ") + peer + " --routine " + routine + spec(spec_file) +
+                                            " --size " + sizes + " --label test");
+    if (run.exit_code == 0) GTEST_SKIP() << "this machine has a CUDA device";
+    EXPECT_EQ(run.exit_code, 3) << run.stderr_text;
+    EXPECT_NE(run.stderr_text.find("peer_cuda: not available here: "), std::string::npos) << run.stderr_text;
+  }
+  // A peer asked for a routine it does not compute is a user error on any machine.
+  PeerRun wrong = run_peer("peer_cuda", "--peer cublaslt --routine gemv" + spec("gemv.mdh") + " --size I=4,K=4");
+  EXPECT_EQ(wrong.exit_code, 2);
+  EXPECT_NE(wrong.stderr_text.find("--peer cublaslt has no routine 'gemv' (it offers gemm, gemm_nt)"),
+            std::string::npos)
+      << wrong.stderr_text;
 }
 
 }  // namespace

@@ -20,7 +20,8 @@ PEAK = {"program": "device_peak", "device": "Fake GPU", "device_type": "GPU", "d
 
 
 def record(device, median_ns, flops=None, nbytes=None):
-    r = {"device": device, "device_time_ns": {"median": median_ns, "min": median_ns, "max": median_ns, "stddev": 0},
+    r = {"device": device, "steady_time_ns": {"median": median_ns, "min": median_ns, "max": median_ns, "stddev": 0},
+         "device_time_ns": {"median": 3 * median_ns, "min": median_ns, "max": median_ns, "stddev": 0},
          "call_time_ns": {"median": median_ns, "min": median_ns, "max": median_ns, "stddev": 0},
          "runs": 5, "ci_met": True, "validation": {"passed": True, "max_abs_error": 0, "max_rel_error": 0},
          "time_includes": {"device": "fake", "call": "fake"}}
@@ -32,6 +33,15 @@ def record(device, median_ns, flops=None, nbytes=None):
 
 
 class LimitFields(unittest.TestCase):
+    def test_the_share_follows_the_steady_time_not_one_calls_events(self):
+        # record() gives one call's events three times the steady time: the share is the steady time's.
+        fields = percent_of_limit.limit_fields(record("Fake GPU", 1e6, 2e9, 1e9), PEAK)
+        self.assertEqual(fields["gbytes_per_s"], "1000.00")
+        without = record("Fake GPU", 1e6, 2e9, 1e9)
+        del without["steady_time_ns"]
+        self.assertEqual(percent_of_limit.limit_fields(without, PEAK), {})
+
+
     def test_the_larger_share_names_the_limit(self):
         # 2e9 flops and 1e9 bytes in 1 ms: 2,000 GFLOP/s (20% of FP32) and 1,000 GB/s (50% of BW).
         fields = percent_of_limit.limit_fields(record("Fake GPU", 1e6, 2e9, 1e9), PEAK)
@@ -78,7 +88,9 @@ import json, sys
 a = sys.argv
 median = 1e6
 record = {"peer": "%(peer)s", "device": "%(device)s", "flops": 2.0 * 1024 * 1024, "bytes": 4.0 * (1024 * 1024 + 2048),
-          "device_time_ns": {"median": median, "min": median, "max": median, "stddev": 0},
+          "steady_time_ns": {"median": median, "min": median, "max": median, "stddev": 0},
+          "steady": {"calls_per_sample": 100, "samples": 5, "ci_met": True, "includes": "fake"},
+          "device_time_ns": {"median": 2 * median, "min": median, "max": median, "stddev": 0},
           "call_time_ns": {"median": median, "min": median, "max": median, "stddev": 0}, "runs": 5, "ci_met": True,
           "validation": {"passed": True, "max_abs_error": 0, "max_rel_error": 0},
           "time_includes": {"device": "fake", "call": "fake"}}
@@ -129,7 +141,8 @@ class BenchmarkAndPrint(unittest.TestCase):
     def options(self, command):
         return experiments.argparse.Namespace(command=command, device="gpu", device_given=True,
                                               experiments=self.experiments, only=[], portability=False,
-                                              run_timeout=None, results=os.path.join(self.tmp.name, "results"))
+                                              run_timeout=None, results=os.path.join(self.tmp.name, "results"),
+                                              tuned=os.path.join(self.tmp.name, "tuned"))
 
     def rows(self):
         with open(os.path.join(self.folder, "benchmark.csv")) as f:
