@@ -61,6 +61,24 @@ std::optional<SizeBinding> recorded_sizes(const nlohmann::json& json, const Boun
 
 }  // namespace
 
+std::optional<std::string> stored_shape_mismatch(const BoundMdh& tuned, const BoundMdh& asked,
+                                                 const nlohmann::json& config) {
+  const Mdh& mdh = *asked.mdh;
+  for (size_t d = 0; d < mdh.dims.size(); ++d) {
+    const int64_t tuned_extent = tuned.dim_extents[d], asked_extent = asked.dim_extents[d];
+    for (const char* family : {"LT_SIZE", "PT_SIZE"}) {
+      const std::string name = std::string(family) + "_" + mdh.dims[d].name;
+      if (!config.contains(name) || !config[name].is_number_integer()) continue;
+      const int64_t tile = config[name].get<int64_t>();
+      if (tile < 1 || (tuned_extent % tile == 0) == (asked_extent % tile == 0)) continue;
+      return name + " " + std::to_string(tile) + (tuned_extent % tile == 0 ? " divided " : " did not divide ") +
+             mdh.dims[d].name + "'s extent " + std::to_string(tuned_extent) + " and " +
+             (asked_extent % tile == 0 ? "divides " : "does not divide ") + std::to_string(asked_extent);
+    }
+  }
+  return std::nullopt;
+}
+
 std::vector<StoredResult> stored_results_in(const std::string& folder, const BoundMdh& bound, const std::string& slug,
                                             const TunedStoreNote& note) {
   using Candidate = StoredResult;
@@ -168,6 +186,20 @@ std::optional<StoredConfiguration> find_tuned_configuration(const std::string& s
     }
     char distance[32];
     std::snprintf(distance, sizeof distance, "%.2f", c.distance);
+    // Only a configuration of the same shape at nearby sizes is taken: far from its sizes, or with tiles that now
+    // leave edges where they left none (or the reverse), a stored configuration can run many times slower than the
+    // default, which is derived for the sizes asked for (docs/decisions.md).
+    if (c.distance > kMaxStoredDistance) {
+      note("not using " + c.path + " (sizes " + sizes_text(mdh, c.sizes) + "): tuned for sizes too far from " + asked +
+           " (log2 distance " + distance + ", more than " + std::to_string(static_cast<int>(kMaxStoredDistance)) + ")");
+      continue;
+    }
+    if (const std::optional<std::string> mismatch =
+            stored_shape_mismatch(bind(bound.mdh, c.sizes), bound, config_to_json(bound, config))) {
+      note("not using " + c.path + " (sizes " + sizes_text(mdh, c.sizes) + "): its tiles do not fit " + asked +
+           " as they fit its own sizes (" + *mismatch + ")");
+      continue;
+    }
     note("using tuned configuration " + c.path + " (sizes " + sizes_text(mdh, c.sizes) +
          (c.distance == 0 ? ", the sizes asked for"
                           : ", nearest to " + asked + " of " + std::to_string(candidates.size()) + " stored for " +
@@ -178,7 +210,7 @@ std::optional<StoredConfiguration> find_tuned_configuration(const std::string& s
   note(std::string(candidates.empty()
                        ? "no tuned configuration of " + mdh.name + " for " + slug + " in " + store
                        : "none of the " + std::to_string(candidates.size()) + " tuned configurations of " + mdh.name +
-                             " for " + slug + " is valid for " + asked) +
+                             " for " + slug + " is valid for " + asked + ", near enough and of the same shape") +
        "; using the default configuration");
   return std::nullopt;
 }

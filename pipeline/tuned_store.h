@@ -54,6 +54,16 @@ std::vector<StoredResult> stored_results_in(const std::string& folder, const Bou
                                             const TunedStoreNote& note);
 
 /// A stored configuration taken for a run.
+/// How far (tuned_sizes_distance) a stored result's sizes may lie from the sizes asked for: a factor of 2 in one
+/// size, or less in several.
+inline constexpr double kMaxStoredDistance = 1.0;
+
+/// Why a configuration tuned at `tuned`'s sizes has another shape at `asked`'s: a tile size (LT_SIZE, PT_SIZE of the
+/// config's JSON form) that divided a dimension's extent there and does not here, or the reverse; nullopt where every
+/// tile divides both or neither. A tile that now leaves an edge runs the guarded code the tuning never timed.
+std::optional<std::string> stored_shape_mismatch(const BoundMdh& tuned, const BoundMdh& asked,
+                                                 const nlohmann::json& config);
+
 struct StoredConfiguration {
   std::string path;       // the result file
   SizeBinding sizes;      // what it was tuned for
@@ -66,9 +76,10 @@ struct StoredConfiguration {
 /// name and signature (mdh/signature.h; results written before signatures were recorded: the same spec bytes,
 /// spec_hash), nearest sizes first (ties: the higher recorded GFLOP/s, else GB/s, else the faster recorded kernel,
 /// then the file name), and returns the first whose configuration is valid here (config_of_json: the md_hom, the
-/// sizes asked for, the device's limits). Every result of the md_hom passed over is named in a note with the reason,
-/// and so is the one taken, or why none was.
-/// Unreadable store folders count as empty. Never throws for what the store holds.
+/// sizes asked for, the device's limits), tuned within kMaxStoredDistance and of the same shape at the sizes asked
+/// for (stored_shape_mismatch); none such: the default. Every result of the md_hom passed over is named in a note with
+/// the reason, and so is the one taken, or why none was. Unreadable store folders count as empty. Never throws for what
+/// the store holds.
 std::optional<StoredConfiguration> find_tuned_configuration(const std::string& store, const BoundMdh& bound,
                                                             const DeviceInfo& device, const DeviceLimits& limits,
                                                             const TunedStoreNote& note);

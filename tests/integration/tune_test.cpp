@@ -140,7 +140,7 @@ TEST_F(TuneTest, TheResultIsTheFastestOfTheFinalistsTimedAgainBesideTheDefault) 
   EXPECT_DOUBLE_EQ(search_only["kernel_time_ns"].get<double>(), best_verified * 1e9);
   const auto refused = mdh_cli(std::string("tune ") + kGemm + " --finalists -1 --out " + path("x.json"));
   EXPECT_EQ(refused.status, 2);
-  EXPECT_EQ(refused.output, "--finalists must be 0 or more\n");
+  EXPECT_EQ(refused.output, "error: --finalists must be 0 or more\n");
 }
 
 // A journal that differs only in how it wrote values (before they were named: enum ordinals, permutation ranks)

@@ -109,8 +109,8 @@ TEST_F(TunedStoreTest, TheSizesAskedForAreTakenFirst) {
 }
 
 TEST_F(TunedStoreTest, OtherwiseTheNearestInLogarithmicDistance) {
-  write("gemm-double.json", result("I=74,J=58,K=26", cached_));                      // sqrt(3) = 1.73 away
-  const std::string near = write("gemm-16.json", result("I=16,J=16,K=16", plain_));  // 1.51 away
+  write("gemm-double.json", result("I=74,J=29,K=26", cached_));                       // sqrt(2) = 1.41 away
+  const std::string near = write("gemm-k26.json", result("I=37,J=29,K=26", plain_));  // 1 away
   std::vector<std::string> notes;
   const std::optional<StoredConfiguration> found = find(notes);
   ASSERT_TRUE(found);
@@ -118,8 +118,32 @@ TEST_F(TunedStoreTest, OtherwiseTheNearestInLogarithmicDistance) {
   EXPECT_EQ(found->config, plain_);
   EXPECT_EQ(notes,
             std::vector<std::string>{"using tuned configuration " + near +
-                                     " (sizes I=16,J=16,K=16, nearest to I=37,J=29,K=13 of 2 stored for gemm on " +
-                                     device_slug(device_) + ", log2 distance 1.51)"});
+                                     " (sizes I=37,J=29,K=26, nearest to I=37,J=29,K=13 of 2 stored for gemm on " +
+                                     device_slug(device_) + ", log2 distance 1.00)"});
+}
+
+// A stored configuration far from the sizes asked for, or whose tiles leave edges here that they did not leave at
+// its own sizes (or the reverse), can run many times slower than the default: passed over, with the reason.
+TEST_F(TunedStoreTest, AConfigurationTooFarOrOfAnotherShapeIsPassedOver) {
+  // The default's tiles at 37x29x13 (checked, so that the test cannot pass vacuously): i 8, j 14, k 13.
+  const nlohmann::json tiles = config_to_json(asked_, plain_);
+  ASSERT_EQ(tiles.at("LT_SIZE_i"), 8);
+  ASSERT_EQ(tiles.at("LT_SIZE_k"), 13);
+  const std::string far = write("gemm-far.json", result("I=74,J=29,K=26", plain_));
+  const std::string other_shape = write("gemm-40.json", result("I=40,J=29,K=13", plain_));  // 8 divides 40, not 37
+  std::vector<std::string> notes;
+  EXPECT_FALSE(find(notes));
+  EXPECT_EQ(notes, (std::vector<std::string>{
+                       "not using " + other_shape +
+                           " (sizes I=40,J=29,K=13): its tiles do not fit I=37,J=29,K=13 as they fit its own sizes "
+                           "(LT_SIZE_i 8 divided i's extent 40 and does not divide 37)",
+                       "not using " + far +
+                           " (sizes I=74,J=29,K=26): tuned for sizes too far from I=37,J=29,K=13 (log2 distance "
+                           "1.41, more than 1)",
+                       "none of the 2 tuned configurations of gemm for " + device_slug(device_) +
+                           " is valid for I=37,J=29,K=13, near enough and of the same shape; using the default "
+                           "configuration"}));
+  EXPECT_EQ(stored_shape_mismatch(gemm("I=37,J=29,K=26"), asked_, tiles), std::nullopt);
 }
 
 // Equally near results of other sizes do other amounts of work: the smaller one's kernel is faster however it is
@@ -186,7 +210,7 @@ TEST_F(TunedStoreTest, AConfigurationInvalidForTheSizesIsPassedOverForTheNextNea
   TuningResultFile invalid = result(kAsked, plain_);  // recorded for the sizes asked for, so it is the nearest
   invalid.config = config_to_json(large, large_config);
   const std::string skipped = write("gemm-invalid.json", invalid);
-  const std::string taken = write("gemm-16.json", result("I=16,J=16,K=16", cached_));
+  const std::string taken = write("gemm-k26.json", result("I=37,J=29,K=26", cached_));
   std::vector<std::string> notes;
   const std::optional<StoredConfiguration> found = find(notes);
   ASSERT_TRUE(found);
@@ -195,7 +219,7 @@ TEST_F(TunedStoreTest, AConfigurationInvalidForTheSizesIsPassedOverForTheNextNea
   const std::string prefix = "not using " + skipped + " (sizes I=37,J=29,K=13): not valid for I=37,J=29,K=13: ";
   EXPECT_EQ(notes[0].substr(0, prefix.size()), prefix) << notes[0];
   EXPECT_EQ(notes[0].find("error:"), std::string::npos) << "the reason without its severity: " << notes[0];
-  EXPECT_EQ(notes[1].rfind("using tuned configuration " + taken + " (sizes I=16,J=16,K=16, nearest to ", 0), 0u)
+  EXPECT_EQ(notes[1].rfind("using tuned configuration " + taken + " (sizes I=37,J=29,K=26, nearest to ", 0), 0u)
       << notes[1];
 
   fs::remove(taken);
@@ -203,7 +227,8 @@ TEST_F(TunedStoreTest, AConfigurationInvalidForTheSizesIsPassedOverForTheNextNea
   EXPECT_FALSE(find(notes));
   ASSERT_EQ(notes.size(), 2u);
   EXPECT_EQ(notes[1], "none of the 1 tuned configurations of gemm for " + device_slug(device_) +
-                          " is valid for I=37,J=29,K=13; using the default configuration");
+                          " is valid for I=37,J=29,K=13, near enough and of the same shape; using the default "
+                          "configuration");
 }
 
 // The default space of a device with warps leaves out work-groups of part warps, but such configurations are valid
