@@ -3,9 +3,10 @@
 # prints one line per run (exit status, validation, steady / one-call event / call medians in ms, calls per
 # sample, what set-up chose) and keeps every full record, so that one GPU call validates all of them.
 #   peers/gpu_check.sh [--small | --committed] [--peer NAME]... [--device SEL] [--ncu]
-# --ncu instead cross-checks the steady instrument against Nsight Compute's kernel durations on three one-kernel rows
-# (cuBLAS GEMM 1024^3, cuBLAS GEMV 4096^2, cuda_stencil Gaussian 4096^2): the steady median beside ncu's mean
-# gpu__time_duration of 30 launches after 20 (no cache flush, no clock locking, as the steady runs see the GPU).
+# --ncu instead cross-checks the steady instrument against Nsight Compute's kernel durations on three rows of
+# programs without set-up trials, whose launches ncu would count too (cuBLAS GEMM 1024^3, GEMV 4096^2, DOT 2^24):
+# the steady median beside ncu's mean gpu__time_duration of 30 launches after 20 (no cache flush, no clock locking,
+# as the steady runs see the GPU).
 # Programs: $MDH_BIN, else the directory of the `mdh` on PATH (the device bundle's env.sh), else build/bin.
 # Environment: OUT (records go to $OUT/gpu_check_MODE.jsonl, MODE all, small or committed; else /tmp), RUN_LIMIT_S
 # (per program run, default 120), MAX_RUNS (default 30), CI (default 0.05: a check, not a benchmark).
@@ -47,7 +48,7 @@ if [[ $which == ncu ]]; then
 import csv, json, sys
 record, report, peer, routine, size = sys.argv[1:6]
 steady = json.load(open(record))["steady_time_ns"]["median"] / 1e3
-scale = {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3, "second": 1e6}
+scale = {"nsecond": 1e-3, "ns": 1e-3, "usecond": 1.0, "us": 1.0, "msecond": 1e3, "ms": 1e3, "second": 1e6, "s": 1e6}
 rows = [r for r in csv.reader(l for l in open(report) if l.startswith('"')) if len(r) > 3]
 header, values = rows[0], rows[1:]
 unit, value = header.index("Metric Unit"), header.index("Metric Value")
@@ -60,7 +61,7 @@ PY
   done <<'ROWS'
 cublas gemm apps/gemm.mdh I=1024,J=1024,K=1024 gemm
 cublas gemv apps/gemv.mdh I=4096,K=4096 gemv
-cuda_stencil gaussian apps/gaussian.mdh I=4096,J=4096 gaussian
+cublas dot apps/dot.mdh K=16777216 dot
 ROWS
   exit $status
 fi
