@@ -13,10 +13,11 @@
 
 #include "support/error.h"
 #include "tests/tuner/synthetic.h"
-#include "tuner/journal.h"
-#include "tuner/preparing_evaluator.h"
-#include "tuner/seeded_technique.h"
-#include "tuner/techniques.h"
+#include "tuner/evaluate/preparing_evaluator.h"
+#include "tuner/journal/journal.h"
+#include "tuner/search/seeded_technique.h"
+#include "tuner/search/technique_registry.h"
+#include "tuner/search/techniques.h"
 #include "tuner/tuner.h"
 
 namespace mdh::tuner {
