@@ -62,25 +62,7 @@ std::string technique_help() {
 // More compile threads than this only queue for the same cores (and each runs a compile worker process).
 constexpr int kMaxCompileThreads = 256;
 
-}  // namespace
-
-int tune_worker_command(const Args& args) {
-  po::options_description options("mdh tune-worker options");
-  options.add_options()                                                                                           //
-      ("request", po::value<std::string>(), "the tuning request file written by mdh tune")                        //
-      ("device-index", po::value<size_t>()->default_value(0), "which of the request's devices this worker uses")  //
-      ("compile-only", "build the configurations into the binary cache instead of running them");
-  po::variables_map vm;
-  if (!parse_options("tune-worker", "--request FILE [--device-index K] (started by mdh tune)", args, options, vm, ""))
-    return 0;
-  if (!vm.count("request")) throw UserError("mdh tune-worker: missing --request FILE");
-  return serve_tuning_worker(vm["request"].as<std::string>(), vm["device-index"].as<size_t>(),
-                             vm.count("compile-only") > 0);
-}
-
-int tune_command(const Args& args) {
-  po::options_description options("mdh tune options (without --evals, --budget or --abort: stop after " +
-                                  std::to_string(kDefaultTuningEvaluations) + " evaluations)");
+void add_tune_options(po::options_description& options) {
   options.add_options()                                                                                          //
       ("size", po::value<std::string>()->default_value(""), "size bindings, e.g. I=1024,J=1024,K=1024")          //
       ("warmup", po::value<int>()->default_value(1), "untimed runs before the timed ones, per configuration")    //
@@ -128,10 +110,10 @@ int tune_command(const Args& args) {
       ("no-rank0-evaluation",
        "under mpirun: rank 0 only searches and writes the journal; the other ranks evaluate (one device each)");
   add_data_options(options);
-  po::variables_map vm;
-  if (!parse_options("tune", "SPEC --size I=.. [--device D]... [--technique T] [--budget 10m | --evals N] [--out F]",
-                     args, options, vm))
-    return 0;
+}
+
+// What the run measures: the spec, sizes, devices, data and measurement settings.
+TuningRequest tuning_request(const po::variables_map& vm) {
   TuningRequest request;
   request.spec_path = vm["spec"].as<std::string>();
   request.sizes = vm["size"].as<std::string>();
@@ -150,7 +132,11 @@ int tune_command(const Args& args) {
   request.allow_spills = vm.count("allow-spills") > 0;
   if (!std::isfinite(request.cut_factor) || (request.cut_factor != 0 && !(request.cut_factor >= 1)))
     throw UserError("--cut-factor " + std::to_string(request.cut_factor) + ": must be 0 (never cut) or at least 1");
+  return request;
+}
 
+// How the run searches. The outputs are checked here, before any work.
+TuningSettings tuning_settings(const po::variables_map& vm, const std::string& out_path) {
   TuningSettings settings;
   if (vm.count("technique")) settings.technique = vm["technique"].as<std::string>();
   settings.seed = vm["seed"].as<uint64_t>();
@@ -162,7 +148,6 @@ int tune_command(const Args& args) {
     add(tuner::duration(*settings.budget_seconds));
   }
   if (vm.count("abort")) add(tuner::parse_abort(vm["abort"].as<std::string>()));
-  const std::string out_path = vm["out"].as<std::string>();
   settings.journal_path = vm.count("journal") ? vm["journal"].as<std::string>() : out_path + ".journal";
   settings.resume = vm.count("resume") > 0;
   settings.replace_journal = vm.count("force") > 0;
@@ -203,6 +188,11 @@ int tune_command(const Args& args) {
   }
   settings.timeout_floor_seconds = positive_seconds(vm, "timeout-floor");
   settings.worker_executable = self_executable();
+  return settings;
+}
+
+TuningSessionOptions session_options(const po::variables_map& vm, const TuningSettings& settings,
+                                     const std::string& out_path) {
   // Progress counts towards --evals (200 when no limit is given) and --budget; the conditions of --abort are joined
   // by ||, so these stay upper bounds.
   TuningSessionOptions session;
@@ -212,7 +202,37 @@ int tune_command(const Args& args) {
   session.out_path = out_path;
   session.write_text = write_text;
   session.rank0_evaluates = !vm.count("no-rank0-evaluation");
-  return run_tuning_session(request, settings, session);
+  return session;
+}
+
+}  // namespace
+
+int tune_worker_command(const Args& args) {
+  po::options_description options("mdh tune-worker options");
+  options.add_options()                                                                                           //
+      ("request", po::value<std::string>(), "the tuning request file written by mdh tune")                        //
+      ("device-index", po::value<size_t>()->default_value(0), "which of the request's devices this worker uses")  //
+      ("compile-only", "build the configurations into the binary cache instead of running them");
+  po::variables_map vm;
+  if (!parse_options("tune-worker", "--request FILE [--device-index K] (started by mdh tune)", args, options, vm, ""))
+    return 0;
+  if (!vm.count("request")) throw UserError("mdh tune-worker: missing --request FILE");
+  return serve_tuning_worker(vm["request"].as<std::string>(), vm["device-index"].as<size_t>(),
+                             vm.count("compile-only") > 0);
+}
+
+int tune_command(const Args& args) {
+  po::options_description options("mdh tune options (without --evals, --budget or --abort: stop after " +
+                                  std::to_string(kDefaultTuningEvaluations) + " evaluations)");
+  add_tune_options(options);
+  po::variables_map vm;
+  if (!parse_options("tune", "SPEC --size I=.. [--device D]... [--technique T] [--budget 10m | --evals N] [--out F]",
+                     args, options, vm))
+    return 0;
+  const std::string out_path = vm["out"].as<std::string>();
+  const TuningRequest request = tuning_request(vm);
+  const TuningSettings settings = tuning_settings(vm, out_path);
+  return run_tuning_session(request, settings, session_options(vm, settings, out_path));
 }
 
 }  // namespace mdh::cli
