@@ -57,7 +57,10 @@ std::optional<tuner::FinalTiming> time_finalists(tuner::Evaluator& evaluator, co
       for (size_t k = 0; k < timing.finalists.size(); ++k) {
         const tuner::FinalistTiming& t = timing.finalists[k];
         line += (k ? "; " : "") + (t.finalist.role == "search" ? "search #" + std::to_string(k + 1) : t.finalist.role);
-        line += t.cost ? " " + ms(*t.cost) + " ms" : " failed (" + t.failure.substr(0, 80) + ")";
+        if (t.cost)
+          line.append(" ").append(ms(*t.cost)).append(" ms");
+        else
+          line.append(" failed (").append(t.failure, 0, 80).append(")");
         if (t.finalist.search_cost) line += " (searched " + ms(*t.finalist.search_cost) + ")";
         if (k == *timing.chosen) line += " <- chosen";
       }
