@@ -13,7 +13,7 @@ namespace mdh::tuner {
 
 /// The technique of a run that names none: iterated local search climbs from the default start and the other seeds,
 /// which the bandit's members never hear of (docs/decisions.md). A resumed journal keeps the technique it was
-/// recorded with (pipeline/tune.h, TuningSettings::technique).
+/// recorded with (pipeline/tune/tuning_settings.h, TuningSettings::technique).
 inline constexpr const char* kDefaultTechnique = "local";
 
 struct TechniqueEntry {
