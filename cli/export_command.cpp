@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/common.h"
-#include "pipeline/device_limits.h"
+#include "pipeline/device_limits_query.h"
 #include "pipeline/kernel.h"
 #include "pipeline/tuned_store.h"
 #include "runtime/device.h"

@@ -4,7 +4,7 @@
 #include "cli/common.h"
 #include "codegen/preamble.h"
 #include "codegen/reference_kernel.h"
-#include "pipeline/device_limits.h"
+#include "pipeline/device_limits_query.h"
 #include "pipeline/kernel.h"
 #include "pipeline/tuned_store.h"
 #include "runtime/device.h"

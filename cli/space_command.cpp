@@ -6,7 +6,7 @@
 
 #include "cli/common.h"
 #include "codegen/tuning_space.h"
-#include "pipeline/device_limits.h"
+#include "pipeline/device_limits_query.h"
 #include "pipeline/tuning_request.h"
 #include "pipeline/tuning_search_space.h"
 #include "runtime/device.h"
@@ -91,7 +91,7 @@ int space_command(const Args& args) {
                   estimate.valid, estimate.low, estimate.high, static_cast<unsigned long long>(estimate.valid_samples),
                   static_cast<unsigned long long>(estimate.samples));
     const tuner::SamplingBlocks& blocks = search_space.sampling_blocks();
-    if (blocks.active())  // uniform candidates would almost all be invalid (tuner/sampling_blocks.h)
+    if (blocks.active())  // uniform candidates would almost all be invalid (tuner/space/sampling_blocks.h)
       std::cout << line << "uniform draws valid from the " << tuner::to_grouped_decimal(blocks.drawn_from())
                 << " configurations that " << blocks.block_count() << " sampling blocks admit, of "
                 << tuner::to_grouped_decimal(search_space.size()) << " candidates)\n";

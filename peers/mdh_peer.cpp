@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "peers/peer_common.h"
-#include "pipeline/device_limits.h"
+#include "pipeline/device_limits_query.h"
 #include "pipeline/kernel.h"
 #include "runtime/device.h"
 

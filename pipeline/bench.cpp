@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "codegen/kernel_config.h"
-#include "pipeline/device_limits.h"
+#include "pipeline/device_limits_query.h"
 #include "pipeline/md_hom_run.h"
 #include "pipeline/pipeline.h"
 

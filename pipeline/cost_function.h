@@ -8,7 +8,7 @@
 #include "codegen/kernel_config.h"
 #include "codegen/tuning_space.h"
 #include "pipeline/md_hom_run.h"
-#include "tuner/evaluation.h"
+#include "tuner/evaluate/evaluation.h"
 
 namespace mdh {
 
@@ -39,11 +39,10 @@ inline constexpr const char* kProgramStage = "program";
 ///   4. when there is no B or M < B, the output of the last run is checked against the reference
 ///      (runtime/verify_result.h): a configuration is checked exactly when it could become the best, so the best is
 ///      always checked and no time goes into checking the rest, whose results are recorded as unverified.
-/// A final timing (EvaluationContext::final_runs, tuner/final_timing.h) skips 1-4: after the warm-ups it times that
-/// many runs, each a call of its own from a reset output as peers are timed, and checks the result; the cost is their
-/// median.
-/// Every run starts from an output buffer of NaNs, so a run that misses an element or accumulates over runs fails
-/// the check. Failures are classified, never thrown:
+/// A final timing (EvaluationContext::final_runs, tuner/evaluate/final_timing.h) skips 1-4: after the warm-ups it times
+/// that many runs, each a call of its own from a reset output as peers are timed, and checks the result; the cost is
+/// their median. Every run starts from an output buffer of NaNs, so a run that misses an element or accumulates over
+/// runs fails the check. Failures are classified, never thrown:
 ///   constraint    the generator refused the configuration (it violates a constraint for this device), or, with
 ///                 reject_spills, ptxas reports that a kernel spills (reason: spill_rejection's). The register
 ///                 budget is such a constraint, estimated before the build; the spill report checks it exactly

@@ -15,11 +15,10 @@ std::vector<int> host_share(const std::vector<int>& allowed, int local_rank, uns
 
 /// Under mpirun with several ranks on a host that left them unbound (`--bind-to none`: each may run on every online
 /// core), this rank's process keeps to its host_share, and so do the threads and processes it starts afterwards.
-/// Unpinned, the ranks' compile workers and evaluating workers moved between all the host's cores: on
-/// nvidia-h200-x2 (32 cores, GEMM 1024^3, `random`; results/nvidia-h200-x2/session24/) two ranks made 23.4
-/// evaluations per second against 24.9 for two independent runs held to 16 cores each by taskset, their compiles
-/// 6% slower. A rank whose affinity is already narrower than the host (mpirun's own --bind-to or --map-by PE=,
-/// taskset, a batch system's core set) is left as it is. Returns what it did, for the run's notes, or nullopt.
+/// Unpinned, the ranks' compile workers and evaluating workers move between all the host's cores and compile more
+/// slowly than runs held to shares of their own (docs/decisions.md). A rank whose affinity is already narrower than the
+/// host (mpirun's own --bind-to or --map-by PE=, taskset, a batch system's core set) is left as it is. Returns what it
+/// did, for the run's notes, or nullopt.
 std::optional<std::string> keep_to_host_share(int local_rank, unsigned processes_on_host);
 
 /// A rank that mpirun bound to a single core while its host has more cores than ranks (Open MPI's default with at most

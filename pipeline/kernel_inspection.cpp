@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "codegen/device_limits.h"
-#include "pipeline/device_limits.h"
+#include "pipeline/device_limits_query.h"
 #include "pipeline/pipeline.h"
 #include "runtime/context.h"
 

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "mdh/bind.h"
-#include "pipeline/device_limits.h"
+#include "pipeline/device_limits_query.h"
 #include "pipeline/kernel.h"
 #include "pipeline/run_inputs.h"
 #include "pipeline/tuned_store.h"

@@ -11,7 +11,7 @@
 
 #include "codegen/device_limits.h"
 #include "mdh/bind.h"
-#include "tuner/search_space.h"
+#include "tuner/space/search_space.h"
 
 namespace mdh {
 

@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "tuner/abort.h"
-#include "tuner/journal.h"
+#include "tuner/journal/journal.h"
 
 namespace mdh {
 

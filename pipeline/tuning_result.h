@@ -22,7 +22,7 @@ struct TuningResultFile {
   std::optional<double> gflops, gbytes_per_second;
   std::string space_size;
   nlohmann::json config;  // the config JSON form (codegen/kernel_config.h)
-  /// The final timing that chose `config` (tuner/final_timing.h): {"rounds", "runs_per_round", "protocol",
+  /// The final timing that chose `config` (tuner/evaluate/final_timing.h): {"rounds", "runs_per_round", "protocol",
   /// "finalists": [{"role", "search_ns", "final_ns" or "failure", "round_ns", "config"}], "chosen"}; null where the
   /// run had none (interrupted, or results written before it existed). kernel_time_ns is then the chosen one's
   /// final_ns.

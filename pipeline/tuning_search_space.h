@@ -5,8 +5,8 @@
 #include "codegen/kernel_config.h"
 #include "codegen/tuning_space.h"
 #include "mdh/bind.h"
-#include "tuner/configuration.h"
-#include "tuner/search_space.h"
+#include "tuner/space/configuration.h"
+#include "tuner/space/search_space.h"
 
 namespace mdh {
 

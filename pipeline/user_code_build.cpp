@@ -1,6 +1,6 @@
 #include "pipeline/user_code_build.h"
 
-#include "pipeline/device_limits.h"
+#include "pipeline/device_limits_query.h"
 #include "pipeline/kernel.h"
 #include "runtime/context.h"
 #include "runtime/device.h"

@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "tuner/abort.h"
-#include "tuner/evaluation.h"
-#include "tuner/journal.h"
-#include "tuner/search_space.h"
-#include "tuner/technique.h"
+#include "tuner/evaluate/evaluation.h"
+#include "tuner/journal/journal.h"
+#include "tuner/search/technique.h"
+#include "tuner/space/search_space.h"
 
 namespace mdh::tuner {
 
@@ -47,7 +47,7 @@ struct TunerOptions {
   /// Stop when the technique proposes only already evaluated configurations this many times in a row.
   uint64_t max_repeated_proposals = 100000;
   /// How many of the lowest-cost configurations TuningResult::leaders keeps (replayed ones too), for a final timing
-  /// (tuner/final_timing.h).
+  /// (tuner/evaluate/final_timing.h).
   size_t leaders = 0;
 };
 

@@ -115,7 +115,7 @@ def test_tune_starts_workers_of_the_mdh_executable_and_returns_config_and_journa
     assert len(lines) == 4 and lines[0]["metadata"]["sizes"] == "I=8,J=8,K=8"  # a header and three evaluations
     result = json.loads(out.read_text())
     assert result["config"] == config
-    # The result is the fastest finalist timed again, the default among them (tuner/final_timing.h).
+    # The result is the fastest finalist timed again, the default among them (tuner/evaluate/final_timing.h).
     chosen = result["final_timing"]["finalists"][result["final_timing"]["chosen"]]
     assert chosen["config"] == config and chosen["final_ns"] == result["kernel_time_ns"]
     assert any(f["role"] == "default" for f in result["final_timing"]["finalists"])

@@ -91,7 +91,7 @@ TEST(ManyDimensions, TheSpaceOfTwentyDimensionsIsBuiltUnderAMemoryLimit) {
 
 // 20 `++` dimensions of extent 2: each dimension's OWNERSHIP constraint excludes half of the candidates. While
 // OWNERSHIP was a group of its own, that constraint crossed groups, one uniform candidate in about 10^6 was valid
-// and `mdh tune` gave up after 10^6 rejections (88 s); sampling blocks (tuner/sampling_blocks.h) tied the groups.
+// and `mdh tune` gave up after 10^6 rejections (88 s); sampling blocks (tuner/space/sampling_blocks.h) tied the groups.
 // OWNERSHIP is now in its dimension's tree (with STRIDED_RUN, which its constraints read too), so the trees hold
 // only valid combinations and plain rejection samples without rejecting almost every candidate.
 TEST(ManyDimensions, TwentyConcatDimensionsSampleValidConfigurations) {

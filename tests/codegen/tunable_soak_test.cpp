@@ -16,7 +16,7 @@
 #include "tests/codegen/codegen_test_support.h"
 #include "tests/codegen/tunable_property_support.h"
 #include "tests/codegen/tunable_test_support.h"
-#include "tuner/random.h"
+#include "tuner/space/random.h"
 
 namespace mdh::testing {
 namespace {

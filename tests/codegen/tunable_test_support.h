@@ -29,7 +29,7 @@ DeviceLimits first_device_vector_limits();
 /// A device that limits only what tests of a space's shape need: 1,024 work-items per work-group (64 along
 /// OpenCL dimension 2) and 64 KiB of local memory, with no register budget.
 DeviceLimits roomy_device_limits();
-/// An H200 as the runtime describes it (pipeline/device_limits.cpp).
+/// An H200 as the runtime describes it (pipeline/device_limits_query.cpp).
 DeviceLimits h200_device_limits();
 
 /// Calls `visit` for every valid assignment of the space, enumerated by the tuner's engine (pipeline/

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "support/error.h"
-#include "tuner/journal.h"
+#include "tuner/journal/journal.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

@@ -9,7 +9,7 @@
 #include <regex>
 
 #include "codegen/kernel_config.h"
-#include "pipeline/device_limits.h"
+#include "pipeline/device_limits_query.h"
 #include "pipeline/pipeline.h"
 #include "runtime/device.h"
 #include "scratch_directory.h"

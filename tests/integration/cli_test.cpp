@@ -110,7 +110,7 @@ TEST(Cli, DevicesIcdSaysWhichDriversTheLoaderReadsAndWhetherTheyLoad) {
 
 // 20 `++` dimensions of extent 2, the most the language allows: `mdh space` estimated "about 0" valid
 // configurations (none among 20,000 uniform candidates) and `mdh generate` refused its own default configuration
-// (private array bytes). The estimate now draws through sampling blocks (tuner/sampling_blocks.h).
+// (private array bytes). The estimate now draws through sampling blocks (tuner/space/sampling_blocks.h).
 TEST(Cli, TwentyDimensionsHaveASpaceAndADefault) {
   std::string view, extents, index, combine;
   for (int d = 0; d < 20; ++d) {

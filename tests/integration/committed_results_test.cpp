@@ -15,7 +15,7 @@
 #include "pipeline/pipeline.h"
 #include "pipeline/tuning_result.h"
 #include "support/error.h"
-#include "tuner/journal.h"
+#include "tuner/journal/journal.h"
 
 namespace mdh {
 namespace {

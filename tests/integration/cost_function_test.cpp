@@ -15,7 +15,7 @@
 #include "codegen/kernel_config.h"
 #include "codegen/tuning_space.h"
 #include "mdh/parser.h"
-#include "pipeline/device_limits.h"
+#include "pipeline/device_limits_query.h"
 #include "pipeline/kernel.h"
 #include "pipeline/md_hom_run.h"
 #include "runtime/binary_cache.h"
@@ -62,7 +62,7 @@ TEST(CostFunction, FarBehindCandidatesAreCutAfterTheirWarmUpOnlyWhereTheBuildIsC
   }
 }
 
-// A final timing (tuner/final_timing.h) is timed in full and checked even far behind the best.
+// A final timing (tuner/evaluate/final_timing.h) is timed in full and checked even far behind the best.
 TEST(CostFunction, AFinalTimingIsNeverCutAndAlwaysChecked) {
   SmallGemmRun gemm;
   tuner::EvaluationContext final_timing{1e-12};

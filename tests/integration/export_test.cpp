@@ -18,7 +18,7 @@
 #include "codegen/kernel_config.h"
 #include "codegen/tuning_space.h"
 #include "mdh/parser.h"
-#include "pipeline/device_limits.h"
+#include "pipeline/device_limits_query.h"
 #include "pipeline/tuning_search_space.h"
 #include "runtime/device.h"
 #include "runtime/mdh_runner.hpp"

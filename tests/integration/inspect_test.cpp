@@ -11,7 +11,7 @@
 #include "codegen/kernel_config.h"
 #include "codegen/tuning_space.h"
 #include "mdh/parser.h"
-#include "pipeline/device_limits.h"
+#include "pipeline/device_limits_query.h"
 #include "runtime/device.h"
 #include "tests/integration/command_runner.h"
 #include "tests/integration/scratch_directory.h"

@@ -13,7 +13,7 @@
 #include "pipeline/tuning_request.h"
 #include "support/error.h"
 #include "tests/nvidia_build_log.h"
-#include "tuner/journal.h"
+#include "tuner/journal/journal.h"
 
 namespace mdh {
 namespace {

@@ -14,7 +14,7 @@
 #include "codegen/tuning_space.h"
 #include "mdh/parser.h"
 #include "mdh/signature.h"
-#include "pipeline/device_limits.h"
+#include "pipeline/device_limits_query.h"
 #include "pipeline/kernel.h"
 #include "pipeline/tune.h"
 #include "pipeline/tuning_result.h"

@@ -18,7 +18,7 @@
 #include <thread>
 
 #include "tests/integration/command_runner.h"
-#include "tuner/journal.h"
+#include "tuner/journal/journal.h"
 
 extern char** environ;
 

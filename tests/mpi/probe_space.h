@@ -2,7 +2,7 @@
 // enough that the random search never proposes a configuration twice in a run.
 #pragma once
 
-#include "tuner/search_space.h"
+#include "tuner/space/search_space.h"
 
 namespace mdh::testing {
 

@@ -1,9 +1,10 @@
 // A tuning run whose compiles and device are sleeps, for rank_pipeline_test: the evaluations per second and the
 // compiles each rank kept in flight, one process against MPI ranks, with the pipeline depths mdh tune uses
-// (tuner/compile_pipeline.h). A compile sleeps kCompileSeconds, one in kSlowEvery (by a hash of the configuration)
-// kSlowCompileSeconds: mdh tune's compiles are as skewed (H200, GEMM 1024^3: median 0.7 s, 90% within 3.5 s), and a
-// slow one at the front of the window is what a shallow pipeline stalls on. The random search draws the same
-// configurations in the same order however many evaluate at once, so runs of E evaluations compile the same ones.
+// (tuner/evaluate/compile_pipeline.h). A compile sleeps kCompileSeconds, one in kSlowEvery (by a hash of the
+// configuration) kSlowCompileSeconds: mdh tune's compiles are as skewed (H200, GEMM 1024^3: median 0.7 s, 90%
+// within 3.5 s), and a slow one at the front of the window is what a shallow pipeline stalls on. The random search
+// draws the same configurations in the same order however many evaluate at once, so runs of E evaluations compile the
+// same ones.
 //
 //   rank_pipeline_probe --one-process --compile-threads T --evaluations E
 //   mpirun -np N rank_pipeline_probe --compile-threads T --evaluations E    (every rank evaluates, rank 0 searches)
@@ -20,9 +21,9 @@
 
 #include "support/error.h"
 #include "tests/mpi/probe_space.h"
-#include "tuner/compile_pipeline.h"
-#include "tuner/mpi_evaluators.h"
-#include "tuner/technique.h"
+#include "tuner/evaluate/compile_pipeline.h"
+#include "tuner/evaluate/mpi_evaluators.h"
+#include "tuner/search/technique_registry.h"
 #include "tuner/tuner.h"
 
 namespace {

@@ -1,9 +1,9 @@
 // Each MPI rank compiles as many configurations at once as a one-process run with the same compile threads, so two
 // ranks make about twice the evaluations per second of one process. Compiles and the device are sleeps
 // (rank_pipeline_probe.cpp), so the numbers depend on timers, not on the cores of the machine running the test.
-// Before the ranks got a one-process run's pipeline depth (tuner/compile_pipeline.h), a slow compile at the front of
-// the window stalled the MPI run: on the 2xH200 host each rank kept about 6 of its 16 compile workers busy, and two
-// GPUs made 0.6-0.7x the evaluations per second of one.
+// Before the ranks got a one-process run's pipeline depth (tuner/evaluate/compile_pipeline.h), a slow compile at the
+// front of the window stalled the MPI run: on the 2xH200 host each rank kept about 6 of its 16 compile workers busy,
+// and two GPUs made 0.6-0.7x the evaluations per second of one.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -75,9 +75,10 @@ TEST_F(MpiRankPipeline, TwoRanksKeepTheirCompileThreadsBusyAndMakeTwiceTheEvalua
 }
 
 // A seed of the run (the default start, given and transferred starts) keeps the first build's compile deadline
-// (tuner/compile_deadline.h). Under mpirun only rank 0 reads the given and transferred starts; before its requests
-// marked them, another rank compiled them with the deadline of the run's median compile. Here rank 0
-// searches from three seeds and rank 1 compiles everything: its compiles must find exactly those three to be seeds.
+// (tuner/evaluate/compile_deadline.h). Under mpirun only rank 0 reads the given and transferred starts; before its
+// requests marked them, another rank compiled them with the deadline of the run's median compile. Here
+// rank 0 searches from three seeds and rank 1 compiles everything: its compiles must find exactly those three to be
+// seeds.
 TEST_F(MpiRankPipeline, AnotherRankCompilesRank0sSeedsAsSeeds) {
   const nlohmann::json r = run_probe(mpirun(2), MDH_SEED_MARKS_PROBE, "--evaluations 20");
   ASSERT_TRUE(r.contains("seeds")) << r.dump();

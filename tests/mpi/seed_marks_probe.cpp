@@ -15,12 +15,12 @@
 
 #include "support/error.h"
 #include "tests/mpi/probe_space.h"
-#include "tuner/compile_deadline.h"
-#include "tuner/compile_pipeline.h"
-#include "tuner/mpi_evaluators.h"
-#include "tuner/random.h"
-#include "tuner/seeded_technique.h"
-#include "tuner/technique.h"
+#include "tuner/evaluate/compile_deadline.h"
+#include "tuner/evaluate/compile_pipeline.h"
+#include "tuner/evaluate/mpi_evaluators.h"
+#include "tuner/search/seeded_technique.h"
+#include "tuner/search/technique_registry.h"
+#include "tuner/space/random.h"
 #include "tuner/tuner.h"
 
 namespace {

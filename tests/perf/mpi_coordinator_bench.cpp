@@ -4,7 +4,7 @@
 //
 //   mpirun -np 1+S mpi_coordinator_bench --evaluators E [--evaluation-seconds D] [--seconds T] [--journal F]
 //       rank 0 searches GEMM 1024^3's mdh tuning space (H200-like limits) with auc_bandit for T seconds; ranks 1..S
-//       each simulate E/S evaluators behind the real MPI protocol (tuner/mpi_evaluators.h).
+//       each simulate E/S evaluators behind the real MPI protocol (tuner/evaluate/mpi_evaluators.h).
 //   mpi_coordinator_bench --in-process --evaluators E ...
 //       the same search with the E simulated evaluators in rank 0's process: the loop's cost without MPI.
 // Prints one line: evaluators, seconds per evaluation, evaluations, seconds, evaluations/s, the ideal E/D, and the
@@ -25,8 +25,8 @@
 #include "mdh/parser.h"
 #include "pipeline/tuning_search_space.h"
 #include "support/error.h"
-#include "tuner/mpi_evaluators.h"
-#include "tuner/technique.h"
+#include "tuner/evaluate/mpi_evaluators.h"
+#include "tuner/search/technique_registry.h"
 #include "tuner/tuner.h"
 
 namespace {

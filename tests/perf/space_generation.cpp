@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "tuner/search_space.h"
+#include "tuner/space/search_space.h"
 #ifdef MDH_SPACE_GENERATION_WITH_MDH
 #include "codegen/tuning_space.h"
 #include "mdh/bind.h"

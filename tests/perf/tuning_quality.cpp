@@ -16,10 +16,11 @@
 #include <string>
 #include <vector>
 
-#include "tuner/random.h"
-#include "tuner/recorded_space.h"
-#include "tuner/search_space.h"
-#include "tuner/seeded_technique.h"
+#include "tuner/search/seeded_technique.h"
+#include "tuner/search/technique_registry.h"
+#include "tuner/space/random.h"
+#include "tuner/space/recorded_space.h"
+#include "tuner/space/search_space.h"
 #include "tuner/tuner.h"
 #ifdef MDH_TUNING_QUALITY_WITH_MDH
 #include <deque>

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "pipeline/device_limits.h"
+#include "pipeline/device_limits_query.h"
 #include "runtime/device.h"
 
 namespace mdh {

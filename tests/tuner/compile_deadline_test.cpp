@@ -1,6 +1,6 @@
 // The compile deadline follows the median of the run's latest compiles, with a floor and a cap, once enough compiles
 // have finished.
-#include "tuner/compile_deadline.h"
+#include "tuner/evaluate/compile_deadline.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The final timing of a search's finalists: each timed again in rounds, in turn, with the order rotated; the fastest
 // as timed again is chosen, not the one the search measured lowest; failures and interrupts choose nothing wrong.
 // And the tuning loop's leaders, from which the finalists come.
-#include "tuner/final_timing.h"
+#include "tuner/evaluate/final_timing.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <map>
 
 #include "tests/tuner/synthetic.h"
-#include "tuner/technique.h"
+#include "tuner/search/technique_registry.h"
 #include "tuner/tuner.h"
 
 namespace mdh::tuner {

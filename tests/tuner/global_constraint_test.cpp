@@ -10,6 +10,7 @@
 #include "support/error.h"
 #include "tests/tuner/random_spaces.h"
 #include "tests/tuner/synthetic.h"
+#include "tuner/search/technique_registry.h"
 #include "tuner/tuner.h"
 
 namespace mdh::tuner {

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "tests/tuner/synthetic.h"
+#include "tuner/search/technique_registry.h"
 #include "tuner/tuner.h"
 
 namespace {

@@ -9,9 +9,10 @@
 #include <filesystem>
 
 #include "tests/tuner/synthetic.h"
-#include "tuner/cost_model.h"
-#include "tuner/seeded_technique.h"
-#include "tuner/techniques.h"
+#include "tuner/search/cost_model.h"
+#include "tuner/search/seeded_technique.h"
+#include "tuner/search/technique_registry.h"
+#include "tuner/search/techniques.h"
 #include "tuner/tuner.h"
 
 namespace mdh::tuner {

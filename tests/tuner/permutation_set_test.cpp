@@ -1,6 +1,6 @@
 // Permutations too long to list: PermutationSet's rank arithmetic against brute force, and tree levels of such
 // permutations (restricted, pinned, classes in order) against the predicates they replace.
-#include "tuner/permutation_set.h"
+#include "tuner/space/permutation_set.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <set>
 
 #include "support/error.h"
-#include "tuner/search_space.h"
+#include "tuner/space/search_space.h"
 
 namespace mdh::tuner {
 namespace {

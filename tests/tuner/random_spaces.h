@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "tuner/search_space.h"
+#include "tuner/space/search_space.h"
 
 namespace mdh::tuner::testing {
 

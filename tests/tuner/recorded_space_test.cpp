@@ -1,6 +1,6 @@
 // Recorded spaces: the journal of an exhaustive `mdh tune` run loads as one (header skipped, lists and names as
 // enumerations, failures as failed), and the replay answers exactly the recorded costs.
-#include "tuner/recorded_space.h"
+#include "tuner/space/recorded_space.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <fstream>
 
 #include "support/error.h"
-#include "tuner/search_space.h"
+#include "tuner/space/search_space.h"
 
 namespace mdh::tuner {
 namespace {

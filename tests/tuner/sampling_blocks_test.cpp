@@ -1,4 +1,4 @@
-// Sampling blocks (tuner/sampling_blocks.h): where global constraints on small groups leave almost no uniform
+// Sampling blocks (tuner/space/sampling_blocks.h): where global constraints on small groups leave almost no uniform
 // candidate valid, draws go through the blocks' valid combinations, stay uniform over the valid configurations and
 // check few candidates; where rejection is cheap, draws stay exactly what they were.
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include <string>
 
 #include "support/error.h"
-#include "tuner/search_space.h"
+#include "tuner/space/search_space.h"
 
 namespace mdh::tuner {
 namespace {

@@ -7,7 +7,7 @@
 #include "support/error.h"
 #include "tests/tuner/random_spaces.h"
 #include "tests/tuner/synthetic.h"
-#include "tuner/search_space.h"
+#include "tuner/space/search_space.h"
 
 namespace mdh::tuner {
 namespace {

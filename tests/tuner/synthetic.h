@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "tuner/evaluation.h"
-#include "tuner/search_space.h"
+#include "tuner/evaluate/evaluation.h"
+#include "tuner/space/search_space.h"
 
 namespace mdh::tuner::testing {
 

@@ -13,10 +13,11 @@
 
 #include "support/error.h"
 #include "tests/tuner/synthetic.h"
-#include "tuner/journal.h"
-#include "tuner/preparing_evaluator.h"
-#include "tuner/seeded_technique.h"
-#include "tuner/techniques.h"
+#include "tuner/evaluate/preparing_evaluator.h"
+#include "tuner/journal/journal.h"
+#include "tuner/search/seeded_technique.h"
+#include "tuner/search/technique_registry.h"
+#include "tuner/search/techniques.h"
 #include "tuner/tuner.h"
 
 namespace mdh::tuner {
@@ -619,6 +620,30 @@ TEST(Techniques, UnknownNameIsAUserError) {
                           "annealing, differential_evolution, pattern_search, particle_swarm") +
                   (model_guided_built_in() ? ", model)" : ")"));
   }
+}
+
+// The registry is the one list of techniques: unique names, each with a help line; the default among them; the AUC
+// bandit's members numbered 1, 2, ... in the order it asks them, each a technique this build can make.
+TEST(Techniques, TheRegistryNamesEachTechniqueOnceAndNumbersTheBanditsMembers) {
+  std::set<std::string> names;
+  std::vector<std::string> members(technique_registry().size());
+  for (const TechniqueEntry& entry : technique_registry()) {
+    EXPECT_TRUE(names.insert(entry.name).second) << entry.name;
+    EXPECT_GT(std::string(entry.help).size(), 10u) << entry.name;
+    if (entry.bandit_position == 0) continue;
+    ASSERT_GT(entry.bandit_position, 0) << entry.name;
+    ASSERT_LE(static_cast<size_t>(entry.bandit_position), members.size()) << entry.name;
+    EXPECT_TRUE(members[entry.bandit_position - 1].empty()) << entry.name << " shares its place";
+    EXPECT_NE(entry.make, nullptr) << entry.name;
+    members[entry.bandit_position - 1] = entry.name;
+  }
+  EXPECT_EQ(names.count(kDefaultTechnique), 1u);
+  EXPECT_EQ(technique_names().front(), kDefaultTechnique);
+  const auto placed = std::count_if(members.begin(), members.end(), [](const std::string& m) { return !m.empty(); });
+  members.resize(static_cast<size_t>(placed));  // the places are 1 to the number of members, without gaps
+  EXPECT_EQ(members,
+            (std::vector<std::string>{"particle_swarm", "differential_evolution", "annealing", "pattern_search"}));
+  EXPECT_EQ(make_technique("auc_bandit")->name(), "auc_bandit");
 }
 
 }  // namespace

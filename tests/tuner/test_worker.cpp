@@ -14,7 +14,7 @@
 #include <thread>
 
 #include "tests/tuner/synthetic.h"
-#include "tuner/worker_pool.h"
+#include "tuner/evaluate/worker_pool.h"
 
 int main(int argc, char** argv) {
   int64_t hang_x = -1, crash_x = -1, launch_error_x = -1, hang_in_check_x = -1;

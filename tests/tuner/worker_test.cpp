@@ -9,8 +9,9 @@
 
 #include "support/error.h"
 #include "tests/tuner/synthetic.h"
+#include "tuner/evaluate/worker_pool.h"
+#include "tuner/search/technique_registry.h"
 #include "tuner/tuner.h"
-#include "tuner/worker_pool.h"
 
 namespace mdh::tuner {
 namespace {
@@ -52,7 +53,7 @@ TEST(WorkerPool, SendsTheBestCostAndReturnsTheChecksMade) {
   EXPECT_EQ(behind.reason, std::to_string(0.5));
   EXPECT_FALSE(behind.verified);  // the bowl's costs are all above 1
   EXPECT_FALSE(behind.cut);
-  EvaluationContext final_timing;  // tuner/final_timing.h
+  EvaluationContext final_timing;  // tuner/evaluate/final_timing.h
   final_timing.final_runs = 7;
   pool.submit(3, c, final_timing);
   EXPECT_EQ(pool.wait().second.reason, "none, final_runs 7");
@@ -180,7 +181,8 @@ TEST(WorkerPool, TheContextsTimeoutReplacesThePoolsDeadline) {
 }
 
 // A worker's start-up is not the time it works on its first evaluation: the run's compile deadline judges compiles by
-// this, and counting the start-ups of sixteen compile workers made it 15 times too lenient (pipeline/tune.cpp).
+// this, and counting the start-ups of sixteen compile workers made it 15 times too lenient
+// (pipeline/tune/compile_ahead.cpp).
 TEST(WorkerPool, TheWorkOnAnEvaluationIsCountedFromTheWorkersReadiness) {
   SearchSpace space(testing::bowl_parameters());
   WorkerPoolOptions options = test_workers(1, {"--start-up-seconds", "0.6", "--hang-x", "3"});

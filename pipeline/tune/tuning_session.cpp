@@ -1,0 +1,73 @@
+// One `mdh tune` process: ranks, progress, signals, the run, its summary and its result file.
+#include "pipeline/tune/tuning_session.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <optional>
+
+#include "pipeline/tune/tuning_ranks.h"
+#include "pipeline/tune/tuning_summary.h"
+#include "tuner/interrupt_signals.h"
+
+namespace mdh {
+namespace {
+
+std::string format_cost(double seconds) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4f ms", seconds * 1e3);
+  return buf;
+}
+
+std::string rates(const std::optional<double>& gflops, const std::optional<double>& gbytes) {
+  std::string out;
+  char buf[48];
+  if (gflops) std::snprintf(buf, sizeof buf, ", %.2f GFLOP/s", *gflops), out += buf;
+  if (gbytes) std::snprintf(buf, sizeof buf, ", %.2f GB/s", *gbytes), out += buf;
+  return out;
+}
+
+}  // namespace
+
+int run_tuning_session(const TuningRequest& request, TuningSettings settings, const TuningSessionOptions& session) {
+  settings.interrupt = &tuner::signal_interrupt();
+  // One write per note: under mpirun several ranks' notes share one stream, and the pieces of one line would
+  // interleave with another rank's.
+  settings.note = [](const std::string& text) { std::cerr << ("note: " + text + "\n") << std::flush; };
+  std::optional<TuningProgress> progress;
+  progress.emplace(std::cerr, ::isatty(STDERR_FILENO), session.horizon);
+  // Under mpirun: each evaluating rank's compile seconds, which say how many compiles it kept in flight.
+  std::map<int, double> rank_compile_seconds;
+  settings.on_evaluation = [&](const tuner::TuningStatus& status, const tuner::EvaluationRecord& record,
+                               bool replayed) {
+    progress->on_evaluation(status, record, replayed);
+    if (!replayed && record.compile_seconds && record.result.measured_on.contains("rank"))
+      rank_compile_seconds[record.result.measured_on["rank"].get<int>()] += *record.compile_seconds;
+  };
+  TuningRanks ranks(settings, session.rank0_evaluates);
+  if (ranks.quiet()) progress.reset();
+
+  std::optional<TuningOutcome> outcome;
+  {
+    const tuner::InterruptOnSignals signals;
+    outcome = ranks.tune(request, settings);
+  }
+  if (!outcome) return 0;  // a rank other than 0 failed: rank 0 reports it
+  progress.reset();
+  if (outcome->served) return 0;
+
+  print_tuning_summary(std::cout, *outcome, ranks.under_mpirun(), rank_compile_seconds);
+  if (!outcome->result_file) {
+    std::cout << "no valid configuration found; see the journal " << settings.journal_path << " for the reasons\n";
+    return 1;
+  }
+  session.write_text(session.out_path, outcome->result_file->to_json().dump(2) + "\n");
+  std::cout << "best: " << format_cost(*outcome->result.best_cost)
+            << rates(outcome->result_file->gflops, outcome->result_file->gbytes_per_second) << " -> "
+            << session.out_path << '\n';
+  return 0;
+}
+
+}  // namespace mdh
