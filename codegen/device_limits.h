@@ -32,9 +32,8 @@ struct DeviceLimits {
   // Work-items the hardware runs as one thread, where the device reports such a width: NVIDIA's warp
   // (CL_DEVICE_WARP_SIZE_NV), AMD's wavefront (CL_DEVICE_WAVEFRONT_WIDTH_AMD); 1 elsewhere. A work-group of another
   // size leaves lanes of its last warp idle, so the default search space holds only multiples of it (the warp
-  // constraint in parameter_families.cpp). PoCL on a CPU reports none: it runs a work-group's work-items as loops,
-  // and its tuned configurations on a 16-core Xeon have 2, 6, 12 and 112 work-items
-  // (results/pocl-cpu-intel-xeon-16c/), where its float vector width is 16.
+  // constraint in codegen/families/tile_sizes.cpp). PoCL on a CPU reports none: it runs a work-group's work-items as
+  // loops, and its fast configurations have work-groups of any size (docs/decisions.md).
   uint64_t warp_size = 1;
   // CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT (for defaults only): the floats one vector register holds (16 on PoCL for
   // AVX-512, 8 for AVX2). On devices without dedicated local memory (CPUs) the default gives each work-item private

@@ -71,6 +71,9 @@ class ParameterFamily {
   /// The size families of one dimension constrain each other mostly among themselves: the tuner builds one tree per
   /// dimension for them (and one per parameter of the other families).
   bool grouped_by_dimension = false;
+  /// The family sizes an array of the kernel (local or private memory, scratch): the constraints on the memory a
+  /// configuration needs (geometry quantities) read every such family.
+  bool sizes_arrays = false;
 
   // Enumerations: the value names, in the order the tuner prefers them (the first is tried first), and the integers
   // that journals and tuning results wrote for them before values were named (C++ enum ordinals; left empty, label k's
@@ -145,6 +148,10 @@ int store_dimension(const BoundMdh& bound);
 /// shared (DOT: no `++` dimension; GEMM 2x4x64), which small sizes' defaults do not use, so the constraint is left
 /// out.
 bool whole_warps_apply(const BoundMdh& bound, const DeviceLimits& limits);
+
+/// A config of the md_hom's shape with the fixed values of the global layer (inputs read through, results in
+/// global memory) and every parameter at its family's neutral value (sizes 1, OpenCL dimension 0).
+KernelConfig config_frame(const BoundMdh& bound);
 
 /// The typed configuration whose every parameter has the value the source gives (config_frame for the rest).
 KernelConfig config_from_values(const BoundMdh& bound, const ValueSource& values);

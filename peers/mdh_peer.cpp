@@ -2,6 +2,7 @@
 // same JSON record), so that benchmark tables compare like with like. --config takes an `mdh tune` result.
 #include <nlohmann/json.hpp>
 
+#include "codegen/config_json.h"
 #include "peers/peer_common.h"
 #include "pipeline/device_limits.h"
 #include "pipeline/kernel.h"

@@ -11,6 +11,8 @@
 #include <fstream>
 #include <map>
 
+#include "codegen/config_json.h"
+#include "codegen/default_config.h"
 #include "codegen/kernel_config.h"
 #include "codegen/tunable_kernel.h"
 #include "mdh/signature.h"

@@ -18,6 +18,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "codegen/config_json.h"
+#include "codegen/default_config.h"
 #include "codegen/launch_plan.h"
 #include "codegen/tunable_kernel.h"
 #include "support/error.h"

@@ -7,6 +7,8 @@
 #include <tuple>
 #include <vector>
 
+#include "codegen/config_json.h"
+#include "codegen/default_config.h"
 #include "codegen/tunable_geometry.h"
 #include "codegen/tuning_space.h"
 #include "tests/codegen/codegen_test_support.h"

@@ -15,6 +15,8 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
+#include "codegen/config_json.h"
+#include "codegen/default_config.h"
 #include "codegen/kernel_config.h"
 #include "codegen/parameter_families.h"
 #include "codegen/tunable_geometry.h"

@@ -7,6 +7,8 @@
 #include <random>
 #include <tuple>
 
+#include "codegen/config_json.h"
+#include "codegen/default_config.h"
 #include "codegen/kernel_config.h"
 #include "codegen/permutation.h"
 #include "codegen/tunable_geometry.h"

@@ -1,0 +1,58 @@
+// What the modules of the family table (codegen/families/*.cpp) share: value encodings, search lattices, and the
+// quantities their constraints read. Internal to codegen/.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <set>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "codegen/parameter_families.h"
+#include "codegen/tunable_geometry.h"
+
+namespace mdh::families {
+
+inline constexpr int64_t kMaxOpenClIndex = std::numeric_limits<int32_t>::max();  // the kernel's ids are `int`
+// STRIDED_RUN's range: a run is read as one vector, and a GPU's widest read is 128 bits (a float4).
+inline constexpr int64_t kMaxStridedRun = 4;
+
+int64_t ceil_div(int64_t a, int64_t b);
+int buffer_rank(const Mdh& mdh, int access);
+std::vector<int> all_dims(const Mdh& mdh);
+int64_t label_index(const std::vector<Memory>& order, Memory m);
+Memory memory_at(const std::vector<Memory>& order, int64_t index);
+std::vector<std::string> memory_labels(const std::vector<Memory>& order);
+std::vector<int64_t> memory_codes(const std::vector<Memory>& order);
+int64_t rank_of(const std::vector<int>& permutation);
+std::vector<int> permutation_of(int64_t rank, int n);
+std::set<int64_t> tile_sizes(const LatticeContext& x);
+std::vector<int64_t> whole_range(int64_t lo, int64_t hi);
+std::vector<int64_t> tile_lattice(const LatticeContext& x);
+KernelConfig config_of(const BoundMdh& bound, const ValueSource& values);
+std::vector<ParameterRef> refs(const BoundMdh& bound, const std::vector<std::string>& families);
+std::vector<int64_t> powers_of_two(const LatticeContext& x);
+bool has_strided_runs(const BoundMdh& bound, int d);
+std::vector<std::string> array_families();
+std::vector<std::string> dimension_names(const BoundMdh& bound, int);
+std::optional<int64_t> no_neutral(const BoundMdh&, int);
+std::optional<int64_t> neutral_zero(const BoundMdh&, int);
+Expr reduction_sharing(const FamilyContext& x);
+/// The memory a configuration needs, from codegen/tunable_geometry.h (the emitter sizes its arrays from the same).
+Expr geometry_quantity(const FamilyContext& x, const std::string& name,
+                       std::function<uint64_t(const TunableGeometry&)> quantity);
+
+// get and set of a family of one parameter whose labels name the values of the KernelConfig enum `member` in
+// declaration order (label index = enum value).
+template <auto member>
+void access_enum_member(ParameterFamily& f) {
+  using Enum = std::remove_reference_t<decltype(std::declval<KernelConfig&>().*member)>;
+  f.get = [](const KernelConfig& c, int) { return static_cast<int64_t>(c.*member); };
+  f.set = [](KernelConfig& c, int, int64_t v) { c.*member = static_cast<Enum>(v); };
+}
+
+}  // namespace mdh::families
