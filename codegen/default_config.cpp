@@ -183,7 +183,7 @@ KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
   if (!limits.local_memory_dedicated && calls_inline_math_function(mdh)) c.inline_math = InlineMath::mdh;
   // And f with a loop inlined into the loop nest, its loops unrolled (KernelConfig::f_inline).
   if (!limits.local_memory_dedicated && f_inline_applies(mdh)) c.f_inline = FInline::unrolled;
-  // Reductions last in the work-group loop nest: the space requires it (LOOP_ORDER_G in parameter_families.cpp).
+  // Reductions last in the work-group loop nest: the space requires it (LOOP_ORDER_G in families/loop_order.cpp).
   std::stable_partition(c.loop_order[0].begin(), c.loop_order[0].end(),
                         [&](int d) { return mdh.dims[d].combine.is_concat(); });
   shrink_private_tiles_until_valid(bound, limits, c);

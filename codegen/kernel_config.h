@@ -3,8 +3,8 @@
 // valid for a device is decided by the constraints of the parameter families (codegen/parameter_families.h).
 //
 // Adding a parameter family (vector width, unrolling, local-buffer padding, ...) means: one field here (written by
-// the family through member_slot), one entry in the family table (codegen/parameter_families.cpp), the emitter code
-// that uses it, and its tests.
+// the family through member_slot), its module under codegen/families/ with one line in families/family_modules.h,
+// the emitter code that uses it, and its tests (codegen/README.md).
 #pragma once
 
 #include <array>
@@ -45,7 +45,7 @@ enum class FInline { call, inlined, unrolled };
 /// WG_COMBINE's values (see KernelConfig::work_group_combine).
 enum class WorkGroupCombine { kernel, last, atomic };
 /// Where WG_COMBINE can exist: the md_hom reduces. (At a size whose reductions have a single element the family is
-/// left out: parameter_families.cpp.)
+/// left out: codegen/families/work_group_combine.cpp.)
 inline bool work_group_combine_applies(const Mdh& mdh) {
   return !mdh.reduction_dims().empty();
 }

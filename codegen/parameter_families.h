@@ -2,11 +2,12 @@
 // says how many parameters the family has for an md_hom (its scope), what its values are (integers with their
 // search lattice, named enumeration values, or permutations), the neutral value that reproduces the kernel
 // generated before the family existed, how it reads and writes the typed KernelConfig, and the constraints it
-// introduces. Everything else is derived from this table: the config JSON form (kernel_config.h), the tuning space
+// introduces. Everything else is derived from this table: the config JSON form (config_json.h), the tuning space
 // and its checks (tuning_space.h), the tuner's parameters and their names in journals, and `mdh space`.
 //
-// Adding a family: one entry in kFamilies (parameter_families.cpp) with a field of KernelConfig, plus the emitter
-// code that uses it, plus its tests.
+// The entries live in modules under codegen/families/, one per family or tight group, assembled in the order of
+// families/family_modules.h. Adding a family: its module and one line there, a field of KernelConfig, the emitter
+// code that uses it, and its tests.
 #pragma once
 
 #include <cstdint>

@@ -1,9 +1,5 @@
 // MEM_INP and BUF_ORDER of the local and private layers: where input tiles are cached, and in which order.
-#include <algorithm>
-#include <limits>
-
 #include "codegen/families/family_support.h"
-#include "codegen/inline_math.h"
 
 namespace mdh::families {
 

@@ -1,9 +1,5 @@
 // LOOP_ORDER per layer: the order in which the layer iterates the dimensions.
-#include <algorithm>
-#include <limits>
-
 #include "codegen/families/family_support.h"
-#include "codegen/inline_math.h"
 
 namespace mdh::families {
 

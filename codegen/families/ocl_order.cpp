@@ -1,9 +1,7 @@
 // ORDER_OCL: the OpenCL dimension of each md_hom dimension's work-group and work-item id.
-#include <algorithm>
 #include <limits>
 
 #include "codegen/families/family_support.h"
-#include "codegen/inline_math.h"
 
 namespace mdh::families {
 

@@ -1,9 +1,5 @@
 // OWNERSHIP and WG_OWNERSHIP: which elements a work-item owns, and which tiles a work-group owns.
-#include <algorithm>
-#include <limits>
-
 #include "codegen/families/family_support.h"
-#include "codegen/inline_math.h"
 
 namespace mdh::families {
 

@@ -3,7 +3,6 @@
 #include <limits>
 
 #include "codegen/families/family_support.h"
-#include "codegen/inline_math.h"
 
 namespace mdh::families {
 

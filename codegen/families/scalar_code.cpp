@@ -1,7 +1,4 @@
 // INLINE_MATH and F_INLINE: how user code meets the kernel (mdh's log, the scalar function inlined).
-#include <algorithm>
-#include <limits>
-
 #include "codegen/families/family_support.h"
 #include "codegen/inline_math.h"
 

@@ -1,9 +1,8 @@
 // The four sizes of each dimension (PACT'19 §V): local tiles, private tiles, work-items, work-groups.
 #include <algorithm>
-#include <limits>
+#include <set>
 
 #include "codegen/families/family_support.h"
-#include "codegen/inline_math.h"
 
 namespace mdh::families {
 

@@ -1,9 +1,5 @@
 // UNROLL_STEPS and UNROLL_TILES: unrolled loops over private steps and local tiles.
-#include <algorithm>
-#include <limits>
-
 #include "codegen/families/family_support.h"
-#include "codegen/inline_math.h"
 
 namespace mdh::families {
 

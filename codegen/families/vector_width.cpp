@@ -1,9 +1,7 @@
 // VECTOR_WIDTH and STORE_WIDTH: vector copies of cached inputs and vector stores of results.
 #include <algorithm>
-#include <limits>
 
 #include "codegen/families/family_support.h"
-#include "codegen/inline_math.h"
 
 namespace mdh::families {
 
