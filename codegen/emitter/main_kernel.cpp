@@ -11,11 +11,9 @@
 
 namespace mdh::emitter {
 
-void TunableEmitter::emit_main_kernel(LaunchPlan& plan) {
+// The main kernel's parameters in order; adds the matching arguments to `launch` and scratch buffers to `plan`.
+std::vector<std::string> TunableEmitter::kernel_parameters(LaunchPlan& plan, KernelLaunch& launch) {
   const int out_buffer = m_.output_buffer();
-  const std::string kernel_name = m_.name + "_tunable";
-  KernelLaunch launch;
-  launch.kernel_name = kernel_name;
   std::vector<std::string> params;
   for (size_t buffer = 0; buffer < m_.buffers.size(); ++buffer) {
     if (m_.buffers[buffer].kind != BufferKind::Input) continue;
@@ -67,12 +65,11 @@ void TunableEmitter::emit_main_kernel(LaunchPlan& plan) {
   for (const auto& p : m_.params) launch.args.push_back({KernelArg::Kind::Param, p.name, -1});
   for (const auto& buffer : m_.buffers)
     if (buffer.kind == BufferKind::Table) launch.args.push_back({KernelArg::Kind::Buffer, buffer.name, -1});
+  return params;
+}
 
-  line("__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE_0, LOCAL_SIZE_1, LOCAL_SIZE_2)))");
-  line("void " + kernel_name + "(" + join(params, ", ") + ")");
-  line("{");
-  ++indent_;
-  // 1. Ids.
+// The work-group and work-item ids of every dimension (ORDER_OCL) and their linear indices.
+void TunableEmitter::emit_ids_of_every_dimension() {
   line("// Work-group and work-item ids of every dimension (ORDER_OCL).");
   emit_ids(0, "get_group_id", "wg_", "NUM_WG");
   emit_ids(1, "get_local_id", "wi_", "NUM_WI");
@@ -90,8 +87,10 @@ void TunableEmitter::emit_main_kernel(LaunchPlan& plan) {
   linear_index("wg_r_lin", g_.reduction_dims, "wg_", "NUM_WG");
   line("(void)wi_lin; (void)wi_c_lin; (void)wi_r_lin; (void)wg_lin; (void)wg_r_lin;");
   if (g_.folds_in_last_group()) linear_index("wg_c_lin", g_.concat_dims, "wg_", "NUM_WG");
+}
 
-  // 2. Storage.
+// Partial results (MEM_RES), the folding work-group's flag and shares, and the input caches.
+void TunableEmitter::emit_result_and_cache_storage() {
   line("// Partial results: res_p per work-item (MEM_RES P), res_l per leading work-item (MEM_RES L).");
   switch (result_memory(Layer::Private)) {
     case Memory::Private:
@@ -138,67 +137,12 @@ void TunableEmitter::emit_main_kernel(LaunchPlan& plan) {
     else
       line(type + " " + cache_array(t.layer, t.access) + "[" + size + "];");
   }
+}
 
-  // 3. Global layer: the work-group's local tiles, `++` dimensions outside the reductions.
-  std::vector<int> concat_order, reduction_order;
-  for (int d : c_.loop_order[0]) (m_.dims[d].combine.is_concat() ? concat_order : reduction_order).push_back(d);
-  for (int d : concat_order) open_tile_loop(d);
-  if (has_reduction()) {
-    line("// Start the partial results of this local tile of the `++` dimensions.");
-    open_counted_loops({{"slot", "RESULT_SLOTS", g_.result_slots}});
-    line(res_p("slot") + " = " + identity() + ";");
-    if (g_.combines_work_items()) line("if (wi_r_lin == 0) " + res_l("slot") + " = " + identity() + ";");
-    close();
-  }
-  // DOUBLE_BUFFER: the first tile's loads before the pipelined loop, the next tile's inside it.
-  // Where no tile loop can prefetch at these sizes, "on" leaves the kernel as it is.
-  const int prefetch = c_.double_buffer != DoubleBuffer::off ? g_.prefetch_dimension : -1;
-  std::vector<bool> loop_open(m_.dims.size(), false);
-  for (int d : concat_order) loop_open[d] = true;
-  for (int d : reduction_order) {
-    if (d == prefetch) {
-      line("// Double buffering: registers for the next local tile of each cached input, the first one loaded now.");
-      for (int a : locally_cached())
-        line(vector_prefetch(a)
-                 ? vector_type(a) + " " + prefetch_array(a) + "[" + cache_macro(Layer::Local, a, "SIZE") + " / (" +
-                       str(vector_width(a)) + "*WG_SIZE)];"
-                 : buffer_type(m_.inputs[a].buffer) + " " + prefetch_array(a) + "[(" +
-                       cache_macro(Layer::Local, a, "SIZE") + " + WG_SIZE - 1) / WG_SIZE];");
-      line("{");
-      ++indent_;
-      emit_prefetch(d, true, loop_open);
-      close();
-      if (two_local_tiles()) emit_first_tile_stores();
-    }
-    if (d == g_.peeled_tile_loop) break;  // that loop and those inside it: emit_peeled_tile_loop, below
-    open_tile_loop(d);
-    loop_open[d] = true;
-  }
-  if (const int peeled = g_.peeled_tile_loop; peeled >= 0) {
-    // The reduction tile loops inside the peeled one hold one tile each.
-    const auto inner = std::find(reduction_order.begin(), reduction_order.end(), peeled) + 1;
-    const std::vector<int> inside(inner, reduction_order.end());
-    emit_peeled_tile_loop(peeled, [&] {
-      for (int d : inside) open_tile_loop(d);
-      emit_local_tile(prefetch);
-      close_loops(inside.size());
-    });
-    close_loops(reduction_order.size() - inside.size() - 1);
-  } else {
-    emit_local_tile(prefetch);
-    if (two_local_tiles()) {  // the loops inside the pipelined one first
-      const size_t pipelined = static_cast<size_t>(std::find(reduction_order.begin(), reduction_order.end(), prefetch) -
-                                                   reduction_order.begin());
-      close_loops(reduction_order.size() - pipelined - 1);
-      emit_second_tile_stores(prefetch);
-      close_loops(pipelined + 1);
-    } else {
-      close_loops(reduction_order.size());
-    }
-  }
-  if (g_.combines_work_items() && c_.combine_layer == Layer::Global) emit_work_item_combine(false);
-
-  // 6. Write the local tile's results through the output view (or as partials of this work-group).
+// The local tile's results, written through the output view (or as partials of this work-group): full tiles
+// unguarded, edge tiles guarded (peel), in vectors where STORE_WIDTH applies.
+void TunableEmitter::emit_results_write_back() {
+  const int out_buffer = m_.output_buffer();
   line("// Results of this local tile: " +
        std::string(!g_.combines_work_groups()    ? "through the output view."
                    : g_.accumulates_atomically() ? "added into the accumulators, copied by the last work-group."
@@ -266,6 +210,85 @@ void TunableEmitter::emit_main_kernel(LaunchPlan& plan) {
   // Not needed by OpenCL's rules, but PoCL 3.1's optimised builds crash (wild private-array index in the region
   // after the last barrier) on some kernels whose `++` tile loops contain barriers and end without one. Without
   // `++` tile loops the last work-group's fold, which has barriers of its own, may follow at once.
+}
+
+void TunableEmitter::emit_main_kernel(LaunchPlan& plan) {
+  const std::string kernel_name = m_.name + "_tunable";
+  KernelLaunch launch;
+  launch.kernel_name = kernel_name;
+  const std::vector<std::string> params = kernel_parameters(plan, launch);
+
+  line("__kernel __attribute__((reqd_work_group_size(LOCAL_SIZE_0, LOCAL_SIZE_1, LOCAL_SIZE_2)))");
+  line("void " + kernel_name + "(" + join(params, ", ") + ")");
+  line("{");
+  ++indent_;
+  // 1. Ids.
+  emit_ids_of_every_dimension();
+
+  // 2. Storage.
+  emit_result_and_cache_storage();
+
+  // 3. Global layer: the work-group's local tiles, `++` dimensions outside the reductions.
+  std::vector<int> concat_order, reduction_order;
+  for (int d : c_.loop_order[0]) (m_.dims[d].combine.is_concat() ? concat_order : reduction_order).push_back(d);
+  for (int d : concat_order) open_tile_loop(d);
+  if (has_reduction()) {
+    line("// Start the partial results of this local tile of the `++` dimensions.");
+    open_counted_loops({{"slot", "RESULT_SLOTS", g_.result_slots}});
+    line(res_p("slot") + " = " + identity() + ";");
+    if (g_.combines_work_items()) line("if (wi_r_lin == 0) " + res_l("slot") + " = " + identity() + ";");
+    close();
+  }
+  // DOUBLE_BUFFER: the first tile's loads before the pipelined loop, the next tile's inside it.
+  // Where no tile loop can prefetch at these sizes, "on" leaves the kernel as it is.
+  const int prefetch = c_.double_buffer != DoubleBuffer::off ? g_.prefetch_dimension : -1;
+  std::vector<bool> loop_open(m_.dims.size(), false);
+  for (int d : concat_order) loop_open[d] = true;
+  for (int d : reduction_order) {
+    if (d == prefetch) {
+      line("// Double buffering: registers for the next local tile of each cached input, the first one loaded now.");
+      for (int a : locally_cached())
+        line(vector_prefetch(a)
+                 ? vector_type(a) + " " + prefetch_array(a) + "[" + cache_macro(Layer::Local, a, "SIZE") + " / (" +
+                       str(vector_width(a)) + "*WG_SIZE)];"
+                 : buffer_type(m_.inputs[a].buffer) + " " + prefetch_array(a) + "[(" +
+                       cache_macro(Layer::Local, a, "SIZE") + " + WG_SIZE - 1) / WG_SIZE];");
+      line("{");
+      ++indent_;
+      emit_prefetch(d, true, loop_open);
+      close();
+      if (two_local_tiles()) emit_first_tile_stores();
+    }
+    if (d == g_.peeled_tile_loop) break;  // that loop and those inside it: emit_peeled_tile_loop, below
+    open_tile_loop(d);
+    loop_open[d] = true;
+  }
+  if (const int peeled = g_.peeled_tile_loop; peeled >= 0) {
+    // The reduction tile loops inside the peeled one hold one tile each.
+    const auto inner = std::find(reduction_order.begin(), reduction_order.end(), peeled) + 1;
+    const std::vector<int> inside(inner, reduction_order.end());
+    emit_peeled_tile_loop(peeled, [&] {
+      for (int d : inside) open_tile_loop(d);
+      emit_local_tile(prefetch);
+      close_loops(inside.size());
+    });
+    close_loops(reduction_order.size() - inside.size() - 1);
+  } else {
+    emit_local_tile(prefetch);
+    if (two_local_tiles()) {  // the loops inside the pipelined one first
+      const size_t pipelined = static_cast<size_t>(std::find(reduction_order.begin(), reduction_order.end(), prefetch) -
+                                                   reduction_order.begin());
+      close_loops(reduction_order.size() - pipelined - 1);
+      emit_second_tile_stores(prefetch);
+      close_loops(pipelined + 1);
+    } else {
+      close_loops(reduction_order.size());
+    }
+  }
+  if (g_.combines_work_items() && c_.combine_layer == Layer::Global) emit_work_item_combine(false);
+
+  // 6. Write the local tile's results through the output view (or as partials of this work-group).
+  emit_results_write_back();
   if (has_barriers() && !(concat_order.empty() && g_.folds_in_last_group())) line("barrier(CLK_LOCAL_MEM_FENCE);");
   close_loops(concat_order.size());
   if (g_.folds_in_last_group()) emit_last_group_fold(concat_order);

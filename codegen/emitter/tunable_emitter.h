@@ -269,6 +269,10 @@ class TunableEmitter {
 
   void emit_local_tile(int prefetch);
 
+  std::vector<std::string> kernel_parameters(LaunchPlan& plan, KernelLaunch& launch);
+  void emit_ids_of_every_dimension();
+  void emit_result_and_cache_storage();
+  void emit_results_write_back();
   void emit_main_kernel(LaunchPlan& plan);
 
   // WG_COMBINE = last. The partial results of a work-group reach global memory (each storing work-item's fence) before
