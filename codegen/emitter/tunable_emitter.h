@@ -21,7 +21,7 @@
 
 namespace mdh::emitter {
 
-// Inline, as they were beside the emitter: the compiler then sees the lengths of the strings they return.
+// Text helpers of every emitter file.
 inline std::string str(int64_t v) {
   return std::to_string(v);
 }
