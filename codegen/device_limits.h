@@ -27,14 +27,13 @@ struct DeviceLimits {
   // Work-items the device executes in lockstep: NVIDIA's warp (CL_DEVICE_WARP_SIZE_NV), elsewhere the preferred
   // float vector width (CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT: PoCL vectorises a work-group's work-items across
   // SIMD lanes along OpenCL dimension 0). Work-item counts that are multiples of it leave no lane idle, so the
-  // work-item lattices hold them (parameter_families.cpp).
+  // work-item lattices hold them (codegen/families/tile_sizes.cpp).
   uint64_t simd_width = 1;
   // Work-items the hardware runs as one thread, where the device reports such a width: NVIDIA's warp
   // (CL_DEVICE_WARP_SIZE_NV), AMD's wavefront (CL_DEVICE_WAVEFRONT_WIDTH_AMD); 1 elsewhere. A work-group of another
   // size leaves lanes of its last warp idle, so the default search space holds only multiples of it (the warp
-  // constraint in parameter_families.cpp). PoCL on a CPU reports none: it runs a work-group's work-items as loops,
-  // and its tuned configurations on a 16-core Xeon have 2, 6, 12 and 112 work-items
-  // (results/pocl-cpu-intel-xeon-16c/), where its float vector width is 16.
+  // constraint in codegen/families/tile_sizes.cpp). PoCL on a CPU reports none: it runs a work-group's work-items as
+  // loops, and its fast configurations have work-groups of any size (docs/decisions.md).
   uint64_t warp_size = 1;
   // CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT (for defaults only): the floats one vector register holds (16 on PoCL for
   // AVX-512, 8 for AVX2). On devices without dedicated local memory (CPUs) the default gives each work-item private
@@ -44,7 +43,7 @@ struct DeviceLimits {
   // the device has no register file worth modelling (CPUs keep private arrays on a stack that private_mem_bytes
   // bounds). NVIDIA: 255, the architectural limit since Kepler, which the driver does not report; a configuration
   // whose estimated register use exceeds it spills and runs many times slower, so the space prunes it before the
-  // build (the register budget constraint in parameter_families.cpp).
+  // build (the register budget constraint in codegen/families/result_memory.cpp).
   uint64_t registers_per_work_item = 0;
   // The work-items among which CMB_WI shuffle exchanges partial results. Under NVIDIA's driver the warp, which
   // exchanges registers with shfl.sync (inline PTX) and no barrier. Elsewhere no instruction is used: the same rounds

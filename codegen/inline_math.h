@@ -1,9 +1,8 @@
 // mdh's own implementations of OpenCL built-in math functions that user code calls (INLINE_MATH = mdh).
 //
 // Why: PoCL compiles the built-in `log` to a call of SLEEF's scalar logf, which its compiler can neither inline nor
-// vectorise; PRL's f takes 14 logs per record pair, and on the 2-core VM (PoCL 3.1, AVX-512) PRL 32768 x 1024 ran
-// 3.81 s with the built-in and 2.23 s with the implementation below (the threaded C++ baseline 1.15 s). GPUs
-// compute log in hardware: there the built-in stays (the default search leaves INLINE_MATH = mdh out).
+// vectorise, and PRL's f takes 14 logs per record pair (docs/decisions.md). GPUs compute log in hardware: there the
+// built-in stays (the default search leaves INLINE_MATH = mdh out).
 //
 // The implementations are branch-free float code (selects, no calls, no tables), correctly handling zero,
 // subnormals, negatives, infinities and NaN, within the OpenCL C precision requirement of the built-in (log:

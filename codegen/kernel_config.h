@@ -3,13 +3,12 @@
 // valid for a device is decided by the constraints of the parameter families (codegen/parameter_families.h).
 //
 // Adding a parameter family (vector width, unrolling, local-buffer padding, ...) means: one field here (written by
-// the family through member_slot), one entry in the family table (codegen/parameter_families.cpp), the emitter code
-// that uses it, and its tests.
+// the family through member_slot), its module under codegen/families/ with one line in families/family_modules.h,
+// the emitter code that uses it, and its tests (codegen/README.md).
 #pragma once
 
 #include <array>
 #include <cstdint>
-#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -46,7 +45,7 @@ enum class FInline { call, inlined, unrolled };
 /// WG_COMBINE's values (see KernelConfig::work_group_combine).
 enum class WorkGroupCombine { kernel, last, atomic };
 /// Where WG_COMBINE can exist: the md_hom reduces. (At a size whose reductions have a single element the family is
-/// left out: parameter_families.cpp.)
+/// left out: codegen/families/work_group_combine.cpp.)
 inline bool work_group_combine_applies(const Mdh& mdh) {
   return !mdh.reduction_dims().empty();
 }
@@ -77,8 +76,7 @@ struct KernelConfig {
   // WG_OWNERSHIP (reduction dimensions whose operator commutes): which of the dimension's local tiles a work-group
   // owns: a consecutive block of TILES_PER_WG (block: g*TILES_PER_WG ..), or every NUM_WG-th (strided: g, g + NUM_WG,
   // ...), so that the work-groups running together stream one window of the inputs instead of NUM_WG places far
-  // apart. On the H200, a hand-written DOT 2^24 at 512 x 256 ran 2.0-2.6 us faster with strided tiles than with
-  // blocks, on five of five cards (results/nvidia-h200/session34/). Missing members are block.
+  // apart (faster on the H200: docs/decisions.md). Missing members are block.
   std::vector<Ownership> work_group_ownership;
   Ownership work_group_ownership_of(int d) const {
     return static_cast<size_t>(d) < work_group_ownership.size() ? work_group_ownership[static_cast<size_t>(d)]
@@ -96,7 +94,7 @@ struct KernelConfig {
                : 1;
   }
 
-  // MEM_INP[layer][input access]: where the input tile of that layer is cached (see codegen/README.md).
+  // MEM_INP[layer][input access]: where the input tile of that layer is cached (see codegen/DESIGN.md).
   std::array<std::vector<Memory>, kLayerCount> input_memory;
   // MEM_RES[layer]: where the partial results of that layer live.
   std::array<Memory, kLayerCount> result_memory{Memory::Global, Memory::Private, Memory::Private};
@@ -125,46 +123,42 @@ struct KernelConfig {
   // reduction tile loop with several tiles (TunableGeometry::prefetch_dimension); where the sizes give none, no
   // effect. `local` also keeps two local tiles of each cache and alternates between them: the registers go into the
   // tile not being read, so one barrier per tile separates the stores from the reads instead of two (with one
-  // work-group per compute unit, as GEMM 1024^3 on the H200 has, nothing else runs while the work-items wait).
+  // work-group per compute unit nothing else runs while the work-items wait).
   DoubleBuffer double_buffer = DoubleBuffer::off;
   // UNROLL_STEPS: `#pragma unroll` on the loops over a work-item's private steps within a local tile (trip counts
   // LT_SIZE / (NUM_WI * PT_SIZE), constants), so that the compiler can schedule one step's cached reads during the
-  // previous step's arithmetic. On the H200 it ran MCC 0.160 -> 0.136 ms and CCSD(T) contractions 7-8% faster, but
-  // GEMM's register-tiled configurations 1.6-2.6x slower (session16/gpu4.sh): a choice for the tuner.
+  // previous step's arithmetic. It speeds some md_homs up and slows register-tiled GEMMs down: a choice for the
+  // tuner (docs/decisions.md).
   UnrollSteps unroll_steps = UnrollSteps::off;
   // UNROLL_TILES (md_homs with a reduction): the work-group's loop over its local tiles along the innermost reduction
   // tile loop (TunableGeometry::innermost_reduction_tile_loop) takes TunableGeometry::tile_loop_unroll tiles (up to
   // 8, a divisor of TILES_PER_WG) per iteration, their code one after another, so that the compiler can issue one
   // tile's global and local loads during the previous tile's arithmetic across the barriers. NVIDIA's compiler
-  // unrolls this loop by itself only now and then: it did for one private loop order of a contraction, gdab-efgc,
-  // which then ran 0.108 ms instead of 0.129 ms (6 times the loads in the PTX; results/nvidia-h200/session30/, call
-  // 8), and it ignores `#pragma unroll` there (session31/). Where the sizes give no such loop, no effect.
+  // unrolls this loop by itself only now and then, and ignores `#pragma unroll` there (docs/decisions.md). Where the
+  // sizes give no such loop, no effect.
   UnrollTiles unroll_tiles = UnrollTiles::off;
   // INLINE_MATH (where user code calls log): mdh's own branch-free log instead of the OpenCL built-in
-  // (codegen/inline_math.h). PoCL calls SLEEF's scalar logf, which nothing inlines or vectorises: PRL 32768 x 1024
-  // ran 3.81 s with it and 2.23 s with mdh's on the 2-core VM. GPUs keep the built-in (hardware).
+  // (codegen/inline_math.h). PoCL calls SLEEF's scalar logf, which nothing inlines or vectorises (docs/decisions.md).
+  // GPUs keep the built-in (hardware).
   InlineMath inline_math = InlineMath::builtin;
   // F_INLINE (where f has a `for` loop and user code directs no unrolling: f_inline_applies): how the scalar function
   // f meets the loop nest that calls it. `call`: a plain function, inlined or not as the compiler decides; `inlined`:
   // always_inline; `unrolled`: always_inline and `#pragma unroll 32` on each of its `for` loops (full up to 32
-  // iterations). PoCL kept PRL's f (14 fields, a loop) a call per pair; inlined and its
-  // loop unrolled, the compiler schedules the fields' loads, compares and logs together: 2.3x faster on the 2-core VM
-  // for PT_SIZE_j 4 with 16 work-items, 1.6x for the CPU default. Gaussian 4096^2's CPU default (a 5x5 window loop)
-  // went from 95 to 12.5 ms (session 22). GPUs keep `call` (not measured).
+  // iterations). PoCL keeps a function with a loop a call; inlined and its loop unrolled, the compiler schedules the
+  // loop's loads and arithmetic together (docs/decisions.md). GPUs keep `call` (not measured).
   FInline f_inline = FInline::call;
   // WG_COMBINE (md_homs with a reduction): how a reduction split over work-groups (NUM_WG > 1 along
   // reduction dimensions; elsewhere no effect) is finished. `kernel`: a second kernel folds the work-groups' partial
   // results. `last`: the same kernel does: each work-group stores its partial results, counts itself in with an
   // atomic per work-group of the `++` dimensions, and the last of them to arrive folds the partial results of those
   // `++` tiles with all its work-items (strided shares and a tree in local memory, work-group order kept for
-  // operators that do not commute). One launch instead of two: the second kernel's launch and its ramp-up and tail
-  // are what separate DOT 2^24 (two kernels, 40 us) from the copy bandwidth's 85% on the H200. The count lives in a
+  // operators that do not commute). One launch instead of two: the second kernel's launch, ramp-up and tail cost a
+  // bandwidth-bound reduction much of its time (docs/decisions.md). The count lives in a
   // scratch buffer that is zero when the kernel starts and that the folding work-group leaves zero. `atomic` (where
   // work_group_combine_atomic_applies: +, and float, int or uint results): each work-group adds its partial results
   // atomically into an accumulator per output point (zero before the launch), counts itself in as with `last`, and
   // the last to arrive copies its tiles' accumulators into the output and sets them back to zero. The last
-  // work-group then reads one value per point instead of REDUCTION_WG, and folds none: on the H200 the end of DOT
-  // 2^24's reduction cost 1.8 us (last) against 0.7 us (atomic) of a 36-us read (results/nvidia-h200/session32).
+  // work-group then reads one value per point instead of REDUCTION_WG, and folds none (docs/decisions.md).
   // The order of the additions varies from launch to launch, so floating results may differ in their last bits.
   WorkGroupCombine work_group_combine = WorkGroupCombine::kernel;
   // WG_SWIZZLE per `++` dimension (of md_homs with two dimensions or more): the order in which the work-groups take
@@ -211,30 +205,9 @@ std::string input_access_name(const Mdh& mdh, int access);
 /// Whether the values fit together and the device is the tuning space's business (check_config there).
 void check_config_shape(const BoundMdh& bound, const KernelConfig& config);
 
-/// A config of the md_hom's shape with the fixed values of the global layer (inputs read through, results in
-/// global memory) and every parameter at its family's neutral value (sizes 1, OpenCL dimension 0).
-KernelConfig config_frame(const BoundMdh& bound);
-
-/// The version of the config JSON form written by config_to_json.
-inline constexpr int kConfigFormatVersion = 2;
-
-/// The config JSON form: one key per tuning parameter, named as in `mdh space` and the tuner's journals, with its
-/// value as a number, a name or a list of names, plus the format version:
-///   {"mdh_config": 2, "NUM_WG_i": 4, ..., "MEM_INP_L_A": "local", "BUF_ORDER_L_A": [1, 0],
-///    "LOOP_ORDER_G": ["i", "j", "k"], "MEM_RES_P": "private", "CMB_RES": "P"}
-nlohmann::json config_to_json(const BoundMdh& bound, const KernelConfig& config);
-/// Reads the current form and the older ones: version 1 (nested by family and layer: {"NUM_WG": {"i": 4}, ...,
-/// "MEM_INP": {"L": {"A": "local"}}}) and the journals' flat form with enum ordinals and permutation ranks. A
-/// parameter missing from the file takes its family's neutral value (the value that generates the kernel as it
-/// was before the family existed); a family without one must be named. Throws UserError("config: ...") naming
-/// the parameter for anything missing, unknown or malformed.
-KernelConfig config_from_json(const BoundMdh& bound, const nlohmann::json& json);
-
-/// A valid, sensible configuration for the device: the `++` dimensions spread over work-groups and up to 16x16
-/// work-items, each work-item owning a few elements; reductions inside one work-item; no caching. Long reductions
-/// that most bytes stream along are shared by the work-items of a work-group (GEMV, DOT); 2-D stencils take a
-/// stencil shape; where work-items share inputs and local memory is dedicated (GPUs), strided register tiles of
-/// up to 8x8 with the shared inputs cached in local memory, 16 reduction indices at a time (GEMM, contractions).
-KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits);
+/// Throws UserError("config: " + message): every complaint about a config is worded alike.
+[[noreturn]] void config_error(const std::string& message);
+/// The rank of the buffer that input access `access` reads.
+int input_rank(const Mdh& mdh, int access);
 
 }  // namespace mdh

@@ -2,11 +2,12 @@
 // says how many parameters the family has for an md_hom (its scope), what its values are (integers with their
 // search lattice, named enumeration values, or permutations), the neutral value that reproduces the kernel
 // generated before the family existed, how it reads and writes the typed KernelConfig, and the constraints it
-// introduces. Everything else is derived from this table: the config JSON form (kernel_config.h), the tuning space
+// introduces. Everything else is derived from this table: the config JSON form (config_json.h), the tuning space
 // and its checks (tuning_space.h), the tuner's parameters and their names in journals, and `mdh space`.
 //
-// Adding a family: one entry in kFamilies (parameter_families.cpp) with a field of KernelConfig, plus the emitter
-// code that uses it, plus its tests.
+// The entries live in modules under codegen/families/, one per family or tight group, assembled in the order of
+// families/family_modules.h. Adding a family: its module and one line there, a field of KernelConfig, the emitter
+// code that uses it, and its tests.
 #pragma once
 
 #include <cstdint>
@@ -71,6 +72,9 @@ class ParameterFamily {
   /// The size families of one dimension constrain each other mostly among themselves: the tuner builds one tree per
   /// dimension for them (and one per parameter of the other families).
   bool grouped_by_dimension = false;
+  /// The family sizes an array of the kernel (local or private memory, scratch): the constraints on the memory a
+  /// configuration needs (geometry quantities) read every such family.
+  bool sizes_arrays = false;
 
   // Enumerations: the value names, in the order the tuner prefers them (the first is tried first), and the integers
   // that journals and tuning results wrote for them before values were named (C++ enum ordinals; left empty, label k's
@@ -145,6 +149,10 @@ int store_dimension(const BoundMdh& bound);
 /// shared (DOT: no `++` dimension; GEMM 2x4x64), which small sizes' defaults do not use, so the constraint is left
 /// out.
 bool whole_warps_apply(const BoundMdh& bound, const DeviceLimits& limits);
+
+/// A config of the md_hom's shape with the fixed values of the global layer (inputs read through, results in
+/// global memory) and every parameter at its family's neutral value (sizes 1, OpenCL dimension 0).
+KernelConfig config_frame(const BoundMdh& bound);
 
 /// The typed configuration whose every parameter has the value the source gives (config_frame for the rest).
 KernelConfig config_from_values(const BoundMdh& bound, const ValueSource& values);

@@ -22,10 +22,9 @@ struct PreambleOptions {
   bool contract_multiply_add = false;
   /// With contract_multiply_add, also `#pragma clang fp contract(fast)` (where `__clang__` is defined): clang
   /// contracts under FP_CONTRACT ON only within one expression, and f's multiply and the combine operator's add are
-  /// statements of two functions, so PoCL's GEMM had no `vfmadd` (28 instead of 32 ms at 1024^3 on 2 cores with
-  /// it). The tunable kernel sets it only on devices whose local memory is global memory (CPUs): NVIDIA's compiler
-  /// fuses them without it (`fma.rn.f32` in the PTX) and, seeing `__clang__` and the pragma, made other PTX, with
-  /// which the committed GEMM 1024^3 configuration ran 0.098 instead of 0.070 ms on the H200.
+  /// statements of two functions, so PoCL's GEMM had no `vfmadd` without it. The tunable kernel sets it only on
+  /// devices whose local memory is global memory (CPUs): NVIDIA's compiler fuses them without it (`fma.rn.f32` in
+  /// the PTX) and, seeing `__clang__` and the pragma, made other and slower PTX (docs/decisions.md).
   bool contract_across_functions = false;
   /// User code's float `log` calls mdh's own implementation (codegen/inline_math.h; INLINE_MATH = mdh). The
   /// tunable kernel sets it from its configuration; references never do.

@@ -2,7 +2,7 @@
 // OpenCL NDRange, local memory and scratch use. Computed in one place so that the tuning space (local memory
 // constraint) and the emitter (array sizes, launch) can never disagree.
 //
-// Decomposition of dimension d with extent N (see codegen/README.md, "Tunable kernel"):
+// Decomposition of dimension d with extent N (see codegen/DESIGN.md, "Decomposition"):
 //   local tiles:  N is cut into ceil(N / LT_SIZE) tiles of LT_SIZE consecutive indices (the last may be short);
 //                 work-group g takes the contiguous block of tiles [g*T, min((g+1)*T, tiles)), T = ceil(tiles/NUM_WG).
 //   private tiles: a local tile is processed in steps of NUM_WI*PT_SIZE indices; in step s work-item w owns the

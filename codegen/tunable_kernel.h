@@ -1,7 +1,7 @@
 // The tunable kernel (PACT'19 §V, Listing 1): bound md_hom + configuration -> one parameterized OpenCL kernel
 // (plus, when a reduction dimension is split over several work-groups, a second kernel that combines their
 // partial results in index order). Work-groups iterate over local tiles, work-items over private tiles, each
-// work-item computes its private tile element by element. See codegen/README.md, "Tunable kernel".
+// work-item computes its private tile element by element. See codegen/DESIGN.md.
 #pragma once
 
 #include "codegen/device_limits.h"

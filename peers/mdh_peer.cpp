@@ -3,6 +3,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "codegen/config_json.h"
 #include "peers/peer_common.h"
 #include "pipeline/device_limits_query.h"
 #include "pipeline/kernel.h"

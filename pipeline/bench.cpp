@@ -3,6 +3,7 @@
 
 #include <memory>
 
+#include "codegen/config_json.h"
 #include "codegen/kernel_config.h"
 #include "pipeline/device_limits_query.h"
 #include "pipeline/md_hom_run.h"

@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "codegen/config_json.h"
+#include "codegen/default_config.h"
 #include "codegen/reference_kernel.h"
 #include "codegen/tunable_kernel.h"
 #include "codegen/tuning_space.h"

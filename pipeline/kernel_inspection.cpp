@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "codegen/config_json.h"
 #include "codegen/device_limits.h"
 #include "pipeline/device_limits_query.h"
 #include "pipeline/pipeline.h"

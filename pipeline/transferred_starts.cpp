@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
+#include "codegen/config_json.h"
 #include "pipeline/kernel.h"
 #include "pipeline/tuned_store.h"
 #include "pipeline/tuning_search_space.h"

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "codegen/config_json.h"
 #include "codegen/tuning_space.h"
 #include "mdh/signature.h"
 #include "pipeline/tune.h"

@@ -5,6 +5,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "codegen/config_json.h"
 #include "support/error.h"
 
 namespace mdh {

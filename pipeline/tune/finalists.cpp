@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "codegen/config_json.h"
 #include "codegen/kernel_config.h"
 #include "pipeline/tuning_search_space.h"
 

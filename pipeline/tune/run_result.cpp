@@ -1,6 +1,7 @@
 // The result file of a tuning run.
 #include "pipeline/tune/run_result.h"
 
+#include "codegen/config_json.h"
 #include "codegen/kernel_config.h"
 #include "mdh/signature.h"
 #include "pipeline/tune/finalists.h"

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "codegen/config_json.h"
 #include "codegen/kernel_config.h"
 #include "codegen/tunable_kernel.h"
 #include "support/fnv1a.h"

@@ -5,6 +5,8 @@
 
 #include <filesystem>
 
+#include "codegen/config_json.h"
+#include "codegen/default_config.h"
 #include "pipeline/kernel.h"
 #include "pipeline/transferred_starts.h"
 #include "pipeline/tuning_search_space.h"

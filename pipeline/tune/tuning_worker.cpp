@@ -6,6 +6,7 @@
 #include <iostream>
 #include <optional>
 
+#include "codegen/config_json.h"
 #include "pipeline/cost_function.h"
 #include "pipeline/device_limits_query.h"
 #include "pipeline/kernel.h"

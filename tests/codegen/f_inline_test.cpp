@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "codegen/default_config.h"
 #include "codegen/kernel_config.h"
 #include "codegen/reference_kernel.h"
 #include "codegen/tunable_kernel.h"

@@ -10,6 +10,7 @@
 #include <limits>
 #include <random>
 
+#include "codegen/default_config.h"
 #include "codegen/kernel_config.h"
 #include "codegen/reference_kernel.h"
 #include "codegen/tunable_kernel.h"

@@ -7,6 +7,9 @@
 #include <tuple>
 #include <vector>
 
+#include "codegen/config_json.h"
+#include "codegen/default_config.h"
+#include "codegen/parameter_families.h"
 #include "codegen/tunable_geometry.h"
 #include "codegen/tuning_space.h"
 #include "tests/codegen/codegen_test_support.h"
@@ -81,7 +84,7 @@ TEST(KernelConfig, DefaultIsValidAndRoundTripsThroughJson) {
 }
 
 // Where work-items share inputs and local memory is dedicated, the default is a strided register tile with both
-// inputs cached (kernel_config.cpp, tile_for_reuse); the tiles shrink until every compute unit has a work-group.
+// inputs cached (codegen/defaults/, tile_for_reuse); the tiles shrink until every compute unit has a work-group.
 // The register tiles are fed by vectors: runs of up to 4 elements per work-item, private caches filled from the
 // local caches with vectors of a run, A's local cache transposed so that its runs (along i) are consecutive.
 TEST(KernelConfig, DefaultTilesForReuseOnDedicatedLocalMemory) {
@@ -172,7 +175,7 @@ TEST(KernelConfig, DefaultTilesForReuseOnDedicatedLocalMemory) {
 }
 
 // A cached input that both work-item dimensions index is reused in a work-group only along the dimensions without
-// work-items (kernel_config.cpp, kMinimumInputReuse): the CCSD(T) contraction gdab-efgc (work-items along e and f,
+// work-items (codegen/defaults/, kMinimumInputReuse): the CCSD(T) contraction gdab-efgc (work-items along e and f,
 // TB[e][f][g][c]) had 2 x 2 x 2 along a, b, d, 8 points per TB element; raised to 32 as in its best known
 // configuration on the H200: c (read by TB) at 1, b (TA[g][d][a][b]'s unit-stride index) at 8. Contractions whose
 // work-items read both inputs (geab-dfgc: e indexes TA, f TB; 64 points each) keep their default.
@@ -211,7 +214,7 @@ TEST(KernelConfig, DefaultRaisesTheReuseOfAnInputThatEveryWorkItemDimensionIndex
   EXPECT_EQ(ab["LT_SIZE_g"], 12);
 }
 
-// On GPUs the default's copies into local memory move 16 bytes at a time (kernel_config.cpp, kLocalCopyVectorBytes):
+// On GPUs the default's copies into local memory move 16 bytes at a time (codegen/defaults/, kGpuVectorBytes):
 // float4 along each locally cached input's unit-stride dimension where the cached rows are whole vectors, the widest
 // smaller vector where they are not, and widths that a register tile has already chosen stay.
 TEST(KernelConfig, DefaultCopiesIntoLocalMemorySixteenBytesAtATime) {
@@ -255,7 +258,7 @@ combine (++, ++, ++, ++, +, +, +)
   EXPECT_EQ(c["VECTOR_WIDTH_F"], 1);
 }
 
-// GPU defaults (kernel_config.cpp): results stored 16 bytes at a time where a work-item owns runs of them along the
+// GPU defaults (codegen/defaults/): results stored 16 bytes at a time where a work-item owns runs of them along the
 // output's unit-stride dimension (STORE_WIDTH), private steps unrolled where there are at most 16 of them
 // (UNROLL_STEPS), the innermost reduction tile loop unrolled where it unrolls completely (UNROLL_TILES: at most 8
 // tiles), and stencils over three dimensions in the volume-stencil shape; a CPU keeps them all as they were.
@@ -310,7 +313,7 @@ TEST(KernelConfig, GpuDefaultsStoreInVectorsUnrollShortLoopsAndShapeVolumeStenci
 }
 
 // Where the output has fewer points than the device has room for work-items (132 x 1024 on the H200) and the
-// reductions' operator commutes, the GPU default splits the longest reduction (kernel_config.cpp,
+// reductions' operator commutes, the GPU default splits the longest reduction (codegen/defaults/,
 // share_reduction_per_point and split_reduction_over_work_groups): among a work-group's work-items where even one
 // point per work-item leaves each compute unit under 128 work-items, then among work-groups where fewer
 // work-groups than compute units remain.
@@ -423,7 +426,7 @@ TEST(KernelConfig, DefaultSplitsTheReductionWhereTheOutputIsTooSmallForTheDevice
 
 // Where local memory is global memory and the device has vector registers (PoCL on a CPU), the default gives each
 // work-item a register tile with private input caches copied in vectors of the device's float width
-// (kernel_config.cpp, tile_for_vectors), derived from the accesses: one vector along a dimension that an input is
+// (codegen/defaults/, tile_for_vectors), derived from the accesses: one vector along a dimension that an input is
 // contiguous along, 8 rows along another the work-items share an input along, the output's innermost dimension
 // innermost in the element loops and the caches.
 TEST(KernelConfig, DefaultTilesForVectorsWithoutDedicatedLocalMemory) {
@@ -590,7 +593,10 @@ TEST(KernelConfig, JsonFormIsFlatNamedAndVersioned) {
   EXPECT_EQ(j["WG_COMBINE"], "kernel");
   EXPECT_EQ(j["WG_OWNERSHIP_k"], "block");
   EXPECT_FALSE(j.contains("WG_OWNERSHIP_i"));  // a `++` dimension has none
-  EXPECT_EQ(j.size(), 52u);                    // 51 parameters and the version
+  // One key per parameter of the family table, and the version.
+  size_t parameters = 0;
+  for (const ParameterFamily& family : parameter_families()) parameters += family.members(bound).size();
+  EXPECT_EQ(j.size(), parameters + 1);
 }
 
 // Version 1 (nested by family and layer) and the journals' ordinals are still read, and mean the same config.

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "codegen/default_config.h"
 #include "codegen/kernel_config.h"
 #include "codegen/tuning_space.h"
 #include "mdh/messages.h"

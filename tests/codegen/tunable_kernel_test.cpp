@@ -15,6 +15,8 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
+#include "codegen/config_json.h"
+#include "codegen/default_config.h"
 #include "codegen/kernel_config.h"
 #include "codegen/parameter_families.h"
 #include "codegen/tunable_geometry.h"
@@ -75,7 +77,7 @@ TEST(TunableKernel, DefaultConfigOfEveryShape) {
 }
 
 // Every md_hom in apps/ with the default for PoCL's limits, its float vector width included: vector register
-// tiles with private caches where inputs are shared (kernel_config.cpp, tile_for_vectors), the plain default
+// tiles with private caches where inputs are shared (codegen/defaults/, tile_for_vectors), the plain default
 // elsewhere. Sizes with short edge tiles and vectors that do not divide the rows; unoptimised, and optimised except
 // the contractions (PoCL 3.1's optimiser aborts on some of them: tests/repro/pocl-parallel-region).
 TEST(TunableKernel, DefaultConfigOfEveryAppWithTheDevicesVectorWidth) {
@@ -118,7 +120,7 @@ TEST(TunableKernel, DefaultConfigOfEveryAppWithTheDevicesVectorWidth) {
 }
 
 // On a device with dedicated local memory the default caches shared inputs locally, with strided register tiles
-// (kernel_config.cpp, tile_for_reuse): correct on full and edge tiles, prime extents and a reduction of 1 too.
+// (codegen/defaults/, tile_for_reuse): correct on full and edge tiles, prime extents and a reduction of 1 too.
 TEST(TunableKernel, DefaultConfigWithDedicatedLocalMemory) {
   DeviceLimits limits = testing::first_device_limits();
   limits.local_memory_dedicated = true;
@@ -147,7 +149,7 @@ TEST(TunableKernel, DefaultConfigWithDedicatedLocalMemory) {
   }
 }
 
-// The GPU defaults of small outputs (kernel_config.cpp, share_reduction_per_point, split_reduction_over_work_groups),
+// The GPU defaults of small outputs (codegen/defaults/, share_reduction_per_point, split_reduction_over_work_groups),
 // derived from H200-like limits and run on PoCL: a reduction shared by a work-group's work-items through a tree in
 // local memory (GEMM 10x500x64, GEMV with a short row, whose last work-item's block is short), that and a split over
 // work-groups folded by a second kernel (GEMM 4x4x4096), and register tiles with the reduction split over
@@ -169,7 +171,7 @@ TEST(TunableKernel, DefaultConfigOfSmallOutputsForTheH200) {
 }
 
 // The GPU default of a contraction, derived from H200-like limits and run on PoCL: its copies into local memory move
-// float4 (kernel_config.cpp, kLocalCopyVectorBytes) into double-buffered tiles. Unoptimised and optimised.
+// float4 (codegen/defaults/, kGpuVectorBytes) into double-buffered tiles. Unoptimised and optimised.
 TEST(TunableKernel, DefaultConfigOfAContractionForTheH200) {
   const BoundMdh bound = bind_app("apps/tc/abcdef-gdab-efgc.mdh", "A=8,B=16,C=4,D=4,E=24,F=16,G=24");
   const KernelConfig c = default_config(bound, testing::h200_device_limits());

@@ -9,6 +9,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "codegen/config_json.h"
 #include "codegen/kernel_config.h"
 #include "codegen/tunable_kernel.h"
 #include "codegen/tuning_space.h"

@@ -22,7 +22,7 @@ using Bytes = std::vector<unsigned char>;
 /// The limits of the first device (as the runtime will fill them).
 DeviceLimits first_device_limits();
 /// first_device_limits() with the device's preferred float vector width, which the default configuration reads
-/// (the vector register tiles of kernel_config.cpp on PoCL); first_device_limits() leaves it at 1, so that the
+/// (the vector register tiles of codegen/defaults/ on PoCL); first_device_limits() leaves it at 1, so that the
 /// tests that start from the default start from the plain one.
 DeviceLimits first_device_vector_limits();
 

@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "codegen/config_json.h"
+#include "codegen/default_config.h"
 #include "codegen/kernel_config.h"
 #include "codegen/tunable_geometry.h"
 #include "codegen/tunable_kernel.h"

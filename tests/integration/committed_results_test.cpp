@@ -10,6 +10,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "codegen/config_json.h"
 #include "codegen/tunable_kernel.h"
 #include "codegen/tuning_space.h"
 #include "pipeline/pipeline.h"

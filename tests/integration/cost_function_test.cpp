@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "codegen/default_config.h"
 #include "codegen/kernel_config.h"
 #include "codegen/tuning_space.h"
 #include "mdh/parser.h"

@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "codegen/config_json.h"
+#include "codegen/default_config.h"
 #include "codegen/kernel_config.h"
 #include "codegen/tuning_space.h"
 #include "mdh/parser.h"

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
+#include "codegen/config_json.h"
 #include "codegen/parameter_families.h"
 #include "codegen/permutation.h"
 #include "codegen/tunable_kernel.h"

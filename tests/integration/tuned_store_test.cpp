@@ -10,6 +10,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "codegen/config_json.h"
+#include "codegen/default_config.h"
 #include "codegen/kernel_config.h"
 #include "codegen/tuning_space.h"
 #include "mdh/parser.h"

@@ -183,8 +183,8 @@ void run_case(const std::string& label, const std::function<tuner::SearchSpace()
 // (DeviceLimits::simd_width) and, with `whole_warps`, the default space only work-groups of whole warps.
 tuner::SearchSpace mdh_space(const std::string& spec, const std::string& sizes, uint64_t warp = 1,
                              bool whole_warps = false) {
-  // The space's memory constraints read the bound md_hom (codegen/parameter_families.cpp keeps a pointer to it), so
-  // it must outlive the space: every case ran into freed memory (SIGSEGV) while it was a local here.
+  // The space's memory constraints read the bound md_hom (codegen/families/family_support.cpp keeps a pointer to it),
+  // so it must outlive the space: every case ran into freed memory (SIGSEGV) while it was a local here.
   static std::deque<mdh::BoundMdh> bounds;
   const mdh::BoundMdh& bound = bounds.emplace_back(
       mdh::bind(mdh::parse_spec_file(std::string(MDH_SOURCE_DIR) + "/" + spec), mdh::parse_size_binding(sizes)));
