@@ -8,9 +8,9 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
-#include "codegen/kernel_config.h"
 #include "codegen/config_json.h"
 #include "codegen/default_config.h"
+#include "codegen/kernel_config.h"
 #include "pipeline/device_limits_query.h"
 #include "pipeline/pipeline.h"
 #include "runtime/device.h"
