@@ -838,7 +838,7 @@ def main():
     parser.add_argument("--only", action="append", default=[], help="ROUTINE or ROUTINE:LABEL (repeatable)")
     parser.add_argument("--budget-scale", type=float, default=1.0, help="tune: multiply every tuning budget by this")
     parser.add_argument("--in-process", action="store_true",
-                        help="tune: evaluate in the tuning process (no worker processes; see tuner/README.md)")
+                        help="tune: evaluate in the tuning process (no worker processes; see docs/tuner-design.md)")
     parser.add_argument("--skip-peer-tuning", action="store_true", help="tune: do not run CLBlast's own tuners")
     parser.add_argument("--portability", action="store_true",
                         help="benchmark: also run every other device's tuned configuration on this device")
