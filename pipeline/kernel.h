@@ -71,7 +71,7 @@ KernelConfig config_of_json(nlohmann::json json, const std::string& where, const
                             const DeviceLimits& limits);
 
 /// For a valid configuration that the default search space leaves out (a lattice-only constraint such as whole
-/// warps, codegen/parameter_families.cpp): a note, starting with `where`, that it runs but `mdh tune` tries it only
+/// warps, codegen/families/tile_sizes.cpp): a note, starting with `where`, that it runs but `mdh tune` tries it only
 /// with --full-ranges. Nullopt otherwise.
 std::optional<std::string> outside_default_space_note(const BoundMdh& bound, const KernelConfig& config,
                                                       const DeviceLimits& limits, const std::string& where);

@@ -30,7 +30,7 @@ std::string with(std::string text, const std::string& from, const std::string& t
 }
 
 TEST(Signature, PinnedForTheShippedGemm) {
-  // Stored in result files (results/*/*.json, "md_hom_signature"): a change here makes every stored result of every
+  // Stored in result files (tuned/*/*.json, "md_hom_signature"): a change here makes every stored result of every
   // md_hom unusable until scripts/sign_tuned_results.py signs them again.
   EXPECT_EQ(md_hom_signature(*parse_spec_file(MDH_SOURCE_DIR "/apps/gemm.mdh")), "5d290faf13a78a9d");
   EXPECT_EQ(signature_of(kGemm), "5d290faf13a78a9d");
