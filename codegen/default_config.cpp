@@ -110,13 +110,27 @@ KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
     // Whole warps where the default space requires them (whole_warps_apply): the innermost dimension's work-items
     // double, then the next one's, within the extents and limits. PRL's single `++` dimension had 16 work-items,
     // MCC's 16 x 7 (Q = 7), half a warp idle in each work-group (or in one warp of four).
-    for (int n = static_cast<int>(concat.size()) - 1, rank = 0; whole_warps && n >= 0 && rank < 2; --n, ++rank) {
-      const int d = concat[n];
-      int64_t& wi = c.num_wi[d];
-      while (work_group_size % limits.warp_size != 0 && 2 * wi <= bound.dim_extents[d] &&
-             2 * work_group_size <= limits.max_work_group_size &&
-             static_cast<uint64_t>(2 * wi) <= limits.max_work_item_sizes[rank])
-        wi *= 2, work_group_size *= 2;
+    auto double_to_whole_warps = [&] {
+      for (int n = static_cast<int>(concat.size()) - 1, rank = 0; whole_warps && n >= 0 && rank < 2; --n, ++rank) {
+        const int d = concat[n];
+        int64_t& wi = c.num_wi[d];
+        while (work_group_size % limits.warp_size != 0 && 2 * wi <= bound.dim_extents[d] &&
+               2 * work_group_size <= limits.max_work_group_size &&
+               static_cast<uint64_t>(2 * wi) <= limits.max_work_item_sizes[rank])
+          wi *= 2, work_group_size *= 2;
+      }
+    };
+    double_to_whole_warps();
+    // Extents that are not powers of two can leave no doubling that reaches a whole warp (16 x 15 work-items for
+    // extents 23 x 15): then those dimensions take the largest power of two within them, and double again.
+    if (whole_warps && work_group_size % limits.warp_size != 0) {
+      work_group_size = 1;
+      for (int n = static_cast<int>(concat.size()) - 1, rank = 0; n >= 0 && rank < 2; --n, ++rank) {
+        int64_t& wi = c.num_wi[concat[n]];
+        while (wi & (wi - 1)) wi &= wi - 1;
+        work_group_size *= static_cast<uint64_t>(wi);
+      }
+      double_to_whole_warps();
     }
     for (int n = static_cast<int>(concat.size()) - 1, rank = 0; n >= 0; --n, ++rank) {
       const int d = concat[n];
