@@ -486,11 +486,12 @@ EOF
     --journal stale.jsonl >stale.out 2>&1 || fail stale-temporaries "the tune failed: $(head -c 1000 stale.out)"
   left=$(cd tmp && ls -d mdh-*-$dead* 2>/dev/null)
   [ -z "$left" ] || fail stale-temporaries "the dead run's files are left: $left"
-  [ -d tmp/mdh-kernels-$$ ] && [ -d tmp/mdh-kernels-x$dead ] || fail stale-temporaries "a live run's folder was removed"
+  [ -d tmp/mdh-kernels-$$ ] || fail stale-temporaries "the folder of a live process was removed"
+  [ -d tmp/mdh-kernels-x$dead ] || fail stale-temporaries "a folder of another name was removed"
   [ "$(cat cache.request.json 2>/dev/null)" = "the user's file" ] ||
     fail binary-cache-neighbour "the user's cache.request.json was changed or removed"
-  [ -z "$(ls tmp)" ] || [ "$(ls tmp | tr '\n' ' ')" = "mdh-kernels-$$ mdh-kernels-x$dead " ] ||
-    fail stale-temporaries "the run left files: $(ls tmp)"
+  rm -r tmp/mdh-kernels-$$ tmp/mdh-kernels-x$dead
+  [ -z "$(find tmp -mindepth 1)" ] || fail stale-temporaries "the run left files: $(find tmp -mindepth 1)"
   rm -rf tmp
 
   # 4. A full disk under the journal (a file-size limit): a clean error naming the journal, the temporary kernel
