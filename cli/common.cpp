@@ -113,6 +113,8 @@ std::vector<NamedPath> input_files(const po::variables_map& vm) {
   if (vm.count("input"))
     for (const auto& text : vm["input"].as<std::vector<std::string>>())
       inputs.push_back({"input file", split_assignment(text, "input").second});
+  if (vm.count("start"))
+    for (const auto& path : vm["start"].as<std::vector<std::string>>()) inputs.push_back({"start configuration", path});
   return inputs;
 }
 

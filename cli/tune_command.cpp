@@ -11,6 +11,7 @@
 #include "pipeline/tune/tuning_ranks.h"
 #include "pipeline/tune/tuning_session.h"
 #include "pipeline/tuned_store.h"
+#include "tuner/abort.h"
 #include "tuner/search/technique_registry.h"
 
 namespace mdh::cli {
@@ -38,6 +39,16 @@ double parse_budget(const std::string& text) {
   if (scale < 0 || !(value > 0) || !std::isfinite(value))
     throw UserError("--budget '" + text + "': expected a duration such as 90s, 10m or 1h");
   return value * scale;
+}
+
+/// --evals N: a count from 0 to tuner::kMaxEvaluationCount. Read as text: Boost reads "-1" as an unsigned 2^64-1.
+uint64_t evaluation_count(const po::variables_map& vm) {
+  const std::string text = vm["evals"].as<std::string>();
+  const bool digits = !text.empty() && text.size() <= 10 && text.find_first_not_of("0123456789") == std::string::npos;
+  if (!digits || std::stoull(text) > tuner::kMaxEvaluationCount)
+    throw UserError("--evals '" + text + "': expected a count of evaluations from 0 to " +
+                    std::to_string(tuner::kMaxEvaluationCount));
+  return std::stoull(text);
 }
 
 /// Seconds an option gives: a finite number above zero.
@@ -84,7 +95,7 @@ void add_tune_options(po::options_description& options) {
        "device selector; repeat for several identical devices, one worker each (default: the default device)")  //
       ("technique", po::value<std::string>(), technique_help().c_str())                                         //
       ("budget", po::value<std::string>(), "tuning time, e.g. 90s, 10m, 1h")                                    //
-      ("evals", po::value<uint64_t>(), "number of evaluations")                                                 //
+      ("evals", po::value<std::string>(), "number of evaluations")                                              //
       ("abort", po::value<std::string>(), "abort expression, e.g. 'evaluations(500) || speedup(1.05, 2m)'")     //
       ("journal", po::value<std::string>(), "JSON-lines journal of every evaluation (default: OUT.journal)")    //
       ("resume", "continue the run recorded in the journal without re-evaluating anything")                     //
@@ -142,7 +153,7 @@ TuningSettings tuning_settings(const po::variables_map& vm, const std::string& o
   settings.seed = vm["seed"].as<uint64_t>();
   // Abort condition: the options given, combined with ||; kDefaultTuningEvaluations when none is given.
   auto add = [&](tuner::Abort a) { settings.abort = settings.abort ? (*settings.abort || a) : a; };
-  if (vm.count("evals")) add(tuner::evaluations(vm["evals"].as<uint64_t>()));
+  if (vm.count("evals")) add(tuner::evaluations(evaluation_count(vm)));
   if (vm.count("budget")) {
     settings.budget_seconds = parse_budget(vm["budget"].as<std::string>());
     add(tuner::duration(*settings.budget_seconds));
@@ -196,7 +207,7 @@ TuningSessionOptions session_options(const po::variables_map& vm, const TuningSe
   // Progress counts towards --evals (200 when no limit is given) and --budget; the conditions of --abort are joined
   // by ||, so these stay upper bounds.
   TuningSessionOptions session;
-  if (vm.count("evals")) session.horizon.evaluations = vm["evals"].as<uint64_t>();
+  if (vm.count("evals")) session.horizon.evaluations = evaluation_count(vm);
   if (!settings.abort) session.horizon.evaluations = kDefaultTuningEvaluations;
   session.horizon.seconds = settings.budget_seconds;
   session.out_path = out_path;

@@ -22,6 +22,21 @@ void check_shape(const HostBuffer& given, const HostBuffer& expected) {
 }
 }  // namespace
 
+std::map<std::string, std::vector<unsigned char>> checked_param_bytes(
+    const BoundMdh& bound, const std::map<std::string, std::string>& params) {
+  const Mdh& mdh = *bound.mdh;
+  for (const auto& [name, text] : params) {
+    if (mdh.find_param(name) < 0) throw UserError("the spec declares no param '" + name + "'");
+  }
+  std::map<std::string, std::vector<unsigned char>> bytes;
+  for (const Param& p : mdh.params) {
+    auto it = params.find(p.name);
+    if (it == params.end()) throw UserError("param '" + p.name + "' needs a value (--param " + p.name + "=VALUE)");
+    bytes[p.name] = param_bytes(mdh, p.name, it->second);
+  }
+  return bytes;
+}
+
 MdHomRun::MdHomRun(Context& context, BoundMdh bound, std::map<std::string, HostBuffer> inputs,
                    const std::map<std::string, std::string>& params, uint64_t seed,
                    const std::map<std::string, HostBufferView>& input_views)
@@ -54,15 +69,8 @@ MdHomRun::MdHomRun(Context& context, BoundMdh bound, std::map<std::string, HostB
     check_shape(given->second, expected);
     inputs_.emplace(decl.name, std::move(given->second));
   }
-  for (const auto& [name, text] : params) {
-    if (mdh.find_param(name) < 0) throw UserError("the spec declares no param '" + name + "'");
-  }
-  for (const Param& p : mdh.params) {
-    auto it = params.find(p.name);
-    if (it == params.end()) throw UserError("param '" + p.name + "' needs a value (--param " + p.name + "=VALUE)");
-    param_bytes_[p.name] = param_bytes(mdh, p.name, it->second);
-    param_texts_[p.name] = it->second;
-  }
+  param_bytes_ = checked_param_bytes(bound_, params);
+  for (const Param& p : mdh.params) param_texts_[p.name] = params.at(p.name);
   for (size_t b = 0; b < mdh.buffers.size(); ++b) {
     const Buffer& decl = mdh.buffers[b];
     DeviceBuffer buffer = context_.create_buffer(bound_.byte_size(static_cast<int>(b)));

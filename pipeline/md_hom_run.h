@@ -23,6 +23,12 @@ namespace mdh {
 /// no difference beyond the noise (docs/decisions.md).
 enum class OutputPoison { before_first_run, none };
 
+/// The bytes of every param of `bound`'s md_hom from its text (`--param alpha=2.5`): UserError for a param the spec
+/// does not declare, a missing one, and a value its type cannot hold. A tuning run checks them before it starts any
+/// worker (which would fail on each evaluation).
+std::map<std::string, std::vector<unsigned char>> checked_param_bytes(const BoundMdh& bound,
+                                                                      const std::map<std::string, std::string>& params);
+
 class MdHomRun {
  public:
   /// `inputs` and `input_views` may hold some or all input and table buffers (checked against their declarations;

@@ -163,10 +163,14 @@ class AbortParser {
   // primary ::= '(' disjunction ')' | name '(' argument [',' argument] ')'
   Abort primary() {
     if (accept("(")) {
+      if (++depth_ > kMaxAbortNesting)
+        fail("parentheses nested deeper than " + std::to_string(kMaxAbortNesting) + " levels");
       Abort inner = disjunction();
       expect(")");
+      --depth_;
       return inner;
     }
+    if (++terms_ > kMaxAbortTerms) fail("more than " + std::to_string(kMaxAbortTerms) + " conditions");
     skip_space();
     size_t start = pos_;
     while (pos_ < text_.size() && (std::isalpha(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) ++pos_;
@@ -215,7 +219,12 @@ class AbortParser {
     if (s.empty() ||
         !std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
       fail("'" + s + "' is not a count");
-    return std::stoull(s);
+    // Compared as digits: std::stoull throws for counts beyond 2^64.
+    const std::string digits = s.substr(std::min(s.find_first_not_of('0'), s.size()));
+    const std::string limit = std::to_string(kMaxEvaluationCount);
+    if (digits.size() > limit.size() || (digits.size() == limit.size() && digits > limit))
+      fail("count " + s + " is above the largest allowed, " + limit);
+    return digits.empty() ? 0 : std::stoull(digits);
   }
   double seconds(const std::string& s) {
     double scale = 1;
@@ -246,11 +255,18 @@ class AbortParser {
     if (!accept(token)) fail("expected '" + token + "'");
   }
   [[noreturn]] void fail(const std::string& message) const {
-    throw UserError("abort expression '" + text_ + "' at column " + std::to_string(pos_ + 1) + ": " + message);
+    // A long expression is quoted around the column only, so that the message stays readable.
+    constexpr size_t kQuoted = 60;
+    const std::string quoted = text_.size() <= kQuoted
+                                   ? text_
+                                   : "..." + text_.substr(pos_ > kQuoted / 2 ? pos_ - kQuoted / 2 : 0, kQuoted) + "...";
+    throw UserError("abort expression '" + quoted + "' at column " + std::to_string(pos_ + 1) + ": " + message);
   }
 
   const std::string& text_;
   size_t pos_ = 0;
+  size_t depth_ = 0;  // parentheses open at pos_
+  size_t terms_ = 0;  // conditions read so far
 };
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Abort conditions (cppATF abort_conditions.hpp): predicates over the tuning status, combinable with && and ||.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -53,6 +54,12 @@ class Abort {
   std::shared_ptr<const AbortCondition> condition_;
 };
 
+/// The largest count of evaluations an option or abort expression may give: far beyond any run, small enough that
+/// a count read from a typo (or a negative number wrapped around) is refused instead of meaning "never stop".
+constexpr uint64_t kMaxEvaluationCount = 1'000'000'000;
+constexpr size_t kMaxAbortNesting = 64;
+constexpr size_t kMaxAbortTerms = 256;
+
 Abort evaluations(uint64_t count);
 Abort valid_evaluations(uint64_t count);
 Abort duration(double seconds);
@@ -68,7 +75,9 @@ Abort speedup_within_evaluations(double factor, uint64_t window);
 
 /// Parses the CLI form: a term is evaluations(N) | valid(N) | duration(T) | fraction(F) | cost(C) |
 /// speedup(F, T) | speedup(F, Nevals); T is seconds with an optional unit s, m or h ("90s", "10m");
-/// terms combine with &&, || and parentheses, && binding tighter. Throws mdh::UserError with the position.
+/// terms combine with &&, || and parentheses, && binding tighter. Throws mdh::UserError with the position, also
+/// for counts above kMaxEvaluationCount, parentheses nested deeper than kMaxAbortNesting and more than
+/// kMaxAbortTerms terms (the parser and the condition tree recurse; their depth must stay bounded).
 Abort parse_abort(const std::string& expression);
 
 }  // namespace mdh::tuner

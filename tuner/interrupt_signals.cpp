@@ -6,6 +6,8 @@
 namespace mdh::tuner {
 namespace {
 
+constexpr int kInterruptSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
 std::atomic<bool> g_interrupted{false};
 
 extern "C" void on_interrupt(int) {
@@ -19,13 +21,12 @@ const std::atomic<bool>& signal_interrupt() {
 }
 
 InterruptOnSignals::InterruptOnSignals() {
-  std::signal(SIGINT, on_interrupt);
-  std::signal(SIGTERM, on_interrupt);
+  // SIGHUP too: a closed terminal or ssh session must stop the run as cleanly as Ctrl-C (journal, workers, files).
+  for (int signal : kInterruptSignals) std::signal(signal, on_interrupt);
 }
 
 InterruptOnSignals::~InterruptOnSignals() {
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
+  for (int signal : kInterruptSignals) std::signal(signal, SIG_DFL);
 }
 
 }  // namespace mdh::tuner

@@ -1,4 +1,4 @@
-// SIGINT and SIGTERM as the tuning loop's interrupt (TunerOptions::interrupt): the run ends within
+// SIGINT, SIGTERM and SIGHUP as the tuning loop's interrupt (TunerOptions::interrupt): the run ends within
 // kInterruptPollSeconds, evaluations in flight are abandoned, the journal keeps every finished one.
 #pragma once
 
@@ -6,10 +6,11 @@
 
 namespace mdh::tuner {
 
-/// Set once SIGINT or SIGTERM arrived while an InterruptOnSignals lived.
+/// Set once SIGINT, SIGTERM or SIGHUP arrived while an InterruptOnSignals lived.
 const std::atomic<bool>& signal_interrupt();
 
-/// While it lives, SIGINT and SIGTERM set signal_interrupt() instead of ending the process; then the default handlers.
+/// While it lives, SIGINT, SIGTERM and SIGHUP set signal_interrupt() instead of ending the process; then the default
+/// handlers.
 class InterruptOnSignals {
  public:
   InterruptOnSignals();

@@ -29,6 +29,32 @@ std::string rates(const std::optional<double>& gflops, const std::optional<doubl
   return out;
 }
 
+// What a run without a valid configuration says instead of a best: why nothing was evaluated, or the first
+// evaluation's failure (a compiler error, a wrong result), so that the user need not search the journal for it.
+std::string no_valid_configuration(const TuningOutcome& outcome, const std::optional<tuner::EvaluationRecord>& failed,
+                                   const std::string& journal_path) {
+  const tuner::TuningResult& result = outcome.result;
+  if (result.status.evaluations == 0)
+    return "no configuration was evaluated: the run stopped before its first evaluation finished (" +
+           result.stop_reason + ")\n";
+  std::string text = "no valid configuration found: ";
+  text += result.status.evaluations == 1 ? "the one evaluation"
+                                         : "all " + std::to_string(result.status.evaluations) + " evaluations";
+  text += " failed";
+  if (failed) {
+    // The first lines of the reason only: a compiler's log can run to pages, and the journal keeps all of it.
+    constexpr size_t kQuotedReason = 1500;
+    std::string reason = failed->result.reason.empty() ? "(no reason given)" : failed->result.reason;
+    if (reason.size() > kQuotedReason) reason = reason.substr(0, kQuotedReason) + " ...";
+    text += "; evaluation " + std::to_string(failed->evaluation) + ": " + tuner::to_string(failed->result.status) +
+            ": " + reason;
+    if (text.back() != '\n') text += '\n';
+  } else {
+    text += "\n";
+  }
+  return text + "every evaluation's reason is in the journal " + journal_path + "\n";
+}
+
 }  // namespace
 
 int run_tuning_session(const TuningRequest& request, TuningSettings settings, const TuningSessionOptions& session) {
@@ -40,9 +66,11 @@ int run_tuning_session(const TuningRequest& request, TuningSettings settings, co
   progress.emplace(std::cerr, ::isatty(STDERR_FILENO), session.horizon);
   // Under mpirun: each evaluating rank's compile seconds, which say how many compiles it kept in flight.
   std::map<int, double> rank_compile_seconds;
+  std::optional<tuner::EvaluationRecord> first_failure;  // replayed ones included: the run's first
   settings.on_evaluation = [&](const tuner::TuningStatus& status, const tuner::EvaluationRecord& record,
                                bool replayed) {
-    progress->on_evaluation(status, record, replayed);
+    if (progress) progress->on_evaluation(status, record, replayed);
+    if (!first_failure && record.result.status != tuner::EvaluationStatus::ok) first_failure = record;
     if (!replayed && record.compile_seconds && record.result.measured_on.contains("rank"))
       rank_compile_seconds[record.result.measured_on["rank"].get<int>()] += *record.compile_seconds;
   };
@@ -60,7 +88,7 @@ int run_tuning_session(const TuningRequest& request, TuningSettings settings, co
 
   print_tuning_summary(std::cout, *outcome, ranks.under_mpirun(), rank_compile_seconds);
   if (!outcome->result_file) {
-    std::cout << "no valid configuration found; see the journal " << settings.journal_path << " for the reasons\n";
+    std::cout << no_valid_configuration(*outcome, first_failure, settings.journal_path);
     return 1;
   }
   session.write_text(session.out_path, outcome->result_file->to_json().dump(2) + "\n");

@@ -1,5 +1,5 @@
 // One `mdh tune` process from its parsed options to its exit status: under mpirun one rank of the run
-// (tuning_ranks.h), progress on stderr, SIGINT and SIGTERM ending the run early with the best so far, the run
+// (tuning_ranks.h), progress on stderr, SIGINT, SIGTERM and SIGHUP ending the run early with the best so far, the run
 // (pipeline/tune.h), where its time went, and the result file.
 #pragma once
 

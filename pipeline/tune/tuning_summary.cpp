@@ -6,6 +6,14 @@
 #include <vector>
 
 namespace mdh {
+namespace {
+
+// "1 compile worker", "2 compile workers".
+std::string count_of(uint64_t count, const std::string& noun) {
+  return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
+}  // namespace
 
 void print_tuning_summary(std::ostream& out, const TuningOutcome& outcome, bool under_mpirun,
                           const std::map<int, double>& rank_compile_seconds) {
@@ -14,7 +22,7 @@ void print_tuning_summary(std::ostream& out, const TuningOutcome& outcome, bool 
   const uint64_t evaluated = result.status.evaluations - result.replayed;
   char rate[48];
   std::snprintf(rate, sizeof rate, "%.2f evaluations/s", outcome.seconds > 0 ? evaluated / outcome.seconds : 0.0);
-  out << "stopped: " << result.stop_reason << "; " << result.status.evaluations << " evaluations ("
+  out << "stopped: " << result.stop_reason << "; " << count_of(result.status.evaluations, "evaluation") << " ("
       << result.status.valid_evaluations << " valid, " << result.status.verified_evaluations << " verified, "
       << result.status.cut_evaluations << " cut, " << result.replayed << " replayed) in "
       << static_cast<int>(outcome.seconds) << " s, " << rate << "\n";
@@ -39,8 +47,9 @@ void print_tuning_summary(std::ostream& out, const TuningOutcome& outcome, bool 
                     std::max(0.0, outcome.seconds - result.status.elapsed_seconds));
     out << breakdown;
     if (t.prepared > 0)
-      out << "; " << t.prepared << " compiles ahead took " << static_cast<int>(1e3 * t.prepare_seconds / t.prepared)
-          << " ms each on average, on " << outcome.compile_threads << " compile workers";
+      out << "; " << count_of(t.prepared, "compile") << " ahead took "
+          << static_cast<int>(1e3 * t.prepare_seconds / t.prepared) << " ms each on average, on "
+          << count_of(outcome.compile_threads, "compile worker");
     out << "\n";
     // Over this run's part of the loop's time (a resumed run's elapsed time starts where the journal's ended).
     const double loop_seconds = result.replayed == 0 ? result.status.elapsed_seconds : 0;
@@ -53,7 +62,7 @@ void print_tuning_summary(std::ostream& out, const TuningOutcome& outcome, bool 
         out << part;
         separator = ", ";
       }
-      out << " (" << outcome.compile_threads << " compile workers on rank 0)\n";
+      out << " (" << count_of(outcome.compile_threads, "compile worker") << " on rank 0)\n";
     }
     // The spread, not only the mean: one slow compile at the front of the window holds every evaluation behind it.
     if (!t.compile_seconds.empty()) {

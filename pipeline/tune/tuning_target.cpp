@@ -1,7 +1,9 @@
 // Binding a tuning request to its md_hom, devices, space and data.
 #include "pipeline/tune/tuning_target.h"
 
+#include "pipeline/buffer_fit.h"
 #include "pipeline/device_limits_query.h"
+#include "pipeline/md_hom_run.h"
 #include "pipeline/pipeline.h"
 
 namespace mdh {
@@ -39,7 +41,11 @@ TuningTarget bind_tuning_target(const TuningRequest& request, const TuningSettin
   target.limits = device_limits(target.devices[0]);
   target.space = std::make_shared<const TuningSpace>(
       restricted_tuning_space(target.bound, target.limits, target.request.restrictions, target.request.full_ranges));
+  // The data and the params now: a bad one would otherwise fail every evaluation in the workers, and sizes the device
+  // or host cannot hold would fail each after minutes of filling memory.
+  check_buffers_fit(target.bound, target.devices[0], host_memory_bytes());
   target.data = load_run_inputs(target.bound, target.request.data);
+  checked_param_bytes(target.bound, target.request.data.params);
   target.cost_settings = tuning_cost_settings(target.request, target.limits);
   return target;
 }

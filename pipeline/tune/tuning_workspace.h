@@ -1,6 +1,7 @@
 // The files a tuning run keeps in the temporary folder, removed however the run ends: its binary cache (where the
 // request names none), the request the workers read, the workers' shared reference output, and NVIDIA's compute
-// cache where spills are checked.
+// cache where spills are checked. Each is named after the process in the temporary folder ($TMPDIR, else /tmp); a
+// new run removes those that runs killed with SIGKILL left (this user's, whose process no longer exists).
 #pragma once
 
 #include <memory>
@@ -16,7 +17,7 @@ namespace mdh {
 
 class TuningWorkspace {
  public:
-  /// Points `request` at the workspace's files.
+  /// Points `request` at the workspace's files. UserError where the temporary folder is missing or not a folder.
   TuningWorkspace(TuningRequest& request, const TuningSettings& settings, const CostSettings& cost_settings);
   ~TuningWorkspace();
   TuningWorkspace(const TuningWorkspace&) = delete;

@@ -148,6 +148,10 @@ if [ "$group" = inputs ]; then
   bad param-overflow "alpha" run scaled.mdh --size I=8 --param alpha=1e400
   bad param-missing "alpha" run scaled.mdh --size I=8
   bad param-unknown "beta" run scaled.mdh --size I=8 --param alpha=1 --param beta=2
+  # In a tuning run: refused before it starts, not in each of its 200 evaluations.
+  bad tune-param-not-a-number "param 'alpha' is a float: 'abc' is not a number" tune scaled.mdh --size I=8 \
+    --param alpha=abc --out o22.json --journal j22.jsonl
+  bad tune-size-beyond-memory "more than" tune gemm.mdh --size I=65536,J=65536,K=65536 --out o23.json --journal j23.jsonl
   good param-underflow-is-a-tiny-number run scaled.mdh --size I=8 --param alpha=1e-400 --verify --repeat 1
 
   # --- .npy and .bin inputs
@@ -265,6 +269,27 @@ EOF
   bad option-tune-warmup-negative "--warmup must not be negative" tune "${G[@]}" --warmup -1 --out o11.json
   bad option-tune-finalists-negative "--finalists must be 0 or more" tune "${G[@]}" --finalists -1 --out o12.json
   bad option-evals-not-a-number "evals" tune "${G[@]}" --evals many --out o7.json
+  bad option-evals-negative "--evals '-1': expected a count" tune "${G[@]}" --evals -1 --out o14.json
+  bad option-evals-huge "--evals '18446744073709551615': expected a count" tune "${G[@]}" --evals 18446744073709551615 \
+    --out o15.json
+  bad option-abort-count-2-to-the-64 "count 18446744073709551616 is above" tune "${G[@]}" \
+    --abort 'evaluations(18446744073709551616)' --out o16.json
+  bad option-abort-deep-nesting "nested deeper than" tune "${G[@]}" \
+    --abort "$(head -c 60000 /dev/zero | tr '\0' '(')valid(1)$(head -c 60000 /dev/zero | tr '\0' ')')" --out o17.json
+  # No configuration evaluated: the summary says why, not "see the journal for the reasons" of an empty journal.
+  bad tune-evals-zero "no configuration was evaluated" tune "${G[@]}" --evals 0 --out o18.json --journal j18.jsonl
+  # Every candidate fails to compile (the reference, which defines the sizes first, compiles): the first compiler
+  # error is said, not only "see the journal".
+  sed -e 's/md_hom scaled/md_hom refused/' -e 's/^param alpha : float$/helper {\n#ifndef I\n#error the tunable kernel is refused\n#endif\n}/' \
+    -e 's/alpha \* a/a/' scaled.mdh >refused.mdh
+  bad tune-every-compile-fails "refused.mdh:5:2: error: the tunable kernel is refused" tune refused.mdh --size I=16 \
+    --evals 2 --compile-threads 1 --out o24.json --journal j24.jsonl
+  # A temporary folder that is missing or a file: a user error naming TMPDIR, not an internal one.
+  TMPDIR="$work/no-such-folder" bad tmpdir-missing "TMPDIR='$work/no-such-folder' is not a folder" \
+    tune "${G[@]}" --evals 1 --out o19.json --journal j19.jsonl
+  : >tmpdir-file
+  TMPDIR="$work/tmpdir-file" bad tmpdir-is-a-file "TMPDIR='$work/tmpdir-file' is not a folder" \
+    tune "${G[@]}" --evals 1 --out o20.json --journal j20.jsonl
   bad option-resume-and-force "--resume" tune "${G[@]}" --resume --force --out o8.json
 
   # --- output paths
@@ -276,6 +301,10 @@ EOF
   bad output-tune-out-over-spec "gemm.mdh" tune "${G[@]}" --out gemm.mdh
   bad output-tune-journal-over-spec "gemm.mdh" tune "${G[@]}" --journal gemm.mdh --out o9.json
   bad output-tune-out-is-journal "same.json" tune "${G[@]}" --journal same.json --out same.json
+  bad output-tune-journal-over-start "start configuration 'cfg.json'" tune "${G[@]}" --force --start cfg.json \
+    --journal cfg.json --out o21.json
+  bad output-tune-out-over-start "start configuration 'cfg.json'" tune "${G[@]}" --start cfg.json --out cfg.json \
+    --journal j21.jsonl
   ln -s gemm.mdh link.json
   bad output-tune-out-links-to-spec "link.json" tune "${G[@]}" --out link.json
   bad output-tune-out-missing-folder "no-such-dir" tune "${G[@]}" --out no-such-dir/best.json
@@ -291,7 +320,8 @@ if [ "$group" = journals ]; then
   "$mdh" tune "${G[@]}" --evals 3 --compile-threads 0 --out good.json --journal good.jsonl >/dev/null 2>&1 ||
     fail journal-setup "the short tune that records a journal failed"
   rm -f good.json
-  tune_resume() { bad "$1" "$2" tune "${G[@]}" --evals 6 --compile-threads 0 --resume --journal "$2" --out "$1.json"; }
+  # tune_resume NAME JOURNAL [NEEDLE]: resuming JOURNAL fails naming NEEDLE (default: the journal)
+  tune_resume() { bad "$1" "${3:-$2}" tune "${G[@]}" --evals 6 --compile-threads 0 --resume --journal "$2" --out "$1.json"; }
   mkdir dir.jsonl
   tune_resume journal-directory dir.jsonl
   ln -s /dev/zero zero.jsonl
@@ -312,6 +342,32 @@ if [ "$group" = journals ]; then
   tune_resume journal-other-sizes sizes.jsonl
   { head -n 1 good.jsonl; sed -n 3p good.jsonl; } >order.jsonl
   tune_resume journal-evaluations-out-of-order order.jsonl
+  # Records that are complete lines with a bad field: an error naming the line wherever they stand, the file unchanged
+  # (a complete last line was cut off as if torn). A negative or infinite cost became the run's best.
+  ok_line=$(grep -n '"status":"ok"' good.jsonl | head -n 1 | cut -d: -f1)
+  [ -n "$ok_line" ] || fail journal-setup "the short tune recorded no valid evaluation"
+  damaged() { # damaged FILE SED: the journal's first valid record changed by SED, as the last line
+    { head -n "$((ok_line - 1))" good.jsonl; sed -n "${ok_line}p" good.jsonl | sed "$2"; } >"$1"
+  }
+  damaged negative.jsonl 's/"cost":[^,]*/"cost":-1000.0/'
+  tune_resume journal-negative-cost negative.jsonl "negative.jsonl' line $ok_line is corrupt: 'cost' is negative"
+  damaged infinite.jsonl 's/"cost":[^,]*/"cost":1e400/'
+  tune_resume journal-infinite-cost infinite.jsonl "infinite.jsonl' line $ok_line is corrupt"
+  damaged stringcost.jsonl 's/"cost":\([^,]*\)/"cost":"\1"/'
+  tune_resume journal-last-line-string-cost stringcost.jsonl \
+    "stringcost.jsonl' line $ok_line is corrupt: 'cost' is not a number"
+  damaged noconfig.jsonl 's/"config":{[^}]*},//'
+  tune_resume journal-last-line-no-config noconfig.jsonl "noconfig.jsonl' line $ok_line is corrupt"
+  damaged first-part.txt 's/"cost":[^,]*/"cost":-1/'
+  { cat first-part.txt; tail -n +"$((ok_line + 1))" good.jsonl; } >middle-negative.jsonl
+  rm -f first-part.txt
+  tune_resume journal-middle-negative-cost middle-negative.jsonl \
+    "middle-negative.jsonl' line $ok_line is corrupt: 'cost' is negative"
+  # A header window of 10^15 asked ahead without end; a window of 0 would ask nothing.
+  sed '1s/"window":[0-9]*/"window":1000000000000000/' good.jsonl >window.jsonl
+  tune_resume journal-huge-window window.jsonl "window.jsonl' line 1 is corrupt: 'window' 1000000000000000"
+  sed '1s/"window":[0-9]*/"window":0/' good.jsonl >window0.jsonl
+  tune_resume journal-zero-window window0.jsonl "window0.jsonl' line 1 is corrupt: 'window' 0"
   # An existing journal is not replaced without --resume or --force (it was cut to its first lines before).
   bad journal-exists "good.jsonl" tune "${G[@]}" --evals 1 --journal good.jsonl --out o.json
 fi
@@ -374,7 +430,8 @@ EOF
   fi
 
   # 2. SIGTERM and SIGINT while a worker hangs: the run stops within 10 s with a valid journal and no worker left.
-  for signal in TERM INT; do
+  # SIGHUP (a closed terminal) as the others: it killed the tuner and left its workers and temporary files.
+  for signal in TERM INT HUP; do
     cases=$((cases + 1))
     "$mdh" tune "${S[@]}" --out sig.json --journal "sig-$signal.jsonl" >"sig-$signal.out" 2>&1 &
     tuner=$!
@@ -411,6 +468,31 @@ EOF
   fi
   kill -s TERM $tuner
   wait $tuner
+
+  # 3b. Temporary folders that runs killed with SIGKILL left (their process is gone) are removed when a run starts;
+  # those of a live process stay. A --binary-cache folder's neighbour PATH.request.json is the user's: it was
+  # overwritten and deleted.
+  cases=$((cases + 1))
+  mkdir -p tmp
+  sh -c 'exit 0' &
+  dead=$!
+  wait $dead
+  mkdir -p tmp/mdh-kernels-$dead tmp/mdh-nvidia-compute-cache-$dead tmp/mdh-kernels-$$ tmp/mdh-kernels-x$dead
+  : >tmp/mdh-reference-$dead
+  : >tmp/mdh-reference-$dead.partial-1
+  : >tmp/mdh-request-$dead.json
+  printf 'the user'"'"'s file\n' >cache.request.json
+  TMPDIR="$work/tmp" "$mdh" tune "${G[@]}" --evals 1 --compile-threads 0 --binary-cache cache --out stale.json \
+    --journal stale.jsonl >stale.out 2>&1 || fail stale-temporaries "the tune failed: $(head -c 1000 stale.out)"
+  left=$(cd tmp && ls -d mdh-*-$dead* 2>/dev/null)
+  [ -z "$left" ] || fail stale-temporaries "the dead run's files are left: $left"
+  [ -d tmp/mdh-kernels-$$ ] || fail stale-temporaries "the folder of a live process was removed"
+  [ -d tmp/mdh-kernels-x$dead ] || fail stale-temporaries "a folder of another name was removed"
+  [ "$(cat cache.request.json 2>/dev/null)" = "the user's file" ] ||
+    fail binary-cache-neighbour "the user's cache.request.json was changed or removed"
+  rm -r tmp/mdh-kernels-$$ tmp/mdh-kernels-x$dead
+  [ -z "$(find tmp -mindepth 1)" ] || fail stale-temporaries "the run left files: $(find tmp -mindepth 1)"
+  rm -rf tmp
 
   # 4. A full disk under the journal (a file-size limit): a clean error naming the journal, the temporary kernel
   # folder removed (issue 15 items 1, 12). The ignored SIGXFSZ makes writes fail with EFBIG instead of killing.

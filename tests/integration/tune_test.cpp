@@ -144,6 +144,28 @@ TEST_F(TuneTest, TheResultIsTheFastestOfTheFinalistsTimedAgainBesideTheDefault) 
   EXPECT_EQ(refused.output, "error: --finalists must be 0 or more\n");
 }
 
+// A run without a valid configuration said "see the journal for the reasons" of a journal that held none, and the
+// summary counted "1 compile workers".
+TEST_F(TuneTest, TheSummarySaysWhyNothingIsValidAndCountsInTheSingular) {
+  const auto none = tune(0);
+  EXPECT_EQ(none.status, 1) << none.output;
+  EXPECT_NE(none.output.find("no configuration was evaluated: the run stopped before its first evaluation finished "
+                             "(abort condition evaluations(0) met)\n"),
+            std::string::npos)
+      << none.output;
+  EXPECT_EQ(none.output.find("for the reasons"), std::string::npos) << none.output;
+  const auto one = tune(1, " --force");
+  ASSERT_EQ(one.status, 0) << one.output;
+  EXPECT_NE(one.output.find("; 1 evaluation (1 valid, "), std::string::npos) << one.output;
+  EXPECT_TRUE(std::regex_search(one.output, std::regex("; [0-9]+ compiles? ahead took [0-9]+ ms each on average, on "
+                                                       "1 compile worker\n")))
+      << one.output;
+  // A param that does not read fails before the run, not in each of its evaluations.
+  const auto param = mdh_cli(std::string("tune ") + kGemm + " --param alpha=1 --out " + path("p.json"));
+  EXPECT_EQ(param.status, 2) << param.output;
+  EXPECT_EQ(param.output, "error: the spec declares no param 'alpha'\n");
+}
+
 // A journal that differs only in how it wrote values (before they were named: enum ordinals, permutation ranks)
 // resumes: its records are replayed, none is evaluated again.
 TEST_F(TuneTest, AJournalWithEnumOrdinalsAndPermutationRanksResumes) {

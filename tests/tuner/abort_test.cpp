@@ -85,5 +85,37 @@ TEST(Abort, ParsesExpressions) {
   EXPECT_THROW(space_fraction(1.5), UserError);
 }
 
+std::string parse_error(const std::string& text) {
+  try {
+    parse_abort(text);
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// evaluations(2^64) stopped mdh with an internal error (std::stoull), and 60,000 nested parentheses overflowed the
+// stack; both are the user's input.
+TEST(Abort, CountsAndNestingAreBounded) {
+  EXPECT_EQ(parse_error("evaluations(18446744073709551616)"),
+            "abort expression 'evaluations(18446744073709551616)' at column 34: count 18446744073709551616 is above "
+            "the largest allowed, 1000000000");
+  EXPECT_EQ(parse_error("valid(1000000001)"),
+            "abort expression 'valid(1000000001)' at column 18: count 1000000001 is above the largest allowed, "
+            "1000000000");
+  EXPECT_EQ(parse_abort("evaluations(0001000000000)").describe(), "evaluations(1000000000)");
+  EXPECT_EQ(parse_abort("evaluations(0)").describe(), "evaluations(0)");
+  EXPECT_EQ(
+      parse_abort(std::string(kMaxAbortNesting, '(') + "valid(1)" + std::string(kMaxAbortNesting, ')')).describe(),
+      "valid(1)");
+  const std::string deep = std::string(60000, '(') + "valid(1)" + std::string(60000, ')');
+  const std::string message = parse_error(deep);
+  EXPECT_NE(message.find("at column 66: parentheses nested deeper than 64 levels"), std::string::npos) << message;
+  EXPECT_LT(message.size(), 200u);  // the expression is quoted around the column only
+  std::string many = "valid(1)";
+  for (size_t k = 0; k < kMaxAbortTerms; ++k) many += " || valid(1)";
+  EXPECT_NE(parse_error(many).find("more than 256 conditions"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace mdh::tuner

@@ -207,6 +207,81 @@ TEST(Journal, CountsMustBeNonNegativeIntegers) {
   }
 }
 
+const char* const kHeaderLine = R"({"mdh_tuner_journal":1,"technique":"random","seed":1,"window":1,"space_size":"10"})"
+                                "\n";
+
+std::string record_line(uint64_t evaluation, const std::string& cost, const std::string& extra = "") {
+  return R"({"evaluation":)" + std::to_string(evaluation) + R"(,"config":{"X":)" + std::to_string(evaluation) +
+         R"(},"status":"ok","cost":)" + cost + R"(,"reason":"","start":0,"end":0,"elapsed":0)" + extra + "}\n";
+}
+
+std::string journal_error(const std::string& text) {
+  try {
+    parse_journal(text, "j.jsonl");
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// A negative or non-finite cost was accepted on --resume and became the best of the run ("best: -1000.0000 ms").
+TEST(Journal, ACostMustBeAFiniteTimeNotBelowZero) {
+  const std::vector<std::pair<std::string, std::string>> bad_costs = {
+      {"-1", "'cost' is negative"},
+      {"1e400", "[json.exception.out_of_range.406] number overflow parsing '1e400'"},
+      {"-1e400", "[json.exception.out_of_range.406] number overflow parsing '-1e400'"},
+      {"null", "'cost' is not a number"},
+      {R"("1.0")", "'cost' is not a number"}};
+  for (const auto& [cost, problem] : bad_costs) {
+    EXPECT_EQ(journal_error(kHeaderLine + record_line(1, cost) + record_line(2, "1")),
+              "journal 'j.jsonl' line 2 is corrupt: " + problem)
+        << cost;
+    // The same record as the last line: an error too, never cut off as if it were torn.
+    EXPECT_EQ(journal_error(kHeaderLine + record_line(1, "1") + record_line(2, cost)),
+              "journal 'j.jsonl' line 3 is corrupt: " + problem)
+        << cost;
+  }
+  const std::string negative_elapsed =
+      R"({"evaluation":1,"config":{"X":1},"status":"ok","cost":1,"reason":"","start":0,"end":0,"elapsed":-5})"
+      "\n";
+  EXPECT_EQ(journal_error(kHeaderLine + negative_elapsed),
+            "journal 'j.jsonl' line 2 is corrupt: 'elapsed' is negative");
+  EXPECT_EQ(parse_journal(kHeaderLine + record_line(1, "0"), "j.jsonl").records.at(0).result.cost, 0.0);
+}
+
+// A complete last line with a bad field was cut off on --resume while the same line in the middle was an error.
+TEST(Journal, OnlyAnUnterminatedLastLineCountsAsTorn) {
+  const std::string no_config = R"({"evaluation":2,"status":"ok","cost":1,"reason":"","start":0,"end":0,"elapsed":0})"
+                                "\n";
+  EXPECT_EQ(
+      journal_error(kHeaderLine + record_line(1, "1") + no_config).rfind("journal 'j.jsonl' line 3 is corrupt: ", 0),
+      0u);
+  EXPECT_EQ(
+      journal_error(kHeaderLine + record_line(1, "1") + "garbage\n").rfind("journal 'j.jsonl' line 3 is corrupt: ", 0),
+      0u);
+  const std::string text = kHeaderLine + record_line(1, "1");
+  const JournalContents torn = parse_journal(text + no_config.substr(0, no_config.size() - 1), "j.jsonl");
+  EXPECT_TRUE(torn.torn_tail);
+  EXPECT_EQ(torn.valid_bytes, text.size());
+  EXPECT_EQ(torn.records.size(), 1u);
+}
+
+// A header's window of 10^15 made --resume ask ahead without end.
+TEST(Journal, AWindowIsBounded) {
+  for (const std::string& window :
+       std::vector<std::string>{"0", "1000000000000000", std::to_string(kMaxJournalWindow + 1)}) {
+    const std::string header =
+        R"({"mdh_tuner_journal":1,"technique":"random","seed":1,"window":)" + window + R"(,"space_size":"10"})" + "\n";
+    EXPECT_EQ(journal_error(header), "journal 'j.jsonl' line 1 is corrupt: 'window' " + window +
+                                         " is not between 1 and " + std::to_string(kMaxJournalWindow));
+    EXPECT_EQ(journal_error(kHeaderLine + record_line(1, "1", R"(,"window":)" + window)),
+              "journal 'j.jsonl' line 2 is corrupt: 'window' " + window + " is not between 1 and " +
+                  std::to_string(kMaxJournalWindow));
+  }
+  EXPECT_EQ(parse_journal(kHeaderLine + record_line(1, "1", R"(,"window":65536)"), "j.jsonl").records.at(0).window,
+            65536u);
+}
+
 TuningResult run_bowl(const std::string& journal, uint64_t budget, bool resume, testing::BowlCostFunction& cost,
                       const std::string& technique_name = "auc_bandit") {
   SearchSpace space(testing::bowl_parameters());

@@ -32,6 +32,26 @@ uint64_t unsigned_field(const nlohmann::json& json, const char* key) {
   return value.get<uint64_t>();
 }
 
+// A time or a cost: a finite JSON number, not negative where `non_negative`. (nlohmann refuses 1e400 as it parses;
+// the check of finiteness holds whatever reader a journal's JSON came through.)
+double real_field(const nlohmann::json& json, const char* key, bool non_negative) {
+  const nlohmann::json& value = json.at(key);
+  if (!value.is_number()) throw std::invalid_argument(std::string("'") + key + "' is not a number");
+  const double number = value.get<double>();
+  if (!std::isfinite(number)) throw std::invalid_argument(std::string("'") + key + "' is not finite");
+  if (non_negative && number < 0) throw std::invalid_argument(std::string("'") + key + "' is negative");
+  return number;
+}
+
+// An evaluation window: at least 1 (nothing would ever be asked) and at most kMaxJournalWindow.
+uint64_t window_field(const nlohmann::json& json, const char* key) {
+  const uint64_t window = unsigned_field(json, key);
+  if (window < 1 || window > kMaxJournalWindow)
+    throw std::invalid_argument(std::string("'") + key + "' " + std::to_string(window) + " is not between 1 and " +
+                                std::to_string(kMaxJournalWindow));
+  return window;
+}
+
 EvaluationRecord record_from_json(const nlohmann::json& json) {
   EvaluationRecord record;
   record.evaluation = unsigned_field(json, "evaluation");
@@ -42,19 +62,23 @@ EvaluationRecord record_from_json(const nlohmann::json& json) {
   } catch (const UserError& e) {
     throw std::invalid_argument(e.what());  // reported with the journal's name and the line
   }
-  record.result.cost = json.at("cost").is_null() ? 0.0 : json.at("cost").get<double>();
+  // A valid result's cost is a time: a negative or infinite one would become the best of every later run.
+  if (record.result.status == EvaluationStatus::ok)
+    record.result.cost = real_field(json, "cost", /*non_negative=*/true);
+  else
+    (void)json.at("cost");  // null, as to_json writes it; present in every record
   record.result.reason = json.at("reason").get<std::string>();
   // Absent in records of results that were checked and timed in full (and in journals written before either could
   // be skipped).
   record.result.verified = json.value("verified", true);
   record.result.cut = json.value("cut", false);
   if (json.contains("stages")) record.result.stage_seconds = json["stages"].get<StageSeconds>();
-  record.start_unix = json.at("start").get<double>();
-  record.end_unix = json.at("end").get<double>();
-  record.elapsed_seconds = json.at("elapsed").get<double>();
+  record.start_unix = real_field(json, "start", false);
+  record.end_unix = real_field(json, "end", false);
+  record.elapsed_seconds = real_field(json, "elapsed", true);
   if (json.contains("measured_on")) record.result.measured_on = json["measured_on"];
-  if (json.contains("window")) record.window = json["window"].get<uint64_t>();
-  if (json.contains("compile")) record.compile_seconds = json["compile"].get<double>();
+  if (json.contains("window")) record.window = window_field(json, "window");
+  if (json.contains("compile")) record.compile_seconds = real_field(json, "compile", true);
   return record;
 }
 
@@ -97,7 +121,6 @@ JournalContents parse_journal(const std::string& text, const std::string& path) 
     const bool complete = newline != std::string::npos;
     const std::string line = text.substr(line_start, (complete ? newline : text.size()) - line_start);
     ++line_number;
-    const bool last = !complete || newline + 1 == text.size();
     try {
       if (!complete) throw std::runtime_error("no line end");
       nlohmann::json json = nlohmann::json::parse(line);
@@ -107,7 +130,7 @@ JournalContents parse_journal(const std::string& text, const std::string& path) 
           throw UserError("journal '" + path + "' has unsupported format version " + json.at(kFormatKey).dump());
         contents.header.technique = json.at("technique").get<std::string>();
         contents.header.seed = unsigned_field(json, "seed");
-        contents.header.window = unsigned_field(json, "window");
+        contents.header.window = window_field(json, "window");
         contents.header.space_size = json.at("space_size").get<std::string>();
         contents.header.metadata = json.value("metadata", nlohmann::json::object());
       } else {
@@ -120,8 +143,9 @@ JournalContents parse_journal(const std::string& text, const std::string& path) 
     } catch (const UserError&) {
       throw;
     } catch (const std::exception& e) {
-      // Only the last line can be torn by a kill; anything else is damage we must not paper over.
-      if (!last || line_number == 1)
+      // Only an unterminated last line can be torn by a kill (each line is one write ending in its newline); a
+      // complete line that does not read is damage we must not paper over, wherever it stands.
+      if (complete || line_number == 1)
         throw UserError("journal '" + path + "' line " + std::to_string(line_number) + " is corrupt: " + e.what());
       contents.torn_tail = true;
       break;

@@ -36,6 +36,10 @@ struct EvaluationRecord {
   std::optional<uint64_t> window = std::nullopt;
 };
 
+/// The largest evaluation window a journal may give: far above any run's (evaluators plus compile lookahead), so
+/// that a damaged header cannot make a resumed run ask ahead without end.
+constexpr uint64_t kMaxJournalWindow = 65536;
+
 struct JournalContents {
   JournalHeader header;
   std::vector<EvaluationRecord> records;
@@ -43,8 +47,9 @@ struct JournalContents {
   bool torn_tail = false;
 };
 
-/// Reads a journal. Throws mdh::UserError when the file cannot be read, the header is missing or a line other than
-/// the last is corrupt (a torn last line is expected after a kill and ignored).
+/// Reads a journal. Throws mdh::UserError naming the line when the file cannot be read, the header is missing or a
+/// complete line is corrupt (a bad field, a negative or non-finite cost or time, a window beyond kMaxJournalWindow);
+/// only a torn, unterminated last line, expected after a kill, is ignored.
 JournalContents read_journal(const std::string& path);
 /// The same for a journal's text; `path` names it in messages.
 JournalContents parse_journal(const std::string& text, const std::string& path);
@@ -61,7 +66,7 @@ class JournalWriter {
   JournalWriter(const JournalWriter&) = delete;
   JournalWriter& operator=(const JournalWriter&) = delete;
 
-  /// Reads the journal this writer continues (read_journal) and cuts a torn last line off.
+  /// Reads the journal this writer continues (read_journal) and cuts a torn (unterminated) last line off.
   JournalContents resume();
   void append(const EvaluationRecord& record);
 
