@@ -23,7 +23,10 @@ std::string cpu_list_text(const std::vector<int>& cpus) {
     while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
     if (!text.empty()) text += ",";
     text += std::to_string(cpus[i]);
-    if (j > i) text += "-" + std::to_string(cpus[j]);
+    if (j > i) {
+      text += '-';
+      text += std::to_string(cpus[j]);
+    }
     i = j + 1;
   }
   return text;
