@@ -134,6 +134,36 @@ if [ "$group" = inputs ]; then
   { printf 'md_hom g\nsize I\ninput A : float[I]\noutput B : float[I]\nview (i < I) : A[i] -> B[i]\nscalar (a) = '; head -c 200000 /dev/zero | tr '\0' '('; printf 'a\ncombine (++)\n'; } >nested.mdh
   bad spec-deep-expression "nested.mdh" check nested.mdh
 
+  # --- file names are data: a spec path with a newline, quotes and a comment's end reaches the kernels only
+  # escaped (issue 50): it adds no line of code to them, they build, and the run computes what the spec says
+  injected=$'inj\n#define a 0\n"*/ ??/x.mdh'
+  mkdir -p "$(dirname "$injected")"
+  cp gemm.mdh "$injected"
+  for kind in tunable reference; do
+    cases=$((cases + 1))
+    option=()
+    [ $kind = reference ] && option=(--reference)
+    if ! "$mdh" generate "$injected" --size I=8,J=8,K=8 "${option[@]}" -o "name-$kind.cl" >name.out 2>&1; then
+      fail "spec-name-$kind" "generate failed: $(head -c 1000 name.out)"
+    elif grep -qx '#define a 0' "name-$kind.cl"; then
+      fail "spec-name-$kind" "the spec's file name put a line of code into the $kind kernel"
+    fi
+  done
+  cases=$((cases + 1))
+  if "$mdh" run gemm.mdh --size I=8,J=8,K=8 --verify --output C=plain.npy >name.out 2>&1 &&
+    "$mdh" run "$injected" --size I=8,J=8,K=8 --verify --output C=named.npy >>name.out 2>&1; then
+    cmp -s plain.npy named.npy || fail spec-name-run "the result under the odd file name differs from gemm.mdh's"
+  else
+    fail spec-name-run "run failed: $(head -c 1000 name.out)"
+  fi
+  cases=$((cases + 1))
+  if "$mdh" export "$injected" --size I=8,J=8,K=8 -o exported >name.out 2>&1; then
+    ! grep -qx '#define a 0' exported/gemm.cl || fail spec-name-export "the file name put a line of code into the export"
+  else
+    fail spec-name-export "export failed: $(head -c 1000 name.out)"
+  fi
+  rm -rf name.out name-*.cl plain.npy named.npy exported "${injected%%/*}"
+
   # --- sizes
   bad size-zero "I" run "${G[@]/I=8/I=0}"
   bad size-negative "I" run gemm.mdh --size I=-1,J=8,K=8
