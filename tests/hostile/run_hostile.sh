@@ -164,6 +164,17 @@ if [ "$group" = inputs ]; then
   fi
   rm -rf name.out name-*.cl plain.npy named.npy exported "${injected%%/*}"
 
+  # --- names that could never compile (OpenCL C words, the generator's own identifiers and macros): refused at
+  # check time with their place in the spec
+  reserved_spec() { sed -e "s/^view (i < I) : A\[i\] -> B\[i\]/$2/" -e "s/^input A /input $3 /" scaled.mdh >"$1"; }
+  reserved_spec slot.mdh 'view (slot < I) : A[slot] -> B[slot]' A
+  bad spec-reserved-dimension "slot.mdh:6:7: error: name 'slot' of a dimension is reserved" check slot.mdh
+  reserved_spec kernel.mdh 'view (i < I) : kernel[i] -> B[i]' kernel
+  bad spec-reserved-keyword "kernel.mdh:4:7: error: name 'kernel' of a buffer is reserved" check kernel.mdh
+  reserved_spec macro.mdh 'view (i < I) : NUM_WG_i[i] -> B[i]' NUM_WG_i
+  bad spec-reserved-macro "macro.mdh:4:7: error: name 'NUM_WG_i' of a buffer is reserved" run macro.mdh --size I=8 \
+    --param alpha=1
+
   # --- sizes
   bad size-zero "I" run "${G[@]/I=8/I=0}"
   bad size-negative "I" run gemm.mdh --size I=-1,J=8,K=8
