@@ -131,6 +131,13 @@ if [ "$group" = inputs ]; then
     printf ')\n'
   } >dims21.mdh
   bad spec-21-dimensions "dims21.mdh" generate dims21.mdh --size N=2
+  # Counting the space at the edge of 64 bits (run under UBSan too): 20 dimensions, three reductions of 2^31 - 1
+  head -n 5 dims21.mdh | sed 's/, d20 < N//' >dims20.mdh
+  sed -n 6p dims21.mdh >>dims20.mdh
+  sed -n 7p dims21.mdh | sed 's/, +)$/)/' >>dims20.mdh
+  good space-20-dimensions space dims20.mdh --size N=2 -q
+  printf 'md_hom big\nsize R\ninput A : float[R]\noutput B : float[1]\nview (a < R, b < R, c < R) : A[a] -> B[0]\nscalar (x) = x\ncombine (+, +, +)\n' >big.mdh
+  good space-reductions-of-2-to-the-31 space big.mdh --size R=2147483647 -q
   { printf 'md_hom g\nsize I\ninput A : float[I]\noutput B : float[I]\nview (i < I) : A[i] -> B[i]\nscalar (a) = '; head -c 200000 /dev/zero | tr '\0' '('; printf 'a\ncombine (++)\n'; } >nested.mdh
   bad spec-deep-expression "nested.mdh" check nested.mdh
 
