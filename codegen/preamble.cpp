@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "codegen/inline_math.h"
+#include "codegen/source_text.h"
 #include "mdh/combine_operator.h"
 #include "mdh/messages.h"
 
@@ -31,7 +32,7 @@ void emit_user_code(std::ostringstream& out, const UserCode& code, const std::st
     ++line;
     col = 1;
   }
-  out << "#line " << line << " \"" << code.loc.file << "\"\n";
+  out << "#line " << line << ' ' << c_string_literal(code.loc.file) << '\n';
   int pad = (col > 1 ? col - 1 : 0) - static_cast<int>(before.size());
   out << before << std::string(pad > 0 ? pad : 0, ' ') << text << after;
   if (after.empty() ? text.empty() || text.back() != '\n' : after.back() != '\n') out << '\n';
@@ -292,7 +293,7 @@ std::string number_generated_lines(const std::string& source, const std::string&
     if (end == std::string::npos) end = source.size();
     std::string_view line(source.data() + begin, end - begin);
     if (line == kGeneratedLineDirective)
-      out += "#line " + std::to_string(line_number + 1) + " \"" + file_name + '"';
+      out += "#line " + std::to_string(line_number + 1) + ' ' + c_string_literal(file_name);
     else
       out += line;
     if (end < source.size()) out += '\n';

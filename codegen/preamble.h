@@ -1,7 +1,8 @@
 // The part of every generated program that comes before its kernels and does not depend on the kernel's
 // structure: pragmas, struct typedefs, the user's helper code, the scalar function f and the combine operators.
 // Shared by the reference kernel (codegen/reference_kernel.h) and the tunable kernel.
-// User code is preceded by `#line N "spec-file"` so that OpenCL build logs point at spec lines.
+// User code is preceded by `#line N "spec-file"` (the name escaped: codegen/source_text.h) so that OpenCL build logs
+// point at spec lines.
 #pragma once
 
 #include <optional>

@@ -7,6 +7,7 @@
 #include "mdh/combine_operator.h"
 #include "mdh/describe.h"
 #include "mdh/messages.h"
+#include "mdh/reserved_names.h"
 
 namespace mdh {
 
@@ -53,6 +54,32 @@ void check_symbols(const Mdh& m, const SizeExpr& e, bool in_index) {
 
 void check_type(const Mdh& m, const ElementType& t, const SourceLoc& loc) {
   if (t.is_struct() && m.find_struct(t.struct_name) < 0) throw UserError(loc, msg::undeclared_type(t.struct_name));
+}
+
+/// Names the generated OpenCL C could never compile with (mdh/reserved_names.h).
+void check_reserved(const Mdh& m) {
+  const std::vector<std::string> declared = declared_names(m);
+  const auto check = [&](const std::string& name, NameScope scope, const char* kind, const SourceLoc& loc) {
+    if (auto reason = reserved_name_reason(name, scope, declared))
+      throw UserError(loc, msg::reserved_name(name, kind, *reason));
+  };
+  for (const auto& s : m.sizes) check(s.name, NameScope::macro, "a size", s.loc);
+  for (const auto& s : m.structs) {
+    check(s.name, NameScope::kernel, "a type", s.loc);
+    for (const auto& f : s.fields) check(f.name, NameScope::member, "a struct field", s.loc);
+  }
+  for (const auto& p : m.params) check(p.name, NameScope::kernel, "a param", p.loc);
+  for (const auto& b : m.buffers) check(b.name, NameScope::kernel, "a buffer", b.loc);
+  for (const auto& d : m.dims) check(d.name, NameScope::kernel, "a dimension", d.loc);
+  for (const auto& op : m.operators) {
+    check(op.name, NameScope::kernel, "an operator", op.loc);
+    check(op.lhs_name, NameScope::member, "a parameter of an operator", op.loc);
+    check(op.rhs_name, NameScope::member, "a parameter of an operator", op.loc);
+  }
+  const auto& args = m.scalar.arg_names;
+  for (size_t k = 0; k < args.size(); ++k)
+    check(args[k], NameScope::kernel, "an argument of the scalar function",
+          k < m.scalar.arg_locs.size() ? m.scalar.arg_locs[k] : m.scalar.loc);
 }
 
 void check_names(const Mdh& m) {
@@ -224,6 +251,7 @@ void check_combine(const Mdh& m) {
 void verify(const Mdh& m) {
   if (m.name.empty()) throw UserError(SourceLoc{m.file, 1, 1}, msg::kMissingMdHom);
   check_names(m);
+  check_reserved(m);
   check_declarations(m);
   check_view(m);
   check_scalar(m);

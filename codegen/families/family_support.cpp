@@ -22,6 +22,14 @@ std::vector<int> all_dims(const Mdh& mdh) {
   return dims;
 }
 
+int64_t extent_product(const BoundMdh& bound, const std::vector<int>& dims) {
+  int64_t product = 1;
+  for (int d : dims)
+    if (__builtin_mul_overflow(product, bound.dim_extents.at(static_cast<size_t>(d)), &product))
+      return std::numeric_limits<int64_t>::max();
+  return product;
+}
+
 // Label index <-> the typed enum value, per enumeration family. Index -1 is "not a value of this family" (e.g. a
 // typed config that caches an input in global memory), which the range check reports.
 int64_t label_index(const std::vector<Memory>& order, Memory m) {

@@ -24,6 +24,9 @@ inline constexpr int64_t kMaxStridedRun = 4;
 int64_t ceil_div(int64_t a, int64_t b);
 int buffer_rank(const Mdh& mdh, int access);
 std::vector<int> all_dims(const Mdh& mdh);  // 0 .. dims-1
+/// The product of the extents of `dims`, saturated at INT64_MAX: three dimensions of 2^31 - 1 exceed 64 bits, and
+/// the families only compare it with small numbers.
+int64_t extent_product(const BoundMdh& bound, const std::vector<int>& dims);
 
 // Value encodings: label index <-> Memory value (-1: not a value of the family, which the range check reports),
 // the labels and legacy codes of such a family, and permutation ranks.

@@ -16,9 +16,7 @@ void add_work_group_combine(std::vector<ParameterFamily>& table) {
   // Where the reductions have a single element (GEMM with K=1) no work-groups can share one: the family would be
   // a choice between names of one kernel, tripling the candidates a sampler rejects.
   f.exists = [](const BoundMdh& b, int) {
-    int64_t reduced = 1;
-    for (int d : b.mdh->reduction_dims()) reduced *= b.dim_extents[d];
-    return work_group_combine_applies(*b.mdh) && reduced >= 2;
+    return work_group_combine_applies(*b.mdh) && extent_product(b, b.mdh->reduction_dims()) >= 2;
   };
   f.neutral = neutral_zero;
   access_enum_member<&KernelConfig::work_group_combine>(f);

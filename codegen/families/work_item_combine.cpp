@@ -21,8 +21,7 @@ void add_work_item_combine(std::vector<ParameterFamily>& table) {
     // aligned segments of power-of-two size: within one sub-group (the width a multiple of their count), or whole
     // sub-groups whose results then fit one sub-group's segment (their count divides the width).
     const int64_t width = static_cast<int64_t>(x.limits.subgroup_width);
-    int64_t reduced = 1;  // the most work-items that can share a point
-    for (int d : x.bound.mdh->reduction_dims()) reduced *= x.bound.dim_extents[d];
+    const int64_t reduced = extent_product(x.bound, x.bound.mdh->reduction_dims());  // most work-items sharing a point
     // Without sub-groups or a reduction to share, no shuffle: a constraint on CMB_WI alone, since one that reads
     // every dimension's work-items as well ties their groups to CMB_WI's for nothing (GEMM with K = 1 on a warp
     // device then drew too few whole-warp candidates to sample).

@@ -73,6 +73,24 @@ TEST(LineMapping, GeneratedCodeKeepsItsOwnNumbering) {
   EXPECT_GE(checked, 1u);
 }
 
+// File names are data: a spec path with a newline, quotes, a comment's end and a trigraph reaches the program only
+// escaped, so it can neither add a line of code nor break the program, and build errors still name it as it is.
+TEST(LineMapping, HostileFileNameIsEscapedAndStillNamedInBuildErrors) {
+  const std::string file_name = "odd \"dir\" */ ?\?/\n#define a 7\n\\x.mdh";
+  std::string spec = testing::read_source_file("apps/gemm.mdh");
+  BoundMdh bound = testing::bind_spec_text(spec, file_name, "I=4,J=4,K=4");
+  const LaunchPlan plan = generate_reference_kernel(bound, {});
+  const std::string& source = plan.source;
+  EXPECT_EQ(source.find("\n#define a 7"), std::string::npos) << source;
+  EXPECT_NE(source.find("#line 8 \"odd \\\"dir\\\" */ \\?\\?/\\n#define a 7\\n\\\\x.mdh\"\n"), std::string::npos)
+      << source;
+  EXPECT_NE(source.find("(odd \"dir\" *\\/ \\?\\?/\\n#define a 7\\n\\\\x.mdh)"), std::string::npos) << source;
+  EXPECT_TRUE(testing::build_program(source, plan.build_options).ok) << source;
+  // The compiler unescapes the name: its message names the file as it is.
+  std::string log = failing_build_log(replace_once(spec, "= a * b", "= a * bb"), file_name, "I=4,J=4,K=4");
+  expect_diagnostic(log, file_name.substr(file_name.rfind('\n') + 1) + ":8:21:", "use of undeclared identifier 'bb'");
+}
+
 TEST(LineMapping, NumberGeneratedLinesRewritesOnlyThePlaceholder) {
   std::string source = std::string("a\n#line 3 \"x.mdh\"\nb\n") + kGeneratedLineDirective + "\nc";
   EXPECT_EQ(number_generated_lines(source, "k.cl"), "a\n#line 3 \"x.mdh\"\nb\n#line 5 \"k.cl\"\nc");

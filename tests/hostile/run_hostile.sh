@@ -131,8 +131,56 @@ if [ "$group" = inputs ]; then
     printf ')\n'
   } >dims21.mdh
   bad spec-21-dimensions "dims21.mdh" generate dims21.mdh --size N=2
+  # Counting the space at the edge of 64 bits (run under UBSan too): 20 dimensions, three reductions of 2^31 - 1
+  head -n 5 dims21.mdh | sed 's/, d20 < N//' >dims20.mdh
+  sed -n 6p dims21.mdh >>dims20.mdh
+  sed -n 7p dims21.mdh | sed 's/, +)$/)/' >>dims20.mdh
+  good space-20-dimensions space dims20.mdh --size N=2 -q
+  printf 'md_hom big\nsize R\ninput A : float[R]\noutput B : float[1]\nview (a < R, b < R, c < R) : A[a] -> B[0]\nscalar (x) = x\ncombine (+, +, +)\n' >big.mdh
+  good space-reductions-of-2-to-the-31 space big.mdh --size R=2147483647 -q
   { printf 'md_hom g\nsize I\ninput A : float[I]\noutput B : float[I]\nview (i < I) : A[i] -> B[i]\nscalar (a) = '; head -c 200000 /dev/zero | tr '\0' '('; printf 'a\ncombine (++)\n'; } >nested.mdh
   bad spec-deep-expression "nested.mdh" check nested.mdh
+
+  # --- file names are data: a spec path with a newline, quotes and a comment's end reaches the kernels only
+  # escaped (issue 50): it adds no line of code to them, they build, and the run computes what the spec says
+  injected=$'inj\n#define a 0\n"*/ ??/x.mdh'
+  mkdir -p "$(dirname "$injected")"
+  cp gemm.mdh "$injected"
+  for kind in tunable reference; do
+    cases=$((cases + 1))
+    option=()
+    [ $kind = reference ] && option=(--reference)
+    if ! "$mdh" generate "$injected" --size I=8,J=8,K=8 "${option[@]}" -o "name-$kind.cl" >name.out 2>&1; then
+      fail "spec-name-$kind" "generate failed: $(head -c 1000 name.out)"
+    elif grep -qx '#define a 0' "name-$kind.cl"; then
+      fail "spec-name-$kind" "the spec's file name put a line of code into the $kind kernel"
+    fi
+  done
+  cases=$((cases + 1))
+  if "$mdh" run gemm.mdh --size I=8,J=8,K=8 --verify --output C=plain.npy >name.out 2>&1 &&
+    "$mdh" run "$injected" --size I=8,J=8,K=8 --verify --output C=named.npy >>name.out 2>&1; then
+    cmp -s plain.npy named.npy || fail spec-name-run "the result under the odd file name differs from gemm.mdh's"
+  else
+    fail spec-name-run "run failed: $(head -c 1000 name.out)"
+  fi
+  cases=$((cases + 1))
+  if "$mdh" export "$injected" --size I=8,J=8,K=8 -o exported >name.out 2>&1; then
+    ! grep -qx '#define a 0' exported/gemm.cl || fail spec-name-export "the file name put a line of code into the export"
+  else
+    fail spec-name-export "export failed: $(head -c 1000 name.out)"
+  fi
+  rm -rf name.out name-*.cl plain.npy named.npy exported "${injected%%/*}"
+
+  # --- names that could never compile (OpenCL C words, the generator's own identifiers and macros): refused at
+  # check time with their place in the spec
+  reserved_spec() { sed -e "s/^view (i < I) : A\[i\] -> B\[i\]/$2/" -e "s/^input A /input $3 /" scaled.mdh >"$1"; }
+  reserved_spec slot.mdh 'view (slot < I) : A[slot] -> B[slot]' A
+  bad spec-reserved-dimension "slot.mdh:6:7: error: name 'slot' of a dimension is reserved" check slot.mdh
+  reserved_spec kernel.mdh 'view (i < I) : kernel[i] -> B[i]' kernel
+  bad spec-reserved-keyword "kernel.mdh:4:7: error: name 'kernel' of a buffer is reserved" check kernel.mdh
+  reserved_spec macro.mdh 'view (i < I) : NUM_WG_i[i] -> B[i]' NUM_WG_i
+  bad spec-reserved-macro "macro.mdh:4:7: error: name 'NUM_WG_i' of a buffer is reserved" run macro.mdh --size I=8 \
+    --param alpha=1
 
   # --- sizes
   bad size-zero "I" run "${G[@]/I=8/I=0}"

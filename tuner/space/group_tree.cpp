@@ -376,9 +376,12 @@ GroupTree GroupTree::build(std::vector<GroupParameter> parameters, unsigned thre
   if (tree.lazy_)
     stored = count - 1;
   else
-    while (stored > 0 &&
-           combinations * tree.parameters_[stored - 1].parameter->range().size() <= kMaxTailCombinations) {
-      combinations *= tree.parameters_[stored - 1].parameter->range().size();
+    // Checked: ranges of 2^31 values wrap 64 bits by the third parameter, and a wrapped count would fit the mask.
+    for (uint64_t more = 0;
+         stored > 0 &&
+         !__builtin_mul_overflow(combinations, tree.parameters_[stored - 1].parameter->range().size(), &more) &&
+         more <= kMaxTailCombinations;) {
+      combinations = more;
       --stored;
     }
   tree.stored_levels_ = stored;
