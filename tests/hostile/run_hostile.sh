@@ -411,6 +411,9 @@ if [ "$group" = journals ]; then
   rm -f first-part.txt
   tune_resume journal-middle-negative-cost middle-negative.jsonl \
     "middle-negative.jsonl' line $ok_line is corrupt: 'cost' is negative"
+  # A record nested deeper than any reader should recurse: refused before it is parsed, naming its line.
+  damaged nested.jsonl "s/\"config\":{/\"config\":{\"deep\":$(head -c 5000 /dev/zero | tr '\0' '[')$(head -c 5000 /dev/zero | tr '\0' ']'),/"
+  tune_resume journal-nested-record nested.jsonl "nested.jsonl' line $ok_line is corrupt: nested deeper than 64 levels"
   # A header window of 10^15 asked ahead without end; a window of 0 would ask nothing.
   sed '1s/"window":[0-9]*/"window":1000000000000000/' good.jsonl >window.jsonl
   tune_resume journal-huge-window window.jsonl "window.jsonl' line 1 is corrupt: 'window' 1000000000000000"

@@ -13,6 +13,7 @@
 
 #include "support/error.h"
 #include "support/input_file.h"
+#include "support/untrusted_json.h"
 
 namespace mdh::tuner {
 namespace {
@@ -123,6 +124,9 @@ JournalContents parse_journal(const std::string& text, const std::string& path) 
     ++line_number;
     try {
       if (!complete) throw std::runtime_error("no line end");
+      // Nesting bounded before parsing, as for every JSON of unknown origin (support/untrusted_json.h).
+      if (json_nesting_depth(line) > kMaxJsonNesting)
+        throw std::runtime_error("nested deeper than " + std::to_string(kMaxJsonNesting) + " levels");
       nlohmann::json json = nlohmann::json::parse(line);
       if (line_number == 1) {
         if (!json.contains(kFormatKey)) throw UserError("'" + path + "' is not an mdh tuner journal");

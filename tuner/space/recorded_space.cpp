@@ -6,6 +6,7 @@
 #include <set>
 
 #include "support/error.h"
+#include "support/untrusted_json.h"
 
 namespace mdh::tuner {
 namespace {
@@ -22,7 +23,7 @@ RecordedSpace load_recorded_space(const std::string& path) {
   std::string line;
   for (size_t number = 1; std::getline(in, line); ++number) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    nlohmann::json record = nlohmann::json::parse(line, nullptr, false);
+    nlohmann::json record = parse_untrusted_json_or_discarded(line);
     auto bad = [&](const std::string& why) {
       return UserError("recorded costs '" + path + "' line " + std::to_string(number) + ": " + why);
     };
