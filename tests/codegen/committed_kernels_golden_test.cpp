@@ -26,6 +26,7 @@
 #include "support/fnv1a.h"
 #include "tests/codegen/codegen_test_support.h"
 #include "tests/hopper_device_limits.h"
+#include "tests/stored_device_limits.h"
 
 namespace mdh {
 namespace {
@@ -37,28 +38,6 @@ const char* const kManifest = "tests/codegen/golden/kernel_hashes.txt";
 
 // The folders that hold committed tuning results, relative to the source tree (the store is moving to tuned/).
 const char* const kStores[] = {"results", "tuned"};
-
-// The limits the devices behind the store report (`mdh devices` on each), as tests/integration/committed_results_test
-// gives them: the configurations were valid for them.
-DeviceLimits limits_of_store_folder(const std::string& device_folder) {
-  DeviceLimits l;
-  if (device_folder.find("nvidia") != std::string::npos) {
-    l.max_work_group_size = 1024;
-    l.max_work_item_sizes = {1024, 1024, 64};
-    l.local_mem_bytes = 48 * 1024;
-    l.max_alloc_bytes = uint64_t{20} << 30;
-    l.nvidia_driver = true;
-    l.simd_width = 32;
-    l.warp_size = 32;
-    l.subgroup_width = 32;
-  } else {
-    l.max_work_group_size = 4096;
-    l.max_work_item_sizes = {4096, 4096, 4096};
-    l.local_mem_bytes = 4 * 1024 * 1024;
-    l.max_alloc_bytes = uint64_t{2} << 30;
-  }
-  return l;
-}
 
 // A CPU as PoCL reports one: no dedicated local memory, 16-float vectors, 16 compute units.
 DeviceLimits cpu_like_limits() {
@@ -125,7 +104,8 @@ void add_committed_cases(std::map<std::string, std::string>& cases) {
       cases[name] = outcome([&] {
         const BoundMdh bound =
             testing::bind_app(spec_relative_path(j["spec"].get<std::string>()), size_text(j["sizes"]));
-        return generate_tunable_kernel(bound, config_from_json(bound, *config), limits_of_store_folder(device_folder));
+        return generate_tunable_kernel(bound, config_from_json(bound, *config),
+                                       testing::stored_device_limits(device_folder));
       });
     }
   }

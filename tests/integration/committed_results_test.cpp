@@ -16,6 +16,7 @@
 #include "pipeline/pipeline.h"
 #include "pipeline/tuning_result.h"
 #include "support/error.h"
+#include "tests/stored_device_limits.h"
 #include "tuner/journal/journal.h"
 
 namespace mdh {
@@ -23,28 +24,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-// The limits the devices behind tuned/ and results/ report (`mdh devices` on each): configurations were valid for them.
-DeviceLimits limits_of_results_folder(const fs::path& file) {
-  DeviceLimits l;
-  const std::string path = file.string();
-  if (path.find("nvidia") != std::string::npos) {
-    l.max_work_group_size = 1024;
-    l.max_work_item_sizes = {1024, 1024, 64};
-    l.local_mem_bytes = 48 * 1024;
-    l.max_alloc_bytes = uint64_t{20} << 30;
-    l.nvidia_driver = true;
-    l.simd_width = 32;
-    l.warp_size = 32;
-    l.subgroup_width = 32;
-  } else {
-    l.max_work_group_size = 4096;
-    l.max_work_item_sizes = {4096, 4096, 4096};
-    l.local_mem_bytes = 4 * 1024 * 1024;
-    l.max_alloc_bytes = uint64_t{2} << 30;
-  }
-  return l;
-}
 
 // Results name the spec by the absolute path of the checkout they were made in; the spec is the one under apps/.
 std::string spec_in_this_checkout(const std::string& recorded) {
@@ -102,7 +81,7 @@ TEST(CommittedResults, EveryConfigLoadsAndGeneratesAtItsSize) {
     const BoundMdh bound = load_and_bind(spec_in_this_checkout(j["spec"].get<std::string>()), size_text(j["sizes"]));
     try {
       const KernelConfig c = config_from_json(bound, config);
-      const LaunchPlan plan = generate_tunable_kernel(bound, c, limits_of_results_folder(file));
+      const LaunchPlan plan = generate_tunable_kernel(bound, c, testing::stored_device_limits(file.string()));
       EXPECT_FALSE(plan.source.empty());
       // Written again in today's form, it reads back as the same configuration.
       EXPECT_EQ(config_from_json(bound, config_to_json(bound, c)), c);
@@ -145,7 +124,7 @@ TEST(CommittedResults, EveryJournalRecordParses) {
     ASSERT_TRUE(metadata.contains("spec") && metadata.contains("sizes"));
     const BoundMdh bound =
         load_and_bind(spec_in_this_checkout(metadata["spec"].get<std::string>()), size_text(metadata["sizes"]));
-    TuningSpace space = make_tuning_space(bound, limits_of_results_folder(file));
+    TuningSpace space = make_tuning_space(bound, testing::stored_device_limits(file.string()));
     space.full_ranges = true;  // validity: the lattice-only warp constraint came later than many of these runs
     for (const tuner::EvaluationRecord& record : contents.records) {
       try {

@@ -10,6 +10,7 @@
 #include "runtime/context.h"
 #include "runtime/opencl_error.h"
 #include "support/error.h"
+#include "tests/runtime/shared_context_test.h"
 
 namespace mdh {
 namespace {
@@ -52,16 +53,7 @@ TEST(BuildLog, TrimsBlankAndSummaryLinesOnly) {
   EXPECT_EQ(trim_build_log(""), "");
 }
 
-class ContextTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() { context_ = new Context(select_device("")); }
-  static void TearDownTestSuite() {
-    delete context_;
-    context_ = nullptr;
-  }
-  static Context* context_;
-};
-Context* ContextTest::context_ = nullptr;
+using ContextTest = testing::SharedContextTest;
 
 TEST_F(ContextTest, BuildErrorCarriesTheLogWithSpecLines) {
   const std::string source = "#line 7 \"gemm.mdh\"\nkernel void k(global float* x) { x[0] = undeclared_thing; }\n";

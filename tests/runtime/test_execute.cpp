@@ -5,6 +5,7 @@
 
 #include "runtime/execute.h"
 #include "support/error.h"
+#include "tests/runtime/shared_context_test.h"
 
 namespace mdh {
 namespace {
@@ -54,16 +55,7 @@ std::vector<unsigned char> bytes_of(T value) {
   return out;
 }
 
-class ExecuteTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() { context_ = new Context(select_device("")); }
-  static void TearDownTestSuite() {
-    delete context_;
-    context_ = nullptr;
-  }
-  static Context* context_;
-};
-Context* ExecuteTest::context_ = nullptr;
+using ExecuteTest = testing::SharedContextTest;
 
 TEST_F(ExecuteTest, ScaleAddGivesTheRightNumbersAndPositiveTimings) {
   std::vector<float> a(kN), b(kN), c(kN, -1.0f);

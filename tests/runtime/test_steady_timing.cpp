@@ -8,6 +8,7 @@
 #include "runtime/execute.h"
 #include "runtime/steady_timing.h"
 #include "support/error.h"
+#include "tests/runtime/shared_context_test.h"
 
 namespace mdh {
 namespace {
@@ -103,16 +104,7 @@ LaunchPlan counting_plan(const std::string& comment = "") {
   return plan;
 }
 
-class SteadyTimerTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() { context_ = new Context(select_device("")); }
-  static void TearDownTestSuite() {
-    delete context_;
-    context_ = nullptr;
-  }
-  static Context* context_;
-};
-Context* SteadyTimerTest::context_ = nullptr;
+using SteadyTimerTest = testing::SharedContextTest;
 
 // A pair spans exactly the calls asked for, both kernels of each: after another program used the scratch buffer,
 // the span starts from a zeroed counter and the last call's second kernel reports n.
