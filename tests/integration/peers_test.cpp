@@ -221,18 +221,23 @@ TEST(Peers, MdhValidatesItsFirstCallAndOneAfterTheTimedCalls) {
   EXPECT_NE(run.record.at("steady").at("includes").get<std::string>().find(kernels), std::string::npos);
 }
 
-// run_and_record checks the peer's output again after the timed calls where the peer has a checked_call, and a
-// wrong output there fails the record although the first call's was right: a kernel that left its counters stale
-// would be timed on them. A peer without one keeps the first call's check.
-TEST(Peers, AWrongOutputAfterTheTimedCallsFailsTheRecord) {
+// A DOT case for a fake peer of run_and_record's tests: no warm-ups, at most `max_runs` timed calls.
+mdh::peers::PeerOptions fake_dot_options(int max_runs) {
   mdh::peers::PeerOptions options;
   options.routine = "dot";
   options.spec = std::string(MDH_SOURCE_DIR) + "/apps/dot.mdh";
   options.sizes = "K=1000";
   options.label = "test";
   options.measurement.warmups = 0;
-  options.measurement.max_runs = 5;
-  mdh::peers::PeerCase peer_case(options);
+  options.measurement.max_runs = max_runs;
+  return options;
+}
+
+// run_and_record checks the peer's output again after the timed calls where the peer has a checked_call, and a
+// wrong output there fails the record although the first call's was right: a kernel that left its counters stale
+// would be timed on them. A peer without one keeps the first call's check.
+TEST(Peers, AWrongOutputAfterTheTimedCallsFailsTheRecord) {
+  mdh::peers::PeerCase peer_case(fake_dot_options(5));
   for (const bool has_checked_call : {true, false}) {
     bool stale = false;  // the output after the checked call
     mdh::peers::PeerSetup setup;
@@ -254,14 +259,7 @@ TEST(Peers, AWrongOutputAfterTheTimedCallsFailsTheRecord) {
 // The steady instrument through run_and_record with a fake peer: the record carries the per-call statistics of N calls
 // between one timestamp pair, what the pair includes, and the calls per sample; a program without it says so.
 TEST(Peers, TheRecordCarriesTheSteadyTimeOfCallsBackToBack) {
-  mdh::peers::PeerOptions options;
-  options.routine = "dot";
-  options.spec = std::string(MDH_SOURCE_DIR) + "/apps/dot.mdh";
-  options.sizes = "K=1000";
-  options.label = "test";
-  options.measurement.warmups = 0;
-  options.measurement.max_runs = 8;
-  mdh::peers::PeerCase peer_case(options);
+  mdh::peers::PeerCase peer_case(fake_dot_options(8));
   for (const bool has_steady : {true, false}) {
     mdh::peers::PeerSetup setup;
     setup.peer = "fake";
