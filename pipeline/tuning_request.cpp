@@ -86,11 +86,25 @@ TuningSpace restricted_tuning_space(const BoundMdh& bound, const DeviceLimits& l
   for (const auto& [name, items] : restrictions) {
     const int p = space.find(name);
     if (p < 0) throw UserError("--restrict " + name + ": the tuning space has no parameter '" + name + "'");
+    const TuningParameter& parameter = space.parameters[p];
+    // A permutation is printed by `mdh space` as its elements joined by commas ("k,j,i"): the comma-separated
+    // items are then taken as consecutive orders of that many elements each.
+    std::vector<std::string> texts = items;
+    const size_t order = parameter.permutation_elements.size();
+    if (parameter.kind() == FamilyValueKind::permutation && order > 1 && items.size() % order == 0 &&
+        !parameter.parse_value_name(items[0])) {
+      texts.clear();
+      for (size_t k = 0; k < items.size(); k += order) {
+        std::string joined;
+        for (size_t e = k; e < k + order; ++e) joined += (e > k ? "," : "") + items[e];
+        texts.push_back(joined);
+      }
+    }
     std::vector<int64_t> values;
-    for (const std::string& item : items) {
-      // A value by its name as `mdh space` prints it ("local", "P"), else by number.
-      const std::optional<int64_t> value = space.parameters[p].parse_value_name(item);
-      if (!value) throw UserError("--restrict " + name + ": '" + item + "' is neither a value name nor an integer");
+    for (const std::string& text : texts) {
+      // A value by its name as `mdh space` prints it ("local", "P", "k,j,i"), else by number.
+      const std::optional<int64_t> value = parameter.parse_value_name(text);
+      if (!value) throw UserError("--restrict " + name + ": '" + text + "' is neither a value name nor an integer");
       values.push_back(*value);
     }
     space.restrict_to(name, values);

@@ -81,6 +81,18 @@ TEST(Cli, CheckBuildsTheUserCodeAndPutsCompilerErrorsAtTheSpecsLines) {
   EXPECT_NE(r.output.find("(sizes I=64,J=64)\n"), std::string::npos) << r.output;
 }
 
+// Orders are restricted as `mdh space` prints them: elements joined by commas, several orders one after the other.
+TEST(Cli, SpaceRestrictsOrdersWrittenAsItPrintsThem) {
+  Result r = mdh_cli("space apps/gemm.mdh --size I=16,J=16,K=16 --restrict LOOP_ORDER_G=k,j,i,i,j,k");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("LOOP_ORDER_G in {k,j,i, i,j,k}"), std::string::npos) << r.output;
+  r = mdh_cli("space apps/gemm.mdh --size I=16,J=16,K=16 --restrict LOOP_ORDER_G=k,j,x");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("error: --restrict LOOP_ORDER_G: 'k,j,x' is neither a value name nor an integer"),
+            std::string::npos)
+      << r.output;
+}
+
 TEST(Cli, DevicesListsTheDefault) {
   Result r = mdh_cli("devices");
   EXPECT_EQ(r.status, 0) << r.output;
