@@ -182,6 +182,16 @@ void Expr::collect_reads(std::vector<ParameterRef>& reads) const {
   }
 }
 
+void Expr::describe_measured(const ValueSource& values, std::vector<std::string>& out) const {
+  const Node& n = *node_;
+  if (n.kind == Node::Kind::measured) {
+    const std::string text = n.name + " = " + std::to_string(n.compute(values));
+    if (std::find(out.begin(), out.end(), text) == out.end()) out.push_back(text);
+    return;
+  }
+  for (const Expr& e : n.operands) e.describe_measured(values, out);
+}
+
 struct Condition::Node {
   enum class Kind { le, lt, ge, eq, ne, multiple_of, all, any, unless } kind;
   std::vector<Expr> operands;         // comparisons
@@ -300,6 +310,16 @@ std::vector<ParameterRef> Condition::reads() const {
   std::vector<ParameterRef> out;
   std::function<void(const Condition&)> visit = [&](const Condition& c) {
     for (const Expr& e : c.node_->operands) e.collect_reads(out);
+    for (const Condition& sub : c.node_->conditions) visit(sub);
+  };
+  visit(*this);
+  return out;
+}
+
+std::vector<std::string> Condition::measured_values(const ValueSource& values) const {
+  std::vector<std::string> out;
+  std::function<void(const Condition&)> visit = [&](const Condition& c) {
+    for (const Expr& e : c.node_->operands) e.describe_measured(values, out);
     for (const Condition& sub : c.node_->conditions) visit(sub);
   };
   visit(*this);

@@ -48,6 +48,8 @@ class Expr {
   int64_t evaluate(const ValueSource& values) const;
   std::string to_string() const;
   void collect_reads(std::vector<ParameterRef>& reads) const;
+  /// "name = value" of each measured quantity in it (computed from `values`), each once, appended to `out`.
+  void describe_measured(const ValueSource& values, std::vector<std::string>& out) const;
 
   struct Node;
 
@@ -76,6 +78,9 @@ class Condition {
   std::string to_string() const;
   /// The parameters it reads, each once, in order of first appearance.
   std::vector<ParameterRef> reads() const;
+  /// "name = value" of the measured quantities it compares ("largest scratch buffer bytes = 4096"), so that a
+  /// violation shows the number that broke it beside the parameters.
+  std::vector<std::string> measured_values(const ValueSource& values) const;
 
   struct Node;
 

@@ -312,6 +312,10 @@ std::optional<std::string> first_violation(const TuningSpace& space, const Assig
   for (const auto& c : space.constraints)
     if (space.applies(c) && !c.condition.holds(values)) {
       std::string read;
+      for (const std::string& measured : c.condition.measured_values(values)) {
+        if (!read.empty()) read += ", ";
+        read += measured;
+      }
       for (int r : c.reads) {
         if (!read.empty()) read += ", ";
         read += space.parameters[r].name + " = " + space.parameters[r].value_name(a[r]);
