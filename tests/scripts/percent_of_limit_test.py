@@ -4,7 +4,6 @@ fake programs standing in for mdh, peer_mdh, peer_openblas and device_peak (no d
 import csv
 import json
 import os
-import stat
 import sys
 import tempfile
 import unittest
@@ -12,6 +11,7 @@ import unittest
 SCRIPTS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "scripts")
 sys.path.insert(0, SCRIPTS)
 import experiments  # noqa: E402
+import fake_programs  # noqa: E402
 import percent_of_limit  # noqa: E402
 
 # A fake GPU with 10,000 GFLOP/s FP32 and 2,000 GB/s copy bandwidth.
@@ -115,11 +115,7 @@ class BenchmarkAndPrint(unittest.TestCase):
         programs = {"mdh": FAKE_MDH, "device_peak": FAKE_DEVICE_PEAK,
                     "peer_mdh": FAKE_PEER % {"peer": "mdh-default", "device": "Fake GPU"},
                     "peer_openblas": FAKE_PEER % {"peer": "openblas", "device": "host CPU (2 OpenBLAS threads)"}}
-        for name, text in programs.items():
-            path = os.path.join(bin_dir, name)
-            with open(path, "w") as f:
-                f.write(text)
-            os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
+        fake_programs.write_programs(bin_dir, programs)
         self.experiments = os.path.join(root, "experiments.json")
         with open(self.experiments, "w") as f:
             json.dump({"routines": [{"name": "gemv", "spec": "apps/gemv.mdh", "peers": ["openblas"],

@@ -7,7 +7,6 @@ import csv
 import glob
 import json
 import os
-import stat
 import sys
 import tempfile
 import unittest
@@ -15,6 +14,7 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import experiments  # noqa: E402
+import fake_programs  # noqa: E402
 
 FAKE_MDH = """#!/usr/bin/env python3
 import sys
@@ -90,11 +90,7 @@ class Benchmark(unittest.TestCase):
                     "peer_openblas": FAKE_PEER % {"peer": "openblas", "device": "CPU, 2 cores (2 OpenBLAS threads)",
                                                   "steady": 8e6, "events": 8e6},
                     "peer_cuda": FAKE_PEER % {"peer": "?", "device": "Fake GPU", "steady": 3e6, "events": 6e6}}
-        for name, text in programs.items():
-            path = os.path.join(bin_dir, name)
-            with open(path, "w") as f:
-                f.write(text)
-            os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
+        fake_programs.write_programs(bin_dir, programs)
         self.experiments = os.path.join(root, "experiments.json")
         with open(self.experiments, "w") as f:
             json.dump({"routines": [{"name": "gemm", "spec": "apps/gemm.mdh", "peers": ["openblas", "cublaslt"],
