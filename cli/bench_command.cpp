@@ -197,6 +197,7 @@ int bench_command(const Args& args) {
       ("force", "replace an existing --json file");
   add_data_options(options);
   add_time_limit_option(options);
+  add_precision_option(options);
   po::variables_map vm;
   if (!parse_options("bench",
                      "SPEC --size I=..,J=.. [--config F|default|reference]... [--rounds N] [--ci X] [--json FILE]",
@@ -206,6 +207,7 @@ int bench_command(const Args& args) {
   BenchRequest request;
   request.spec_path = vm["spec"].as<std::string>();
   request.sizes = vm["size"].as<std::string>();
+  request.precision = precision_option(vm);
   request.device = vm["device"].as<std::string>();
   request.data = data_options(vm);
   for (const std::string& text :

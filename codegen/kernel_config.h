@@ -9,7 +9,9 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "codegen/device_limits.h"
@@ -192,6 +194,12 @@ struct KernelConfig {
   int64_t local_pad_of(int access) const {
     return static_cast<size_t>(access) < local_pad.size() ? local_pad[static_cast<size_t>(access)] : 0;
   }
+
+  // The values of families that keep no field here (ParameterFamily::get left unset), by family name and member.
+  std::map<std::pair<std::string, int>, int64_t> family_values;
+  /// A value of such a family; an internal error where the configuration lacks it (config_frame sets every
+  /// member's neutral value).
+  int64_t value(const std::string& family, int member = 0) const;
 
   bool operator==(const KernelConfig&) const = default;
 };

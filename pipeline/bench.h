@@ -26,7 +26,8 @@ struct BenchConfiguration {
 
 struct BenchRequest {
   std::string spec_path, sizes;
-  std::string device;  // selector, as RunRequest::device
+  ComputePrecision precision = ComputePrecision::fp32;  // `--precision`, as RunRequest's
+  std::string device;                                   // selector, as RunRequest::device
   DataOptions data;
   std::vector<BenchConfiguration> configurations;  // at least one
   /// Rounds until every timed configuration's steady median has a CI within measurement.ci_relative, at least
