@@ -164,7 +164,7 @@ double largest_finite_magnitude(const HostBuffer& reference) {
 }
 
 VerifyReport verify_result(const HostBuffer& output, const HostBuffer& reference, const Mdh& mdh,
-                           int64_t reduction_size, size_t max_reported) {
+                           int64_t reduction_size, size_t max_reported, double precision_tolerance) {
   MDH_INTERNAL_ASSERT(output.extents == reference.extents, "output and reference extents differ for " + output.name);
   const bool widened = !output.type.is_struct() && output.type.scalar == ScalarType::Float &&
                        reference.type == ElementType{ScalarType::Double, ""};
@@ -177,7 +177,7 @@ VerifyReport verify_result(const HostBuffer& output, const HostBuffer& reference
                       "buffer size mismatch for " + output.name);
 
   if (!output.type.is_struct() && is_floating(output.type.scalar)) {
-    const double tol = result_tolerance(output.type.scalar, reduction_size);
+    const double tol = result_tolerance(output.type.scalar, reduction_size) + precision_tolerance;
     std::optional<VerifyReport> fast;
     if (output.type.scalar == ScalarType::Double)
       fast = check_finite_and_close<double, double>(output, reference, count, tol);
@@ -193,7 +193,7 @@ VerifyReport verify_result(const HostBuffer& output, const HostBuffer& reference
     const Component& part = out_parts[c];
     const Component& ref_part = ref_parts[c];
     const bool floating = is_floating(part.type);
-    const double tol = result_tolerance(part.type, reduction_size);
+    const double tol = floating ? result_tolerance(part.type, reduction_size) + precision_tolerance : 0.0;
     if (floating && report.tolerance == 0.0) report.tolerance = tol;
 
     // M for this component: the largest finite |ref|.

@@ -10,6 +10,11 @@
 // bound alone would reject correct float results there).
 // The floor of 64 covers the rounding inside the scalar function itself. NaN matches only NaN; infinities
 // match only themselves. Struct outputs are compared field by field (array fields entry by entry).
+// A result computed in a lower precision than its type's (TF32 products of float inputs) passes with
+//     tol = 16 * eps(T) * sqrt(max(R, 64)) + p,   p = kTf32Tolerance for TF32:
+// TF32 keeps 10 fraction bits (unit roundoff u = 2^-11), so each product is off by up to about 2u = 2^-10 of
+// itself, and their sum by about as much of |ref| + M (each term's error is proportional to the term). 2^-7 leaves
+// a factor 8 for the accumulation, enough also where inputs are truncated instead of rounded (2^-9 per product).
 #pragma once
 
 #include <cstdint>
@@ -24,6 +29,8 @@ namespace mdh {
 double machine_epsilon(ScalarType type);
 /// tol = 16 * eps(type) * sqrt(max(reduction_size, 64)); 0 for integer types.
 double result_tolerance(ScalarType type, int64_t reduction_size);
+/// p above: what TF32 products add to the tolerance of a float result.
+constexpr double kTf32Tolerance = 0x1p-7;
 /// M: the largest finite |ref| of a reference of scalar float or double elements.
 double largest_finite_magnitude(const HostBuffer& reference);
 
@@ -53,8 +60,9 @@ struct VerifyReport {
 
 /// Compares `output` with `reference`, which has the same extents and either the same type or, for a float
 /// output, double. `mdh` supplies struct layouts; `reduction_size` is R above. Reports at most `max_reported`
-/// mismatches in detail (all are counted).
+/// mismatches in detail (all are counted). `precision_tolerance` is p above (0: computed in the output's type),
+/// added to the tolerance of every floating value.
 VerifyReport verify_result(const HostBuffer& output, const HostBuffer& reference, const Mdh& mdh,
-                           int64_t reduction_size, size_t max_reported = 8);
+                           int64_t reduction_size, size_t max_reported = 8, double precision_tolerance = 0.0);
 
 }  // namespace mdh
