@@ -2,9 +2,9 @@
 // tuner sets. A typed struct, read from and written to JSON (`--config cfg.json`). Whether a configuration is
 // valid for a device is decided by the constraints of the parameter families (codegen/parameter_families.h).
 //
-// Adding a parameter family (vector width, unrolling, local-buffer padding, ...) means: one field here (written by
-// the family through member_slot), its module under codegen/families/ with one line in families/family_modules.h,
-// the emitter code that uses it, and its tests (codegen/README.md).
+// Adding a parameter family: its module under codegen/families/ with one line in families/family_modules.h, the
+// emitter code that reads it, and its tests (codegen/README.md). Its values live in family_values unless the family
+// has a typed field here (the older families do).
 #pragma once
 
 #include <array>

@@ -110,6 +110,10 @@ std::vector<int> ParameterFamily::members(const BoundMdh& bound) const {
   return out;
 }
 
+bool ParameterFamily::has_member(const BoundMdh& bound, int index) const {
+  return kernel_shape(bound) == shape && exists(bound, index);
+}
+
 std::string ParameterFamily::parameter_name(const Mdh& mdh, int index) const {
   switch (scope) {
     case FamilyScope::dimension:

@@ -6,8 +6,8 @@
 // and its checks (tuning_space.h), the tuner's parameters and their names in journals, and `mdh space`.
 //
 // The entries live in modules under codegen/families/, one per family or tight group, assembled in the order of
-// families/family_modules.h. Adding a family: its module and one line there, a field of KernelConfig, the emitter
-// code that uses it, and its tests.
+// families/family_modules.h. Adding a family: its module and one line there, the emitter code that reads it, and its
+// tests; its values need no field of KernelConfig (ParameterFamily::get).
 #pragma once
 
 #include <cstdint>
@@ -120,8 +120,10 @@ class ParameterFamily {
   /// are not fast. A space with full_ranges drops them (TuningSpace::applies).
   std::function<std::vector<Condition>(const FamilyContext&)> lattice_constraints;
 
-  /// The members an md_hom has, in order (dimension or input access indices; {0} for single).
+  /// The members an md_hom has, in order (dimension or input access indices; {0} for single): none where the
+  /// md_hom is generated in another kernel shape.
   std::vector<int> members(const BoundMdh& bound) const;
+  bool has_member(const BoundMdh& bound, int index) const;
   /// "LT_SIZE_i", "MEM_INP_L_A", "CMB_RES".
   std::string parameter_name(const Mdh& mdh, int index) const;
 };

@@ -66,6 +66,27 @@ bool contains(const std::vector<int>& dims, int d) {
   return std::find(dims.begin(), dims.end(), d) != dims.end();
 }
 
+// The widest vector (4, 2 or 1) for tile loads of `x` whose fastest index is the last dimension of `fast`: that
+// dimension steps one element, its extent is a multiple of the width (a vector never straddles a row or an edge),
+// and every other dimension's step and the constant offset are multiples of it (each vector starts aligned).
+int64_t widest_tile_vector(const BoundMdh& bound, const BoundAccess& x, const std::vector<int>& fast) {
+  const int u = fast.back();
+  if (element_stride(bound, x, u) != 1) return 1;
+  const std::vector<int64_t>& extents = bound.buffer_extents[static_cast<size_t>(x.buffer)];
+  int64_t offset = 0, stride = 1;
+  for (size_t i = extents.size(); i-- > 0;) {
+    offset += x.indices[i].offset * stride;
+    stride *= extents[i];
+  }
+  for (int64_t width : {4, 2}) {
+    bool aligned = bound.dim_extents[static_cast<size_t>(u)] % width == 0 && offset % width == 0;
+    for (size_t d = 0; d < bound.dim_extents.size(); ++d)
+      if (static_cast<int>(d) != u) aligned = aligned && element_stride(bound, x, static_cast<int>(d)) % width == 0;
+    if (aligned) return width;
+  }
+  return 1;
+}
+
 }  // namespace
 
 std::optional<TensorCoreRoles> tensor_core_roles(const BoundMdh& bound) {
@@ -106,12 +127,14 @@ std::optional<TensorCoreRoles> tensor_core_roles(const BoundMdh& bound) {
   roles.batch_extent = extent_of(bound, roles.batch_dims);
   roles.a_k_major = contains(roles.m_dims, unit_stride_dimension(bound, a));
   roles.b_k_major = contains(roles.n_dims, unit_stride_dimension(bound, b));
+  roles.a_vector = widest_tile_vector(bound, a, roles.a_k_major ? roles.m_dims : roles.k_dims);
+  roles.b_vector = widest_tile_vector(bound, b, roles.b_k_major ? roles.n_dims : roles.k_dims);
   return roles;
 }
 
 KernelShape kernel_shape(const BoundMdh& bound) {
   return bound.precision == ComputePrecision::tf32 && tensor_core_roles(bound) ? KernelShape::tensor_core
-                                                                                : KernelShape::tiles;
+                                                                               : KernelShape::tiles;
 }
 
 }  // namespace mdh

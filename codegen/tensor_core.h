@@ -32,6 +32,10 @@ struct TensorCoreRoles {
   // Whether an input's tile is kept K-major in local memory (its unit-stride index moves with its free group,
   // M or N) rather than free-major (the unit-stride index moves with K).
   bool a_k_major = false, b_k_major = false;
+  // The widest vector (1, 2 or 4 floats) in which each input's tile can be loaded: the tile's fastest index moves
+  // along the input's unit stride, and every vector of that many cells starts aligned and lies wholly inside or
+  // wholly outside the extents.
+  int64_t a_vector = 1, b_vector = 1;
 };
 
 /// The roles, where the md_hom is a matrix product with float inputs and output: two input accesses without

@@ -110,6 +110,10 @@ std::vector<StoredResult> stored_results_in(const std::string& folder, const Bou
       note("not using " + path + ": tuned on another device (" + c.result.device["slug"].dump() + ")");
       continue;
     }
+    if (c.result.precision != precision_name(bound.precision)) {
+      note("not using " + path + ": tuned in " + c.result.precision + ", asked in " + precision_name(bound.precision));
+      continue;
+    }
     if (!c.result.md_hom_signature.empty()) {
       if (c.result.md_hom_signature != signature) {
         note("not using " + path + ": tuned for another version of " + mdh.name + " (md_hom signature " +

@@ -49,6 +49,10 @@ class MmaEmitter {
   }
   std::string buffer_type(int buffer) const { return element_type_name(m_, m_.buffers[buffer].type, options_); }
   int64_t value(const char* family) const { return c_.value(family); }
+  int64_t vector_width(int a) const { return c_.value("MMA_VECTOR", a); }
+  std::string vector_type(int a) const { return vector_width(a) == 1 ? "float" : "float" + str(vector_width(a)); }
+  // `v` rounded to TF32, component by component.
+  std::string rounded(int a, const std::string& v) const;
 
   void emit_macros();
   void emit_tf32_helpers();
@@ -94,9 +98,13 @@ void MmaEmitter::emit_macros() {
           "#define TILES_N ((N_EXTENT + MMA_BLOCK_N - 1)/MMA_BLOCK_N)\n"
           "#define TILES_K ((K_EXTENT + MMA_BLOCK_K - 1)/MMA_BLOCK_K)\n"
           "#define A_ELEMENTS (MMA_BLOCK_M*MMA_BLOCK_K)\n"
-          "#define B_ELEMENTS (MMA_BLOCK_N*MMA_BLOCK_K)\n"
-          "#define A_ROUNDS ((A_ELEMENTS + WORK_ITEMS - 1)/WORK_ITEMS)\n"
-          "#define B_ROUNDS ((B_ELEMENTS + WORK_ITEMS - 1)/WORK_ITEMS)\n";
+          "#define B_ELEMENTS (MMA_BLOCK_N*MMA_BLOCK_K)\n";
+  // Vectors of the tiles' loads (MMA_VECTOR): their types follow from the value, so it is not a -D option.
+  out_ << "#define A_VECTOR " << vector_width(0) << "\n#define B_VECTOR " << vector_width(1) << "\n";
+  out_ << "#define A_CHUNKS (A_ELEMENTS/A_VECTOR)\n"
+          "#define B_CHUNKS (B_ELEMENTS/B_VECTOR)\n"
+          "#define A_ROUNDS ((A_CHUNKS + WORK_ITEMS - 1)/WORK_ITEMS)\n"
+          "#define B_ROUNDS ((B_CHUNKS + WORK_ITEMS - 1)/WORK_ITEMS)\n";
   // Local tiles: K-major rows of the free extent plus 8, or free-major rows of BLOCK_K plus 4, so that a warp's
   // fragment loads (4 x 8 work-items) reach 32 different banks.
   const auto layout = [&](const char* tile, bool k_major, const char* free) {
@@ -195,8 +203,8 @@ void MmaEmitter::emit_tile_cell(int a) {
   const bool k_major = a == 0 ? roles_.a_k_major : roles_.b_k_major;
   const std::string T = a == 0 ? "A" : "B";
   const std::string free_block = a == 0 ? "MMA_BLOCK_M" : "MMA_BLOCK_N";
-  line("const int e = w + round*WORK_ITEMS;");
-  line("if (" + T + "_ELEMENTS % WORK_ITEMS != 0 && e >= " + T + "_ELEMENTS) break;");
+  line("const int e = (w + round*WORK_ITEMS)*" + T + "_VECTOR;");
+  line("if (" + T + "_CHUNKS % WORK_ITEMS != 0 && e >= " + T + "_ELEMENTS) break;");
   if (k_major)
     line("const int fi = e % " + free_block + ", ki = e / " + free_block + ";");
   else
@@ -218,19 +226,32 @@ void MmaEmitter::emit_tile_load(int a, const std::string& k_tile, bool into_regi
   emit_tile_cell(a);
   line("const int free = " + block + "*" + free_block + " + fi;");
   line("const int depth = " + k_tile + "*MMA_BLOCK_K + ki;");
-  line("float v = 0.0f;");
-  if (guarded) open("if (free < " + free_extent + " && depth < K_EXTENT)");
-  else open("");
+  line(vector_type(a) + " v = (" + vector_type(a) + ")(0.0f);");
+  if (guarded)
+    open("if (free < " + free_extent + " && depth < K_EXTENT)");
+  else
+    open("");
   decompose(free_dims, "free", t + "_");
   decompose(roles_.k_dims, "depth", t + "k_");
-  line("v = " + buffer + "[" +
-       offset(x, [&](int d) { return role_var(d, t + "_", t + "_", t + "k_"); }) + "];");
+  const std::string at = offset(x, [&](int d) { return role_var(d, t + "_", t + "_", t + "k_"); });
+  if (vector_width(a) == 1)
+    line("v = " + buffer + "[" + at + "];");
+  else
+    line("v = *(__global const " + vector_type(a) + "*)(" + buffer + " + " + at + ");");
   close();
   if (into_registers)
     line("reg_" + t + "[round] = v;");
   else
-    line(t + "_tile[" + T + "_TILE_AT(fi, ki)] = mdh_tf32(v);");
+    line("*(__local " + vector_type(a) + "*)(" + t + "_tile + " + T + "_TILE_AT(fi, ki)) = " + rounded(a, "v") + ";");
   close();
+}
+
+std::string MmaEmitter::rounded(int a, const std::string& v) const {
+  const int64_t width = vector_width(a);
+  if (width == 1) return "mdh_tf32(" + v + ")";
+  std::vector<std::string> parts;
+  for (int64_t j = 0; j < width; ++j) parts.push_back("mdh_tf32((" + v + ").s" + str(j) + ")");
+  return "(" + vector_type(a) + ")(" + join(parts, ", ") + ")";
 }
 
 // Loads of both tiles of reduction tile `k_tile`: without tests where the work-group's tiles are full.
@@ -251,7 +272,8 @@ void MmaEmitter::emit_register_stores() {
     line("#pragma unroll");
     open("for (int round = 0; round < " + T + "_ROUNDS; ++round)");
     emit_tile_cell(a);
-    line(t + "_tile[" + T + "_TILE_AT(fi, ki)] = mdh_tf32(reg_" + t + "[round]);");
+    line("*(__local " + vector_type(a) + "*)(" + t + "_tile + " + T +
+         "_TILE_AT(fi, ki)) = " + rounded(a, "reg_" + t + "[round]") + ";");
     close();
   }
 }
@@ -306,12 +328,13 @@ void MmaEmitter::emit_write_back(bool guarded) {
   open("for (int q = 0; q < 4; ++q)");
   line("const int row = block_m*MMA_BLOCK_M + warp_m*WARP_ROWS + fm*16 + g + 8*(q >> 1);");
   line("const int column = block_n*MMA_BLOCK_N + warp_n*WARP_COLUMNS + fn*8 + 2*t + (q & 1);");
-  if (guarded) open("if (row < M_EXTENT && column < N_EXTENT)");
-  else open("");
+  if (guarded)
+    open("if (row < M_EXTENT && column < N_EXTENT)");
+  else
+    open("");
   decompose(roles_.m_dims, "row", "c_");
   decompose(roles_.n_dims, "column", "c_");
-  line(buffer + "[" + offset(b_.output, [&](int d) { return role_var(d, "c_", "c_", "c_"); }) +
-       "] = acc[fm][fn][q];");
+  line(buffer + "[" + offset(b_.output, [&](int d) { return role_var(d, "c_", "c_", "c_"); }) + "] = acc[fm][fn][q];");
   close();
   close();
   close();
@@ -358,8 +381,11 @@ LaunchPlan MmaEmitter::emit() {
   line("__kernel __attribute__((reqd_work_group_size(WORK_ITEMS, 1, 1)))");
   line("void " + launch.kernel_name + "(" + join(params, ", ") + ")");
   open("");
-  line("__local float a_tile[A_TILE_FLOATS];");
-  line("__local float b_tile[B_TILE_FLOATS];");
+  // MMA_PREFETCH local keeps two pairs of tiles and alternates between them.
+  const int64_t prefetch = value("MMA_PREFETCH");
+  const std::string stages = prefetch == 2 ? "2*" : "";
+  line("__local float a_tiles[" + stages + "A_TILE_FLOATS] __attribute__((aligned(16)));");
+  line("__local float b_tiles[" + stages + "B_TILE_FLOATS] __attribute__((aligned(16)));");
   if (!nvidia_) line("__local float exchange[MMA_WARPS_M*MMA_WARPS_N*192];");
   line("const int w = (int)get_local_id(0);");
   line("const int lane = w & 31, warp = w >> 5;");
@@ -380,13 +406,18 @@ LaunchPlan MmaEmitter::emit() {
   line("#pragma unroll");
   open("for (int fm = 0; fm < FRAGMENTS_M; ++fm)");
   line("#pragma unroll");
-  line("for (int fn = 0; fn < FRAGMENTS_N; ++fn) acc[fm][fn][0] = acc[fm][fn][1] = acc[fm][fn][2] = acc[fm][fn][3] = 0.0f;");
+  line(
+      "for (int fn = 0; fn < FRAGMENTS_N; ++fn) acc[fm][fn][0] = acc[fm][fn][1] = acc[fm][fn][2] = acc[fm][fn][3] = "
+      "0.0f;");
   close();
-  const bool prefetch = value("MMA_PREFETCH") == 1;
-  if (prefetch) {
-    line("float reg_a[A_ROUNDS], reg_b[B_ROUNDS];");
+  const std::string stage = prefetch == 2 ? " + (kt & 1)*" : "";
+  if (prefetch > 0) {
+    line(vector_type(0) + " reg_a[A_ROUNDS];");
+    line(vector_type(1) + " reg_b[B_ROUNDS];");
     emit_tile_loads("0", true);
     open("for (int kt = 0; kt < TILES_K; ++kt)");
+    line("__local float* a_tile = a_tiles" + (stage.empty() ? "" : stage + "A_TILE_FLOATS") + ";");
+    line("__local float* b_tile = b_tiles" + (stage.empty() ? "" : stage + "B_TILE_FLOATS") + ";");
     emit_register_stores();
     line("barrier(CLK_LOCAL_MEM_FENCE);");
     open("if (kt + 1 < TILES_K)");
@@ -394,11 +425,14 @@ LaunchPlan MmaEmitter::emit() {
     close();
   } else {
     open("for (int kt = 0; kt < TILES_K; ++kt)");
+    line("__local float* a_tile = a_tiles;");
+    line("__local float* b_tile = b_tiles;");
     emit_tile_loads("kt", false);
     line("barrier(CLK_LOCAL_MEM_FENCE);");
   }
   emit_fragment_products();
-  line("barrier(CLK_LOCAL_MEM_FENCE);");
+  // With two pairs of tiles, the next iteration stores into the other pair: its barrier alone keeps this one whole.
+  if (prefetch != 2) line("barrier(CLK_LOCAL_MEM_FENCE);");
   close();
   open("if (full_mn)");
   emit_write_back(false);

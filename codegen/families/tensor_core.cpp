@@ -95,18 +95,21 @@ void add_tensor_core(std::vector<ParameterFamily>& table) {
   wn.family_constraints = [](const FamilyContext& x) {
     const Expr warps = x.parameter("MMA_WARPS_M") * x.parameter("MMA_WARPS_N");
     const auto roles = tensor_core_roles(x.bound);
-    const Expr floats = tile_floats(x, roles->a_k_major, "MMA_BLOCK_M") +
-                        tile_floats(x, roles->b_k_major, "MMA_BLOCK_N");
+    const Expr floats =
+        tile_floats(x, roles->a_k_major, "MMA_BLOCK_M") + tile_floats(x, roles->b_k_major, "MMA_BLOCK_N");
+    // Two pairs of tiles with MMA_PREFETCH local (2): 1 + (P - ceil(P / 2)) pairs.
+    const Expr prefetch = x.parameter("MMA_PREFETCH");
+    const Expr pairs = c(1) + prefetch + c(-1) * ceil_div(prefetch, c(2));
     return std::vector<Condition>{
-        c(kWarp) * warps <= Expr::named_constant(static_cast<int64_t>(x.limits.max_work_group_size),
-                                                 "max work-group size"),
-        c(4) * floats <=
+        c(kWarp) * warps <=
+            Expr::named_constant(static_cast<int64_t>(x.limits.max_work_group_size), "max work-group size"),
+        c(4) * floats * pairs <=
             Expr::named_constant(static_cast<int64_t>(x.limits.local_mem_bytes), "local memory bytes")};
   };
   wn.lattice_constraints = [](const FamilyContext& x) {
     const Expr bm = x.parameter("MMA_BLOCK_M"), bn = x.parameter("MMA_BLOCK_N"), bk = x.parameter("MMA_BLOCK_K");
     const Expr work_items = c(kWarp) * x.parameter("MMA_WARPS_M") * x.parameter("MMA_WARPS_N");
-    return std::vector<Condition>{bm * bn + x.parameter("MMA_PREFETCH") * (bm + bn) * bk <=
+    return std::vector<Condition>{bm * bn + ceil_div(x.parameter("MMA_PREFETCH"), c(2)) * (bm + bn) * bk <=
                                   c(kRegisterBudget) * work_items};
   };
   table.push_back(wn);
@@ -114,11 +117,28 @@ void add_tensor_core(std::vector<ParameterFamily>& table) {
   ParameterFamily prefetch =
       tensor_core_family("MMA_PREFETCH",
                          "whether the next tiles of A and B are loaded into registers while the current ones are "
-                         "computed (on)");
+                         "computed (on), and also stored into a second pair of local tiles (local: one barrier per "
+                         "tile instead of two)");
   prefetch.kind = FamilyValueKind::enumeration;
-  prefetch.labels = {"off", "on"};
+  prefetch.labels = {"off", "on", "local"};
   prefetch.neutral = neutral(0);
   table.push_back(prefetch);
+
+  ParameterFamily vector = tensor_core_family(
+      "MMA_VECTOR", "floats each load of the input's tiles moves (a vector along its unit stride where aligned)");
+  vector.scope = FamilyScope::input_access;
+  vector.max_value = [](const FamilyContext& x, int access) {
+    const TensorCoreRoles roles = *tensor_core_roles(x.bound);
+    return access == 0 ? roles.a_vector : roles.b_vector;
+  };
+  vector.lattice = powers_of_two;
+  vector.neutral = neutral(1);
+  // A width of 1, 2 or 4 (float3 is laid out as four floats).
+  vector.member_constraints = [](const FamilyContext& x, int access) {
+    const Expr width = x.parameter("MMA_VECTOR", access);
+    return std::vector<Condition>{ceil_div(c(4), width) * width == c(4)};
+  };
+  table.push_back(vector);
 
   ParameterFamily swizzle = tensor_core_family(
       "MMA_SWIZZLE",
@@ -156,6 +176,8 @@ KernelConfig tensor_core_default(const BoundMdh& bound, const DeviceLimits& limi
   c.family_values[{"MMA_WARPS_N", 0}] = warps_n;
   c.family_values[{"MMA_PREFETCH", 0}] = 1;
   c.family_values[{"MMA_SWIZZLE", 0}] = 8;
+  c.family_values[{"MMA_VECTOR", 0}] = roles.a_vector;
+  c.family_values[{"MMA_VECTOR", 1}] = roles.b_vector;
   return c;
 }
 

@@ -212,6 +212,9 @@ void run_property_case(const PropertyCase& c, int configurations, uint64_t seed,
           ADD_FAILURE() << where << "\n  generation failed: " << e.what();
           return;
         }
+        // MDH_TUNABLE_DUMP=PREFIX writes each kernel to PREFIX.<configuration index>.cl before it runs.
+        if (const char* dump = std::getenv("MDH_TUNABLE_DUMP"))
+          std::ofstream(std::string(dump) + "." + std::to_string(drawn) + ".cl") << plan.source;
         const RunResult run = run_plan_with_scratch(bound, plan, buffers, extra_build_options);
         if (!run.error.empty()) {
           ADD_FAILURE() << where << "\n  " << run.error;
