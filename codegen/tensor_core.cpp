@@ -118,8 +118,13 @@ std::optional<TensorCoreRoles> tensor_core_roles(const BoundMdh& bound) {
     }
   }
   if (roles.m_dims.empty() || roles.n_dims.empty() || roles.k_dims.empty()) return std::nullopt;
-  order_by_stride(bound, a, roles.m_dims);
-  order_by_stride(bound, b, roles.n_dims);
+  // M and N in the order of the larger of their input and the output: a contraction's output is many times its
+  // inputs, and its stores are the kernel's traffic; a GEMM's inputs are read once per tile of the other role.
+  const auto larger = [&](const BoundAccess& x) -> const BoundAccess& {
+    return bound.element_count(bound.output.buffer) > bound.element_count(x.buffer) ? bound.output : x;
+  };
+  order_by_stride(bound, larger(a), roles.m_dims);
+  order_by_stride(bound, larger(b), roles.n_dims);
   order_by_stride(bound, a, roles.k_dims);
   roles.m_extent = extent_of(bound, roles.m_dims);
   roles.n_extent = extent_of(bound, roles.n_dims);

@@ -24,9 +24,9 @@ enum class KernelShape { tiles, tensor_core };
 
 struct TensorCoreRoles {
   int a = 0, b = 1;  // the input accesses playing A (reads M and K) and B (reads K and N)
-  // Each group ordered outermost first, so that the last dimension varies fastest along the flattened index; the
-  // order puts the dimension of A's (for M and K) or B's (for N) unit-stride index last, so tile loads are
-  // consecutive in memory.
+  // Each group ordered outermost first, so that the last dimension varies fastest along the flattened index: M and N
+  // by the strides of their input, or of the output where it is the larger buffer (its stores are then the
+  // traffic), K by A's, so that neighbouring cells of a tile are neighbours in memory.
   std::vector<int> m_dims, n_dims, k_dims, batch_dims;
   int64_t m_extent = 1, n_extent = 1, k_extent = 1, batch_extent = 1;
   // Whether an input's tile is kept K-major in local memory (its unit-stride index moves with its free group,
