@@ -269,13 +269,25 @@ std::optional<StoredConfiguration> find_tuned_configuration(const std::string& s
         continue;
       }
     }
+    // Its own sizes bound and the configuration checked there, since the geometry below assumes a valid one: a
+    // result that is not valid where it claims to have been tuned is not trusted anywhere.
+    std::optional<BoundMdh> tuned;
+    try {
+      tuned = bind(bound.mdh, c.sizes);
+      check_config(*tuned, config, limits);
+    } catch (const UserError& e) {
+      std::string why = e.what();
+      if (why.rfind("error: ", 0) == 0) why.erase(0, 7);
+      note("not using " + c.path + " (sizes " + sizes_text(mdh, c.sizes) + "): not valid for its own sizes: " + why);
+      continue;
+    }
     if (const std::optional<std::string> mismatch =
-            stored_shape_mismatch(bind(bound.mdh, c.sizes), bound, config_to_json(bound, config))) {
+            stored_shape_mismatch(*tuned, bound, config_to_json(bound, config))) {
       note("not using " + c.path + " (sizes " + sizes_text(mdh, c.sizes) + "): its tiles do not fit " + asked +
            " as they fit its own sizes (" + *mismatch + ")");
       continue;
     }
-    if (const std::optional<std::string> mismatch = stored_paths_mismatch(bind(bound.mdh, c.sizes), bound, config)) {
+    if (const std::optional<std::string> mismatch = stored_paths_mismatch(*tuned, bound, config)) {
       note("not using " + c.path + " (sizes " + sizes_text(mdh, c.sizes) + "): its kernel runs other paths at " +
            asked + " than at its own sizes (" + *mismatch + ")");
       continue;

@@ -179,6 +179,19 @@ TEST_F(TunedStoreTest, AConfigurationWhoseTilesFillOtherwiseIsPassedOver) {
                 " (sizes I=74,J=29,K=13): its kernel runs other paths at I=37,J=29,K=13 than at its own sizes "
                 "(local tiles along i were always full at extent 74 and are sometimes full at 37 (74 and 37 "
                 "local tiles over NUM_WG 2))");
+  // A result not valid for the sizes it records (a tile longer than its own extent) is not trusted here either.
+  KernelConfig long_tile = halves;
+  long_tile.local_tile_size[0] = 37;
+  long_tile.num_wg[0] = 1;
+  ASSERT_NO_THROW(check_config(asked_, long_tile, limits_));
+  fs::remove(uneven);
+  const std::string invalid = write("gemm-invalid.json", result("I=20,J=29,K=13", long_tile));
+  notes.clear();
+  EXPECT_FALSE(find(notes));
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_EQ(notes[0].rfind("not using " + invalid + " (sizes I=20,J=29,K=13): not valid for its own sizes: ", 0), 0u)
+      << notes[0];
+  EXPECT_NE(notes[0].find("LT_SIZE_i"), std::string::npos) << notes[0];
   // Twice the tiles over the same work-groups: every one still owns whole tiles.
   EXPECT_EQ(stored_paths_mismatch(gemm("I=148,J=29,K=13"), tuned, halves), std::nullopt);
   EXPECT_EQ(stored_paths_mismatch(asked_, asked_, halves), std::nullopt);
