@@ -57,8 +57,18 @@ BenchOutcome bench_md_hom(const BenchRequest& request, const std::function<void(
   std::vector<PreparedKernel> kernels;
   std::vector<BenchEntry> entries(request.configurations.size());
   for (size_t c = 0; c < request.configurations.size(); ++c) {
-    kernels.push_back(prepare_kernel(bound, limits, request.configurations[c].choice));
     BenchEntry& e = entries[c];
+    KernelChoice choice = request.configurations[c].choice;
+    if (choice.kind == KernelChoice::Kind::stored) {
+      // As `mdh run` resolves it, so that the store's pick is timed against the default as users get it.
+      e.store = BenchStoreLookup{choice.config_path, std::nullopt, {}};
+      auto store_note = [&](const std::string& line) {
+        e.store->notes.push_back(line);
+        note(progress, line);
+      };
+      choice = resolve_kernel_choice(choice, bound, device, limits, store_note, &e.store->taken);
+    }
+    kernels.push_back(prepare_kernel(bound, limits, choice));
     e.label = request.configurations[c].label;
     e.description = kernels.back().description;
     e.kernels_per_call = kernels.back().plan.kernels.size();
