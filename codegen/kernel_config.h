@@ -201,6 +201,16 @@ struct KernelConfig {
   /// member's neutral value).
   int64_t value(const std::string& family, int member = 0) const;
 
+  // VECTOR_LANES (where vector_lanes_dimension in codegen/vector_lanes.h finds a dimension): the private element
+  // loop along that dimension, innermost, computes this many consecutive results at a time as one OpenCL vector
+  // (f and the combine operator on floatN, the results of a private tile an array of vectors). CPU compilers
+  // vectorise scalar element loops at their preferred width (256 bits on PoCL's AVX-512 targets) and split
+  // vectors they assemble themselves; explicit vector types keep 512-bit registers (docs/decisions.md). Where the
+  // configuration leaves the loop elsewhere (another innermost loop, strided ownership, results outside private
+  // memory, an input cached with another dimension innermost, a private tile the lanes do not divide) and in edge
+  // steps, elements are computed one by one.
+  int64_t vector_lanes = 1;
+
   bool operator==(const KernelConfig&) const = default;
 };
 

@@ -188,10 +188,11 @@ std::string emit_scalar_function(const BoundMdh& bound, const std::string& funct
   MDH_INTERNAL_ASSERT(f.arg_names.size() == mdh.inputs.size(), "one scalar argument per input access");
 
   std::vector<std::string> parameters, accessor_defines, accessor_undefs;
+  const std::string lanes_suffix = options.vector_lanes > 1 ? std::to_string(options.vector_lanes) : "";
   for (size_t a = 0; a < mdh.inputs.size(); ++a) {
     const Access& access = mdh.inputs[a];
     const Buffer& buffer = buffer_of(mdh, access.buffer);
-    std::string type = element_type_name(mdh, buffer.type, options);
+    std::string type = element_type_name(mdh, buffer.type, options) + lanes_suffix;
     const std::string& arg = f.arg_names[a];
     MDH_INTERNAL_ASSERT(windows[a].has_value() == access.has_window(),
                         "window binding given exactly for window accesses (argument " + arg + ")");
@@ -223,7 +224,7 @@ std::string emit_scalar_function(const BoundMdh& bound, const std::string& funct
   if (!trailing.empty()) parameters.push_back(trailing);
 
   std::ostringstream out;
-  std::string result = element_type_name(mdh, mdh.result_type(), options);
+  std::string result = element_type_name(mdh, mdh.result_type(), options) + lanes_suffix;
   MDH_INTERNAL_ASSERT(!options.unroll_scalar_loops || options.inline_scalar_function, "unrolled f not inlined");
   out << "// The scalar function f (spec line " << f.loc.line << ").\n";
   // A macro named `for` marks every for loop of f's body, its macros' included, and nothing outside it. 32: loops of

@@ -5,6 +5,7 @@
 // point at spec lines.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +36,9 @@ struct PreambleOptions {
   /// configuration; references never do.
   bool inline_scalar_function = false;
   bool unroll_scalar_loops = false;
+  /// emit_scalar_function only: its inputs and result are vectors of this many elements of their type (VECTOR_LANES;
+  /// only for a lanewise f without windows, codegen/vector_lanes.h). 1: scalars.
+  int64_t vector_lanes = 1;
 };
 
 bool can_promote_to_double(const Mdh& mdh);

@@ -33,6 +33,11 @@ LaunchPlan TunableEmitter::emit() {
   out_ << emit_preamble(b_, options_) << '\n';
   emit_macros();
   out_ << emit_scalar_function(b_, "mdh_f", window_bindings(), options_) << '\n';
+  if (const int64_t lanes = vector_lanes(); lanes > 1) {
+    PreambleOptions vector_options = options_;
+    vector_options.vector_lanes = lanes;
+    out_ << emit_scalar_function(b_, "mdh_f_lanes", window_bindings(), vector_options) << '\n';
+  }
   if (g_.accumulates_atomically()) emit_atomic_accumulate();
   if (c_.work_item_combine == WorkItemCombine::shuffle && g_.combines_work_items() && nvidia_driver_)
     emit_shuffle_down();

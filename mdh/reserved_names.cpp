@@ -296,14 +296,14 @@ bool starts_with(const std::string& s, const std::string& prefix) {
 const std::vector<std::string>& reserved_macro_prefixes() {
   // The tuning-parameter families (codegen/families/) and the geometry macros of the tunable kernel.
   static const std::vector<std::string> prefixes = {
-      "BUF_ORDER_",   "CMB_RES",       "CMB_WI",        "DOUBLE_BUFFER", "F_INLINE",     "INLINE_MATH",
-      "LOCAL_PAD",    "LT_SIZE",       "MEM_INP_",      "MEM_RES_",      "NUM_WG",       "NUM_WI",
-      "OWNERSHIP",    "PT_SIZE",       "STORE_WIDTH",   "STRIDED_RUN",   "UNROLL_STEPS", "UNROLL_TILES",
-      "VECTOR_WIDTH", "WG_COMBINE",    "WG_OWNERSHIP",  "WG_SWIZZLE",    "LOOP_ORDER_",  "ORDER_OCL_",
-      "CACHE_",       "EXTENT_",       "STRIDE_",       "LOCAL_SIZE_",   "LOCAL_TILES_", "PRIVATE_STEPS_",
-      "SLOTS_",       "STEP_",         "TILES_PER_WG_", "COMBINE_WI",    "CONCAT_WI",    "FOLD_POINT_GROUPS",
-      "FOLD_SHARES",  "OUTPUT_POINTS", "REDUCTION_WG",  "REDUCTION_WI",  "RESULT_SLOTS", "WG_SIZE",
-      "MDH_",
+      "BUF_ORDER_",        "CMB_RES",      "CMB_WI",        "DOUBLE_BUFFER", "F_INLINE",     "INLINE_MATH",
+      "LOCAL_PAD",         "LT_SIZE",      "MEM_INP_",      "MEM_RES_",      "NUM_WG",       "NUM_WI",
+      "OWNERSHIP",         "PT_SIZE",      "STORE_WIDTH",   "STRIDED_RUN",   "UNROLL_STEPS", "UNROLL_TILES",
+      "VECTOR_WIDTH",      "VECTOR_LANES", "WG_COMBINE",    "WG_OWNERSHIP",  "WG_SWIZZLE",   "LOOP_ORDER_",
+      "ORDER_OCL_",        "CACHE_",       "EXTENT_",       "STRIDE_",       "LOCAL_SIZE_",  "LOCAL_TILES_",
+      "PRIVATE_STEPS_",    "SLOTS_",       "STEP_",         "TILES_PER_WG_", "COMBINE_WI",   "CONCAT_WI",
+      "FOLD_POINT_GROUPS", "FOLD_SHARES",  "OUTPUT_POINTS", "REDUCTION_WG",  "REDUCTION_WI", "RESULT_SLOTS",
+      "WG_SIZE",           "MDH_",
   };
   return prefixes;
 }

@@ -5,6 +5,7 @@
 #include "codegen/defaults/default_config_steps.h"
 #include "codegen/parameter_families.h"
 #include "codegen/tuning_space.h"
+#include "codegen/vector_lanes.h"
 #include "support/error.h"
 
 namespace mdh::defaults {
@@ -20,6 +21,15 @@ namespace mdh::defaults {
 // width divides the cached row; local caches are not used (their barriers split PoCL's work-item loops). The tile
 // sizes were chosen by measurement on PoCL (docs/decisions.md).
 constexpr int64_t kVectorTileRows = 8;
+// Where results can be computed as vectors (VECTOR_LANES, codegen/vector_lanes.h) and an input moves along the
+// lanes, the tile has this many vectors along the lanes dimension per row, with the inputs read through rather than
+// cached: kVectorTileRows rows of 2 vectors keep 16 accumulators, half of AVX-512's 32 vector registers, enough to
+// cover the multiply-add latency, the rest for the loaded row and broadcasts. Devices with narrower vectors (AVX2:
+// 16 registers) take one. The private caches' copies cost more than they save once the element loop runs in full
+// vectors (docs/decisions.md).
+constexpr int64_t lane_vectors_per_row(int64_t width) {
+  return width >= 16 ? 2 : 1;
+}
 // Work-items per work-group along the two innermost `++` dimensions: one, so that a work-group is one work-item's
 // loop nest; several work-items per work-group ran slower on a many-core CPU's PoCL (docs/decisions.md).
 constexpr int64_t kVectorTileWorkItems = 1;
@@ -166,15 +176,19 @@ bool tile_for_vectors(const BoundMdh& bound, const DeviceLimits& limits, KernelC
   // repeats f per element in the work-item's loop body. One element per work-item then, along every dimension
   // (docs/decisions.md).
   const bool vectorless = vectorisable.empty();
+  const bool in_lanes = !vectorless && contiguous[lanes] && vector_lanes_dimension(bound) == lanes &&
+                        dividing_tile(bound.dim_extents[lanes], lane_vectors_per_row(width) * width) % width == 0;
   for (int d : concat) {
     const int64_t elements = vectorless   ? 1
-                             : d == lanes ? (contiguous[d] ? width : kVectorTileRows)
+                             : d == lanes ? (in_lanes        ? lane_vectors_per_row(width) * width
+                                             : contiguous[d] ? width
+                                                             : kVectorTileRows)
                              : d == rows  ? kVectorTileRows
                                           : 1;
     set_concat_tile(d, dividing_tile(bound.dim_extents[d], elements), c.ocl_dim[1][d] < 2 ? kVectorTileWorkItems : 1);
   }
   for (int r : mdh.reduction_dims())
-    if (vectorless)
+    if (vectorless || in_lanes)
       t.private_tile_size[r] = 1;
     else if (contiguous[r])
       t.private_tile_size[r] = dividing_tile(t.local_tile_size[r], width);
@@ -198,9 +212,14 @@ bool tile_for_vectors(const BoundMdh& bound, const DeviceLimits& limits, KernelC
   for (int d : concat)
     if (d != lanes) order.push_back(d);
   order.push_back(lanes);
-  // Every input cached privately, the buffer dimension that the lanes dimension moves innermost.
+  // Every input cached privately, the buffer dimension that the lanes dimension moves innermost; with VECTOR_LANES
+  // read through.
   const int priv = static_cast<int>(Layer::Private);
-  for (size_t a = 0; a < bound.inputs.size(); ++a) {
+  if (in_lanes) {  // the widest vector that divides the tile, which fewer work-groups may have shrunk
+    t.vector_lanes = width;
+    while (t.vector_lanes > 1 && t.private_tile_size[lanes] % t.vector_lanes != 0) t.vector_lanes /= 2;
+  }
+  for (size_t a = 0; a < bound.inputs.size() && !in_lanes; ++a) {
     const BoundAccess& access = bound.inputs[a];
     t.input_memory[priv][a] = Memory::Private;
     if (const int k = first_index_moving_with(access, lanes); k >= 0) place_innermost(t.cache_dim_order[priv][a], k);

@@ -59,14 +59,15 @@ void TunableEmitter::open_counted_loops(const std::vector<CountedLoop>& loops) {
   std::vector<bool> unrolled(loops.size(), false);
   int64_t iterations = 1;
   for (size_t n = loops.size(); n-- > 0;) {
-    iterations *= loops[n].count;
+    iterations *= loops[n].count / loops[n].step;
     if (iterations > kMaxUnrolled) break;
     unrolled[n] = true;
   }
   for (size_t n = 0; n < loops.size(); ++n) {
     if (unrolled[n]) line("#pragma unroll");
     const std::string& v = loops[n].var;
-    open("for (int " + v + " = 0; " + v + " < " + loops[n].count_macro + "; ++" + v + ")");
+    open("for (int " + v + " = 0; " + v + " < " + loops[n].count_macro + "; " +
+         (loops[n].step == 1 ? "++" + v : v + " += " + str(loops[n].step)) + ")");
   }
 }
 

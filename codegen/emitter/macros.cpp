@@ -7,6 +7,7 @@
 #include "codegen/emitter/tunable_emitter.h"
 #include "codegen/parameter_families.h"
 #include "codegen/tuning_space.h"
+#include "codegen/vector_lanes.h"
 #include "support/error.h"
 
 namespace mdh::emitter {
@@ -126,6 +127,11 @@ void TunableEmitter::emit_macros() {
   if (const int64_t width = store_width(); width > 1)
     out_ << "#if " << macro("PT_SIZE", store_dimension(b_)) << " % " << width
          << " != 0\n#error \"result stores generated for STORE_WIDTH = " << width
+         << ": generate the kernel again for other tuning values\"\n#endif\n";
+  // VECTOR_LANES: whole vectors per private tile along the lanes dimension (res_pv holds RESULT_SLOTS / lanes).
+  if (const int64_t lanes = vector_lanes(); lanes > 1)
+    out_ << "#if " << macro("PT_SIZE", vector_lanes_dimension(b_)) << " % " << lanes
+         << " != 0\n#error \"element loop generated for VECTOR_LANES = " << lanes
          << ": generate the kernel again for other tuning values\"\n#endif\n";
   // The tree combine's rounds are unrolled for this many work-items.
   if (c_.work_item_combine == WorkItemCombine::tree && g_.combines_work_items())

@@ -94,7 +94,13 @@ void TunableEmitter::emit_result_and_cache_storage() {
   line("// Partial results: res_p per work-item (MEM_RES P), res_l per leading work-item (MEM_RES L).");
   switch (result_memory(Layer::Private)) {
     case Memory::Private:
-      line(result_type_ + " res_p[RESULT_SLOTS];");
+      if (const int64_t lanes = vector_lanes(); lanes > 1) {
+        // VECTOR_LANES: an array of vectors keeps whole vectors in registers; scalar code reaches the same slots.
+        line(result_type_ + str(lanes) + " res_pv[RESULT_SLOTS / " + str(lanes) + "];");
+        line(result_type_ + "* const res_p = (" + result_type_ + "*)res_pv;");
+      } else {
+        line(result_type_ + " res_p[RESULT_SLOTS];");
+      }
       if (g_.stages_results) line("__local " + result_type_ + " res_shared[RESULT_SLOTS * WG_SIZE];");
       break;
     case Memory::Local:

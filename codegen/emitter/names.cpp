@@ -7,6 +7,7 @@
 #include "codegen/emitter/tunable_emitter.h"
 #include "codegen/parameter_families.h"
 #include "codegen/tuning_space.h"
+#include "codegen/vector_lanes.h"
 #include "support/error.h"
 
 namespace mdh::emitter {
@@ -150,6 +151,8 @@ std::string TunableEmitter::summary() const {
   s << "//   MEM_RES P: " << memory_name(result_memory(Layer::Private))
     << "  L: " << memory_name(result_memory(Layer::Local)) << "  G: global;  CMB_RES: " << layer_name(c_.combine_layer);
   if (c_.work_item_combine == WorkItemCombine::tree) s << "  CMB_WI: tree";
+  if (const int64_t lanes = vector_lanes(); lanes > 1)
+    s << "\n//   VECTOR_LANES: " << lanes << " results of " << dim(vector_lanes_dimension(b_)) << " at a time";
   if (c_.work_item_combine == WorkItemCombine::shuffle)
     s << "  CMB_WI: shuffle in sub-groups of " << subgroup_width_
       << (nvidia_driver_ ? " (shfl.sync)" : " (through memory)");

@@ -7,6 +7,7 @@
 #include "codegen/emitter/tunable_emitter.h"
 #include "codegen/parameter_families.h"
 #include "codegen/tuning_space.h"
+#include "codegen/vector_lanes.h"
 #include "support/error.h"
 
 namespace mdh::emitter {
@@ -24,6 +25,41 @@ std::string TunableEmitter::f_call() const {
   const std::string trailing = param_and_table_args(b_);
   if (!trailing.empty()) args.push_back(trailing);
   return "mdh_f(" + join(args, ", ") + ")";
+}
+
+int64_t TunableEmitter::vector_lanes() const {
+  const int64_t lanes = c_.vector_lanes;
+  const int d = lanes > 1 ? vector_lanes_dimension(b_) : -1;
+  if (d < 0 || c_.loop_order[2].back() != d || strided(d) || result_memory(Layer::Private) != Memory::Private ||
+      g_.concat_dims.back() != d || c_.private_tile_size[d] % lanes != 0)
+    return 1;
+  for (size_t a = 0; a < m_.inputs.size(); ++a) {
+    if (!moves_with(b_.inputs[a], d)) continue;
+    // The unit-stride index moves with d (vector_lanes_dimension): a cache must keep it innermost.
+    const int last = static_cast<int>(b_.inputs[a].indices.size()) - 1;
+    const Source s = source_of(static_cast<int>(a));
+    const Layer l = s == Source::PrivateTile ? Layer::Private : Layer::Local;
+    if (s != Source::Global && c_.cache_dim_order[static_cast<int>(l)][a].back() != last) return 1;
+  }
+  return lanes;
+}
+
+// f on VECTOR_LANES consecutive elements along vector_lanes_dimension, from the first: inputs that move with it
+// are loaded as vectors, the others broadcast; the indices are the first lane's (a lanewise f reads none).
+std::string TunableEmitter::f_call_lanes() const {
+  const int d = vector_lanes_dimension(b_);
+  const std::string lanes = str(vector_lanes());
+  std::vector<std::string> args;
+  for (size_t a = 0; a < m_.inputs.size(); ++a) {
+    const std::string element =
+        element_at(static_cast<int>(a), source_of(static_cast<int>(a)), access_coords(b_.inputs[a]));
+    args.push_back(moves_with(b_.inputs[a], d) ? "vload" + lanes + "(0, &" + element + ")"
+                                               : "(" + buffer_type(m_.inputs[a].buffer) + lanes + ")(" + element + ")");
+  }
+  for (const auto& v : dim_vars_) args.push_back(v);
+  const std::string trailing = param_and_table_args(b_);
+  if (!trailing.empty()) args.push_back(trailing);
+  return "mdh_f_lanes(" + join(args, ", ") + ")";
 }
 
 // `const int x = <linear index of ids over dims>` (row-major, later dims fastest).
@@ -206,9 +242,13 @@ std::string TunableEmitter::point_index() const {
 // correctly). `guarded`: in a step that may not be full, each element is tested against the clipped private tile
 // along the dimensions whose steps are not always full.
 void TunableEmitter::emit_private_elements(bool guarded) {
-  line("// Private layer: f on every element of the private tile.");
+  // VECTOR_LANES: full steps compute the innermost loop's elements a vector at a time (vector_lanes says where).
+  const int64_t lanes = guarded ? 1 : vector_lanes();
+  line(lanes > 1 ? "// Private layer: f on every element of the private tile, " + str(lanes) + " lanes at a time."
+                 : "// Private layer: f on every element of the private tile.");
   std::vector<CountedLoop> loops;
   for (int d : c_.loop_order[2]) loops.push_back({"e_" + dim(d), macro("PT_SIZE", d), c_.private_tile_size[d]});
+  loops.back().step = lanes;
   open_counted_loops(loops);
   std::vector<std::string> in_tile;
   for (size_t d = 0; d < m_.dims.size(); ++d) {
@@ -220,7 +260,12 @@ void TunableEmitter::emit_private_elements(bool guarded) {
   std::vector<std::string> per_dim;
   for (int d : g_.concat_dims) per_dim.push_back("ps_" + dim(d) + "*" + macro("PT_SIZE", d) + " + e_" + dim(d));
   line("const int slot = " + slot_of(per_dim) + ";");
-  if (has_reduction())
+  if (lanes > 1) {
+    const std::string vector = "res_pv[slot / " + str(lanes) + "]";
+    line(vector + " = " +
+         (has_reduction() ? lanewise_combine(m_, g_.reduction_dims.front(), vector, f_call_lanes()) : f_call_lanes()) +
+         ";");
+  } else if (has_reduction())
     line(res_p("slot") + " = " + combine(res_p("slot"), f_call()) + ";");
   else
     line(res_p("slot") + " = " + f_call() + ";");

@@ -182,6 +182,7 @@ class TunableEmitter {
   struct CountedLoop {
     std::string var, count_macro;
     int64_t count;
+    int64_t step = 1;  // VECTOR_LANES' loop moves a vector at a time
   };
   void open_counted_loops(const std::vector<CountedLoop>& loops);
 
@@ -245,6 +246,11 @@ class TunableEmitter {
 
   // ------------------------------------------------------------------ the main kernel
   std::string f_call() const;
+  // VECTOR_LANES where this configuration computes lanes as vectors (the innermost private loop runs along
+  // vector_lanes_dimension with block ownership, results in private memory, the last slot dimension, every input
+  // that moves with it contiguous along it in its source), else 1.
+  int64_t vector_lanes() const;
+  std::string f_call_lanes() const;
 
   void linear_index(const std::string& name, const std::vector<int>& dims, const char* id_prefix,
                     const char* count_family);

@@ -20,4 +20,5 @@
   X(strided_run)              \
   X(local_pad)                \
   X(scalar_code)              \
-  X(tensor_core)
+  X(tensor_core)              \
+  X(vector_lanes)

@@ -73,7 +73,7 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
   std::array<std::array<int, 3>, 3> seen{};
   int swizzled = 0, double_buffered = 0, two_local_tiles = 0, unrolled_steps = 0, unrolled_tiles = 0, padded_rows = 0,
       inline_math = 0, inlined_f = 0, unrolled_f_loops = 0, last_group_folds = 0, atomic_adds = 0, strided_tiles = 0,
-      strided_prefetch = 0, shuffles = 0, shuffle_levels_of_two = 0;  // families whose code is not about tiles
+      strided_prefetch = 0, shuffles = 0, shuffle_levels_of_two = 0, vector_lanes = 0;  // families not about tiles
   // Configurations with private steps that are sometimes full: tested once per local tile, or once per step.
   int steps_tested_per_tile = 0, steps_tested_per_step = 0;
   // MEM_RES_P private where work-items share a reduction (partial results copied into local memory for each
@@ -120,6 +120,12 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
               strided_prefetch +=
                   g.prefetch_dimension == static_cast<int>(d) && config.double_buffer != DoubleBuffer::off;
             }
+          // VECTOR_LANES that the kernel uses (its summary says so), not only drawn: rare at these prime sizes, so
+          // VectorLanes.RandomConfigurationsThatComputeLanesMatchTheReference draws at sizes of whole vectors.
+          if (config.vector_lanes > 1)
+            vector_lanes +=
+                generate_tunable_kernel(bound, config, first_device_limits()).source.find("//   VECTOR_LANES: ") !=
+                std::string::npos;
           if (std::any_of(config.vector_width.begin(), config.vector_width.end(), [](int64_t w) { return w > 1; })) {
             // The kernel's summary says which copies move vectors and how they load them.
             const std::string source = generate_tunable_kernel(bound, config, first_device_limits()).source;
@@ -156,7 +162,7 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
             << ", unrolled: " << unrolled_f_loops << "; WG_COMBINE last: " << last_group_folds
             << ", atomic: " << atomic_adds << "; WG_OWNERSHIP strided: " << strided_tiles << " dimensions, "
             << strided_prefetch << " of them pipelined by DOUBLE_BUFFER; CMB_WI shuffle: " << shuffles << ", "
-            << shuffle_levels_of_two << " of them across sub-groups too\n";
+            << shuffle_levels_of_two << " of them across sub-groups too; VECTOR_LANES used: " << vector_lanes << "\n";
   const char* layers[] = {"local", "private"};
   for (int l = 0; l < 2; ++l) {
     std::cout << "VECTOR_WIDTH > 1, " << layers[l] << " caches: " << vector_copies[l][0] << " rows of whole vectors "

@@ -1,0 +1,197 @@
+// VECTOR_LANES: the private element loop computes consecutive results of the output's unit-stride dimension as one
+// OpenCL vector (KernelConfig::vector_lanes). Which md_homs allow it, where a configuration uses it, that the kernels
+// compute what the reference computes on PoCL (full and edge steps, inputs read through or cached), and that the
+// CPU default takes it for GEMM.
+#include "codegen/vector_lanes.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "codegen/config_json.h"
+#include "codegen/default_config.h"
+#include "codegen/kernel_config.h"
+#include "codegen/parameter_families.h"
+#include "codegen/tunable_kernel.h"
+#include "codegen/tuning_space.h"
+#include "support/error.h"
+#include "tests/codegen/codegen_test_support.h"
+#include "tests/codegen/tunable_property_support.h"
+#include "tests/codegen/tunable_test_support.h"
+
+namespace mdh {
+namespace {
+
+using testing::bind_app;
+using testing::bind_spec_text;
+
+// The first mismatch against the reference kernel on PoCL, "" where there is none.
+std::string mismatch(const BoundMdh& bound, const KernelConfig& config, const std::string& build_options) {
+  const auto buffers = testing::seeded_buffers(bound, 7);
+  const auto expected = testing::reference_output(bound, buffers);
+  const LaunchPlan plan = generate_tunable_kernel(bound, config, testing::first_device_limits());
+  const auto run = testing::run_plan_with_scratch(bound, plan, buffers, build_options);
+  const std::string where = "\nconfig: " + config_to_json(bound, config).dump();
+  if (!run.error.empty()) return run.error + where;
+  if (auto why = testing::compare_outputs(bound, expected, run.output)) return *why + where;
+  return "";
+}
+
+std::string gemm_with_scalar(const std::string& scalar) {
+  return "md_hom g\nsize I J K\ninput A : float[I][K]\ninput B : float[K][J]\noutput C : float[I][J]\n"
+         "view (i < I, j < J, k < K) : A[i][k], B[k][j] -> C[i][j]\nscalar (a, b) " +
+         scalar + "\ncombine (++, ++, +)\n";
+}
+
+TEST(VectorLanes, ExistsWhereTheOutputsUnitStrideDimensionCanBeComputedLaneByLane) {
+  const char* sizes = "I=8,J=16,K=4";
+  EXPECT_EQ(vector_lanes_dimension(bind_app("apps/gemm.mdh", sizes)), 1);  // C[i][j]: j
+  // GEMV's A[i][k] moves with i in an index that is not its unit-stride one; B[j][k] in GEMM_NT likewise.
+  EXPECT_EQ(vector_lanes_dimension(bind_app("apps/gemv.mdh", "I=8,K=4")), -1);
+  EXPECT_EQ(vector_lanes_dimension(bind_app("apps/gemm_nt.mdh", sizes)), -1);
+  EXPECT_EQ(vector_lanes_dimension(bind_app("apps/gaussian.mdh", "I=8,J=8")), -1);  // a window
+  EXPECT_EQ(vector_lanes_dimension(bind_app("apps/prl.mdh", "N=4,M=3")), -1);       // a struct result
+  EXPECT_EQ(find_family("VECTOR_LANES")->members(bind_app("apps/gemv.mdh", "I=8,K=4")).size(), 0u);
+  // f must mean the same on vectors: arithmetic and built-ins on its arguments, nothing else.
+  for (const auto& [scalar, lanewise] :
+       std::vector<std::tuple<std::string, bool>>{{"= a * b", true},
+                                                  {"= fma(a, 2.5e-1f, b) - (a / 3.0f)", true},
+                                                  {"= a > b ? a : b", false},
+                                                  {"= a * (float)i", false},
+                                                  {"{ return a * b; }", false},
+                                                  {"= my_helper(a) * b", false}}) {
+    SCOPED_TRACE(scalar);
+    const BoundMdh bound = bind_spec_text(gemm_with_scalar(scalar), "g.mdh", sizes);
+    EXPECT_EQ(scalar_function_is_lanewise(*bound.mdh), lanewise);
+    EXPECT_EQ(vector_lanes_dimension(bound), lanewise ? 1 : -1);
+  }
+}
+
+// Full steps compute vectors where the innermost private loop runs along j with block ownership and every input
+// that moves with j is read contiguously along it (from global memory, or from a cache that keeps j innermost); edge
+// steps and every other configuration compute elements one by one. All of them verify.
+TEST(VectorLanes, FullStepsComputeVectorsWhereTheConfigurationAllows) {
+  const DeviceLimits limits = testing::first_device_limits();
+  const int l = static_cast<int>(Layer::Local), p = static_cast<int>(Layer::Private);
+  for (const char* sizes : {"I=16,J=64,K=8", "I=19,J=61,K=8"}) {
+    const BoundMdh bound = bind_app("apps/gemm.mdh", sizes);
+    KernelConfig base = default_config(bound, limits);
+    base.num_wg = {2, 2, 1};
+    base.num_wi = {2, 2, 1};
+    base.local_tile_size = {8, 32, 8};
+    base.private_tile_size = {4, 16, 2};
+    base.ownership = {Ownership::block, Ownership::block, Ownership::block};
+    base.strided_run = {1, 1, 1};
+    base.result_memory = {Memory::Global, Memory::Private, Memory::Private};
+    base.combine_layer = Layer::Private;
+    base.loop_order[p] = {2, 0, 1};
+    base.input_memory[l] = {Memory::None, Memory::None};
+    base.input_memory[p] = {Memory::None, Memory::None};
+    base.vector_width = {1, 1};
+    struct Variant {
+      std::string name;
+      std::function<void(KernelConfig&)> change;
+      bool vectors;
+    };
+    const std::vector<Variant> variants = {
+        {"read through, 4 lanes", [](KernelConfig& c) { c.vector_lanes = 4; }, true},
+        {"read through, 16 lanes", [](KernelConfig& c) { c.vector_lanes = 16; }, true},
+        {"private caches",
+         [&](KernelConfig& c) {
+           c.vector_lanes = 8;
+           c.input_memory[p] = {Memory::Private, Memory::Private};
+         },
+         true},
+        {"local and private caches",
+         [&](KernelConfig& c) {
+           c.vector_lanes = 8;
+           c.input_memory[l] = {Memory::Local, Memory::Local};
+           c.input_memory[p] = {Memory::Private, Memory::Private};
+         },
+         true},
+        {"B cached transposed",
+         [&](KernelConfig& c) {
+           c.vector_lanes = 8;
+           c.input_memory[p] = {Memory::None, Memory::Private};
+           c.cache_dim_order[p][1] = {1, 0};
+         },
+         false},
+        {"j not innermost",
+         [&](KernelConfig& c) {
+           c.vector_lanes = 8;
+           c.loop_order[p] = {2, 1, 0};
+         },
+         false},
+        {"strided ownership",
+         [](KernelConfig& c) {
+           c.vector_lanes = 8;
+           c.ownership[1] = Ownership::strided;
+         },
+         false},
+        {"one lane", [](KernelConfig& c) { c.vector_lanes = 1; }, false},
+    };
+    for (const Variant& v : variants) {
+      SCOPED_TRACE(std::string(sizes) + ", " + v.name);
+      KernelConfig c = base;
+      v.change(c);
+      ASSERT_NO_THROW(check_config(bound, c, limits));
+      const std::string source = generate_tunable_kernel(bound, c, limits).source;
+      EXPECT_EQ(source.find("mdh_f_lanes(") != std::string::npos, v.vectors);
+      EXPECT_EQ(source.find("#error \"element loop generated for VECTOR_LANES") != std::string::npos, v.vectors);
+      EXPECT_EQ(mismatch(bound, c, "-cl-opt-disable"), "");
+    }
+  }
+  // Lanes that do not divide the private tile compute elements one by one; a width OpenCL lacks is refused.
+  const BoundMdh bound = bind_app("apps/gemm.mdh", "I=16,J=64,K=8");
+  KernelConfig c = default_config(bound, limits);
+  c.private_tile_size[1] = 4;
+  c.local_tile_size[1] = 4;
+  c.num_wi[1] = 1;
+  c.num_wg[1] = 16;
+  c.vector_lanes = 8;
+  ASSERT_NO_THROW(check_config(bound, c, limits));
+  EXPECT_EQ(generate_tunable_kernel(bound, c, limits).source.find("mdh_f_lanes("), std::string::npos);
+  EXPECT_EQ(mismatch(bound, c, "-cl-opt-disable"), "");
+  c.vector_lanes = 3;
+  EXPECT_THROW(check_config(bound, c, limits), UserError);
+}
+
+// Property test of the vector element loop: random valid configurations of GEMM at sizes whose j-extents hold
+// whole vectors (the CI property sizes are primes, where lanes rarely apply), the first 12 that compute lanes run
+// against the reference on PoCL, optimised (the vector code is what the optimiser must keep right).
+TEST(VectorLanes, RandomConfigurationsThatComputeLanesMatchTheReference) {
+  const testing::PropertyCase gemm{"gemm_lanes", "apps/gemm.mdh", "", {"I=6,J=32,K=5", "I=5,J=48,K=7"}};
+  constexpr int kRuns = 12;
+  int runs = 0;
+  testing::for_each_property_configuration(
+      gemm, 4000, 20261202, [&](const BoundMdh& bound, size_t, int, const KernelConfig& config) {
+        if (runs >= kRuns || config.vector_lanes == 1) return;
+        const std::string source = generate_tunable_kernel(bound, config, testing::first_device_limits()).source;
+        if (source.find("//   VECTOR_LANES: ") == std::string::npos) return;
+        ++runs;
+        EXPECT_EQ(mismatch(bound, config, ""), "");
+      });
+  EXPECT_EQ(runs, kRuns);  // 4,000 draws per size hold that many
+}
+
+// The CPU default computes GEMM's rows in vectors of the device's float width, read through, and verifies optimised;
+// GPUs (dedicated local memory) keep one lane.
+TEST(VectorLanes, CpuDefaultOfGemmComputesRowsInVectors) {
+  const DeviceLimits limits = testing::first_device_vector_limits();
+  if (limits.float_vector_width < 2 || limits.local_memory_dedicated) GTEST_SKIP() << "no CPU vector width";
+  const BoundMdh bound = bind_app("apps/gemm.mdh", "I=64,J=128,K=32");
+  const KernelConfig c = default_config(bound, limits);
+  EXPECT_GT(c.vector_lanes, 1);
+  EXPECT_EQ(c.private_tile_size[1] % c.vector_lanes, 0);
+  EXPECT_NE(generate_tunable_kernel(bound, c, limits).source.find("mdh_f_lanes("), std::string::npos);
+  EXPECT_EQ(mismatch(bound, c, ""), "");
+  DeviceLimits gpu = limits;
+  gpu.local_memory_dedicated = true;
+  EXPECT_EQ(default_config(bound, gpu).vector_lanes, 1);
+}
+
+}  // namespace
+}  // namespace mdh
