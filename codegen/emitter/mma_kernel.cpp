@@ -49,6 +49,10 @@ class MmaEmitter {
   }
   std::string buffer_type(int buffer) const { return element_type_name(m_, m_.buffers[buffer].type, options_); }
   int64_t value(const char* family) const { return c_.value(family); }
+  // MMA_SPLIT_K > 1: work-groups along the reduction write partial results, which a second kernel adds up.
+  bool split() const { return value("MMA_SPLIT_K") > 1; }
+  void emit_split_combine_kernel(LaunchPlan& plan);
+  int64_t tiles_points() const { return roles_.batch_extent * roles_.m_extent * roles_.n_extent; }
   int64_t vector_width(int a) const { return c_.value("MMA_VECTOR", a); }
   std::string vector_type(int a) const { return vector_width(a) == 1 ? "float" : "float" + str(vector_width(a)); }
   // `v` rounded to TF32, component by component.
@@ -85,7 +89,8 @@ void MmaEmitter::emit_macros() {
   const auto tuning = [&](const char* name) {
     out_ << "#ifndef " << name << "\n#define " << name << ' ' << value(name) << "\n#endif\n";
   };
-  for (const char* name : {"MMA_BLOCK_M", "MMA_BLOCK_N", "MMA_BLOCK_K", "MMA_WARPS_M", "MMA_WARPS_N", "MMA_SWIZZLE"})
+  for (const char* name :
+       {"MMA_BLOCK_M", "MMA_BLOCK_N", "MMA_BLOCK_K", "MMA_WARPS_M", "MMA_WARPS_N", "MMA_SWIZZLE", "MMA_SPLIT_K"})
     tuning(name);
   out_ << "#define M_EXTENT " << roles_.m_extent << "\n#define N_EXTENT " << roles_.n_extent << "\n#define K_EXTENT "
        << roles_.k_extent << "\n#define BATCH_EXTENT " << roles_.batch_extent << "\n";
@@ -97,6 +102,7 @@ void MmaEmitter::emit_macros() {
           "#define TILES_M ((M_EXTENT + MMA_BLOCK_M - 1)/MMA_BLOCK_M)\n"
           "#define TILES_N ((N_EXTENT + MMA_BLOCK_N - 1)/MMA_BLOCK_N)\n"
           "#define TILES_K ((K_EXTENT + MMA_BLOCK_K - 1)/MMA_BLOCK_K)\n"
+          "#define TILES_K_PER_SPLIT ((TILES_K + MMA_SPLIT_K - 1)/MMA_SPLIT_K)\n"
           "#define A_ELEMENTS (MMA_BLOCK_M*MMA_BLOCK_K)\n"
           "#define B_ELEMENTS (MMA_BLOCK_N*MMA_BLOCK_K)\n";
   // Vectors of the tiles' loads (MMA_VECTOR): their types follow from the value, so it is not a -D option.
@@ -332,13 +338,53 @@ void MmaEmitter::emit_write_back(bool guarded) {
     open("if (row < M_EXTENT && column < N_EXTENT)");
   else
     open("");
+  if (split()) {
+    // Partial results in the combine kernel's order: split, batch, row, column.
+    line("partials[((split*BATCH_EXTENT + batch)*M_EXTENT + row)*N_EXTENT + column] = acc[fm][fn][q];");
+  } else {
+    decompose(roles_.m_dims, "row", "c_");
+    decompose(roles_.n_dims, "column", "c_");
+    line(buffer + "[" + offset(b_.output, [&](int d) { return role_var(d, "c_", "c_", "c_"); }) +
+         "] = acc[fm][fn][q];");
+  }
+  close();
+  close();
+  close();
+  close();
+}
+
+// One work-item per point of C adds the splits' partial results in split order and stores the sum.
+void MmaEmitter::emit_split_combine_kernel(LaunchPlan& plan) {
+  KernelLaunch launch;
+  launch.kernel_name = m_.name + "_combine_splits";
+  const int out = m_.output_buffer();
+  line("");
+  line("__kernel void " + launch.kernel_name + "(__global const float* restrict partials, __global " +
+       buffer_type(out) + "* restrict " + m_.buffers[out].name + ")");
+  open("");
+  line("const int point = (int)get_global_id(0);");
+  line("if (point >= BATCH_EXTENT*M_EXTENT*N_EXTENT) return;");
+  line("float sum = 0.0f;");
+  line(
+      "for (int split = 0; split < MMA_SPLIT_K; ++split) sum += partials[split*BATCH_EXTENT*M_EXTENT*N_EXTENT + "
+      "point];");
+  line("const int batch = point / (M_EXTENT*N_EXTENT);");
+  line("const int row = (point / N_EXTENT) % M_EXTENT, column = point % N_EXTENT;");
+  line("(void)batch;");
+  if (!roles_.batch_dims.empty()) decompose(roles_.batch_dims, "batch", "batch_");
   decompose(roles_.m_dims, "row", "c_");
   decompose(roles_.n_dims, "column", "c_");
-  line(buffer + "[" + offset(b_.output, [&](int d) { return role_var(d, "c_", "c_", "c_"); }) + "] = acc[fm][fn][q];");
+  line(m_.buffers[out].name + "[" + offset(b_.output, [&](int d) { return role_var(d, "c_", "c_", "c_"); }) +
+       "] = sum;");
   close();
-  close();
-  close();
-  close();
+  launch.args.push_back({KernelArg::Kind::Scratch, "", 0});
+  launch.args.push_back({KernelArg::Kind::Buffer, m_.buffers[out].name, -1});
+  constexpr uint64_t kCombineGroup = 256;
+  const uint64_t points = static_cast<uint64_t>(tiles_points());
+  launch.work_dims = 1;
+  launch.global_size = {(points + kCombineGroup - 1) / kCombineGroup * kCombineGroup, 1, 1};
+  launch.local_size = std::array<uint64_t, 3>{kCombineGroup, 1, 1};
+  plan.kernels.push_back(launch);
 }
 
 std::vector<std::string> MmaEmitter::kernel_parameters(KernelLaunch& launch) {
@@ -350,8 +396,13 @@ std::vector<std::string> MmaEmitter::kernel_parameters(KernelLaunch& launch) {
     launch.args.push_back({KernelArg::Kind::Buffer, m_.buffers[buffer].name, -1});
   }
   const int out = m_.output_buffer();
-  params.push_back("__global " + buffer_type(out) + "* restrict " + m_.buffers[out].name);
-  launch.args.push_back({KernelArg::Kind::Buffer, m_.buffers[out].name, -1});
+  if (split()) {
+    params.push_back("__global float* restrict partials");
+    launch.args.push_back({KernelArg::Kind::Scratch, "", 0});
+  } else {
+    params.push_back("__global " + buffer_type(out) + "* restrict " + m_.buffers[out].name);
+    launch.args.push_back({KernelArg::Kind::Buffer, m_.buffers[out].name, -1});
+  }
   const std::string trailing = param_and_table_decls(b_, options_);
   if (!trailing.empty()) params.push_back(trailing);
   for (const auto& p : m_.params) launch.args.push_back({KernelArg::Kind::Param, p.name, -1});
@@ -410,21 +461,28 @@ LaunchPlan MmaEmitter::emit() {
       "for (int fn = 0; fn < FRAGMENTS_N; ++fn) acc[fm][fn][0] = acc[fm][fn][1] = acc[fm][fn][2] = acc[fm][fn][3] = "
       "0.0f;");
   close();
+  line("// The reduction tiles of this work-group's split (MMA_SPLIT_K): a range of TILES_K_PER_SPLIT, maybe empty.");
+  line("const int split = (int)get_group_id(1);");
+  line("const int kt_begin = min(TILES_K, split*TILES_K_PER_SPLIT);");
+  line("const int kt_end = min(TILES_K, kt_begin + TILES_K_PER_SPLIT);");
+  line("(void)split;");
   const std::string stage = prefetch == 2 ? " + (kt & 1)*" : "";
   if (prefetch > 0) {
     line(vector_type(0) + " reg_a[A_ROUNDS];");
     line(vector_type(1) + " reg_b[B_ROUNDS];");
-    emit_tile_loads("0", true);
-    open("for (int kt = 0; kt < TILES_K; ++kt)");
+    open("if (kt_begin < kt_end)");
+    emit_tile_loads("kt_begin", true);
+    close();
+    open("for (int kt = kt_begin; kt < kt_end; ++kt)");
     line("__local float* a_tile = a_tiles" + (stage.empty() ? "" : stage + "A_TILE_FLOATS") + ";");
     line("__local float* b_tile = b_tiles" + (stage.empty() ? "" : stage + "B_TILE_FLOATS") + ";");
     emit_register_stores();
     line("barrier(CLK_LOCAL_MEM_FENCE);");
-    open("if (kt + 1 < TILES_K)");
+    open("if (kt + 1 < kt_end)");
     emit_tile_loads("(kt + 1)", true);
     close();
   } else {
-    open("for (int kt = 0; kt < TILES_K; ++kt)");
+    open("for (int kt = kt_begin; kt < kt_end; ++kt)");
     line("__local float* a_tile = a_tiles;");
     line("__local float* b_tile = b_tiles;");
     emit_tile_loads("kt", false);
@@ -445,10 +503,14 @@ LaunchPlan MmaEmitter::emit() {
   const int64_t tiles = ((roles_.m_extent + value("MMA_BLOCK_M") - 1) / value("MMA_BLOCK_M")) *
                         ((roles_.n_extent + value("MMA_BLOCK_N") - 1) / value("MMA_BLOCK_N")) * roles_.batch_extent;
   const uint64_t work_items = static_cast<uint64_t>(32 * value("MMA_WARPS_M") * value("MMA_WARPS_N"));
-  launch.work_dims = 1;
-  launch.global_size = {static_cast<uint64_t>(tiles) * work_items, 1, 1};
+  launch.work_dims = 2;
+  launch.global_size = {static_cast<uint64_t>(tiles) * work_items, static_cast<uint64_t>(value("MMA_SPLIT_K")), 1};
   launch.local_size = std::array<uint64_t, 3>{work_items, 1, 1};
+  if (split())
+    plan.scratch.push_back({"partial results of the reduction's splits (MMA_SPLIT_K)",
+                            static_cast<uint64_t>(value("MMA_SPLIT_K") * tiles_points()) * 4});
   plan.kernels.push_back(launch);
+  if (split()) emit_split_combine_kernel(plan);
   plan.source = number_generated_lines(out_.str(), m_.name + "_tunable.cl");
   plan.build_options = "-cl-std=CL1.2";
   return plan;

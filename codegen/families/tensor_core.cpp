@@ -16,6 +16,10 @@ constexpr int64_t kWarp = 32;
 // A warp's accumulators and the registers of a prefetched tile, in 32-bit registers per work-item: within this, the
 // 255 registers NVIDIA's compiler allows a work-item keep room for fragments and addresses.
 constexpr int64_t kRegisterBudget = 160;
+// MMA_SPLIT_K's range: enough to fill 132 compute units from a single tile of C.
+constexpr int64_t kMaxSplits = 128;
+// The default splits the reduction only while each split keeps this many reduction tiles.
+constexpr int64_t kMinimumTilesPerSplit = 4;
 
 ParameterFamily tensor_core_family(const std::string& name, const std::string& meaning) {
   ParameterFamily f;
@@ -140,6 +144,17 @@ void add_tensor_core(std::vector<ParameterFamily>& table) {
   };
   table.push_back(vector);
 
+  ParameterFamily split = tensor_core_family(
+      "MMA_SPLIT_K",
+      "work-groups sharing each tile of C along the reduction, each taking a range of its tiles; a second kernel "
+      "adds their partial results (where C has too few tiles to occupy the device)");
+  split.max_value = [](const FamilyContext& x, int) {
+    return std::min<int64_t>(kMaxSplits, ceil_div(tensor_core_roles(x.bound)->k_extent, kFragmentDepth));
+  };
+  split.lattice = powers_of_two;
+  split.neutral = neutral(1);
+  table.push_back(split);
+
   ParameterFamily swizzle = tensor_core_family(
       "MMA_SWIZZLE",
       "work-groups take the tiles of C this many rows of tiles at a time, so those running together share A's and "
@@ -160,6 +175,7 @@ KernelConfig tensor_core_default(const BoundMdh& bound, const DeviceLimits& limi
   // 8 warps in 2 x 4, each with 4 x 4 fragments (64 x 32 results): the register tile of a fast mma.sync GEMM. Blocks
   // shrink (to 32) where a dimension is shorter, then while the work-groups leave compute units idle.
   int64_t bm = 128, bn = 128;
+  const int64_t depth = 32;
   while (bm > 32 && bm / 2 >= roles.m_extent) bm /= 2;
   while (bn > 32 && bn / 2 >= roles.n_extent) bn /= 2;
   const auto tiles = [&] {
@@ -171,11 +187,18 @@ KernelConfig tensor_core_default(const BoundMdh& bound, const DeviceLimits& limi
   const int64_t warps_n = std::max<int64_t>(1, std::min<int64_t>(warps / warps_m, bn / 8));
   c.family_values[{"MMA_BLOCK_M", 0}] = bm;
   c.family_values[{"MMA_BLOCK_N", 0}] = bn;
-  c.family_values[{"MMA_BLOCK_K", 0}] = 32;
+  c.family_values[{"MMA_BLOCK_K", 0}] = depth;
   c.family_values[{"MMA_WARPS_M", 0}] = warps_m;
   c.family_values[{"MMA_WARPS_N", 0}] = warps_n;
   c.family_values[{"MMA_PREFETCH", 0}] = 1;
   c.family_values[{"MMA_SWIZZLE", 0}] = 8;
+  // Where C's tiles leave compute units idle, the reduction is split until they fill about two waves.
+  int64_t splits = 1;
+  const int64_t k_tiles = families::ceil_div(roles.k_extent, depth);
+  while (tiles() * splits * 2 <= 2 * static_cast<int64_t>(limits.compute_units) &&
+         k_tiles / (splits * 2) >= families::kMinimumTilesPerSplit && splits * 2 <= families::kMaxSplits)
+    splits *= 2;
+  c.family_values[{"MMA_SPLIT_K", 0}] = splits;
   c.family_values[{"MMA_VECTOR", 0}] = roles.a_vector;
   c.family_values[{"MMA_VECTOR", 1}] = roles.b_vector;
   return c;
