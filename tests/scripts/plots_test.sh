@@ -37,11 +37,11 @@ PYTHONDONTWRITEBYTECODE=1 python3 -c "
 import sys
 sys.path.insert(0, sys.argv[1])
 import experiments
-row = experiments.flat_record('d', {'name': 'dot', 'label': 'x', 'size': 'K=8'}, 'mdh',
+row = experiments.flat_record('20261202T000000Z-d-0000', 'd', {'name': 'dot', 'label': 'x', 'size': 'K=8'}, 'mdh',
                               {'percent_of_limit': 42.04, 'limit': 'copy bandwidth', 'device_time_ns': {'median': 5}},
                               'ok')
 assert (row['percent_of_limit'], row['limit']) == ('42.0', 'copy bandwidth'), row
-assert 'percent_of_limit' not in experiments.flat_record('d', {'name': 'dot', 'label': 'x', 'size': 'K=8'}, 'mdh',
+assert 'percent_of_limit' not in experiments.flat_record('20261202T000000Z-d-0000', 'd', {'name': 'dot', 'label': 'x', 'size': 'K=8'}, 'mdh',
                                                          {'device_time_ns': {'median': 5}}, 'ok')
 " "$source_dir/scripts" || fail "flat_record does not carry percent_of_limit"
 
