@@ -72,13 +72,17 @@ class Runs(unittest.TestCase):
                                      "repetitions": {"ci": 0.05},
                                      "sizes": [{"label": "A", "size": "I=8,K=8"},
                                                {"label": "B", "size": "I=16,K=8"}]}]}, f)
-        self.saved = (experiments.ROOT, os.environ.get("MDH_BIN"))
+        self.saved = (experiments.ROOT, os.environ.get("MDH_BIN"), experiments.plot_speedups,
+                      experiments.plot_tuning_curves)
         experiments.ROOT = root
+        # The plots have their own test (plots_test.sh); here they would only cost gnuplot's start-ups.
+        experiments.plot_speedups = experiments.plot_tuning_curves = lambda *args: None
         os.environ["MDH_BIN"] = bin_dir
         self.folder = os.path.join(root, "results", "fake-gpu")
 
     def tearDown(self):
-        experiments.ROOT = self.saved[0]
+        experiments.ROOT, experiments.plot_speedups, experiments.plot_tuning_curves = (self.saved[0], self.saved[2],
+                                                                                     self.saved[3])
         if self.saved[1] is None:
             del os.environ["MDH_BIN"]
         else:
