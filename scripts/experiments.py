@@ -300,13 +300,8 @@ def stats_median(record):
     return (record.get("steady_time_ns") or {}).get("median") if record else None
 
 
-def start_run(options, folder, cases, started):
-    """This run's metadata, and the rows of earlier runs it keeps. Refuses, before anything runs, to keep rows of
-    another run without --merge: a table is one run on one card unless its user asks for more."""
-    slug = os.path.basename(folder)
-    run_id = options.run_id or provenance.new_run_id(slug, started)
-    if not provenance.RUN_ID_PATTERN.match(run_id):
-        fail("--run-id %s: not a run id (`experiments.py run-id` prints a new one)" % run_id)
+def kept_rows(options, folder, cases, run_id):
+    """The rows of the device's table that a run of `cases` keeps; refuses rows of another run without --merge."""
     ran = {(case["name"], case["label"]) for case in cases}
     kept = [r for r in read_rows(folder) if (r["routine"], r["label"]) not in ran]
     others = [other for other in provenance.run_ids(kept) if other != run_id]
@@ -316,6 +311,24 @@ def start_run(options, folder, cases, started):
              % (shown_path(os.path.join(folder, "benchmark.csv")), ", ".join(others),
                 ", ".join(sorted({"%s:%s" % (r["routine"], r["label"]) for r in kept
                                   if provenance.row_run_id(r) in others}))))
+    return kept
+
+
+def check_table(options):
+    """`benchmark`'s refusal alone, before anything runs (scripts/main.sh asks before it tunes)."""
+    kept_rows(options, device_folder(options), selected(load_experiments(options.experiments), options.only),
+              options.run_id)
+
+
+def start_run(options, folder, cases, started):
+    """This run's metadata, and the rows of earlier runs it keeps. Refuses, before anything runs, to keep rows of
+    another run without --merge: a table is one run on one card unless its user asks for more."""
+    slug = os.path.basename(folder)
+    run_id = options.run_id or provenance.new_run_id(slug, started)
+    if not provenance.RUN_ID_PATTERN.match(run_id):
+        fail("--run-id %s: not a run id (`experiments.py run-id` prints a new one)" % run_id)
+    ran = {(case["name"], case["label"]) for case in cases}
+    kept = kept_rows(options, folder, cases, run_id)
     selector = mdh_output(["devices", "--selector", options.device])
     this_run = provenance.run_metadata(run_id, ROOT, mdh_output(["devices"]), selector, started)
     compiler = subprocess.run(["c++", "--version"], capture_output=True, text=True).stdout.split("\n")[0] if \
@@ -579,12 +592,25 @@ def bar_panel(entries, data, title, xlabel, logscale, value_format):
                base, gnuplot_string(data), base, base, value_format))
 
 
+def speedup_bars(cases):
+    """(label, speedup, colour) per bar of speedup.png: one per case and peer, two where the speedup cell is "A to B"
+    (mdh's one configuration timed twice, beyond the noise: one bar for each of its timings)."""
+    bars = []
+    for c in cases:
+        for peer, _, cell in c["peers"]:
+            values = [float(v) for v in cell.split(" to ")] if cell != "N/A" else []
+            for k, value in enumerate(values):
+                which = (" (mdh's slower timing)", " (mdh's faster timing)")[k] if len(values) == 2 else ""
+                bars.append(("%s %s vs %s%s" % (c["routine"], c["sizes"], peer, which), value,
+                             GREEN if value >= 1 else RED))
+    return bars
+
+
 def plot_speedups(folder, cases):
     """speedup.png: one bar per (case, peer), labelled with the case's sizes, titled with the device; beside it the
     share of the device's limit per program when benchmark.csv has that column."""
     device = device_name(folder)
-    speedups = [("%s %s vs %s" % (c["routine"], c["sizes"], peer), float(s), GREEN if float(s) >= 1 else RED)
-                for c in cases for peer, _, s in c["peers"] if s != "N/A"]
+    speedups = speedup_bars(cases)
     # A share shown as "in cache" in the tables has no bar: its length would claim more than the hardware's limit.
     shares = [(c, name, p, limit) for c in cases for name, p, limit in c["percent"]]
     in_cache = [s for s in shares if percent_of_limit.share_cell(s[2], s[3]) == percent_of_limit.IN_CACHE]
@@ -694,7 +720,7 @@ def plot_tuning_curves(folder, store):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("command", choices=["tune", "benchmark", "print", "run-id"])
+    parser.add_argument("command", choices=["tune", "benchmark", "print", "run-id", "check-table"])
     parser.add_argument("--device", default=None, help="device selector (P:D, gpu, cpu, name); default: mdh's default")
     parser.add_argument("--experiments", default=os.path.join(ROOT, "experiments.json"))
     parser.add_argument("--results", default=os.path.join(ROOT, "results"),
@@ -723,7 +749,8 @@ def main():
     options.results = os.path.abspath(options.results)
     options.tuned = os.path.abspath(options.tuned)
     options.device = options.device or ""
-    {"tune": tune, "benchmark": benchmark, "print": print_results, "run-id": print_run_id}[options.command](options)
+    {"tune": tune, "benchmark": benchmark, "print": print_results, "run-id": print_run_id,
+     "check-table": check_table}[options.command](options)
 
 
 if __name__ == "__main__":

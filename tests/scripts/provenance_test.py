@@ -137,6 +137,12 @@ class Runs(unittest.TestCase):
         with self.assertRaises(SystemExit) as refused:
             self.benchmark(only=["gemv:B"])
         self.assertEqual(refused.exception.code, 2)
+        # The same refusal alone, as scripts/main.sh asks it before tuning.
+        with self.assertRaises(SystemExit):
+            experiments.check_table(fake_programs.benchmark_options(self.tmp.name, self.experiments, only=["gemv:B"]))
+        experiments.check_table(fake_programs.benchmark_options(self.tmp.name, self.experiments, only=["gemv:B"],
+                                                                merge=True))
+        experiments.check_table(fake_programs.benchmark_options(self.tmp.name, self.experiments))
         self.assertEqual({r["run_id"] for r in self.rows()}, {first})  # nothing was written
         self.benchmark(only=["gemv:B"], merge=True)
         rows, metadata = self.rows(), self.metadata()

@@ -151,6 +151,9 @@ class TuningCells(unittest.TestCase):
         case = experiments.table(rows, self.folder)[0]
         self.assertEqual(case["ours_ms"], "0.0195 or 0.0458 (one configuration timed twice, beyond the noise)")
         self.assertEqual(case["peers"], [("cublas", "0.0390", "0.85 to 2.00")])
+        self.assertEqual([(label, value) for label, value, _ in experiments.speedup_bars([case])],
+                         [("gemm I=1 vs cublas (mdh's slower timing)", 0.85),
+                          ("gemm I=1 vs cublas (mdh's faster timing)", 2.0)])
         # Within the noise (overlapping ranges) the tuned row is mdh's time, as always.
         rows[1] = row("mdh-default", "19800", "20500", "21000")
         case = experiments.table(rows, self.folder)[0]
