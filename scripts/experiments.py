@@ -644,7 +644,7 @@ def plot_speedups(folder, cases):
         data_files.append(data)
         script.append(bar_panel(percents, data, ("" if len(panels) > 1 else "mdh and its peers on %s\n" % device) +
                                 "share of the device's limit (FP32 peak or copy bandwidth)" +
-                                ("; %d in cache, not shown" % len(in_cache) if in_cache else ""),
+                                ("\n%d in cache (above the copy bandwidth), not shown" % len(in_cache) if in_cache else ""),
                                 "% of limit", False, "%.1f%%"))
     if len(panels) > 1:
         script.append("unset multiplot")
