@@ -705,11 +705,11 @@ def plot_tuning_curves(folder, store):
             # The step curve runs to the end of tuning, also when the first configuration stayed the best.
             for t, c in points + [(max(last, points[-1][0] + 1e-3), points[-1][1])]:
                 f.write("%g %g\n" % (t, c))
-        title = "tuning %s (%s)\non %s: %d evaluations, %s %.4f ms%s" % (
+        title = "tuning %s (%s)\non %s: %d evaluations\n%s %.4f ms%s" % (
             name, sizes, metadata.get("device", device), len(lines) - 1, result_tables.SEARCH_BEST, points[-1][1],
             final_timing_text(os.path.join(store, name + ".json")))
         script = ("set terminal pngcairo size 800,450 noenhanced font 'sans,10'; set output %s; "
-                  "set xlabel 'tuning time (s)'; set ylabel 'best kernel time so far (ms)'; set title %s; "
+                  "set xlabel 'tuning time (s)'; set ylabel \"the search's best kernel time so far (ms)\"; set title %s; "
                   "unset key; set grid; %s set xrange [0:*]; "
                   "plot %s using 1:2 with steps lw 2 lc rgb '#2e8b57'"
                   % (gnuplot_string(os.path.join(folder, "tuning-%s.png" % name)), gnuplot_string(title),
