@@ -56,6 +56,28 @@ class RunIds(unittest.TestCase):
         self.assertEqual(provenance.selected_device(LISTING, "2:0"), {})
 
 
+class NvidiaGpus(unittest.TestCase):
+    def test_uuids_and_clocks_of_every_gpu_and_the_card_in_the_heading(self):
+        with tempfile.TemporaryDirectory() as bin_dir:
+            fake_programs.write_programs(bin_dir, {"nvidia-smi": """#!/bin/sh
+echo "0, NVIDIA H200, GPU-1111, 580.159.04, 1980 MHz, 2619 MHz, 1980 MHz, 3201 MHz, 700.00 W, Enabled"
+"""})
+            saved = os.environ["PATH"]
+            os.environ["PATH"] = bin_dir + os.pathsep + saved
+            try:
+                gpus = provenance.nvidia_gpus()
+            finally:
+                os.environ["PATH"] = saved
+        self.assertEqual(gpus, [{"index": "0", "name": "NVIDIA H200", "uuid": "GPU-1111",
+                                 "driver_version": "580.159.04", "clocks.sm": "1980 MHz", "clocks.mem": "2619 MHz", "clocks.max.sm": "1980 MHz",
+                                 "clocks.max.mem": "3201 MHz", "power.limit": "700.00 W",
+                                 "persistence_mode": "Enabled"}])
+        run = {"run_id": "20261202T000000Z-nvidia-h200-0000", "device": {"name": "NVIDIA H200"}, "nvidia_gpus": gpus,
+               "source": {"commit": "0123456789abcdef", "dirty": True}, "start": "S", "end": "E"}
+        self.assertEqual(provenance.run_line(run), "`20261202T000000Z-nvidia-h200-0000` on NVIDIA H200 GPU-1111, "
+                                                   "commit 0123456789ab with local changes, S to E")
+
+
 class Runs(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
