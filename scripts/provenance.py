@@ -97,12 +97,13 @@ def command_output(command):
 
 
 def source_state(root):
-    """The commit of the checkout and whether tracked files differ from it; a device copy without git says what its
-    bundle recorded (MDH_COMMIT), dirty unknown."""
+    """The commit of the checkout and whether tracked files other than the results and the store (what benchmark
+    runs write) differ from it; a device copy without git says what its bundle recorded (MDH_COMMIT), dirty unknown."""
     commit = command_output(["git", "-C", root, "rev-parse", "HEAD"])
     if not commit:
         return {"commit": os.environ.get("MDH_COMMIT", "unknown"), "dirty": "unknown (no git checkout)"}
-    changed = command_output(["git", "-C", root, "status", "--porcelain", "--untracked-files=no"])
+    changed = command_output(["git", "-C", root, "status", "--porcelain", "--untracked-files=no", "--", ".",
+                              ":(exclude)results", ":(exclude)tuned"])
     return {"commit": commit, "dirty": bool(changed) if changed is not None else "unknown"}
 
 

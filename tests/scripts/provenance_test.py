@@ -8,6 +8,7 @@ import calendar
 import csv
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -54,6 +55,29 @@ class RunIds(unittest.TestCase):
                           "driver": "580.159.04", "compute_units": 132})
         self.assertEqual(provenance.selected_device(LISTING, "0:0")["driver"], "5.0+debian")
         self.assertEqual(provenance.selected_device(LISTING, "2:0"), {})
+
+
+class SourceState(unittest.TestCase):
+    def test_changes_to_the_results_and_the_store_do_not_make_a_checkout_dirty(self):
+        with tempfile.TemporaryDirectory() as root:
+            def git(*args):
+                subprocess.run(["git", "-C", root, "-c", "user.name=t", "-c", "user.email=t@t.invalid"] + list(args),
+                               check=True, capture_output=True)
+            git("init", "-q")
+            for path in ("results/d/tables.md", "tuned/d/a.json", "scripts/x.py"):
+                os.makedirs(os.path.dirname(os.path.join(root, path)), exist_ok=True)
+                with open(os.path.join(root, path), "w") as f:
+                    f.write("1\n")
+            git("add", "-A")
+            git("commit", "-qm", "x")
+            self.assertEqual(provenance.source_state(root)["dirty"], False)
+            for path in ("results/d/tables.md", "tuned/d/a.json"):
+                with open(os.path.join(root, path), "w") as f:
+                    f.write("2\n")
+            self.assertEqual(provenance.source_state(root)["dirty"], False)
+            with open(os.path.join(root, "scripts/x.py"), "w") as f:
+                f.write("2\n")
+            self.assertEqual(provenance.source_state(root)["dirty"], True)
 
 
 class NvidiaGpus(unittest.TestCase):
