@@ -9,7 +9,8 @@ greatest over the rows) and its source:
                                                              columns `case`, `mdh tuned` and `best peer` (a name,
                                                              then the time)
 Each ratio is recomputed from the times of its source and must read as the README writes it, at the README's
-precision; every ratio of the paragraph must have its line. Standard library only; well under a second."""
+precision; every ratio of the paragraph must have its line, and README.md has no ratio outside such paragraphs.
+Standard library only; well under a second."""
 import os
 import re
 import sys
@@ -20,18 +21,27 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import result_tables  # noqa: E402
 
 NUMBER = r"\d+(?:\.\d+)?"
-RATIO = re.compile(r"(%s)(?: to (%s))?×" % (NUMBER, NUMBER))
+# "0.98×", "1.7 to 6.6×"; not the sizes "10×500×64".
+RATIO = re.compile(r"(?<![\d.×])(%s)(?: to (%s))?×(?![\d])" % (NUMBER, NUMBER))
 DECISIONS = "docs/decisions.md: "
 
 
 def standing_blocks(text):
-    """(marker lines, the paragraph after the comment with its whitespace collapsed) of each standing comment."""
+    """(marker lines, the paragraph after the comment with its whitespace collapsed, the paragraph's span in `text`)
+    of each standing comment."""
     blocks = []
     for match in re.finditer(r"<!-- standing:(.*?)-->\n(.*?)(?:\n\n|\n- |\n<!--|\Z)", text, re.S):
         # The comment's own explanation has no "|"; each marker line has three.
         lines = [line.strip() for line in match.group(1).splitlines() if "|" in line]
-        blocks.append((lines, " ".join(match.group(2).split())))
+        blocks.append((lines, " ".join(match.group(2).split()), match.span(2)))
     return blocks
+
+
+def unlisted_ratios(text, blocks):
+    """Ratios of `text` outside HTML comments and outside every standing paragraph: claims no test checks."""
+    outside = re.sub(r"<!--.*?-->", lambda m: " " * len(m.group(0)), text, flags=re.S)
+    return [m.group(0) for m in RATIO.finditer(outside)
+            if not any(start <= m.start() < end for _, _, (start, end) in blocks)]
 
 
 def time_value(cell):
@@ -104,7 +114,9 @@ def problems_of(text):
     blocks = standing_blocks(text)
     if not blocks:
         return ["no <!-- standing: comment"]
-    for lines, paragraph in blocks:
+    problems += ["the ratio '%s' is outside a paragraph with a standing comment" % r for r in unlisted_ratios(
+        text, blocks)]
+    for lines, paragraph, _ in blocks:
         covered = []
         for line in lines:
             if line.count("|") != 3:
@@ -152,6 +164,12 @@ class ReadmeStanding(unittest.TestCase):
         # Both changed: the source does not give 1.16.
         wrong = wrong.replace("GEMM 1024³ 0.98× |", "GEMM 1024³ 1.16× |")
         self.assertEqual(problems_of(wrong), ["'GEMM 1024³ 1.16×': its source gives 0.977"])
+
+    def test_a_ratio_elsewhere_in_the_readme_fails(self):
+        with open(os.path.join(ROOT, "README.md")) as f:
+            text = f.read()
+        self.assertEqual(problems_of(text + "\nOn GEMM 10×500×64 mdh is 3.5× faster than everything.\n"),
+                         ["the ratio '3.5×' is outside a paragraph with a standing comment"])
 
     def test_a_ratio_without_its_line_fails(self):
         text = ("<!-- standing: test\nGEMM 0.34× | speedup | results/pocl-cpu-intel-xeon-2c/benchmark.csv | "
