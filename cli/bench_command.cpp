@@ -1,4 +1,4 @@
-// mdh bench SPEC --size ... [--config F|default|reference]...: configurations of one md_hom checked against the
+// mdh bench SPEC --size ... [--config F|default|reference|stored]...: configurations of one md_hom checked against the
 // reference, then timed interleaved in rounds with the steady instrument (pipeline/bench.h); prints each one's
 // steady time with its 95% CI, call time, event-sum diagnostic and its ratio to the first; --json writes the record.
 // Exit status 1 where a configuration failed its verification (before or after the timed rounds).
@@ -17,6 +17,8 @@ namespace mdh::cli {
 namespace {
 
 constexpr const char* kReferenceConfigName = "reference";
+// What `mdh run` without --config takes from the tuned store for these sizes on this device (or the default).
+constexpr const char* kStoredConfigName = "stored";
 
 std::string format_us(double ns) {
   char buf[32];
@@ -50,14 +52,28 @@ std::string utc_now() {
   return buf;
 }
 
-BenchConfiguration configuration(const std::string& text) {
-  if (text.empty()) throw UserError(SourceLoc{}, "--config '': name a file, 'default' or 'reference'");
+BenchConfiguration configuration(const std::string& text, const std::string& store) {
+  if (text.empty()) throw UserError(SourceLoc{}, "--config '': name a file, 'default', 'reference' or 'stored'");
   if (text == kReferenceConfigName) return {text, KernelChoice::reference()};
+  if (text == kStoredConfigName) return {text, KernelChoice::stored(store)};
   // Checked here so that a missing file is named before the spec is read and the device opened.
   if (text != kDefaultConfigName && !std::filesystem::is_regular_file(text))
     throw UserError(SourceLoc{}, "--config '" + text + "': no such file (a configuration file, '" + kDefaultConfigName +
-                                     "' or '" + kReferenceConfigName + "')");
+                                     "', '" + kReferenceConfigName + "' or '" + kStoredConfigName + "')");
   return {text, KernelChoice::option(text)};
+}
+
+// What --config stored found: the result taken, or none (the default ran), with the lookup's notes.
+nlohmann::json store_json(const BenchStoreLookup& lookup) {
+  nlohmann::json out = {{"store", lookup.store}, {"taken", nullptr}, {"notes", lookup.notes}};
+  if (lookup.taken) {
+    nlohmann::json sizes = nlohmann::json::object();
+    for (const auto& [name, value] : lookup.taken->sizes) sizes[name] = value;
+    out["taken"] = lookup.taken->path;
+    out["tuned_sizes"] = sizes;
+    out["log2_distance"] = lookup.taken->distance;
+  }
+  return out;
 }
 
 nlohmann::json stats_json(const TimeStats& s) {
@@ -119,6 +135,7 @@ nlohmann::json record(const BenchOutcome& outcome, const BenchRequest& request, 
                         {"verification", verification_json(e.verification)},
                         {"timed", e.timed}};
     if (e.config) j["config"] = *e.config;
+    if (e.store) j["store"] = store_json(*e.store);
     if (e.timed) {
       j["verification_after_timing"] = verification_json(*e.after_timing);
       j["calls_per_pair"] = e.calls_per_pair;
@@ -152,6 +169,10 @@ void print(const BenchOutcome& outcome, const BenchRequest& request) {
     const BenchEntry& e = outcome.entries[i];
     std::cout << "#" << i + 1 << ' ' << e.label << ": " << e.description << ", " << e.kernels_per_call << " kernel"
               << (e.kernels_per_call == 1 ? "" : "s") << " per call\n";
+    if (e.store)
+      std::cout << "  from the store: "
+                << (e.store->taken ? e.store->taken->path : "none taken, the default configuration (notes above)")
+                << '\n';
     std::cout << "  verify: " << e.verification.summary() << '\n';
     if (!e.timed) {
       std::cout << "  not timed: the verification failed\n";
@@ -184,7 +205,10 @@ int bench_command(const Args& args) {
       ("size", po::value<std::string>()->default_value(""), "size bindings, e.g. I=1024,J=1024,K=1024")  //
       ("config", po::value<std::vector<std::string>>()->composing(),
        "a configuration to time (repeatable, in order): a config or `mdh tune` result file, 'default' (the device's "
-       "default configuration) or 'reference' (the reference kernel); none: 'default'")                              //
+       "default configuration), 'reference' (the reference kernel) or 'stored' (what `mdh run` without --config "
+       "takes from the tuned store, else the default); none: 'default'")  //
+      ("tuned-results", po::value<std::string>()->default_value(""),
+       "the store that --config stored reads (default: $MDH_TUNED_RESULTS, else the source tree's tuned/)")          //
       ("device", po::value<std::string>()->default_value(""), "device selector: P:D, gpu, cpu or a name substring")  //
       ("rounds", po::value<int>()->default_value(100), "the most interleaved rounds (fewer once every CI is met)")   //
       ("min-calls", po::value<int>()->default_value(steady_defaults.min_calls),
@@ -197,20 +221,23 @@ int bench_command(const Args& args) {
       ("force", "replace an existing --json file");
   add_data_options(options);
   add_time_limit_option(options);
+  add_precision_option(options);
   po::variables_map vm;
   if (!parse_options("bench",
-                     "SPEC --size I=..,J=.. [--config F|default|reference]... [--rounds N] [--ci X] [--json FILE]",
+                     "SPEC --size I=..,J=.. [--config F|default|reference|stored]... [--rounds N] [--ci X] "
+                     "[--json FILE]",
                      args, options, vm))
     return 0;
 
   BenchRequest request;
   request.spec_path = vm["spec"].as<std::string>();
   request.sizes = vm["size"].as<std::string>();
+  request.precision = precision_option(vm);
   request.device = vm["device"].as<std::string>();
   request.data = data_options(vm);
   for (const std::string& text :
        vm.count("config") ? vm["config"].as<std::vector<std::string>>() : std::vector<std::string>{kDefaultConfigName})
-    request.configurations.push_back(configuration(text));
+    request.configurations.push_back(configuration(text, tuned_store_directory(vm["tuned-results"].as<std::string>())));
   const int rounds = vm["rounds"].as<int>();
   if (rounds < 1) throw UserError(SourceLoc{}, "--rounds must be at least 1");
   request.measurement.max_runs = rounds;

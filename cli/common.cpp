@@ -42,6 +42,16 @@ std::pair<std::string, std::string> split_assignment(const std::string& text, co
   return {text.substr(0, eq), text.substr(eq + 1)};
 }
 
+void add_precision_option(po::options_description& options) {
+  options.add_options()("precision", po::value<std::string>()->default_value("fp32"),
+                        "fp32, or tf32: products of float inputs on tensor cores, inputs rounded to 10 fraction bits "
+                        "(matrix-product md_homs on NVIDIA GPUs of compute capability 8.0 or later; elsewhere fp32)");
+}
+
+ComputePrecision precision_option(const po::variables_map& vm) {
+  return parse_precision(vm["precision"].as<std::string>());
+}
+
 void add_tuned_store_option(po::options_description& options) {
   options.add_options()("tuned-results", po::value<std::string>()->default_value(""),
                         "without --config: take the configuration tuned for the nearest sizes from this store "

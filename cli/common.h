@@ -26,6 +26,10 @@ void add_time_limit_option(po::options_description& options);
 /// Those options as the pipeline's DataOptions (the files are read by load_run_inputs).
 DataOptions data_options(const po::variables_map& vm);
 
+/// --precision fp32|tf32 (ComputePrecision), and its value.
+void add_precision_option(po::options_description& options);
+ComputePrecision precision_option(const po::variables_map& vm);
+
 /// --tuned-results DIR: the store of tuned configurations to look in when no --config is given
 /// (pipeline/tuned_store.h).
 void add_tuned_store_option(po::options_description& options);

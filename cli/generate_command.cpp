@@ -4,6 +4,7 @@
 #include "cli/common.h"
 #include "codegen/preamble.h"
 #include "codegen/reference_kernel.h"
+#include "pipeline/compute_precision.h"
 #include "pipeline/device_limits_query.h"
 #include "pipeline/kernel.h"
 #include "pipeline/tuned_store.h"
@@ -24,6 +25,7 @@ int generate_command(const Args& args) {
       ("reference", "the reference kernel (one work-item per output point) instead of the tunable kernel")           //
       ("double", "with --reference: the verifying reference, in double wherever the spec says float");
   add_tuned_store_option(options);
+  add_precision_option(options);
   po::variables_map vm;
   if (!parse_options("generate", "SPEC --size I=..,J=.. [--config FILE | --reference] [-o FILE] [--launch FILE]", args,
                      options, vm))
@@ -50,6 +52,7 @@ int generate_command(const Args& args) {
   if (!vm.count("reference")) {
     const DeviceInfo device = select_device(vm["device"].as<std::string>());
     limits = device_limits(device);
+    settle_precision(bound, precision_option(vm), limits, device.name, print_note);
     choice = resolve_kernel_choice(choice, bound, device, limits, print_note);
   }
   const LaunchPlan plan = prepare_kernel(bound, limits, choice, preamble).plan;

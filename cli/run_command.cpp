@@ -34,6 +34,7 @@ int run_command(const Args& args) {
   add_data_options(options);
   add_time_limit_option(options);
   add_tuned_store_option(options);
+  add_precision_option(options);
   po::variables_map vm;
   if (!parse_options("run",
                      "SPEC --size I=..,J=.. [--config FILE] [--param N=V] [--input N=F] [--output N=F] [--verify]",
@@ -42,6 +43,7 @@ int run_command(const Args& args) {
   RunRequest request;
   request.spec_path = vm["spec"].as<std::string>();
   request.sizes = vm["size"].as<std::string>();
+  request.precision = precision_option(vm);
   request.device = vm["device"].as<std::string>();
   request.kernel = kernel_choice(vm);
   request.note = print_note;

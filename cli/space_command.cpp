@@ -6,6 +6,7 @@
 
 #include "cli/common.h"
 #include "codegen/tuning_space.h"
+#include "pipeline/compute_precision.h"
 #include "pipeline/device_limits_query.h"
 #include "pipeline/tuning_request.h"
 #include "pipeline/tuning_search_space.h"
@@ -22,12 +23,14 @@ int space_command(const Args& args) {
        "narrow a parameter: NAME=V1,V2,... (repeatable)")                                             //
       ("full-ranges", "search every integer of each range, not only the lattices of sensible sizes")  //
       ("quiet,q", "print only the size");
+  add_precision_option(options);
   po::variables_map vm;
   if (!parse_options("space", "SPEC --size I=..,J=.. [--device D] [--full-ranges]", args, options, vm)) return 0;
   BoundMdh bound = load_and_bind(vm["spec"].as<std::string>(), vm["size"].as<std::string>());
   DeviceInfo device = select_device(vm["device"].as<std::string>());
-  const TuningSpace space =
-      restricted_tuning_space(bound, device_limits(device), restrictions(vm), vm.count("full-ranges") > 0);
+  const DeviceLimits limits = device_limits(device);
+  settle_precision(bound, precision_option(vm), limits, device.name, print_note);
+  const TuningSpace space = restricted_tuning_space(bound, limits, restrictions(vm), vm.count("full-ranges") > 0);
   const std::vector<std::vector<int64_t>> searched = search_values(space);
   if (!vm.count("quiet")) {
     std::cout << "tuning space of " << bound.mdh->name << " (" << vm["size"].as<std::string>() << ") on " << device.name

@@ -121,6 +121,7 @@ void add_tune_options(po::options_description& options) {
       ("no-rank0-evaluation",
        "under mpirun: rank 0 only searches and writes the journal; the other ranks evaluate (one device each)");
   add_data_options(options);
+  add_precision_option(options);
 }
 
 // What the run measures: the spec, sizes, devices, data and measurement settings.
@@ -128,6 +129,7 @@ TuningRequest tuning_request(const po::variables_map& vm) {
   TuningRequest request;
   request.spec_path = vm["spec"].as<std::string>();
   request.sizes = vm["size"].as<std::string>();
+  request.precision = precision_option(vm);
   if (vm.count("device")) request.device_selectors = vm["device"].as<std::vector<std::string>>();
   request.data = data_options(vm);
   request.warmup = vm["warmup"].as<int>();

@@ -6,6 +6,7 @@
 #include "codegen/defaults/default_config_steps.h"
 #include "codegen/inline_math.h"
 #include "codegen/parameter_families.h"
+#include "codegen/tensor_core.h"
 #include "codegen/tunable_geometry.h"
 #include "codegen/tuning_space.h"
 #include "support/error.h"
@@ -72,6 +73,7 @@ void shrink_private_tiles_until_valid(const BoundMdh& bound, const DeviceLimits&
 
 KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
   using namespace defaults;
+  if (kernel_shape(bound) == KernelShape::tensor_core) return tensor_core_default(bound, limits);
   const Mdh& mdh = *bound.mdh;
   const int dims = static_cast<int>(mdh.dims.size());
   KernelConfig c = config_frame(bound);  // every family at its neutral value; the paper's families set below

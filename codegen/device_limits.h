@@ -55,6 +55,9 @@ struct DeviceLimits {
   // The device runs NVIDIA's OpenCL driver, whose PTX assembler needs a workaround for some kernels
   // (generate_tunable_kernel, nvidia_build_options in codegen/tunable_kernel.cpp).
   bool nvidia_driver = false;
+  // The device multiplies TF32 matrices on tensor cores that mdh reaches (inline PTX mma.sync m16n8k8 .tf32):
+  // NVIDIA's driver on compute capability 8.0 and later. Where it does not, a TF32 request runs in FP32.
+  bool tf32_tensor_cores = false;
 };
 
 /// Whether an OpenCL platform name is NVIDIA's driver (DeviceLimits::nvidia_driver).

@@ -62,6 +62,12 @@ bool work_group_combine_atomic_applies(const Mdh& mdh) {
   return t == ScalarType::Float || t == ScalarType::Int || t == ScalarType::Uint;
 }
 
+int64_t KernelConfig::value(const std::string& family, int member) const {
+  const auto it = family_values.find({family, member});
+  MDH_INTERNAL_ASSERT(it != family_values.end(), "configuration without a value of " + family);
+  return it->second;
+}
+
 std::string input_access_name(const Mdh& mdh, int access) {
   const int buffer = mdh.inputs.at(access).buffer;
   int readers = 0;

@@ -2,14 +2,16 @@
 // tuner sets. A typed struct, read from and written to JSON (`--config cfg.json`). Whether a configuration is
 // valid for a device is decided by the constraints of the parameter families (codegen/parameter_families.h).
 //
-// Adding a parameter family (vector width, unrolling, local-buffer padding, ...) means: one field here (written by
-// the family through member_slot), its module under codegen/families/ with one line in families/family_modules.h,
-// the emitter code that uses it, and its tests (codegen/README.md).
+// Adding a parameter family: its module under codegen/families/ with one line in families/family_modules.h, the
+// emitter code that reads it, and its tests (codegen/README.md). Its values live in family_values unless the family
+// has a typed field here (the older families do).
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "codegen/device_limits.h"
@@ -192,6 +194,12 @@ struct KernelConfig {
   int64_t local_pad_of(int access) const {
     return static_cast<size_t>(access) < local_pad.size() ? local_pad[static_cast<size_t>(access)] : 0;
   }
+
+  // The values of families that keep no field here (ParameterFamily::get left unset), by family name and member.
+  std::map<std::pair<std::string, int>, int64_t> family_values;
+  /// A value of such a family; an internal error where the configuration lacks it (config_frame sets every
+  /// member's neutral value).
+  int64_t value(const std::string& family, int member = 0) const;
 
   bool operator==(const KernelConfig&) const = default;
 };

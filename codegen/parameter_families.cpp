@@ -28,6 +28,8 @@ std::vector<ParameterFamily> make_families() {
   // What a module may leave out: every member exists, the whole range is searched, label k's legacy code is k.
   for (ParameterFamily& f : t) {
     if (!f.exists) f.exists = [](const BoundMdh&, int) { return true; };
+    if (!f.get) f.get = [name = f.name](const KernelConfig& c, int index) { return c.value(name, index); };
+    if (!f.set) f.set = [name = f.name](KernelConfig& c, int index, int64_t v) { c.family_values[{name, index}] = v; };
     if (!f.lattice) f.lattice = [](const LatticeContext& x) { return families::whole_range(x.lo, x.hi); };
     // Families whose labels were always written by name: code k is label k.
     if (f.kind == FamilyValueKind::enumeration && f.legacy_codes.empty())
@@ -102,9 +104,14 @@ std::vector<int> ParameterFamily::members(const BoundMdh& bound) const {
   const int count = scope == FamilyScope::dimension      ? static_cast<int>(bound.mdh->dims.size())
                     : scope == FamilyScope::input_access ? static_cast<int>(bound.mdh->inputs.size())
                                                          : 1;
+  if (kernel_shape(bound) != shape) return out;
   for (int k = 0; k < count; ++k)
     if (exists(bound, k)) out.push_back(k);
   return out;
+}
+
+bool ParameterFamily::has_member(const BoundMdh& bound, int index) const {
+  return kernel_shape(bound) == shape && exists(bound, index);
 }
 
 std::string ParameterFamily::parameter_name(const Mdh& mdh, int index) const {

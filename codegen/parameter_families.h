@@ -6,8 +6,8 @@
 // and its checks (tuning_space.h), the tuner's parameters and their names in journals, and `mdh space`.
 //
 // The entries live in modules under codegen/families/, one per family or tight group, assembled in the order of
-// families/family_modules.h. Adding a family: its module and one line there, a field of KernelConfig, the emitter
-// code that uses it, and its tests.
+// families/family_modules.h. Adding a family: its module and one line there, the emitter code that reads it, and its
+// tests; its values need no field of KernelConfig (ParameterFamily::get).
 #pragma once
 
 #include <cstdint>
@@ -19,6 +19,7 @@
 #include "codegen/constraint.h"
 #include "codegen/device_limits.h"
 #include "codegen/kernel_config.h"
+#include "codegen/tensor_core.h"
 #include "mdh/bind.h"
 
 namespace mdh {
@@ -72,6 +73,9 @@ class ParameterFamily {
   /// The size families of one dimension constrain each other mostly among themselves: the tuner builds one tree per
   /// dimension for them (and one per parameter of the other families).
   bool grouped_by_dimension = false;
+  /// The kernel shape whose configurations the family tunes: it has members only for md_homs generated in that
+  /// shape (codegen/tensor_core.h).
+  KernelShape shape = KernelShape::tiles;
   /// The family sizes an array of the kernel (local or private memory, scratch): the constraints on the memory a
   /// configuration needs (geometry quantities) read every such family.
   bool sizes_arrays = false;
@@ -102,7 +106,9 @@ class ParameterFamily {
   /// the family existed. Nullopt: every configuration must name it.
   std::function<std::optional<int64_t>(const BoundMdh&, int index)> neutral;
 
-  /// Typed access to KernelConfig (values in the family's encoding: label index, permutation rank).
+  /// Typed access to KernelConfig (values in the family's encoding: label index, permutation rank). Left unset,
+  /// the family keeps its values in KernelConfig::family_values under its name: a family whose kernel code reads
+  /// it through KernelConfig::value needs no field of its own.
   std::function<int64_t(const KernelConfig&, int index)> get;
   std::function<void(KernelConfig&, int index, int64_t value)> set;
 
@@ -114,8 +120,10 @@ class ParameterFamily {
   /// are not fast. A space with full_ranges drops them (TuningSpace::applies).
   std::function<std::vector<Condition>(const FamilyContext&)> lattice_constraints;
 
-  /// The members an md_hom has, in order (dimension or input access indices; {0} for single).
+  /// The members an md_hom has, in order (dimension or input access indices; {0} for single): none where the
+  /// md_hom is generated in another kernel shape.
   std::vector<int> members(const BoundMdh& bound) const;
+  bool has_member(const BoundMdh& bound, int index) const;
   /// "LT_SIZE_i", "MEM_INP_L_A", "CMB_RES".
   std::string parameter_name(const Mdh& mdh, int index) const;
 };

@@ -10,6 +10,7 @@
 
 #include "codegen/emitter/tunable_emitter.h"
 #include "codegen/parameter_families.h"
+#include "codegen/tensor_core.h"
 #include "codegen/tunable_geometry.h"
 #include "codegen/tuning_space.h"
 #include "support/error.h"
@@ -75,6 +76,8 @@ LaunchPlan generate_tunable_kernel(const BoundMdh& bound, const KernelConfig& co
     if (bound.element_count(static_cast<int>(buffer)) > std::numeric_limits<int32_t>::max())
       throw UserError(SourceLoc{}, "buffer '" + bound.mdh->buffers[buffer].name +
                                        "' has more elements than the tunable kernel's 32-bit indices address");
+  if (kernel_shape(bound) == KernelShape::tensor_core)
+    return generate_tensor_core_kernel(bound, config, limits, options);
   LaunchPlan plan = emitter::TunableEmitter(bound, config, limits, options).emit();
   plan.build_options += nvidia_build_options(bound, config, limits);
   return plan;

@@ -231,7 +231,7 @@ TuningSpace make_tuning_space(const BoundMdh& bound, const DeviceLimits& limits)
   for (size_t d = 0; d < mdh.dims.size(); ++d) {
     const int group = next_group++;
     for (size_t f = 0; f < families.size(); ++f)
-      if (families[f].grouped_by_dimension && families[f].exists(bound, static_cast<int>(d)))
+      if (families[f].grouped_by_dimension && families[f].has_member(bound, static_cast<int>(d)))
         add(static_cast<int>(f), static_cast<int>(d), group);
   }
   for (size_t f = 0; f < families.size(); ++f)

@@ -138,6 +138,16 @@ int64_t BoundMdh::output_points() const {
   return n;
 }
 
+const char* precision_name(ComputePrecision precision) {
+  return precision == ComputePrecision::tf32 ? "tf32" : "fp32";
+}
+
+ComputePrecision parse_precision(const std::string& text) {
+  if (text == "fp32") return ComputePrecision::fp32;
+  if (text == "tf32") return ComputePrecision::tf32;
+  throw UserError(SourceLoc{}, "unknown precision '" + text + "' (accepted: fp32, tf32)");
+}
+
 SizeBinding parse_size_binding(const std::string& text) {
   SizeBinding out;
   size_t pos = 0;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "mdh/ir.h"
@@ -26,6 +27,19 @@ struct BoundAccess {
   std::vector<BoundIndex> indices;
 };
 
+/// The arithmetic a float md_hom may be computed in: fp32 throughout (the default), or products of inputs rounded
+/// to TF32 (10 fraction bits) on tensor cores with float accumulation, where the md_hom has that shape
+/// (codegen/tensor_core.h). A request's choice, never the tuner's: it changes the results' rounding.
+enum class ComputePrecision { fp32, tf32 };
+const char* precision_name(ComputePrecision precision);  // "fp32", "tf32"
+/// What the rounding of the products adds to the verification tolerance of float results (runtime/verify_result.h):
+/// 0 in fp32, 2^-7 = 16 * 2u in TF32 (unit roundoff u = 2^-11).
+inline double product_rounding_tolerance(ComputePrecision precision) {
+  return precision == ComputePrecision::tf32 ? 0x1p-7 : 0.0;
+}
+/// "fp32" or "tf32"; throws UserError naming the accepted values otherwise.
+ComputePrecision parse_precision(const std::string& text);
+
 /// An md_hom with all sizes bound. Keeps the IR alive through a shared pointer.
 struct BoundMdh {
   std::shared_ptr<const Mdh> mdh;
@@ -35,6 +49,7 @@ struct BoundMdh {
   std::vector<BoundAccess> inputs;                   // per input access
   BoundAccess output;
   std::optional<double> flops, bytes;
+  ComputePrecision precision = ComputePrecision::fp32;
 
   int64_t element_count(int buffer) const;  // product of extents
   size_t byte_size(int buffer) const;

@@ -2,7 +2,9 @@
 # Runs every CUDA peer (and the CPU PRL baseline) once at small sizes and at the sizes experiments.gpu.json commits,
 # prints one line per run (exit status, validation, steady / one-call event / call medians in ms, calls per
 # sample, what set-up chose) and keeps every full record, so that one GPU call validates all of them.
-#   peers/gpu_check.sh [--small | --committed] [--peer NAME]... [--device SEL] [--ncu]
+#   peers/gpu_check.sh [--small | --committed] [--peer NAME]... [--device SEL] [--precision tf32] [--ncu]
+# --precision tf32 runs the peers and routines with a TF32 path instead (peers/README.md): the small sizes, and the
+# rows experiments.gpu.json commits in TF32 (records in gpu_check_MODE-tf32.jsonl).
 # --ncu instead cross-checks the steady instrument against Nsight Compute's kernel durations on three rows of
 # programs without set-up trials, whose launches ncu would count too (cuBLAS GEMM 1024^3, GEMV 4096^2, DOT 2^24):
 # the steady median beside ncu's mean gpu__time_duration of 30 launches after 20 (no cache flush, no clock locking,
@@ -19,18 +21,25 @@ fi
 which=all
 peers=()
 device=()
+precision=fp32
 while (($#)); do
   case $1 in
     --small) which=small ;;
     --committed) which=committed ;;
     --peer) peers+=("$2"); shift ;;
     --device) device=(--device "$2"); shift ;;
+    --precision) precision=$2; shift ;;
     --ncu) which=ncu ;;
     *) echo "gpu_check.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift
 done
-records=${OUT:-/tmp}/gpu_check_$which.jsonl
+[[ $precision == fp32 || $precision == tf32 ]] || { echo "gpu_check.sh: --precision fp32 or tf32" >&2; exit 2; }
+[[ $precision == fp32 || $which != ncu ]] || { echo "gpu_check.sh: --ncu checks fp32 rows only" >&2; exit 2; }
+precision_args=()
+suffix=
+if [[ $precision != fp32 ]]; then precision_args=(--precision "$precision"); suffix=-$precision; fi
+records=${OUT:-/tmp}/gpu_check_$which$suffix.jsonl
 [[ -x $MDH_BIN/peer_cuda ]] || { echo "gpu_check.sh: $MDH_BIN/peer_cuda is not built (-DMDH_BUILD_CUDA_PEERS=ON)" >&2; exit 2; }
 if [[ $which == ncu ]]; then
   ncu=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
@@ -68,10 +77,15 @@ fi
 
 : >"$records"
 # peer routine spec size label, one run a line: the small sizes first (odd extents on purpose), then experiments.gpu.json's.
-cases=$(WHICH=$which PEERS="${peers[*]}" python3 - <<'PY'
+cases=$(WHICH=$which PEERS="${peers[*]}" PRECISION=$precision python3 - <<'PY'
 import json, os
 cuda = ["cublas", "cublaslt", "cudnn", "im2col_cublas", "cuda_stencil", "ttgt_lib", "prl_cuda"]
 wanted = os.environ["PEERS"].split() or cuda + ["prl_threads"]
+precision = os.environ["PRECISION"]
+# The (peer, routine) pairs with a TF32 path (peer_cuda's table); "tc": every contraction.
+tf32 = {("cublas", "gemm"), ("cublas", "gemm_nt"), ("cublaslt", "gemm"), ("cublaslt", "gemm_nt"), ("cudnn", "gaussian"),
+        ("cudnn", "jacobi3d"), ("cudnn", "mcc"), ("im2col_cublas", "mcc"), ("ttgt_lib", "tc")}
+offered = lambda peer, routine: precision == "fp32" or (peer, "tc" if routine.startswith("tc") else routine) in tf32
 small = [("cublas", "gemm", "apps/gemm.mdh", "I=37,J=29,K=41"), ("cublaslt", "gemm", "apps/gemm.mdh", "I=37,J=29,K=41"),
          ("cublaslt", "gemm_nt", "apps/gemm_nt.mdh", "I=37,J=29,K=41"),
          ("cudnn", "gaussian", "apps/gaussian.mdh", "I=37,J=29"), ("cuda_stencil", "gaussian", "apps/gaussian.mdh", "I=37,J=29"),
@@ -85,13 +99,14 @@ small = [("cublas", "gemm", "apps/gemm.mdh", "I=37,J=29,K=41"), ("cublaslt", "ge
          ("prl_cuda", "prl", "apps/prl.mdh", "N=77,M=300"), ("prl_threads", "prl", "apps/prl.mdh", "N=77,M=300")]
 lines = []
 if os.environ["WHICH"] in ("all", "small"):
-    lines += ["%s %s %s %s small" % c for c in small if c[0] in wanted]
+    lines += ["%s %s %s %s small" % c for c in small if c[0] in wanted and offered(c[0], c[1])]
 if os.environ["WHICH"] in ("all", "committed"):
     for routine in json.load(open("experiments.gpu.json"))["routines"]:
         for peer in routine.get("peers", []):
             if peer in wanted:
                 lines += ["%s %s %s %s %s" % (peer, routine["name"], routine["spec"], s["size"], s["label"])
-                          for s in routine["sizes"]]
+                          for s in routine["sizes"]
+                          if s.get("precision", routine.get("precision", "fp32")) == precision]
 print("\n".join(lines))
 PY
 )
@@ -102,7 +117,8 @@ while read -r peer routine spec size label; do
   if [[ $peer == prl_threads ]]; then command=("$MDH_BIN/peer_prl"); else command=("$MDH_BIN/peer_cuda" --peer "$peer"); fi
   json=$(mktemp)
   timeout "${RUN_LIMIT_S:-120}" "${command[@]}" --routine "$routine" --spec "$spec" --size "$size" "${device[@]}" \
-    --label "$label" --max-runs "${MAX_RUNS:-30}" --ci "${CI:-0.05}" --json "$json" >/dev/null 2>"$json.err"
+    --label "$label" --max-runs "${MAX_RUNS:-30}" --ci "${CI:-0.05}" "${precision_args[@]}" --json "$json" \
+    >/dev/null 2>"$json.err"
   code=$?
   line=$(CODE=$code python3 - "$json" "$peer" "$routine" "$size" <<'PY'
 import json, os, sys

@@ -5,6 +5,7 @@
 
 #include "codegen/config_json.h"
 #include "peers/peer_common.h"
+#include "pipeline/compute_precision.h"
 #include "pipeline/device_limits_query.h"
 #include "pipeline/kernel.h"
 #include "runtime/device.h"
@@ -17,13 +18,18 @@ PeerSetup prepare_mdh(PeerCase& pc) {
   const DeviceLimits limits = device_limits(device);
   auto config_path = pc.options().extra.find("config");
   const bool tuned = config_path != pc.options().extra.end();
+  // The precision asked for where the device and the md_hom allow it; otherwise fp32, which run_and_record then
+  // refuses as a precision other than the one asked for.
+  BoundMdh bound = pc.bound();
+  settle_precision(bound, pc.options().precision, limits, device.name, nullptr);
   PreparedKernel kernel = prepare_kernel(
-      pc.bound(), limits, tuned ? KernelChoice::file(config_path->second) : KernelChoice::default_configuration());
+      bound, limits, tuned ? KernelChoice::file(config_path->second) : KernelChoice::default_configuration());
   const KernelConfig config = *kernel.config;
   auto plan = std::make_shared<LaunchPlan>(std::move(kernel.plan));
 
   PeerSetup setup;
   setup.peer = tuned ? "mdh" : "mdh-default";
+  setup.precision = bound.precision;
   setup.library_version = "mdh tunable kernel (OpenCL C), " + device.platform_name + " " + device.driver_version;
   setup.device_name = device.name;
   setup.layouts = "as the spec's views declare them (row-major buffers)";
@@ -34,7 +40,7 @@ PeerSetup prepare_mdh(PeerCase& pc) {
       "timed one, whose kernels have no events (as an application enqueues them)";
   setup.notes["config"] = tuned ? config_path->second : "default";
   setup.notes["kernels_per_call"] = plan->kernels.size();
-  setup.notes["config_values"] = config_to_json(pc.bound(), config);
+  setup.notes["config_values"] = config_to_json(bound, config);
   MdHomRun& run = pc.md_hom_run();
   // The first call is the checked one (peer_common.h) and starts from a poisoned output; the timed calls after it
   // follow one another as an application's do, with no fill between them (OutputPoison).

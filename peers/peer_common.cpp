@@ -99,7 +99,9 @@ bool parse_peer_options(int argc, const char* const* argv, const std::string& pr
       ("max-runs", po::value<int>()->default_value(MeasurementOptions{}.max_runs),
        "most timed calls (the CI target may stop earlier)")  //
       ("ci", po::value<double>()->default_value(MeasurementOptions{}.ci_relative),
-       "stop once the 95% confidence interval of the median lies within this share of it (0.02: 2%)");
+       "stop once the 95% confidence interval of the median lies within this share of it (0.02: 2%)")  //
+      ("precision", po::value<std::string>()->default_value("fp32"),
+       "fp32, or tf32: products on the tensor cores (the peers that offer it; peers/README.md)");
   for (const ExtraOption& e : extra) desc.add_options()(e.name.c_str(), po::value<std::string>(), e.help.c_str());
   po::variables_map vm;
   try {
@@ -125,6 +127,7 @@ bool parse_peer_options(int argc, const char* const* argv, const std::string& pr
   options.measurement.min_runs = vm["min-runs"].as<int>();
   options.measurement.max_runs = vm["max-runs"].as<int>();
   options.measurement.ci_relative = vm["ci"].as<double>();
+  options.precision = parse_precision(vm["precision"].as<std::string>());
   for (const ExtraOption& e : extra)
     if (vm.count(e.name)) options.extra[e.name] = vm[e.name].as<std::string>();
   return true;
@@ -185,12 +188,16 @@ nlohmann::json run_and_record(PeerCase& peer_case, PeerSetup& setup) {
   MDH_INTERNAL_ASSERT(setup.run_once && setup.read_output, "a peer set up without a run or an output");
   const PeerOptions& options = peer_case.options();
   const BoundMdh& bound = peer_case.bound();
+  if (setup.precision != options.precision)
+    throw UserError(setup.peer + " computes " + options.routine + " in " + precision_name(setup.precision) +
+                    " only, not in " + precision_name(options.precision) + " (--precision)");
+  const double added_tolerance = product_rounding_tolerance(setup.precision);
 
   // Correctness first: one call, checked against mdh's reference; then the timed calls.
   setup.run_once();
   HostBuffer output = setup.read_output();
   const HostBuffer& reference = peer_case.reference_output();
-  VerifyReport report = verify_result(output, reference, peer_case.mdh(), bound.reduction_size());
+  VerifyReport report = verify_result(output, reference, peer_case.mdh(), bound.reduction_size(), 8, setup.precision);
   Measurement m = measure(setup.plain_call ? std::function<RunTimes()>([&setup] {
                             RunTimes times = setup.run_once();
                             times.call_ns = setup.plain_call();
@@ -204,7 +211,8 @@ nlohmann::json run_and_record(PeerCase& peer_case, PeerSetup& setup) {
   // The second check, after the timed calls; the record reports the worse of the two.
   if (setup.checked_call) {
     setup.checked_call();
-    VerifyReport last = verify_result(setup.read_output(), reference, peer_case.mdh(), bound.reduction_size());
+    VerifyReport last =
+        verify_result(setup.read_output(), reference, peer_case.mdh(), bound.reduction_size(), 8, setup.precision);
     if (report.passed && (!last.passed || last.max_rel_error > report.max_rel_error)) report = std::move(last);
   }
 
@@ -221,6 +229,7 @@ nlohmann::json run_and_record(PeerCase& peer_case, PeerSetup& setup) {
       {"reference_device", peer_case.context().device().name},
       {"library_version", setup.library_version},
       {"data_type", data_type_name(peer_case.mdh())},
+      {"precision", precision_name(setup.precision)},
       {"layouts", setup.layouts},
       {"time_includes",
        {{"steady", steady ? setup.steady_time_includes : "not measured: this program provides no steady_calls"},
@@ -237,6 +246,7 @@ nlohmann::json run_and_record(PeerCase& peer_case, PeerSetup& setup) {
         {"max_abs_error", report.max_abs_error},
         {"max_rel_error", report.max_rel_error},
         {"tolerance", report.tolerance},
+        {"precision_tolerance", added_tolerance},
         {"mismatches", report.mismatches},
         {"compared", report.compared},
         {"checked_calls",

@@ -21,6 +21,9 @@
 
 namespace mdh::peers {
 
+// A peer multiplies in mdh's ComputePrecision (mdh/bind.h): fp32 throughout, or tf32 (float inputs rounded to
+// TF32 for the tensor cores' products, float accumulation); storage stays float either way.
+
 /// An option of one peer beyond the common ones (e.g. CLBlast's --tuned DIR); always takes a value.
 struct ExtraOption {
   std::string name;
@@ -28,15 +31,16 @@ struct ExtraOption {
 };
 
 struct PeerOptions {
-  std::string routine;                       // --routine: which computation, e.g. gemm, gemm_nt, gemv, dot, prl
-  std::string spec;                          // --spec apps/X.mdh
-  std::string sizes;                         // --size I=..,J=..
-  uint64_t seed = 1;                         // --seed, as `mdh run --seed`
-  std::string device;                        // --device: the OpenCL device of the reference (and of OpenCL peers)
-  std::string json_path;                     // --json FILE: also write the record there
-  std::string label;                         // --label RW / PC / ...
-  MeasurementOptions measurement;            // --warmups, --min-runs, --max-runs
-  std::map<std::string, std::string> extra;  // values of the peer's ExtraOptions that were given
+  std::string routine;             // --routine: which computation, e.g. gemm, gemm_nt, gemv, dot, prl
+  std::string spec;                // --spec apps/X.mdh
+  std::string sizes;               // --size I=..,J=..
+  uint64_t seed = 1;               // --seed, as `mdh run --seed`
+  std::string device;              // --device: the OpenCL device of the reference (and of OpenCL peers)
+  std::string json_path;           // --json FILE: also write the record there
+  std::string label;               // --label RW / PC / ...
+  MeasurementOptions measurement;  // --warmups, --min-runs, --max-runs
+  ComputePrecision precision = ComputePrecision::fp32;  // --precision
+  std::map<std::string, std::string> extra;             // values of the peer's ExtraOptions that were given
 };
 
 /// Parses the command line; returns false after printing --help. Throws UserError for a bad or missing option.
@@ -79,6 +83,9 @@ struct PeerSetup {
   std::string library_version;  // "OpenBLAS 0.3.21 ..."
   std::string device_name;      // where the peer computes
   std::string layouts;          // storage of every operand, in the library's terms
+  // The precision the peer computes in; run_and_record refuses a setup whose precision is not the one asked for
+  // (--precision), so a program without a TF32 path never passes its FP32 results off as a TF32 row.
+  ComputePrecision precision = ComputePrecision::fp32;
   std::string device_time_includes;
   std::string call_time_includes;
   nlohmann::json notes = nlohmann::json::object();  // peer-specific facts (algorithm chosen, parameters, ...)

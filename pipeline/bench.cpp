@@ -5,6 +5,7 @@
 
 #include "codegen/config_json.h"
 #include "codegen/kernel_config.h"
+#include "pipeline/compute_precision.h"
 #include "pipeline/device_limits_query.h"
 #include "pipeline/md_hom_run.h"
 #include "pipeline/pipeline.h"
@@ -22,7 +23,8 @@ namespace {
 
 VerifyReport checked_call(MdHomRun& run, const LaunchPlan& plan) {
   run.run(plan, 0, 1, KernelEvents::plain, OutputPoison::before_first_run);
-  return verify_result(run.read_output(), run.reference_output(), *run.bound().mdh, run.bound().reduction_size());
+  return verify_result(run.read_output(), run.reference_output(), *run.bound().mdh, run.bound().reduction_size(), 8,
+                       run.bound().precision);
 }
 
 void note(const std::function<void(const std::string&)>& progress, const std::string& text) {
@@ -49,12 +51,24 @@ BenchOutcome bench_md_hom(const BenchRequest& request, const std::function<void(
   // 3. The device and the limits that bound its configurations (runtime/).
   DeviceInfo device = select_device(request.device);
   const DeviceLimits limits = device_limits(device);
+  settle_precision(bound, request.precision, limits, device.name,
+                   [&](const std::string& text) { note(progress, text); });
   // 4. Every configuration -> OpenCL C and launch plan, all before any device time: a bad file stops the command.
   std::vector<PreparedKernel> kernels;
   std::vector<BenchEntry> entries(request.configurations.size());
   for (size_t c = 0; c < request.configurations.size(); ++c) {
-    kernels.push_back(prepare_kernel(bound, limits, request.configurations[c].choice));
     BenchEntry& e = entries[c];
+    KernelChoice choice = request.configurations[c].choice;
+    if (choice.kind == KernelChoice::Kind::stored) {
+      // As `mdh run` resolves it, so that the store's pick is timed against the default as users get it.
+      e.store = BenchStoreLookup{choice.config_path, std::nullopt, {}};
+      auto store_note = [&](const std::string& line) {
+        e.store->notes.push_back(line);
+        note(progress, line);
+      };
+      choice = resolve_kernel_choice(choice, bound, device, limits, store_note, &e.store->taken);
+    }
+    kernels.push_back(prepare_kernel(bound, limits, choice));
     e.label = request.configurations[c].label;
     e.description = kernels.back().description;
     e.kernels_per_call = kernels.back().plan.kernels.size();

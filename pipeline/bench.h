@@ -12,6 +12,7 @@
 #include "mdh/bind.h"
 #include "pipeline/kernel.h"
 #include "pipeline/run_inputs.h"
+#include "pipeline/tuned_store.h"
 #include "runtime/device.h"
 #include "runtime/measurement.h"
 #include "runtime/steady_timing.h"
@@ -20,13 +21,21 @@
 namespace mdh {
 
 struct BenchConfiguration {
-  std::string label;  // as the user named it: a file, "default", "reference"
-  KernelChoice choice;
+  std::string label;    // as the user named it: a file, "default", "reference", "stored"
+  KernelChoice choice;  // KernelChoice::stored: what `mdh run` without --config would take on this device
+};
+
+/// What a KernelChoice::stored configuration found in the store (pipeline/tuned_store.h, find_tuned_configuration).
+struct BenchStoreLookup {
+  std::string store;                         // the store's folder
+  std::optional<StoredConfiguration> taken;  // none: the default configuration ran
+  std::vector<std::string> notes;            // the lookup's notes, in order: why each result was passed over
 };
 
 struct BenchRequest {
   std::string spec_path, sizes;
-  std::string device;  // selector, as RunRequest::device
+  ComputePrecision precision = ComputePrecision::fp32;  // `--precision`, as RunRequest's
+  std::string device;                                   // selector, as RunRequest::device
   DataOptions data;
   std::vector<BenchConfiguration> configurations;  // at least one
   /// Rounds until every timed configuration's steady median has a CI within measurement.ci_relative, at least
@@ -38,8 +47,9 @@ struct BenchRequest {
 /// One configuration's outcome. Times in ns; the stats are empty (runs == 0) for a configuration not timed.
 struct BenchEntry {
   std::string label;
-  std::string description;               // "tunable kernel, default config", as mdh run says it
-  std::optional<nlohmann::json> config;  // the tunable kernel's configuration values
+  std::string description;                // "tunable kernel, default config", as mdh run says it
+  std::optional<nlohmann::json> config;   // the tunable kernel's configuration values
+  std::optional<BenchStoreLookup> store;  // for KernelChoice::stored
   size_t kernels_per_call = 0;
   VerifyReport verification;                 // of a call before the timed ones, from a poisoned output
   std::optional<VerifyReport> after_timing;  // of one more such call after the rounds (timed entries)

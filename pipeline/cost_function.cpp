@@ -60,8 +60,8 @@ tuner::EvaluationResult MdHomCostFunction::checked(const LaunchPlan& plan, tuner
     timed.verified = true;
     return timed;
   }
-  const VerifyReport report =
-      verify_result(run_.read_output(), run_.reference_output(), *run_.bound().mdh, run_.bound().reduction_size(), 3);
+  const VerifyReport report = verify_result(run_.read_output(), run_.reference_output(), *run_.bound().mdh,
+                                            run_.bound().reduction_size(), 3, run_.bound().precision);
   end_stage("verification");
   if (!report.passed) return tuner::EvaluationResult::failed(tuner::EvaluationStatus::wrong_result, report.summary());
   timed.verified = true;

@@ -25,6 +25,7 @@ DeviceLimits device_limits(const DeviceInfo& device) {
   limits.warp_size = std::max<uint64_t>(1, device.warp_size);
   limits.float_vector_width = std::max<uint64_t>(1, device.preferred_float_vector_width);
   if (limits.nvidia_driver) limits.registers_per_work_item = kNvidiaRegistersPerThread;
+  limits.tf32_tensor_cores = limits.nvidia_driver && device.nvidia_compute_capability_major >= 8;
   limits.subgroup_width = limits.nvidia_driver && limits.warp_size > 1 ? limits.warp_size : kPortableSubgroupWidth;
   return limits;
 }

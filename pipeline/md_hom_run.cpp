@@ -117,8 +117,8 @@ void MdHomRun::adopt_reference(HostBuffer output, bool in_double) {
 std::optional<bool> MdHomRun::output_passes_on_device() {
   if (!device_check_made_) {
     const HostBuffer& reference = reference_output();
-    device_check_ =
-        DeviceCheck::make(context_, reference, bound_.mdh->buffers[bound_.output.buffer].type, bound_.reduction_size());
+    device_check_ = DeviceCheck::make(context_, reference, bound_.mdh->buffers[bound_.output.buffer].type,
+                                      bound_.reduction_size(), bound_.precision);
     device_check_made_ = true;
   }
   if (!device_check_) return std::nullopt;

@@ -3,6 +3,7 @@
 
 #include "mdh/parser.h"
 #include "pipeline/buffer_fit.h"
+#include "pipeline/compute_precision.h"
 #include "pipeline/md_hom_run.h"
 
 namespace mdh {
@@ -26,6 +27,7 @@ RunOutcome run_md_hom(const RunRequest& request) {
   // 3. The device and the limits that bound its configurations (runtime/); sizes it cannot hold fail here.
   DeviceInfo device = select_device(request.device);
   const DeviceLimits limits = device_limits(device);
+  settle_precision(bound, request.precision, limits, device.name, request.note);
   check_buffers_fit(bound, device, host_memory_bytes());
   // 4. Configuration (given, or the one tuned for the nearest sizes in the store) -> OpenCL C and launch plan.
   std::optional<StoredConfiguration> stored;
@@ -46,7 +48,9 @@ RunOutcome run_md_hom(const RunRequest& request) {
   std::optional<VerifyReport> verification;
   const bool verify =
       request.verify || (stored && (!request.stored_needs_check || request.stored_needs_check(*stored)));
-  if (verify) verification = verify_result(output, run.reference_output(), *bound.mdh, bound.reduction_size());
+  if (verify)
+    verification =
+        verify_result(output, run.reference_output(), *bound.mdh, bound.reduction_size(), 8, bound.precision);
   if (stored && verification && !verification->passed && !request.verify)
     throw UserError(SourceLoc{}, "the tuned configuration " + stored->path + " computes a wrong result for " +
                                      request.sizes + " on " + device.name + ": " + verification->summary() +

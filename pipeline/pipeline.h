@@ -25,7 +25,9 @@ BoundMdh load_and_bind(const std::string& spec_path, const std::string& sizes);
 
 struct RunRequest {
   std::string spec_path, sizes;
-  std::string device;  // selector: "P:D", "gpu", "cpu", a name substring, or "" for the default device
+  ComputePrecision precision =
+      ComputePrecision::fp32;  // `--precision`; settled against the device (compute_precision.h)
+  std::string device;          // selector: "P:D", "gpu", "cpu", a name substring, or "" for the default device
   KernelChoice kernel;
   DataOptions data;
   /// Inputs in the caller's memory (the Python module's numpy arrays), copied to the device from where they lie.

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "codegen/config_json.h"
+#include "codegen/tunable_geometry.h"
 #include "codegen/tuning_space.h"
 #include "mdh/signature.h"
 #include "pipeline/tune.h"
@@ -80,6 +81,71 @@ std::optional<std::string> stored_shape_mismatch(const BoundMdh& tuned, const Bo
   return std::nullopt;
 }
 
+namespace {
+
+const char* fullness_name(Fullness f) {
+  return f == Fullness::Always ? "always full" : f == Fullness::Sometimes ? "sometimes full" : "never full";
+}
+
+}  // namespace
+
+std::optional<std::string> stored_win_missing(const TuningResultFile& result) {
+  const nlohmann::json& timing = result.final_timing;
+  if (!timing.is_object() || !timing.contains("finalists") || !timing["finalists"].is_array() ||
+      !timing.contains("chosen") || !timing["chosen"].is_number_integer() || timing["chosen"].get<int64_t>() < 0 ||
+      timing["chosen"].get<uint64_t>() >= timing["finalists"].size())
+    return "it records no final timing against the default configuration";
+  const nlohmann::json& finalists = timing["finalists"];
+  const nlohmann::json& chosen = finalists[timing["chosen"].get<size_t>()];
+  const nlohmann::json* reference = nullptr;
+  for (const nlohmann::json& f : finalists)
+    if (f.is_object() && f.value("role", "") == "default") reference = &f;
+  if (!reference) return "its final timing timed no default configuration";
+  if (&chosen == reference) return "its final timing chose the default configuration";
+  // The chosen one's slowest round and the default's fastest, where every round has a time.
+  auto rounds = [](const nlohmann::json& f, bool slowest) -> std::optional<double> {
+    if (!f.is_object() || !f.contains("round_ns") || !f["round_ns"].is_array() || f["round_ns"].empty())
+      return std::nullopt;
+    double out = slowest ? -INFINITY : INFINITY;
+    for (const nlohmann::json& r : f["round_ns"]) {
+      if (!r.is_number() || !(r.get<double>() > 0)) return std::nullopt;
+      out = slowest ? std::max(out, r.get<double>()) : std::min(out, r.get<double>());
+    }
+    return out;
+  };
+  const std::optional<double> chosen_slowest = rounds(chosen, true), default_fastest = rounds(*reference, false);
+  if (!chosen_slowest || !default_fastest) return "its final timing has no round times of both";
+  if (*chosen_slowest < *default_fastest) return std::nullopt;
+  char text[160];
+  std::snprintf(text, sizeof text,
+                "its final timing did not time it faster than the default in every round (slowest round %.4g ms, "
+                "the default's fastest %.4g ms)",
+                *chosen_slowest / 1e6, *default_fastest / 1e6);
+  return std::string(text);
+}
+
+std::optional<std::string> stored_paths_mismatch(const BoundMdh& tuned, const BoundMdh& asked,
+                                                 const KernelConfig& config) {
+  const TunableGeometry there = tunable_geometry(tuned, config), here = tunable_geometry(asked, config);
+  const Mdh& mdh = *asked.mdh;
+  for (size_t d = 0; d < mdh.dims.size(); ++d) {
+    const std::pair<const char*, const std::vector<Fullness> TunableGeometry::*> kinds[] = {
+        {"local tiles", &TunableGeometry::local_tile_fullness},
+        {"private steps", &TunableGeometry::step_fullness},
+        {"result slots", &TunableGeometry::tile_slots_fullness}};
+    for (const auto& [kind, member] : kinds) {
+      const Fullness was = (there.*member)[d], is = (here.*member)[d];
+      if (was == is) continue;
+      return std::string(kind) + " along " + mdh.dims[d].name + " were " + fullness_name(was) + " at extent " +
+             std::to_string(tuned.dim_extents[d]) + " and are " + fullness_name(is) + " at " +
+             std::to_string(asked.dim_extents[d]) + " (" + std::to_string(there.local_tiles[d]) + " and " +
+             std::to_string(here.local_tiles[d]) + " local tiles over NUM_WG " + std::to_string(config.num_wg.at(d)) +
+             ")";
+    }
+  }
+  return std::nullopt;
+}
+
 std::vector<StoredResult> stored_results_in(const std::string& folder, const BoundMdh& bound, const std::string& slug,
                                             const TunedStoreNote& note) {
   using Candidate = StoredResult;
@@ -108,6 +174,10 @@ std::vector<StoredResult> stored_results_in(const std::string& folder, const Bou
     }
     if (!slug.empty() && c.result.device.contains("slug") && c.result.device["slug"] != slug) {
       note("not using " + path + ": tuned on another device (" + c.result.device["slug"].dump() + ")");
+      continue;
+    }
+    if (c.result.precision != precision_name(bound.precision)) {
+      note("not using " + path + ": tuned in " + c.result.precision + ", asked in " + precision_name(bound.precision));
       continue;
     }
     if (!c.result.md_hom_signature.empty()) {
@@ -187,18 +257,43 @@ std::optional<StoredConfiguration> find_tuned_configuration(const std::string& s
     }
     char distance[32];
     std::snprintf(distance, sizeof distance, "%.2f", c.distance);
-    // Only a configuration of the same shape at nearby sizes is taken: far from its sizes, or with tiles that now
-    // leave edges where they left none (or the reverse), a stored configuration can run many times slower than the
+    // At other sizes only a configuration that beat the default where it was tuned, at nearby sizes, of the same shape
+    // is taken: far from its sizes, with tiles that now leave edges where they left none (or the reverse), or with
+    // work-groups that now own uneven shares of tiles, a stored configuration can run many times slower than the
     // default, which is derived for the sizes asked for (docs/decisions.md).
     if (c.distance > kMaxStoredDistance) {
       note("not using " + c.path + " (sizes " + sizes_text(mdh, c.sizes) + "): tuned for sizes too far from " + asked +
            " (log2 distance " + distance + ", more than " + std::to_string(static_cast<int>(kMaxStoredDistance)) + ")");
       continue;
     }
+    if (c.distance > 0) {
+      if (const std::optional<std::string> missing = stored_win_missing(c.result)) {
+        note("not using " + c.path + " (sizes " + sizes_text(mdh, c.sizes) + "): tuned for other sizes than " + asked +
+             ", and " + *missing);
+        continue;
+      }
+    }
+    // Its own sizes bound and the configuration checked there, since the geometry below assumes a valid one: a
+    // result that is not valid where it claims to have been tuned is not trusted anywhere.
+    std::optional<BoundMdh> tuned;
+    try {
+      tuned = bind(bound.mdh, c.sizes);
+      check_config(*tuned, config, limits);
+    } catch (const UserError& e) {
+      std::string why = e.what();
+      if (why.rfind("error: ", 0) == 0) why.erase(0, 7);
+      note("not using " + c.path + " (sizes " + sizes_text(mdh, c.sizes) + "): not valid for its own sizes: " + why);
+      continue;
+    }
     if (const std::optional<std::string> mismatch =
-            stored_shape_mismatch(bind(bound.mdh, c.sizes), bound, config_to_json(bound, config))) {
+            stored_shape_mismatch(*tuned, bound, config_to_json(bound, config))) {
       note("not using " + c.path + " (sizes " + sizes_text(mdh, c.sizes) + "): its tiles do not fit " + asked +
            " as they fit its own sizes (" + *mismatch + ")");
+      continue;
+    }
+    if (const std::optional<std::string> mismatch = stored_paths_mismatch(*tuned, bound, config)) {
+      note("not using " + c.path + " (sizes " + sizes_text(mdh, c.sizes) + "): its kernel runs other paths at " +
+           asked + " than at its own sizes (" + *mismatch + ")");
       continue;
     }
     note("using tuned configuration " + c.path + " (sizes " + sizes_text(mdh, c.sizes) +
@@ -208,10 +303,10 @@ std::optional<StoredConfiguration> find_tuned_configuration(const std::string& s
          ")");
     return StoredConfiguration{c.path, c.sizes, c.distance, candidates.size(), config};
   }
-  note(std::string(candidates.empty()
-                       ? "no tuned configuration of " + mdh.name + " for " + slug + " in " + store
-                       : "none of the " + std::to_string(candidates.size()) + " tuned configurations of " + mdh.name +
-                             " for " + slug + " is valid for " + asked + ", near enough and of the same shape") +
+  note(std::string(candidates.empty() ? "no tuned configuration of " + mdh.name + " for " + slug + " in " + store
+                                      : "none of the " + std::to_string(candidates.size()) +
+                                            " tuned configurations of " + mdh.name + " for " + slug + " is valid for " +
+                                            asked + ", near enough, a win where it was tuned and of the same shape") +
        "; using the default configuration");
   return std::nullopt;
 }

@@ -64,6 +64,20 @@ inline constexpr double kMaxStoredDistance = 1.0;
 std::optional<std::string> stored_shape_mismatch(const BoundMdh& tuned, const BoundMdh& asked,
                                                  const nlohmann::json& config);
 
+/// Why a result shows no win over the default configuration at its own sizes: its final timing (tuning_result.h) is
+/// missing, chose the default, timed no default, or did not time the chosen configuration faster than the default in
+/// every round (its slowest round below the default's fastest); nullopt where it did. At other sizes only a result
+/// that won where it was tuned is taken: the default is derived for the sizes asked for, so a tie there is a likely
+/// loss elsewhere (docs/decisions.md).
+std::optional<std::string> stored_win_missing(const TuningResultFile& result);
+
+/// Why a configuration tuned at `tuned`'s sizes runs other code paths at `asked`'s: along some dimension its local
+/// tiles, private steps or result slots are full always, sometimes or never (codegen/tunable_geometry.h) where they
+/// were otherwise at the tuned sizes, e.g. work-groups that each owned whole tiles and now own an uneven share; nullopt
+/// where every dimension's tiles fill alike. Guarded or peeled code the tuning never timed can be many times slower.
+std::optional<std::string> stored_paths_mismatch(const BoundMdh& tuned, const BoundMdh& asked,
+                                                 const KernelConfig& config);
+
 struct StoredConfiguration {
   std::string path;       // the result file
   SizeBinding sizes;      // what it was tuned for
@@ -76,10 +90,11 @@ struct StoredConfiguration {
 /// name and signature (mdh/signature.h; results written before signatures were recorded: the same spec bytes,
 /// spec_hash), nearest sizes first (ties: the higher recorded GFLOP/s, else GB/s, else the faster recorded kernel,
 /// then the file name), and returns the first whose configuration is valid here (config_of_json: the md_hom, the
-/// sizes asked for, the device's limits), tuned within kMaxStoredDistance and of the same shape at the sizes asked
-/// for (stored_shape_mismatch); none such: the default. Every result of the md_hom passed over is named in a note with
-/// the reason, and so is the one taken, or why none was. Unreadable store folders count as empty. Never throws for what
-/// the store holds.
+/// sizes asked for, the device's limits), either tuned for the sizes asked for, or tuned within
+/// kMaxStoredDistance, faster than the default there (stored_win_missing) and of the same shape at the sizes asked
+/// for (stored_shape_mismatch, stored_paths_mismatch); none such: the default. Every result of the md_hom passed over
+/// is named in a note with the reason, and so is the one taken, or why none was. Unreadable store folders count as
+/// empty. Never throws for what the store holds.
 std::optional<StoredConfiguration> find_tuned_configuration(const std::string& store, const BoundMdh& bound,
                                                             const DeviceInfo& device, const DeviceLimits& limits,
                                                             const TunedStoreNote& note);

@@ -13,6 +13,7 @@ nlohmann::json TuningRequest::to_json() const {
   for (const auto& [name, values] : restrictions) restrict.push_back({{"parameter", name}, {"values", values}});
   return {{"spec", spec_path},
           {"sizes", sizes},
+          {"precision", precision_name(precision)},
           {"devices", device_selectors},
           {"data", data.to_json()},
           {"warmup", warmup},
@@ -31,6 +32,7 @@ TuningRequest TuningRequest::from_json(const nlohmann::json& json) {
   try {
     r.spec_path = json.at("spec").get<std::string>();
     r.sizes = json.at("sizes").get<std::string>();
+    r.precision = parse_precision(json.value("precision", std::string("fp32")));
     r.device_selectors = json.at("devices").get<std::vector<std::string>>();
     r.data = DataOptions::from_json(json.at("data"));
     r.warmup = json.at("warmup").get<int>();

@@ -17,7 +17,8 @@ namespace mdh {
 
 struct TuningRequest {
   std::string spec_path, sizes;
-  std::vector<std::string> device_selectors{""};  // identical devices, one worker each
+  ComputePrecision precision = ComputePrecision::fp32;  // `--precision`, as RunRequest's
+  std::vector<std::string> device_selectors{""};        // identical devices, one worker each
   DataOptions data;
   int warmup = 1, repeat = 3;  // untimed and timed runs per configuration (the cost is the median)
   std::string binary_cache;    // folder of compiled kernels shared by the compile threads and the workers

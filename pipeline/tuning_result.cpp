@@ -14,6 +14,7 @@ nlohmann::json TuningResultFile::to_json() const {
   out["md_hom"] = md_hom;
   if (!md_hom_signature.empty()) out["md_hom_signature"] = md_hom_signature;
   out["sizes"] = sizes;
+  out["precision"] = precision;
   out["device"] = device;
   out["technique"] = technique;
   out["seed"] = seed;
@@ -63,6 +64,7 @@ TuningResultFile TuningResultFile::from_json(const nlohmann::json& json) {
   text("md_hom", r.md_hom);
   text("md_hom_signature", r.md_hom_signature);
   if (json.contains("sizes")) r.sizes = json["sizes"];
+  text("precision", r.precision);
   text("technique", r.technique);
   text("abort", r.abort);
   text("space_size", r.space_size);

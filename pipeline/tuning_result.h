@@ -14,7 +14,9 @@ struct TuningResultFile {
   // mdh/signature.h: which md_hom the configuration was tuned for, independent of comments and flops/bytes; ""
   // in results written before it was recorded (the tuned-configuration store then compares spec_hash).
   std::string md_hom_signature;
-  nlohmann::json sizes = nlohmann::json::object();   // {"I": 1024, ...}
+  nlohmann::json sizes = nlohmann::json::object();  // {"I": 1024, ...}
+  // The precision it was tuned in (ComputePrecision's name); results without the key were tuned in fp32.
+  std::string precision = "fp32";
   nlohmann::json device = nlohmann::json::object();  // name, driver, platform, slug, count
   std::string technique, abort;
   uint64_t seed = 0, evaluations = 0, valid_evaluations = 0;

@@ -177,9 +177,10 @@ class Spec {
 
   py::array run(const py::object& sizes, const std::string& device, const py::object& config, bool reference,
                 const py::object& params, uint64_t seed, bool verify, const std::string& tuned_results,
-                bool random_inputs, const py::kwargs& arrays) const {
+                bool random_inputs, const std::string& precision, const py::kwargs& arrays) const {
     RunRequest request;
     request.spec_path = path_;
+    request.precision = parse_precision(precision);
     request.device = device;
     request.data.seed = seed;
     request.data.params = param_texts(params);
@@ -273,9 +274,10 @@ class Spec {
   py::tuple tune(const py::object& sizes, const py::object& budget, const py::object& evals, const py::object& device,
                  const py::object& technique, uint64_t seed, const py::object& journal, const py::object& out,
                  bool resume, bool in_process, const py::object& params, bool progress, int finalists,
-                 const std::string& tuned_results) const {
+                 const std::string& tuned_results, const std::string& precision) const {
     TuningRequest request;
     request.spec_path = path_;
+    request.precision = parse_precision(precision);
     request.sizes = size_text(sizes);
     if (py::isinstance<py::str>(device))
       request.device_selectors = {device.cast<std::string>()};
@@ -428,9 +430,9 @@ PYBIND11_MODULE(mdh, m) {
       .def("run", &Spec::run, py::kw_only(), py::arg("sizes") = py::none(), py::arg("device") = "",
            py::arg("config") = py::none(), py::arg("reference") = false, py::arg("params") = py::none(),
            py::arg("seed") = 1, py::arg("verify") = false, py::arg("tuned_results") = "",
-           py::arg("random_inputs") = false,
+           py::arg("random_inputs") = false, py::arg("precision") = "fp32",
            "run(*, sizes=None, device='', config=None, reference=False, params=None, seed=1, verify=False, "
-           "tuned_results='', random_inputs=False, **inputs) -> numpy.ndarray\n\n"
+           "tuned_results='', random_inputs=False, precision='fp32', **inputs) -> numpy.ndarray\n\n"
            "Runs the tunable kernel (config: a dict or the path of a config or `mdh tune` result; 'default': the "
            "device's default configuration; None: the configuration tuned for the nearest sizes in the store "
            "tuned_results (default: $MDH_TUNED_RESULTS, else the source tree's tuned/; 'none': no store), checked "
@@ -440,14 +442,18 @@ PYBIND11_MODULE(mdh, m) {
            "every input must be given, unless random_inputs=True fills the missing ones with seeded random data as "
            "`mdh run` does) and returns the output. Sizes not given (a dict or 'I=..,J=..') are taken from the arrays' "
            "shapes. "
-           "verify=True checks the result against mdh's reference and raises mdh.VerificationError if it differs.")
+           "verify=True checks the result against mdh's reference and raises mdh.VerificationError if it differs. "
+           "precision='tf32' computes matrix-product md_homs on tensor cores, inputs rounded to TF32 (NVIDIA GPUs of "
+           "compute capability 8.0 or later; elsewhere fp32, with a note).")
       .def("tune", &Spec::tune, py::arg("sizes"), py::kw_only(), py::arg("budget") = py::none(),
            py::arg("evals") = py::none(), py::arg("device") = py::none(), py::arg("technique") = py::none(),
            py::arg("seed") = 1, py::arg("journal") = py::none(), py::arg("out") = py::none(), py::arg("resume") = false,
            py::arg("in_process") = false, py::arg("params") = py::none(), py::arg("progress") = true,
            py::arg("finalists") = static_cast<int>(mdh::kDefaultFinalists), py::arg("tuned_results") = "",
+           py::arg("precision") = "fp32",
            "tune(sizes, *, budget=None, evals=None, device=None, technique=None, seed=1, journal=None, "
-           "out=None, resume=False, in_process=False, params=None, progress=True, finalists=3, tuned_results='') -> "
+           "out=None, resume=False, in_process=False, params=None, progress=True, finalists=3, tuned_results='', "
+           "precision='fp32') -> "
            "(config, journal_path)\n\n"
            "Auto-tunes as `mdh tune` does (budget in seconds, evals a count; neither: 200 evaluations; technique None: "
            "the default, or with resume=True the journal's), evaluating in "

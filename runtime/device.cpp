@@ -13,6 +13,7 @@ namespace {
 
 // From cl_nv_device_attribute_query (CL/cl_ext.h names it only where the NVIDIA headers are installed).
 constexpr cl_device_info kDeviceWarpSizeNv = 0x4003;
+constexpr cl_device_info kDeviceComputeCapabilityMajorNv = 0x4000;
 // From cl_amd_device_attribute_query: the work-items of one wavefront, AMD's warp.
 constexpr cl_device_info kDeviceWavefrontWidthAmd = 0x4043;
 std::string to_lower(std::string s) {
@@ -82,9 +83,10 @@ DeviceInfo query_device(int platform_index, cl_platform_id platform, int device_
               device_string(device, CL_DEVICE_EXTENSIONS).find("cl_khr_fp64") != std::string::npos;
   info.preferred_float_vector_width = device_value<cl_uint>(device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT);
   const std::string extensions = device_string(device, CL_DEVICE_EXTENSIONS);
-  if (extensions.find("cl_nv_device_attribute_query") != std::string::npos)
+  if (extensions.find("cl_nv_device_attribute_query") != std::string::npos) {
     info.warp_size = device_value<cl_uint>(device, kDeviceWarpSizeNv);
-  else if (extensions.find("cl_amd_device_attribute_query") != std::string::npos)
+    info.nvidia_compute_capability_major = device_value<cl_uint>(device, kDeviceComputeCapabilityMajorNv);
+  } else if (extensions.find("cl_amd_device_attribute_query") != std::string::npos)
     info.warp_size = device_value<cl_uint>(device, kDeviceWavefrontWidthAmd);
   return info;
 }

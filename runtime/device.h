@@ -39,6 +39,8 @@ struct DeviceInfo {
   // CL_DEVICE_WARP_SIZE_NV where the device has cl_nv_device_attribute_query, CL_DEVICE_WAVEFRONT_WIDTH_AMD where
   // it has cl_amd_device_attribute_query, else 0.
   uint32_t warp_size = 0;
+  // CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV where the device has cl_nv_device_attribute_query, else 0.
+  uint32_t nvidia_compute_capability_major = 0;
 
   /// "P:D", the selector that picks exactly this device.
   std::string selector() const;

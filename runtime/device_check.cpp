@@ -48,7 +48,7 @@ std::vector<unsigned char> bytes_of(T value) {
 }  // namespace
 
 std::optional<DeviceCheck> DeviceCheck::make(Context& context, const HostBuffer& reference, ElementType output_type,
-                                             int64_t reduction_size) {
+                                             int64_t reduction_size, ComputePrecision precision) {
   if (output_type.is_struct() || reference.type.is_struct() || !is_floating(output_type.scalar) ||
       !is_floating(reference.type.scalar) || !context.device().fp64)
     return std::nullopt;
@@ -67,7 +67,7 @@ std::optional<DeviceCheck> DeviceCheck::make(Context& context, const HostBuffer&
   plan.kernels.push_back(launch);
   const std::map<std::string, std::vector<unsigned char>> params{
       {"n", bytes_of<uint64_t>(static_cast<uint64_t>(count))},
-      {"tol", bytes_of(result_tolerance(output_type.scalar, reduction_size))},
+      {"tol", bytes_of(result_tolerance(output_type.scalar, reduction_size, precision))},
       {"magnitude", bytes_of(largest_finite_magnitude(reference))}};
   try {
     DeviceBuffer on_device(context, reference.bytes.size());

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "codegen/launch_plan.h"
+#include "mdh/bind.h"
 #include "runtime/context.h"
 #include "runtime/host_buffer.h"
 
@@ -25,7 +26,7 @@ class DeviceCheck {
   /// device cannot check: an integer or struct output, no fp64, or a reference that does not fit beside the run's
   /// buffers (the host checks then). Copies the reference to the device once.
   static std::optional<DeviceCheck> make(Context& context, const HostBuffer& reference, ElementType output_type,
-                                         int64_t reduction_size);
+                                         int64_t reduction_size, ComputePrecision precision = ComputePrecision::fp32);
 
   /// Whether every value of `output` (a device buffer of the reference's element count) passes.
   bool passes(const DeviceBuffer& output);

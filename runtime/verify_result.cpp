@@ -152,8 +152,10 @@ double machine_epsilon(ScalarType type) {
   return 0.0;
 }
 
-double result_tolerance(ScalarType type, int64_t reduction_size) {
-  return 16.0 * machine_epsilon(type) * std::sqrt(static_cast<double>(std::max<int64_t>(reduction_size, 64)));
+double result_tolerance(ScalarType type, int64_t reduction_size, ComputePrecision precision) {
+  const double tf32_products = type == ScalarType::Float ? product_rounding_tolerance(precision) : 0.0;
+  return 16.0 * machine_epsilon(type) * std::sqrt(static_cast<double>(std::max<int64_t>(reduction_size, 64))) +
+         tf32_products;
 }
 
 double largest_finite_magnitude(const HostBuffer& reference) {
@@ -164,7 +166,7 @@ double largest_finite_magnitude(const HostBuffer& reference) {
 }
 
 VerifyReport verify_result(const HostBuffer& output, const HostBuffer& reference, const Mdh& mdh,
-                           int64_t reduction_size, size_t max_reported) {
+                           int64_t reduction_size, size_t max_reported, ComputePrecision precision) {
   MDH_INTERNAL_ASSERT(output.extents == reference.extents, "output and reference extents differ for " + output.name);
   const bool widened = !output.type.is_struct() && output.type.scalar == ScalarType::Float &&
                        reference.type == ElementType{ScalarType::Double, ""};
@@ -177,7 +179,7 @@ VerifyReport verify_result(const HostBuffer& output, const HostBuffer& reference
                       "buffer size mismatch for " + output.name);
 
   if (!output.type.is_struct() && is_floating(output.type.scalar)) {
-    const double tol = result_tolerance(output.type.scalar, reduction_size);
+    const double tol = result_tolerance(output.type.scalar, reduction_size, precision);
     std::optional<VerifyReport> fast;
     if (output.type.scalar == ScalarType::Double)
       fast = check_finite_and_close<double, double>(output, reference, count, tol);
@@ -193,7 +195,7 @@ VerifyReport verify_result(const HostBuffer& output, const HostBuffer& reference
     const Component& part = out_parts[c];
     const Component& ref_part = ref_parts[c];
     const bool floating = is_floating(part.type);
-    const double tol = result_tolerance(part.type, reduction_size);
+    const double tol = result_tolerance(part.type, reduction_size, precision);
     if (floating && report.tolerance == 0.0) report.tolerance = tol;
 
     // M for this component: the largest finite |ref|.

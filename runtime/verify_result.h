@@ -8,22 +8,26 @@
 // random rounding, and the M term absorbs cancellation, where |ref| is far below the size of the terms (a
 // stencil such as Jacobi's 7-point sums terms of about 1 into results of about 1e-4; a per-element relative
 // bound alone would reject correct float results there).
-// The floor of 64 covers the rounding inside the scalar function itself. NaN matches only NaN; infinities
-// match only themselves. Struct outputs are compared field by field (array fields entry by entry).
+// The floor of 64 covers the rounding inside the scalar function itself. Where the products round their inputs to
+// TF32 (ComputePrecision::tf32: 10 fraction bits, unit roundoff u = 2^-11), each product is off by up to about 2u of
+// itself, and tol grows by 16 * 2u = 2^-7: products of both signs add their errors like a random walk, whose sum
+// stays within a few times 2u of M, while a wrong index or a lost term is off by the size of a term. NaN matches only
+// NaN; infinities match only themselves. Struct outputs are compared field by field (array fields entry by entry).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "mdh/bind.h"
 #include "runtime/host_buffer.h"
 
 namespace mdh {
 
 /// 2^-23 for float, 2^-52 for double, 0 for integer types (compared exactly).
 double machine_epsilon(ScalarType type);
-/// tol = 16 * eps(type) * sqrt(max(reduction_size, 64)); 0 for integer types.
-double result_tolerance(ScalarType type, int64_t reduction_size);
+/// tol = 16 * eps(type) * sqrt(max(reduction_size, 64)), plus 2^-7 for float under TF32; 0 for integer types.
+double result_tolerance(ScalarType type, int64_t reduction_size, ComputePrecision precision = ComputePrecision::fp32);
 /// M: the largest finite |ref| of a reference of scalar float or double elements.
 double largest_finite_magnitude(const HostBuffer& reference);
 
@@ -55,6 +59,7 @@ struct VerifyReport {
 /// output, double. `mdh` supplies struct layouts; `reduction_size` is R above. Reports at most `max_reported`
 /// mismatches in detail (all are counted).
 VerifyReport verify_result(const HostBuffer& output, const HostBuffer& reference, const Mdh& mdh,
-                           int64_t reduction_size, size_t max_reported = 8);
+                           int64_t reduction_size, size_t max_reported = 8,
+                           ComputePrecision precision = ComputePrecision::fp32);
 
 }  // namespace mdh

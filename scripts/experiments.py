@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The experiment driver behind scripts/tune.sh, scripts/benchmark.sh and scripts/print_results.sh.
 
-experiments.json names routines (spec file, size bindings with labels, peers, tuning budget); this script turns
-them into `mdh tune` runs, peer-program runs (one measurement method for mdh and every peer: peers/peer_common.h)
-and result tables. Standard library only, so it runs wherever python3 does (here and on the GPU machine).
+experiments.json names routines (spec file, size bindings with labels, peers, tuning budget, precision); this
+script turns them into `mdh tune` runs, peer-program runs (one measurement method for mdh and every peer:
+peers/peer_common.h) and result tables. Standard library only, so it runs wherever python3 does (here and on the
+GPU machine).
 
 Tuned configurations go to TUNED/<device-slug>/, TUNED being --tuned (default tuned/, the store that `mdh run`
 reads); tables go to RESULTS/<device-slug>/, RESULTS being --results (default results/, the committed tables). The
@@ -55,18 +56,23 @@ PEER_PROGRAMS = {
     "prl_cuda": ("peer_cuda", ["--peer", "prl_cuda"]),
     "prl_threads": ("peer_prl", []),
 }
+# The compute precisions a row may ask for ("precision" of a routine or of one of its sizes; fp32 where absent). A
+# row in another precision passes `--precision P` to mdh and to every peer program, which refuse a precision they
+# do not compute in; fp32 rows pass nothing, so their commands are as they were.
+PRECISIONS = ("fp32", "tf32")
 # Environment variables removed from a peer's command: OpenBLAS reads these when it loads, and an inherited
 # OPENBLAS_CORETYPE pins kernels older than the CPU (peer_openblas also runs itself again without them).
 PEER_ENVIRONMENT_REMOVED = {"openblas": ["OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"]}
 # The headline time is steady_time (time per call of N calls back to back between one pair of device timestamps,
 # peers/steady_measurement.h); device_time (one call's events) and call_time (one call's host wall time) stay as
 # diagnostic columns.
-CSV_FIELDS = ["run_id", "device", "routine", "label", "sizes", "peer", "peer_device", "status", "steady_time_median_ns",
-              "steady_time_min_ns", "steady_time_max_ns", "steady_time_stddev_ns", "steady_calls_per_sample",
-              "steady_samples", "steady_ci_met", "device_time_median_ns", "device_time_min_ns", "device_time_max_ns",
-              "device_time_stddev_ns", "call_time_median_ns", "call_time_min_ns", "call_time_max_ns",
-              "call_time_stddev_ns", "runs", "ci_met", "validated", "max_abs_error", "max_rel_error", "gflops",
-              "steady_time_includes", "device_time_includes", "call_time_includes"]
+CSV_FIELDS = ["run_id", "device", "routine", "label", "sizes", "precision", "peer", "peer_device", "status",
+              "steady_time_median_ns", "steady_time_min_ns", "steady_time_max_ns", "steady_time_stddev_ns",
+              "steady_calls_per_sample", "steady_samples", "steady_ci_met", "device_time_median_ns",
+              "device_time_min_ns", "device_time_max_ns", "device_time_stddev_ns", "call_time_median_ns",
+              "call_time_min_ns", "call_time_max_ns", "call_time_stddev_ns", "runs", "ci_met", "validated",
+              "max_abs_error", "max_rel_error", "gflops", "steady_time_includes", "device_time_includes",
+              "call_time_includes"]
 CSV_FIELDS += percent_of_limit.CSV_FIELDS
 
 
@@ -98,13 +104,29 @@ def load_experiments(path):
         fail("%s: %s" % (path, e))
     defaults = experiments.get("defaults", {})
     cases = []
+    seen = set()
     for routine in experiments.get("routines", []):
         for size in routine["sizes"]:
             case = dict(defaults)
             case.update({k: v for k, v in routine.items() if k != "sizes"})
             case["label"], case["size"] = size["label"], size["size"]
+            case["precision"] = size.get("precision", case.get("precision", "fp32"))
+            if case["precision"] not in PRECISIONS:
+                fail("%s: %s %s: precision '%s' is not one of %s" % (path, case["name"], case["label"],
+                                                                   case["precision"], ", ".join(PRECISIONS)))
+            # A label names a row's tuned configuration and records (ROUTINE-LABEL...), so a row in another
+            # precision needs a label of its own.
+            if (case["name"], case["label"]) in seen:
+                fail("%s: two rows are named %s %s; give each its own label (e.g. %s-%s)" % (
+                    path, case["name"], case["label"], case["label"], case["precision"]))
+            seen.add((case["name"], case["label"]))
             cases.append(case)
     return cases
+
+
+def precision_args(case):
+    """`--precision P` for a row in a precision other than fp32; nothing for fp32 rows."""
+    return [] if case["precision"] == "fp32" else ["--precision", case["precision"]]
 
 
 def selected(cases, only):
@@ -147,7 +169,8 @@ def device_args(device):
 
 
 def case_heading(k, cases, case):
-    return "case %d of %d: %s %s (%s)" % (k, len(cases), case["name"], case["label"], case["size"])
+    precision = "" if case["precision"] == "fp32" else ", " + case["precision"]
+    return "case %d of %d: %s %s (%s%s)" % (k, len(cases), case["name"], case["label"], case["size"], precision)
 
 
 def parse_seconds(text):
@@ -186,7 +209,7 @@ def tune(options):
             budget = case.get("budget", {})
             command = [mdh, "tune", os.path.join(ROOT, case["spec"]), "--size", case["size"]] + device_args(
                 options.device) + (["--technique", case["technique"]] if "technique" in case else []) + [
-                    "--seed", str(case.get("seed", 1)), "--out", out, "--journal", journal]
+                    "--seed", str(case.get("seed", 1)), "--out", out, "--journal", journal] + precision_args(case)
             if "evals" in budget:
                 command += ["--evals", str(max(1, int(budget["evals"] * options.budget_scale)))]
             if "duration" in budget:
@@ -259,7 +282,7 @@ def peer_runs(case, folder, options):
 
 def flat_record(run_id, device, case, peer, record, status):
     row = {"run_id": run_id, "device": device, "routine": case["name"], "label": case["label"], "sizes": case["size"],
-           "peer": peer, "status": status}
+           "precision": case["precision"], "peer": peer, "status": status}
     if record:
         for quantity in ("steady_time", "device_time", "call_time"):
             stats = record.get(quantity + "_ns") or {}
@@ -386,7 +409,8 @@ def benchmark(options):
                                  case["size"], "--seed", str(case.get("seed", 1))] + device_args(options.device) + [
                                  "--json", record_path, "--label", case["label"],
                                  "--warmups", str(reps.get("warmups", 2)), "--min-runs", str(reps.get("min_runs", 5)),
-                                 "--max-runs", str(reps.get("max_runs", 200)), "--ci", str(reps.get("ci", 0.02))]
+                                 "--max-runs", str(reps.get("max_runs", 200)), "--ci", str(reps.get("ci", 0.02))] + \
+                precision_args(case)
             if os.path.exists(record_path):
                 os.remove(record_path)
             env = None
@@ -410,7 +434,8 @@ def benchmark(options):
             median = stats_median(record)
             print("  %-14s %s" % (peer, status if code else "steady %.4f ms" % (float(median) / 1e6) if median else
                                   "ok (no steady time)"), flush=True)
-    rows = kept + rows
+    # Rows from before the precision column are fp32.
+    rows = [dict(r, precision=r.get("precision") or "fp32") for r in kept] + rows
     with open(os.path.join(folder, "benchmark.csv"), "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=CSV_FIELDS, extrasaction="ignore")
         writer.writeheader()
@@ -436,6 +461,8 @@ def benchmark_metadata(slug, rows, run_info, earlier_runs):
         "merged": len(ids) > 1,
         "runs": sorted(runs, key=lambda r: ids.index(r[provenance.RUN_ID_FIELD])),
         "data_type": "fp32 (PRL: 14-byte records, float weights)",
+        "precision": "each row's precision column: fp32 throughout, or tf32 (float storage, products of TF32-rounded "
+                     "inputs on the tensor cores, float accumulation; validated with the tolerance plus 2^-7)",
         "layouts": "row-major as the spec files declare; each record states the library's own layout",
         "method": "warm-ups, then runs until the 95% confidence interval of the median is within the case's "
                   "repetitions.ci (2% unless the experiments file says otherwise; each run's cases list them) or "

@@ -4,8 +4,9 @@ The limits are measured in the same benchmark run by build/bin/device_peak (peer
 FP32 multiply-add throughput and its copy bandwidth. A row's achieved GFLOP/s and GB/s follow from the spec's
 `flops` and `bytes` (each buffer moved once) and its headline time (the steady instrument's median,
 peers/steady_measurement.h); its share of the limit is the larger of
-the two ratios, named by the limit it is closer to: "73% BW" or "41% FP32". Standard library only, like
-experiments.py, which calls these functions.
+the two ratios, named by the limit it is closer to: "73% BW" or "41% FP32". A row computed in TF32 (its record's
+`precision`) is judged by the bandwidth only: device_peak measures no tensor-core peak, and the FP32 one is not
+its limit. Standard library only, like experiments.py, which calls these functions.
 """
 import json
 import os
@@ -64,7 +65,7 @@ def limit_fields(record, peak):
     fields["peak_fp32_gflops"] = "%.1f" % peak["fp32_gflops"]
     fields["peak_copy_gbytes_per_s"] = "%.1f" % peak["copy_gbytes_per_s"]
     shares = []
-    if flops:
+    if flops and record.get("precision", "fp32") == "fp32":
         shares.append((float(flops) / float(median) / peak["fp32_gflops"], "FP32"))
     if nbytes:
         shares.append((float(nbytes) / float(median) / peak["copy_gbytes_per_s"], "BW"))

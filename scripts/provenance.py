@@ -140,8 +140,8 @@ def case_settings(case):
     """The steady instrument's settings of one case as the harness passes them to every program of its rows."""
     reps = case.get("repetitions", {})
     return {"routine": case["name"], "label": case["label"], "sizes": case["size"],
-            "warmups": reps.get("warmups", 2), "min_runs": reps.get("min_runs", 5),
-            "max_runs": reps.get("max_runs", 200), "ci": reps.get("ci", 0.02)}
+            "precision": case.get("precision", "fp32"), "warmups": reps.get("warmups", 2),
+            "min_runs": reps.get("min_runs", 5), "max_runs": reps.get("max_runs", 200), "ci": reps.get("ci", 0.02)}
 
 
 def peer_versions(records):

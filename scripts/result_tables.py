@@ -73,7 +73,7 @@ def disagree(first, second, column):
 
 
 def table(rows, folder=None):
-    """One dict per case of one device: routine, label, sizes, run (its run_id), ours (program name), ours_ms, peers
+    """One dict per case of one device: routine, label, sizes, precision, run (its run_id), ours (program name), ours_ms, peers
     [(peer, ms, speedup)] of the peers that ran, unavailable [(peer, reason)] of those that cannot run on this
     machine, and percent [(program, percent, limit)] where benchmark.csv has the percent_of_limit column. Times are
     the headline_column's, the benchmark's final timing of each program; speedups come from them alone. Where the
@@ -91,8 +91,9 @@ def table(rows, folder=None):
         default = next((r for r in items if r["peer"] == "mdh-default"), None) if ours and ours["peer"] == "mdh" \
             else None
         ours_time, ours_why = row_time(ours, column) if ours else ("", "not run")
-        case = {"routine": routine, "label": label, "sizes": sizes, "ours": ours["peer"] if ours else "mdh",
-                "run": provenance.row_run_id(ours or items[0]),
+        # A benchmark.csv from before the precision column holds fp32 rows only.
+        case = {"routine": routine, "label": label, "sizes": sizes, "precision": items[0].get("precision") or "fp32",
+                "ours": ours["peer"] if ours else "mdh", "run": provenance.row_run_id(ours or items[0]),
                 "ours_ms": fmt_ms(ours_time) if ours_time else "N/A (%s)" % ours_why,
                 "peers": [], "unavailable": [], "percent": []}
         ours_times = [float(ours_time)] if ours_time else []
@@ -247,10 +248,14 @@ def tables_text(folder, store, cases, limits, column=STEADY_COLUMN, heading=()):
              "configuration's time in ms, measured in the same run, or where this run did not measure it, as the "
              "search did (marked (%s): the median of its 3 timed runs, in another call); 'same configuration' "
              "where the tuned configuration is the default one, the two times then differing by the run-to-run "
-             "noise." % (percent_of_limit.IN_CACHE, SEARCH_BEST, SEARCH_MARK), ""]
+             "noise. Precision: fp32 throughout, or tf32 (products of TF32-rounded inputs on the tensor cores, float "
+             "accumulation), mdh and every peer of the row alike; a tf32 row's %% of limit is its bandwidth share "
+             "(device_peak measures no tensor-core peak)." % (percent_of_limit.IN_CACHE, SEARCH_BEST, SEARCH_MARK),
+             ""]
     run_header = ("| run " if merged else "", "|---" if merged else "")
-    lines += ["%s| routine | label | sizes | mdh | %% of limit | tuning | default | peer | peer time | speedup | "
-              "peer %% of limit |" % run_header[0], "%s|---|---|---|---|---|---|---|---|---|---|---|" % run_header[1]]
+    lines += ["%s| routine | label | sizes | precision | mdh | %% of limit | tuning | default | peer | peer time | "
+              "speedup | peer %% of limit |" % run_header[0],
+              "%s|---|---|---|---|---|---|---|---|---|---|---|---|" % run_header[1]]
     unavailable = {}
     for case in cases:
         ours_limit = limits.get((case["routine"], case["label"], case["ours"]), "N/A")
@@ -259,7 +264,8 @@ def tables_text(folder, store, cases, limits, column=STEADY_COLUMN, heading=()):
         if "default_ms" in case and same_configuration(folder, case["routine"], case["label"]):
             default += " (same configuration)"
         first = ([case.get("run", provenance.LEGACY_RUN)] if merged else []) + [
-            case["routine"], case["label"], case["sizes"], case["ours_ms"], ours_limit, tuning, default]
+            case["routine"], case["label"], case["sizes"], case["precision"], case["ours_ms"], ours_limit, tuning,
+            default]
         if not case["peers"]:
             lines.append("| %s | – | – | – | – |" % " | ".join(first))
         for k, (peer, time_ms, speedup) in enumerate(case["peers"]):

@@ -19,4 +19,5 @@
   X(vector_width)             \
   X(strided_run)              \
   X(local_pad)                \
-  X(scalar_code)
+  X(scalar_code)              \
+  X(tensor_core)

@@ -1,6 +1,7 @@
 // The convolution peers. cudnn: Gaussian (a one-channel conv2d), Jacobi 3D (a conv3d with a dense 3x3x3 filter: cuDNN
-// has no sparse stencil) and MCC, each the fastest of NCHW and NHWC and of every FP32 algorithm cuDNN 9 offers.
-// im2col_cublas: MCC as an im2col kernel of ours plus one cuBLAS SGEMM, both timed.
+// has no sparse stencil) and MCC, each the fastest of NCHW and NHWC and of every algorithm cuDNN 9 offers in FP32
+// (and with --precision tf32 in TF32 too). im2col_cublas: MCC as an im2col kernel of ours plus one cuBLAS SGEMM (in
+// TF32 by the handle's math mode where asked), both timed.
 #include <cmath>
 #include <limits>
 #include <string>
@@ -132,7 +133,7 @@ void prepare_cudnn(PeerCase& pc, CudaState& s, PeerSetup& setup) {
     try {
       FormatRun run;
       run.format = format;
-      run.conv = std::make_unique<CudnnConvolution>(s.cudnn, shape, format);
+      run.conv = std::make_unique<CudnnConvolution>(s.cudnn, shape, format, setup.precision == ComputePrecision::tf32);
       if (run.conv->output_spatial() != problem.output_spatial)
         throw UserError("cuDNN computed another output shape than the spec's");
       const bool transform = problem.multi_channel && format == ConvFormat::nchw;
@@ -178,10 +179,12 @@ void prepare_cudnn(PeerCase& pc, CudaState& s, PeerSetup& setup) {
         r["timed"].push_back(timed);
       }
     } catch (const UserError& e) {
-      r["unavailable"] = e.what();  // e.g. a format this convolution has no FP32 kernel for
+      r["unavailable"] = e.what();  // e.g. a format this convolution has no kernel for
     }
   }
-  if (!std::isfinite(best.ns)) throw UserError("cuDNN offered no FP32 algorithm in either format: " + report.dump());
+  if (!std::isfinite(best.ns))
+    throw UserError(std::string("cuDNN offered no ") + precision_name(setup.precision) +
+                    " algorithm in either format: " + report.dump());
   const FormatRun& chosen = (*runs)[best.run];
   setup.notes["cudnn"] = {{"chosen",
                            {{"format", format_name(chosen.format)},

@@ -1,5 +1,6 @@
 // cublas (SGEMM NN/NT, SGEMV, SDOT) and cublaslt (cublasLtMatmul FP32, the fastest of the algorithms its heuristic
-// returns, workspace allowed): FP32 without TF32 on row-major operands as the specs store them.
+// returns, workspace allowed) on row-major operands as the specs store them: FP32 without TF32, or with
+// --precision tf32 the GEMMs' products in TF32 (the handle's math mode, cuda_peer.cpp; cuBLASLt's compute type).
 #include <cstdint>
 #include <string>
 
@@ -85,7 +86,9 @@ void prepare_cublaslt(PeerCase& pc, CudaState& s, PeerSetup& setup) {
   // Column-major as cuBLAS: C^T (N x M, ld N) = op(B^T) (N x K) * A^T (K x M, ld K); B^T is B row-major KxN read as
   // column-major NxK (ld N), or for gemm_nt B row-major NxK read as column-major KxN (ld K) and transposed.
   cublasLtMatmulDesc_t op = nullptr;
-  check_cublas(cublasLtMatmulDescCreate(&op, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
+  const bool tf32 = setup.precision == ComputePrecision::tf32;
+  check_cublas(cublasLtMatmulDescCreate(&op, tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F, CUDA_R_32F),
+               "cublasLtMatmulDescCreate");
   s.keep_alive.push_back(owned(op, cublasLtMatmulDescDestroy));
   const cublasOperation_t trans_first = nt ? CUBLAS_OP_T : CUBLAS_OP_N, trans_second = CUBLAS_OP_N;
   check_cublas(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA, &trans_first, sizeof trans_first),
@@ -145,7 +148,7 @@ void prepare_cublaslt(PeerCase& pc, CudaState& s, PeerSetup& setup) {
   const cublasLtMatmulHeuristicResult_t chosen = heuristics[static_cast<size_t>(best)];
   setup.notes["cublaslt"] = {{"chosen", candidates[static_cast<size_t>(best)]},
                              {"candidates", candidates},
-                             {"compute_type", "CUBLAS_COMPUTE_32F (no TF32)"},
+                             {"compute_type", tf32 ? "CUBLAS_COMPUTE_32F_FAST_TF32" : "CUBLAS_COMPUTE_32F (no TF32)"},
                              {"workspace_limit_bytes", kLtWorkspaceBytes}};
   setup.layouts = nt ? "row-major A MxK, B NxK, C MxN; cublasLtMatmul column-major C^T(NxM) = op_T(B: KxN, ld K) * "
                        "A^T(KxM, ld K)"

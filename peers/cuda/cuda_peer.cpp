@@ -1,6 +1,7 @@
-// peer_cuda: the CUDA peers (--peer NAME) on an NVIDIA GPU, all in FP32 without TF32: cublas, cublaslt (GEMM),
-// cudnn (Gaussian, Jacobi 3D, MCC), im2col_cublas (MCC), cuda_stencil (Gaussian, Jacobi 3D), ttgt_lib (tensor
-// contractions), prl_cuda (PRL). Each is checked against mdh's reference on the OpenCL --device before it is timed.
+// peer_cuda: the CUDA peers (--peer NAME) on an NVIDIA GPU, in FP32 without TF32 or, with --precision tf32, with
+// TF32 tensor-core products where the library offers them: cublas, cublaslt (GEMM), cudnn (Gaussian, Jacobi 3D,
+// MCC), im2col_cublas (MCC), cuda_stencil (Gaussian, Jacobi 3D), ttgt_lib (tensor contractions), prl_cuda (PRL).
+// Each is checked against mdh's reference on the OpenCL --device before it is timed.
 // Steady time: N calls back to back between one CUDA event pair. Device time: one event pair around one call. Call
 // time: host wall time of one call until cudaStreamSynchronize returns.
 #include <cublas_v2.h>
@@ -20,17 +21,18 @@ struct CudaPeer {
   const char* name;
   const char* routines;  // for messages
   PrepareCudaPeer prepare;
-  const char* library;  // what computes, for library_version
+  const char* library;        // what computes, for library_version
+  const char* tf32_routines;  // the routines whose products it can compute in TF32 (a GEMM or a convolution)
 };
 
 const CudaPeer kCudaPeers[] = {
-    {"cublas", "gemm, gemm_nt, gemv, dot", prepare_cublas, "cuBLAS"},
-    {"cublaslt", "gemm, gemm_nt", prepare_cublaslt, "cuBLASLt"},
-    {"cudnn", "gaussian, jacobi3d, mcc", prepare_cudnn, "cuDNN"},
-    {"im2col_cublas", "mcc", prepare_im2col_cublas, "own im2col kernel + cuBLAS"},
-    {"cuda_stencil", "gaussian, jacobi3d", prepare_cuda_stencil, "own CUDA stencil kernels"},
-    {"ttgt_lib", "tc*", prepare_ttgt_lib, "own tiled transposes + cuBLAS geam/SGEMM"},
-    {"prl_cuda", "prl", prepare_prl_cuda, "own CUDA kernel"},
+    {"cublas", "gemm, gemm_nt, gemv, dot", prepare_cublas, "cuBLAS", "gemm, gemm_nt"},
+    {"cublaslt", "gemm, gemm_nt", prepare_cublaslt, "cuBLASLt", "gemm, gemm_nt"},
+    {"cudnn", "gaussian, jacobi3d, mcc", prepare_cudnn, "cuDNN", "gaussian, jacobi3d, mcc"},
+    {"im2col_cublas", "mcc", prepare_im2col_cublas, "own im2col kernel + cuBLAS", "mcc"},
+    {"cuda_stencil", "gaussian, jacobi3d", prepare_cuda_stencil, "own CUDA stencil kernels", ""},
+    {"ttgt_lib", "tc*", prepare_ttgt_lib, "own tiled transposes + cuBLAS geam/SGEMM", "tc*"},
+    {"prl_cuda", "prl", prepare_prl_cuda, "own CUDA kernel", ""},
 };
 
 /// The peer a routine gets without --peer (the library row of each routine).
@@ -42,11 +44,11 @@ std::string default_peer(const PeerCase& pc) {
   return "cublas";
 }
 
-/// Whether `peer` computes the case's routine (checked before CUDA is touched, so a wrong pairing is a user error
-/// on any machine).
-bool offers(const CudaPeer& peer, const PeerCase& pc) {
+/// Whether the case's routine is in `routines` (a peer's list; "tc*": every contraction). Checked before CUDA is
+/// touched, so a wrong pairing is a user error on any machine.
+bool offers(const char* routines, const PeerCase& pc) {
   const std::string& routine = pc.options().routine;
-  const std::string list = std::string(peer.routines) + ", ";
+  const std::string list = std::string(routines) + ", ";
   if (list.find("tc*") != std::string::npos && (routine.rfind("tc", 0) == 0 || pc.mdh().name.rfind("tc_", 0) == 0))
     return true;
   return list.find(routine + ", ") != std::string::npos;
@@ -77,9 +79,17 @@ PeerSetup prepare_cuda(PeerCase& pc) {
     if (peer_name == p.name) peer = &p;
   }
   if (!peer) throw UserError("no peer '" + peer_name + "'; it offers " + known);
-  if (!offers(*peer, pc))
+  if (!offers(peer->routines, pc))
     throw UserError("--peer " + peer_name + " has no routine '" + pc.options().routine + "' (it offers " +
                     peer->routines + ")");
+  const ComputePrecision precision = pc.options().precision;
+  const bool tf32 = precision == ComputePrecision::tf32;
+  if (tf32 && !offers(peer->tf32_routines, pc))
+    throw UserError("--peer " + peer_name + " computes '" + pc.options().routine + "' in fp32 only" +
+                    (*peer->tf32_routines ? std::string(" (tf32: ") + peer->tf32_routines + ")" : std::string()));
+  // main() sets NVIDIA_TF32_OVERRIDE=0, which rules out TF32 in every NVIDIA library whatever the math modes say;
+  // for TF32 it goes before cuBLAS and cuDNN initialise (below), so that the math modes set here decide.
+  if (tf32) unsetenv("NVIDIA_TF32_OVERRIDE");
 
   // Before anything touches CUDA: a machine without a usable driver or device is not an error of the case.
   const auto device_option = pc.options().extra.find("cuda-device");
@@ -102,17 +112,22 @@ PeerSetup prepare_cuda(PeerCase& pc) {
   check_cuda(cudaEventCreate(&s->stop), "cudaEventCreate");
   check_cublas(cublasCreate(&s->cublas), "cublasCreate");
   check_cublas(cublasSetStream(s->cublas, s->stream), "cublasSetStream");
-  // FP32 throughout: default math never converts FP32 GEMMs to TF32, and NVIDIA_TF32_OVERRIDE=0 (set in main)
-  // rules out the global override.
-  check_cublas(cublasSetMathMode(s->cublas, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
+  // FP32: default math never converts FP32 GEMMs to TF32, and NVIDIA_TF32_OVERRIDE=0 (set in main) rules out the
+  // global override. TF32: every SGEMM of this handle (cublas, im2col_cublas, ttgt_lib) on the tensor cores.
+  check_cublas(cublasSetMathMode(s->cublas, tf32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH),
+               "cublasSetMathMode");
 
   PeerSetup setup;
   setup.peer = peer->name;
+  setup.precision = precision;
   setup.library_version = std::string(peer->library) + " (" + library_versions() + ")";
   setup.device_name = props.name;
   setup.notes["cuda_runtime"] = cuda_version_text(runtime_version);
   setup.notes["cuda_driver"] = cuda_version_text(driver_version);
-  setup.notes["math"] = "FP32: CUBLAS_DEFAULT_MATH, CUBLAS_COMPUTE_32F, cuDNN CUDNN_FMA_MATH, NVIDIA_TF32_OVERRIDE=0";
+  setup.notes["math"] =
+      tf32 ? "TF32: CUBLAS_TF32_TENSOR_OP_MATH, cuBLASLt CUBLAS_COMPUTE_32F_FAST_TF32, cuDNN CUDNN_TENSOR_OP_MATH "
+             "(FP32 algorithms compete too), NVIDIA_TF32_OVERRIDE unset"
+           : "FP32: CUBLAS_DEFAULT_MATH, CUBLAS_COMPUTE_32F, cuDNN CUDNN_FMA_MATH, NVIDIA_TF32_OVERRIDE=0";
   setup.steady_time_includes =
       "n calls enqueued back to back on one stream between one pair of CUDA events: every kernel and library call "
       "of each call (transforms, transposes, im2col included), the gaps between them, no host synchronisation";
@@ -166,7 +181,8 @@ PeerSetup prepare_cuda(PeerCase& pc) {
 }  // namespace mdh::peers
 
 int main(int argc, char** argv) {
-  setenv("NVIDIA_TF32_OVERRIDE", "0", 1);  // before any CUDA library initialises
+  // Before any CUDA library initialises; prepare_cuda unsets it again for --precision tf32.
+  setenv("NVIDIA_TF32_OVERRIDE", "0", 1);
   return mdh::peers::peer_main(
       argc, argv, "peer_cuda",
       {{"peer", "cublas, cublaslt, cudnn, im2col_cublas, cuda_stencil, ttgt_lib or prl_cuda (default: by routine)"},

@@ -15,8 +15,10 @@ cudnnTensorFormat_t cudnn_format(ConvFormat format) {
   return format == ConvFormat::nchw ? CUDNN_TENSOR_NCHW : CUDNN_TENSOR_NHWC;
 }
 
-bool fp32_math(cudnnMathType_t math) {
-  return math == CUDNN_DEFAULT_MATH || math == CUDNN_FMA_MATH;
+/// FP32: default and FMA math (NVIDIA_TF32_OVERRIDE=0 keeps the default from TF32). TF32 adds tensor-op math, but
+/// never CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION, whose products are in half precision.
+bool allowed_math(cudnnMathType_t math, bool allow_tf32) {
+  return math == CUDNN_DEFAULT_MATH || math == CUDNN_FMA_MATH || (allow_tf32 && math == CUDNN_TENSOR_OP_MATH);
 }
 
 }  // namespace
@@ -32,7 +34,8 @@ TensorLayout::~TensorLayout() {
   cudnnDestroyTensorDescriptor(desc_);
 }
 
-CudnnConvolution::CudnnConvolution(cudnnHandle_t handle, const ConvShape& shape, ConvFormat format) : handle_(handle) {
+CudnnConvolution::CudnnConvolution(cudnnHandle_t handle, const ConvShape& shape, ConvFormat format, bool allow_tf32)
+    : handle_(handle), allow_tf32_(allow_tf32) {
   const int spatial = static_cast<int>(shape.input_spatial.size());
   MDH_INTERNAL_ASSERT(spatial == static_cast<int>(shape.filter_spatial.size()) && (spatial == 2 || spatial == 3),
                       "convolution of 2 or 3 spatial dimensions");
@@ -54,8 +57,10 @@ CudnnConvolution::CudnnConvolution(cudnnHandle_t handle, const ConvShape& shape,
   check_cudnn(cudnnSetConvolutionNdDescriptor(conv_desc_, spatial, pads.data(), strides.data(), dilations.data(),
                                               CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT),
               "cudnnSetConvolutionNdDescriptor");
-  // FMA math: FP32 arithmetic only; the default would let cuDNN use TF32 tensor cores on Ampere and later.
-  check_cudnn(cudnnSetConvolutionMathType(conv_desc_, CUDNN_FMA_MATH), "cudnnSetConvolutionMathType(FMA)");
+  // FMA math: FP32 arithmetic only; the default would let cuDNN use TF32 tensor cores on Ampere and later. Tensor-op
+  // math where TF32 is allowed, so that the heuristics and the search offer the tensor-core algorithms.
+  math_ = allow_tf32 ? CUDNN_TENSOR_OP_MATH : CUDNN_FMA_MATH;
+  check_cudnn(cudnnSetConvolutionMathType(conv_desc_, math_), "cudnnSetConvolutionMathType");
 
   std::vector<int> y_dims(spatial + 2);
   check_cudnn(cudnnGetConvolutionNdForwardOutputDim(conv_desc_, x_desc_, w_desc_, spatial + 2, y_dims.data()),
@@ -102,7 +107,8 @@ std::vector<ConvAlgorithm> CudnnConvolution::algorithms(const float* x, const fl
   for (int i = 0; i < returned; ++i) {
     const auto& p = perf[static_cast<size_t>(i)];
     report["heuristic"].push_back(describe(p));
-    if (p.status == CUDNN_STATUS_SUCCESS && fp32_math(p.mathType) && p.memory <= workspace_limit) add(p, "heuristic");
+    if (p.status == CUDNN_STATUS_SUCCESS && allowed_math(p.mathType, allow_tf32_) && p.memory <= workspace_limit)
+      add(p, "heuristic");
   }
   report["find"] = nlohmann::json::array();
   returned = 0;
@@ -113,7 +119,8 @@ std::vector<ConvAlgorithm> CudnnConvolution::algorithms(const float* x, const fl
   for (int i = 0; i < returned; ++i) {
     const auto& p = perf[static_cast<size_t>(i)];
     report["find"].push_back(describe(p));
-    if (p.status == CUDNN_STATUS_SUCCESS && fp32_math(p.mathType) && p.memory <= workspace_limit) add(p, "find");
+    if (p.status == CUDNN_STATUS_SUCCESS && allowed_math(p.mathType, allow_tf32_) && p.memory <= workspace_limit)
+      add(p, "find");
   }
   return found;
 }

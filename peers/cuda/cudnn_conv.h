@@ -1,6 +1,7 @@
-// One cuDNN forward convolution (2D or 3D, NCHW or NHWC, stride 1, no padding, cross-correlation, FP32 FMA math:
-// no TF32) and the algorithms cuDNN 9 offers for it: the union of cudnnGetConvolutionForwardAlgorithm_v7's
-// heuristics and cudnnFindConvolutionForwardAlgorithmEx's runs that succeed in FP32 within a workspace limit.
+// One cuDNN forward convolution (2D or 3D, NCHW or NHWC, stride 1, no padding, cross-correlation; FP32 FMA math
+// without TF32, or tensor-op math where TF32 is allowed) and the algorithms cuDNN 9 offers for it: the union of
+// cudnnGetConvolutionForwardAlgorithm_v7's heuristics and cudnnFindConvolutionForwardAlgorithmEx's runs that succeed
+// in an allowed math type (never a conversion to half) within a workspace limit.
 #pragma once
 
 #include <cudnn.h>
@@ -31,13 +32,14 @@ struct ConvAlgorithm {
 
 class CudnnConvolution {
  public:
-  CudnnConvolution(cudnnHandle_t handle, const ConvShape& shape, ConvFormat format);
+  /// `allow_tf32`: tensor-op math with TF32 products (its algorithms and the FP32 ones compete); else FMA math only.
+  CudnnConvolution(cudnnHandle_t handle, const ConvShape& shape, ConvFormat format, bool allow_tf32);
   ~CudnnConvolution();
   CudnnConvolution(const CudnnConvolution&) = delete;
   CudnnConvolution& operator=(const CudnnConvolution&) = delete;
 
-  /// The FP32 algorithms that ran (find) or are offered (heuristic) with at most `workspace_limit` bytes, on the
-  /// device buffers x, w, y (of this convolution's format) and `workspace`.
+  /// The algorithms of an allowed math type that ran (find) or are offered (heuristic) with at most `workspace_limit`
+  /// bytes, on the device buffers x, w, y (of this convolution's format) and `workspace`.
   std::vector<ConvAlgorithm> algorithms(const float* x, const float* w, float* y, void* workspace,
                                         size_t workspace_limit, nlohmann::json& report);
   /// Enqueues y = conv(x, w) with `algorithm` on the handle's stream.
@@ -51,6 +53,7 @@ class CudnnConvolution {
   cudnnFilterDescriptor_t w_desc_ = nullptr;
   cudnnConvolutionDescriptor_t conv_desc_ = nullptr;
   std::vector<int> output_spatial_;
+  bool allow_tf32_ = false;
   mutable cudnnMathType_t math_ = CUDNN_FMA_MATH;  // set on conv_desc_
 };
 

@@ -27,6 +27,7 @@ void record_result(TuningOutcome& outcome, const TuningTarget& target, const tun
   file.spec_hash = spec_hash(target.request.spec_path);
   file.md_hom = bound.mdh->name;
   file.md_hom_signature = md_hom_signature(*bound.mdh);
+  file.precision = precision_name(bound.precision);
   file.sizes = bound.sizes;
   file.device = {{"name", device.name},
                  {"driver", device.driver_version},

@@ -2,6 +2,7 @@
 #include "pipeline/tune/tuning_target.h"
 
 #include "pipeline/buffer_fit.h"
+#include "pipeline/compute_precision.h"
 #include "pipeline/device_limits_query.h"
 #include "pipeline/md_hom_run.h"
 #include "pipeline/pipeline.h"
@@ -39,6 +40,7 @@ TuningTarget bind_tuning_target(const TuningRequest& request, const TuningSettin
   target.bound = load_and_bind(target.request.spec_path, target.request.sizes);
   target.devices = select_devices(target.request.device_selectors);
   target.limits = device_limits(target.devices[0]);
+  settle_precision(target.bound, target.request.precision, target.limits, target.devices[0].name, settings.note);
   target.space = std::make_shared<const TuningSpace>(
       restricted_tuning_space(target.bound, target.limits, target.request.restrictions, target.request.full_ranges));
   // The data and the params now: a bad one would otherwise fail every evaluation in the workers, and sizes the device

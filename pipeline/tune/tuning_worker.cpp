@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "codegen/config_json.h"
+#include "pipeline/compute_precision.h"
 #include "pipeline/cost_function.h"
 #include "pipeline/device_limits_query.h"
 #include "pipeline/kernel.h"
@@ -29,7 +30,7 @@ int serve_tuning_worker(const std::string& request_path, size_t device_index, bo
   const TuningRequest request = TuningRequest::read(request_path);
   if (device_index >= request.device_selectors.size())
     throw UserError("tune-worker: no device " + std::to_string(device_index) + " in the request");
-  const BoundMdh bound = load_and_bind(request.spec_path, request.sizes);
+  BoundMdh bound = load_and_bind(request.spec_path, request.sizes);
   // Before the first OpenCL call: NVIDIA's driver reads it when it loads (see TuningRequest::nvidia_compute_cache).
   if (!request.nvidia_compute_cache.empty()) ::setenv("CUDA_CACHE_PATH", request.nvidia_compute_cache.c_str(), 1);
   DeviceInfo device;
@@ -40,6 +41,7 @@ int serve_tuning_worker(const std::string& request_path, size_t device_index, bo
     throw UserError(std::string(e.what()) + "\nin the worker process:\n" + describe_icd_loading());
   }
   const DeviceLimits limits = device_limits(device);
+  settle_precision(bound, request.precision, limits, device.name, nullptr);  // the tuner noted it
   auto space = std::make_shared<const TuningSpace>(
       restricted_tuning_space(bound, limits, request.restrictions, request.full_ranges));
   start_up_clock.end("spec, device and space");

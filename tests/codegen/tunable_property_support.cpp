@@ -132,6 +132,30 @@ std::vector<PropertyCase> property_cases() {
   return cases;
 }
 
+// C[b][i][j] = sum_k A[b][i][k] * B[b][k][j]: a batch dimension that both inputs read.
+const char* const kBatchedGemm = R"(md_hom batched_gemm
+size   N I J K
+input  A : float[N][I][K]
+input  B : float[N][K][J]
+output C : float[N][I][J]
+view   (n < N, i < I, j < J, k < K) : A[n][i][k], B[n][k][j] -> C[n][i][j]
+scalar (x, y) = x * y
+combine (++, ++, ++, +)
+)";
+
+std::vector<PropertyCase> tensor_core_property_cases() {
+  const ComputePrecision tf32 = ComputePrecision::tf32;
+  return {
+      {"gemm", "apps/gemm.mdh", "", {"I=5,J=7,K=3", "I=32,J=16,K=16", "I=37,J=19,K=29"}, tf32},
+      {"gemm_nt", "apps/gemm_nt.mdh", "", {"I=16,J=24,K=8", "I=21,J=9,K=13"}, tf32},
+      {"batched_gemm", "batched_gemm.mdh", kBatchedGemm, {"N=3,I=17,J=10,K=9", "N=2,I=16,J=8,K=16"}, tf32},
+      {"mcc", "apps/mcc.mdh", "", {"N=1,P=3,Q=5,K=9,C=3,R=2,S=3", "N=2,P=4,Q=4,K=8,C=2,R=2,S=2"}, tf32},
+      {"contraction4", "contraction4.mdh", kContraction4, {"A=17,B=9,C=2,D=7", "A=16,B=8,C=4,D=2"}, tf32},
+      {"tc_abcdef_gdab_efgc", "apps/tc/abcdef-gdab-efgc.mdh", "", {contraction_sizes(2, 3, 3, 2, 3, 2, 5)}, tf32},
+      {"tc_abcdef_gfbc_dega", "apps/tc/abcdef-gfbc-dega.mdh", "", {contraction_sizes(3, 2, 2, 3, 2, 3, 9)}, tf32},
+  };
+}
+
 void for_each_property_configuration(
     const PropertyCase& c, int configurations, uint64_t seed,
     const std::function<void(const BoundMdh& bound, size_t size_index, int index, const KernelConfig& config)>& visit) {
@@ -141,7 +165,8 @@ void for_each_property_configuration(
   const std::string text = c.text.empty() ? read_source_file(c.file) : c.text;
   int drawn = 0;
   for (size_t s = 0; s < c.sizes.size(); ++s) {
-    const BoundMdh bound = bind_spec_text(text, c.file, c.sizes[s]);
+    BoundMdh bound = bind_spec_text(text, c.file, c.sizes[s]);
+    bound.precision = c.precision;
     // Every valid configuration must be right, not only those of the lattices the tuner searches by default:
     // `--full-ranges` and `mdh run --config` accept them all.
     TuningSpace space = make_tuning_space(bound, limits);
@@ -187,6 +212,9 @@ void run_property_case(const PropertyCase& c, int configurations, uint64_t seed,
           ADD_FAILURE() << where << "\n  generation failed: " << e.what();
           return;
         }
+        // MDH_TUNABLE_DUMP=PREFIX writes each kernel to PREFIX.<configuration index>.cl before it runs.
+        if (const char* dump = std::getenv("MDH_TUNABLE_DUMP"))
+          std::ofstream(std::string(dump) + "." + std::to_string(drawn) + ".cl") << plan.source;
         const RunResult run = run_plan_with_scratch(bound, plan, buffers, extra_build_options);
         if (!run.error.empty()) {
           ADD_FAILURE() << where << "\n  " << run.error;

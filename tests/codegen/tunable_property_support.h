@@ -14,10 +14,11 @@
 namespace mdh::testing {
 
 struct PropertyCase {
-  std::string name;                // test name
-  std::string file;                // spec path below the source tree, or a made-up name for `text`
-  std::string text;                // the spec text (empty: read `file`)
-  std::vector<std::string> sizes;  // size bindings, tiny, with primes
+  std::string name;                                     // test name
+  std::string file;                                     // spec path below the source tree, or a made-up name for `text`
+  std::string text;                                     // the spec text (empty: read `file`)
+  std::vector<std::string> sizes;                       // size bindings, tiny, with primes
+  ComputePrecision precision = ComputePrecision::fp32;  // tf32: the tensor-core kernel (codegen/tensor_core.h)
 };
 
 /// How GoogleTest names a case in test lists and failures (instead of the struct's raw bytes).
@@ -26,6 +27,11 @@ void PrintTo(const PropertyCase& c, std::ostream* out);
 /// Every spec of apps/ and the extra test md_homs (1-D max, min-plus, 4-D contraction, strided view,
 /// non-commutative 2x2 matrix product).
 std::vector<PropertyCase> property_cases();
+
+/// The matrix-product md_homs in TF32, generated as the tensor-core kernel: on PoCL its fragments travel through
+/// local memory, so these cases check the index arithmetic the GPU runs with mma.sync. Sizes on and off the
+/// fragment multiples (16 x 8 x 8), so that draws have full and edge tiles.
+std::vector<PropertyCase> tensor_core_property_cases();
 
 /// Draws `configurations` configurations per case (spread over its sizes) from seed `seed` (overridden by the
 /// environment variable MDH_TUNABLE_SEED), runs each and the reference on seeded inputs, and reports every

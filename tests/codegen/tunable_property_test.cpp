@@ -53,6 +53,18 @@ INSTANTIATE_TEST_SUITE_P(MdHomsWithoutContractions, TunablePropertyOptimised,
                          ::testing::ValuesIn(cases_pocl_builds_optimised()),
                          [](const ::testing::TestParamInfo<PropertyCase>& info) { return info.param.name; });
 
+// The tensor-core kernel in TF32 (its fragments exchanged through local memory on PoCL): random valid
+// configurations of its families, full and edge tiles.
+class TensorCoreProperty : public ::testing::TestWithParam<PropertyCase> {};
+
+TEST_P(TensorCoreProperty, RandomValidConfigurationsMatchTheReference) {
+  const char* options = std::getenv("MDH_TUNABLE_BUILD_OPTIONS");
+  run_property_case(GetParam(), 12, kSeed, options ? options : "-cl-opt-disable");
+}
+
+INSTANTIATE_TEST_SUITE_P(MatrixProductsInTf32, TensorCoreProperty, ::testing::ValuesIn(tensor_core_property_cases()),
+                         [](const ::testing::TestParamInfo<PropertyCase>& info) { return info.param.name; });
+
 // The CI configurations reach every shape of tile code: unguarded only (tiles always full), a runtime choice per
 // tile or step between unguarded and guarded code, and guarded only (never full), for local tiles (input caches),
 // private steps (private caches and elements) and result write-back. Counts dimensions over all md_homs.

@@ -128,11 +128,13 @@ size_t scalar_count(const StructField& f) {
 }
 
 // Compares one scalar; appends to `why` and returns false on a mismatch.
-bool same_scalar(ScalarType t, const unsigned char* e, const unsigned char* a, double scale, std::string& why) {
+bool same_scalar(ScalarType t, const unsigned char* e, const unsigned char* a, double scale, double products,
+                 std::string& why) {
   auto close = [&](double x, double y) {
     if (std::isnan(x) || std::isnan(y)) return std::isnan(x) && std::isnan(y);
     if (std::isinf(x) || std::isinf(y)) return x == y;
-    return std::fabs(x - y) <= 1e-4 * std::max(std::fabs(x), std::fabs(y)) + 1e-5 * scale;
+    return std::fabs(x - y) <=
+           1e-4 * std::max(std::fabs(x), std::fabs(y)) + 1e-5 * scale + products * (std::fabs(x) + scale);
   };
   double x = 0, y = 0;
   bool floating = false;
@@ -374,11 +376,14 @@ std::optional<std::string> compare_outputs(const BoundMdh& bound, const Bytes& e
     for (const auto& f : s.fields)
       for (size_t n = 0; n < scalar_count(f); ++n) scalars.push_back({f.type, f.offset + n * size_of(f.type)});
   }
+  // TF32 products: the runtime's term for them (runtime/verify_result.h).
+  const double products = product_rounding_tolerance(bound.precision);
   for (const auto& [t, offset] : scalars) {
     const double scale = largest_magnitude(t, expected.data() + offset, count, element);
     for (size_t k = 0; k < count; ++k) {
       std::string why;
-      if (!same_scalar(t, expected.data() + k * element + offset, actual.data() + k * element + offset, scale, why))
+      if (!same_scalar(t, expected.data() + k * element + offset, actual.data() + k * element + offset, scale, products,
+                       why))
         return "output element " + std::to_string(k) +
                (scalars.size() > 1 ? " (byte " + std::to_string(offset) + ")" : "") + ": " + why;
     }

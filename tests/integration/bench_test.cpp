@@ -1,6 +1,6 @@
 // `mdh bench` end to end on the default device (PoCL here): two configurations of DOT verified and timed in
-// interleaved rounds, the printed structure and the --json record, a bad --config file, and --json never replaced
-// without --force.
+// interleaved rounds, the printed structure and the --json record, a bad --config file, --json never replaced
+// without --force, and --config stored (what `mdh run` takes from a store) with what the store took.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -11,8 +11,11 @@
 #include "codegen/config_json.h"
 #include "codegen/default_config.h"
 #include "codegen/kernel_config.h"
+#include "mdh/signature.h"
 #include "pipeline/device_limits_query.h"
 #include "pipeline/pipeline.h"
+#include "pipeline/tune.h"
+#include "pipeline/tuning_result.h"
 #include "runtime/device.h"
 #include "scratch_directory.h"
 #include "tests/integration/command_runner.h"
@@ -165,6 +168,61 @@ TEST_F(Bench, TheReferenceKernelIsAConfiguration) {
   EXPECT_NE(r.output.find("#1 default: tunable kernel"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("#2 reference: reference kernel"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("against default: "), std::string::npos) << r.output;
+}
+
+// --config stored resolves as `mdh run` without --config does: a store holding a result for these sizes on this device
+// gives that result's configuration, and the record says which file it took; with no store, the default runs and the
+// record says none was taken, with the lookup's note.
+TEST_F(Bench, StoredIsWhatTheStoreTakesAndTheRecordSaysWhich) {
+  const TwoConfigs configs = write_two_configs(dir_);
+  const DeviceInfo device = select_device("");
+  const BoundMdh bound = load_and_bind(std::string(MDH_SOURCE_DIR) + "/" + kSpec, kSize);
+  TuningResultFile result;
+  result.spec = kSpec;
+  result.spec_hash = spec_hash(std::string(MDH_SOURCE_DIR) + "/" + kSpec);
+  result.md_hom = bound.mdh->name;
+  result.md_hom_signature = md_hom_signature(*bound.mdh);
+  result.sizes = bound.sizes;
+  result.device = {{"name", device.name}, {"slug", device_slug(device)}};
+  result.kernel_time_ns = 1000;
+  result.config = nlohmann::json::parse(read_file(configs.b));
+  const fs::path store = dir_ / "store";
+  fs::create_directories(store / device_slug(device));
+  const fs::path stored_path = store / device_slug(device) / "dot-test.json";
+  write_file(stored_path, result.to_json().dump(2));
+
+  const fs::path json = dir_ / "stored.json";
+  const auto r = run_command(std::string(MDH_BINARY) + " bench " + kSpec + " --size " + kSize +
+                             " --config stored --config default --tuned-results " + store.string() + kQuick +
+                             " --json " + json.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("note: using tuned configuration " + stored_path.string()), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("#1 stored: tunable kernel, tuned config " + stored_path.string()), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("  from the store: " + stored_path.string()), std::string::npos) << r.output;
+  const nlohmann::json record = nlohmann::json::parse(read_file(json));
+  const nlohmann::json& stored = record["configurations"][0];
+  EXPECT_EQ(stored["label"], "stored");
+  EXPECT_EQ(stored["store"]["store"], store.string());
+  EXPECT_EQ(stored["store"]["taken"], stored_path.string());
+  EXPECT_EQ(stored["store"]["tuned_sizes"], nlohmann::json({{"K", 4096}}));
+  EXPECT_EQ(stored["store"]["log2_distance"], 0.0);
+  EXPECT_EQ(stored["config"]["UNROLL_STEPS"], result.config["UNROLL_STEPS"]);
+  EXPECT_NE(stored["config"]["UNROLL_STEPS"], record["configurations"][1]["config"]["UNROLL_STEPS"]);
+  EXPECT_FALSE(record["configurations"][1].contains("store"));
+
+  const auto none = run_command(std::string(MDH_BINARY) + " bench " + kSpec + " --size " + kSize +
+                                " --config stored --tuned-results " + (dir_ / "empty").string() + kQuick + " --json " +
+                                (dir_ / "none.json").string());
+  ASSERT_EQ(none.status, 0) << none.output;
+  EXPECT_NE(none.output.find("#1 stored: tunable kernel, default config"), std::string::npos) << none.output;
+  EXPECT_NE(none.output.find("  from the store: none taken, the default configuration"), std::string::npos)
+      << none.output;
+  const nlohmann::json none_record = nlohmann::json::parse(read_file(dir_ / "none.json"));
+  EXPECT_TRUE(none_record["configurations"][0]["store"]["taken"].is_null());
+  EXPECT_EQ(none_record["configurations"][0]["store"]["notes"],
+            nlohmann::json::array({"no tuned configurations for " + device_slug(device) + " in " +
+                                   (dir_ / "empty").string() + "; using the default configuration"}));
 }
 
 }  // namespace

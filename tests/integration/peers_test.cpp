@@ -16,6 +16,7 @@
 
 #include "peers/peer_common.h"
 #include "runtime/device.h"
+#include "runtime/verify_result.h"
 
 namespace {
 
@@ -289,6 +290,89 @@ TEST(Peers, TheRecordCarriesTheSteadyTimeOfCallsBackToBack) {
   }
 }
 
+// --precision: fp32 unless asked, tf32 on request, any other name a user error naming the two.
+TEST(Peers, ThePrecisionOptionTakesFp32OrTf32) {
+  auto parse = [](std::vector<const char*> extra) {
+    std::vector<const char*> argv = {"peer_x", "--routine", "dot", "--spec", "apps/dot.mdh", "--size", "K=8"};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    mdh::peers::PeerOptions options;
+    EXPECT_TRUE(mdh::peers::parse_peer_options(static_cast<int>(argv.size()), argv.data(), "peer_x", {}, options));
+    return options.precision;
+  };
+  EXPECT_EQ(parse({}), mdh::peers::ComputePrecision::fp32);
+  EXPECT_EQ(parse({"--precision", "fp32"}), mdh::peers::ComputePrecision::fp32);
+  EXPECT_EQ(parse({"--precision", "tf32"}), mdh::peers::ComputePrecision::tf32);
+  try {
+    parse({"--precision", "fp16"});
+    ADD_FAILURE() << "fp16 was accepted";
+  } catch (const mdh::UserError& e) {
+    EXPECT_STREQ(e.what(), "unknown precision 'fp16' (accepted: fp32, tf32)");
+  }
+}
+
+// A TF32 record validates with the precision's term added to the FP32 tolerance (runtime/verify_result.h): an output
+// off by more than the FP32 tolerance but within the TF32 one passes as tf32 and fails as fp32. The record names its
+// precision, which the tables show as a column.
+TEST(Peers, ATf32RecordIsCheckedWithTheTf32Tolerance) {
+  for (const auto precision : {mdh::peers::ComputePrecision::fp32, mdh::peers::ComputePrecision::tf32}) {
+    SCOPED_TRACE(mdh::peers::precision_name(precision));
+    mdh::peers::PeerOptions options = fake_dot_options(5);
+    options.precision = precision;
+    mdh::peers::PeerCase peer_case(options);
+    const double fp32_tol = mdh::result_tolerance(mdh::ScalarType::Float, 1000);
+    mdh::peers::PeerSetup setup;
+    setup.peer = "fake";
+    setup.precision = precision;
+    setup.run_once = [] { return mdh::RunTimes{1000, 2000}; };
+    setup.read_output = [&] {
+      const mdh::HostBuffer& reference = peer_case.reference_output();
+      mdh::HostBuffer out = peer_case.make_output();
+      double r = 0;
+      if (peer_case.reference_in_double()) {
+        std::memcpy(&r, reference.bytes.data(), sizeof r);
+      } else {
+        float f = 0;
+        std::memcpy(&f, reference.bytes.data(), sizeof f);
+        r = f;
+      }
+      // DOT has one output, so |ref| + M = 2|ref|: an error of 2^-8 |ref| is far outside FP32's tolerance and
+      // inside TF32's.
+      const float off = static_cast<float>(r * (1 + 0x1p-8));
+      std::memcpy(out.bytes.data(), &off, sizeof off);
+      return out;
+    };
+    const nlohmann::json record = mdh::peers::run_and_record(peer_case, setup);
+    const bool tf32 = precision == mdh::peers::ComputePrecision::tf32;
+    EXPECT_EQ(record.at("precision"), tf32 ? "tf32" : "fp32");
+    EXPECT_EQ(record.at("validation").at("passed").get<bool>(), tf32);
+    EXPECT_EQ(record.at("validation").at("precision_tolerance").get<double>(), tf32 ? 0x1p-7 : 0.0);
+    EXPECT_DOUBLE_EQ(record.at("validation").at("tolerance").get<double>(), fp32_tol + (tf32 ? 0x1p-7 : 0.0));
+  }
+}
+
+// A program without a TF32 path asked for tf32 is a user error, never an FP32 record in a TF32 row.
+TEST(Peers, APeerRefusesAPrecisionItDoesNotComputeIn) {
+  mdh::peers::PeerOptions options = fake_dot_options(5);
+  options.precision = mdh::peers::ComputePrecision::tf32;
+  mdh::peers::PeerCase peer_case(options);
+  mdh::peers::PeerSetup setup;
+  setup.peer = "fake";
+  setup.run_once = [] { return mdh::RunTimes{1000, 2000}; };
+  setup.read_output = [&] { return peer_case.reference_output(); };
+  try {
+    mdh::peers::run_and_record(peer_case, setup);
+    ADD_FAILURE() << "an fp32 peer ran as tf32";
+  } catch (const mdh::UserError& e) {
+    EXPECT_STREQ(e.what(), "fake computes dot in fp32 only, not in tf32 (--precision)");
+  }
+  const PeerRun run =
+      run_peer("peer_openblas", "--routine gemm" + spec("gemm.mdh") + " --size I=4,J=4,K=4 --precision tf32");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.stderr_text.find("peer_openblas: error: openblas computes gemm in fp32 only, not in tf32"),
+            std::string::npos)
+      << run.stderr_text;
+}
+
 // experiments.json's repetitions.ci reaches the measurement (--ci): the record states the target it stopped by, and a
 // target that no interval can meet is a user error.
 TEST(Peers, TheConfidenceTargetComesFromTheCommandLine) {
@@ -419,6 +503,31 @@ TEST(Peers, CudaPeerWithoutACudaDeviceIsNotAvailableHere) {
     EXPECT_EQ(run.exit_code, 3) << run.stderr_text;
     EXPECT_NE(run.stderr_text.find("peer_cuda: not available here: "), std::string::npos) << run.stderr_text;
   }
+  // The TF32 peers take --precision tf32 (and, without a device, say so as in FP32).
+  for (const auto& [peer, routine, spec_file, sizes] : cases) {
+    const std::string name = peer;
+    if (name == "cuda_stencil" || name == "prl_cuda" || name == "cublas") continue;
+    SCOPED_TRACE(name + " tf32");
+    PeerRun run = run_peer("peer_cuda", "--peer " + name + " --routine " + routine + spec(spec_file) + " --size " +
+                                            sizes + " --label test --precision tf32");
+    EXPECT_EQ(run.exit_code, 3) << run.stderr_text;
+  }
+  PeerRun gemm =
+      run_peer("peer_cuda", "--peer cublas --routine gemm" + spec("gemm.mdh") + " --size I=4,J=4,K=4 --precision tf32");
+  EXPECT_EQ(gemm.exit_code, 3) << gemm.stderr_text;
+  // A peer or routine without a TF32 path refuses it on any machine.
+  PeerRun stencil = run_peer("peer_cuda", "--peer cuda_stencil --routine jacobi3d" + spec("jacobi3d.mdh") +
+                                              " --size I=4,J=4,K=4 --precision tf32");
+  EXPECT_EQ(stencil.exit_code, 2);
+  EXPECT_NE(stencil.stderr_text.find("peer_cuda: error: --peer cuda_stencil computes 'jacobi3d' in fp32 only\n"),
+            std::string::npos)
+      << stencil.stderr_text;
+  PeerRun gemv =
+      run_peer("peer_cuda", "--peer cublas --routine gemv" + spec("gemv.mdh") + " --size I=4,K=4 --precision tf32");
+  EXPECT_EQ(gemv.exit_code, 2);
+  EXPECT_NE(gemv.stderr_text.find("--peer cublas computes 'gemv' in fp32 only (tf32: gemm, gemm_nt)"),
+            std::string::npos)
+      << gemv.stderr_text;
   // A peer asked for a routine it does not compute is a user error on any machine.
   PeerRun wrong = run_peer("peer_cuda", "--peer cublaslt --routine gemv" + spec("gemv.mdh") + " --size I=4,K=4");
   EXPECT_EQ(wrong.exit_code, 2);

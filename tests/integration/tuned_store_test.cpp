@@ -69,7 +69,16 @@ class TunedStoreTest : public testing::ScratchDirectoryTest {
     r.device = {{"name", device_.name}, {"slug", device_slug(device_)}};
     r.kernel_time_ns = 1000;
     r.config = config_to_json(bound, config);
+    r.final_timing = won_timing();
     return r;
+  }
+  /// A final timing in which the chosen configuration beat the default in every round.
+  static nlohmann::json won_timing() {
+    return {{"rounds", 3},
+            {"finalists",
+             {{{"role", "search"}, {"final_ns", 1000}, {"round_ns", {990, 1000, 1010}}},
+              {{"role", "default"}, {"final_ns", 1500}, {"round_ns", {1490, 1500, 1510}}}}},
+            {"chosen", 0}};
   }
   std::string write(const std::string& name, const TuningResultFile& r) const {
     const fs::path path = folder_ / name;
@@ -143,9 +152,82 @@ TEST_F(TunedStoreTest, AConfigurationTooFarOrOfAnotherShapeIsPassedOver) {
                            " (sizes I=74,J=29,K=26): tuned for sizes too far from I=37,J=29,K=13 (log2 distance "
                            "1.41, more than 1)",
                        "none of the 2 tuned configurations of gemm for " + device_slug(device_) +
-                           " is valid for I=37,J=29,K=13, near enough and of the same shape; using the default "
+                           " is valid for I=37,J=29,K=13, near enough, a win where it was tuned and of the same shape; "
+                           "using the default "
                            "configuration"}));
   EXPECT_EQ(stored_shape_mismatch(gemm("I=37,J=29,K=26"), asked_, tiles), std::nullopt);
+}
+
+// A stored configuration whose tiles divide the extents alike can still run other code here: work-groups that each
+// owned whole tiles at its own sizes own an uneven share at these (empty tiles past the end: guarded code the tuning
+// never timed). Passed over, with the reason.
+TEST_F(TunedStoreTest, AConfigurationWhoseTilesFillOtherwiseIsPassedOver) {
+  // Along i: tiles of 1 over 2 work-groups; 74 tiles are 37 per work-group, 37 tiles are not shared evenly.
+  KernelConfig halves = plain_;
+  halves.local_tile_size[0] = halves.private_tile_size[0] = halves.num_wi[0] = 1;
+  halves.num_wg[0] = 2;
+  const BoundMdh tuned = gemm("I=74,J=29,K=13");
+  ASSERT_NO_THROW(check_config(tuned, halves, limits_));
+  ASSERT_NO_THROW(check_config(asked_, halves, limits_));
+  ASSERT_EQ(stored_shape_mismatch(tuned, asked_, config_to_json(asked_, halves)), std::nullopt);
+  const std::string uneven = write("gemm-uneven.json", result("I=74,J=29,K=13", halves));
+  std::vector<std::string> notes;
+  EXPECT_FALSE(find(notes));
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_EQ(notes[0],
+            "not using " + uneven +
+                " (sizes I=74,J=29,K=13): its kernel runs other paths at I=37,J=29,K=13 than at its own sizes "
+                "(local tiles along i were always full at extent 74 and are sometimes full at 37 (74 and 37 "
+                "local tiles over NUM_WG 2))");
+  // A result not valid for the sizes it records (a tile longer than its own extent) is not trusted here either.
+  KernelConfig long_tile = halves;
+  long_tile.local_tile_size[0] = 37;
+  long_tile.num_wg[0] = 1;
+  ASSERT_NO_THROW(check_config(asked_, long_tile, limits_));
+  fs::remove(uneven);
+  const std::string invalid = write("gemm-invalid.json", result("I=20,J=29,K=13", long_tile));
+  notes.clear();
+  EXPECT_FALSE(find(notes));
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_EQ(notes[0].rfind("not using " + invalid + " (sizes I=20,J=29,K=13): not valid for its own sizes: ", 0), 0u)
+      << notes[0];
+  EXPECT_NE(notes[0].find("LT_SIZE_i"), std::string::npos) << notes[0];
+  // Twice the tiles over the same work-groups: every one still owns whole tiles.
+  EXPECT_EQ(stored_paths_mismatch(gemm("I=148,J=29,K=13"), tuned, halves), std::nullopt);
+  EXPECT_EQ(stored_paths_mismatch(asked_, asked_, halves), std::nullopt);
+}
+
+// At other sizes than its own, a result is taken only where its final timing shows it beat the default there in every
+// round; at its own sizes it is taken whatever its timing says.
+TEST_F(TunedStoreTest, AtOtherSizesOnlyAResultThatBeatTheDefaultIsTaken) {
+  TuningResultFile tie = result("I=37,J=29,K=26", plain_);
+  tie.final_timing["finalists"][1]["round_ns"] = {1005, 1500, 1510};  // the default's fastest round beat its slowest
+  TuningResultFile chose_default = result("I=74,J=29,K=13", plain_);
+  chose_default.final_timing["chosen"] = 1;
+  TuningResultFile untimed = result("I=37,J=58,K=13", plain_);
+  untimed.final_timing = nullptr;
+  const std::string tie_path = write("gemm-tie.json", tie), default_path = write("gemm-default.json", chose_default),
+                    untimed_path = write("gemm-untimed.json", untimed);
+  EXPECT_EQ(stored_win_missing(result(kAsked, plain_)), std::nullopt);
+  std::vector<std::string> notes;
+  EXPECT_FALSE(find(notes));
+  ASSERT_EQ(notes.size(), 4u);
+  const std::string other = "): tuned for other sizes than I=37,J=29,K=13, and ";
+  EXPECT_EQ(notes[0], "not using " + default_path + " (sizes I=74,J=29,K=13" + other +
+                          "its final timing chose the default configuration");
+  EXPECT_EQ(notes[1], "not using " + tie_path + " (sizes I=37,J=29,K=26" + other +
+                          "its final timing did not time it faster than the default in every round (slowest round "
+                          "0.00101 ms, the default's fastest 0.001005 ms)");
+  EXPECT_EQ(notes[2], "not using " + untimed_path + " (sizes I=37,J=58,K=13" + other +
+                          "it records no final timing against the default configuration");
+  // The same timings at the sizes asked for: the tuner's choice there is taken.
+  TuningResultFile exact = result(kAsked, cached_);
+  exact.final_timing = nullptr;
+  const std::string exact_path = write("gemm-exact.json", exact);
+  notes.clear();
+  const std::optional<StoredConfiguration> found = find(notes);
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->path, exact_path);
 }
 
 // Equally near results of other sizes do other amounts of work: the smaller one's kernel is faster however it is
@@ -229,7 +311,8 @@ TEST_F(TunedStoreTest, AConfigurationInvalidForTheSizesIsPassedOverForTheNextNea
   EXPECT_FALSE(find(notes));
   ASSERT_EQ(notes.size(), 2u);
   EXPECT_EQ(notes[1], "none of the 1 tuned configurations of gemm for " + device_slug(device_) +
-                          " is valid for I=37,J=29,K=13, near enough and of the same shape; using the default "
+                          " is valid for I=37,J=29,K=13, near enough, a win where it was tuned and of the same shape; "
+                          "using the default "
                           "configuration");
 }
 

@@ -53,6 +53,22 @@ TEST(VerifyResult, FloatAgainstDoubleJustInsideAndJustOutside) {
   EXPECT_EQ(fail.first_mismatches[0].position, "[1]");
 }
 
+TEST(VerifyResult, APrecisionTermWidensTheFloatBound) {
+  // R = 1 and M = 1 as above, TF32's term added: the bound is (2^-16 + 2^-7) * (1 + 1), exactly a float above 1.
+  HostBuffer ref = buffer_from<double>({1.0, 1.0}, ScalarType::Double);
+  const float inside = 1.0f + std::ldexp(1.0f, -15) + std::ldexp(1.0f, -6);
+  const float outside = std::nextafter(inside, 2.0f);
+  EXPECT_EQ(product_rounding_tolerance(ComputePrecision::tf32), std::ldexp(1.0, -7));
+  VerifyReport pass = verify_result(buffer_from<float>({inside, 1.0f}, ScalarType::Float), ref, kNoStructs, 1, 8,
+                                    ComputePrecision::tf32);
+  EXPECT_TRUE(pass.passed);
+  EXPECT_EQ(pass.tolerance, std::ldexp(1.0, -16) + std::ldexp(1.0, -7));
+  EXPECT_FALSE(verify_result(buffer_from<float>({inside, outside}, ScalarType::Float), ref, kNoStructs, 1, 8,
+                             ComputePrecision::tf32)
+                   .passed);
+  EXPECT_FALSE(verify_result(buffer_from<float>({inside, 1.0f}, ScalarType::Float), ref, kNoStructs, 1).passed);
+}
+
 TEST(VerifyResult, DoubleBoundScalesWithTheLargestReference) {
   // R = 4096: tol = 2^-42 for double. M = 1024, so an element whose reference is 0 may be off by tol * M = 2^-32.
   HostBuffer ref = buffer_from<double>({0.0, 1024.0}, ScalarType::Double);

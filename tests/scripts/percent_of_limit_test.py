@@ -169,8 +169,8 @@ class BenchmarkAndPrint(unittest.TestCase):
         with open(os.path.join(self.folder, "tables.md")) as f:
             tables = f.read()
         self.assertIn("| mdh | % of limit | tuning | default | peer | peer time | speedup | peer % of limit |", tables)
-        self.assertIn("| gemv | PC | I=1024,K=1024 | 1.0000 | 0.2% BW | none (default configuration) | – | openblas | "
-                      "1.0000 | 1.00 | N/A |", tables)
+        self.assertIn("| gemv | PC | I=1024,K=1024 | fp32 | 1.0000 | 0.2% BW | none (default configuration) | – | "
+                      "openblas | 1.0000 | 1.00 | N/A |", tables)
 
     def test_without_a_peak_the_rows_say_so_and_keep_their_other_columns(self):
         os.environ["FAKE_PEAK_FAILS"] = "1"

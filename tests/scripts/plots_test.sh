@@ -17,7 +17,7 @@ png_width() { python3 -c "import struct,sys; d=open(sys.argv[1],'rb').read(24); 
 cp -r "$source_dir/tests/data/results-with-limits" "$work/with"
 python3 "$source_dir/scripts/experiments.py" print --results "$work/with" >"$work/with.log" 2>&1 || fail "print: $(cat "$work/with.log")"
 folder=$work/with/cpu-example
-grep -q "^| gemm | RW | I=10,J=500,K=64 | 0.3000 | 3.2% fp32 peak | – | – | openblas | 0.0150 | 0.05 | 64% fp32 peak |$" \
+grep -q "^| gemm | RW | I=10,J=500,K=64 | fp32 | 0.3000 | 3.2% fp32 peak | – | – | openblas | 0.0150 | 0.05 | 64% fp32 peak |$" \
   "$folder/tables.md" || fail "no % of limit in the gemm row: $(cat "$folder/tables.md")"
 grep -q "^Peers that cannot run on this machine (not failures of mdh): cublas (no usable CUDA driver" "$folder/tables.md" ||
   fail "no note on cublas"
@@ -37,12 +37,14 @@ PYTHONDONTWRITEBYTECODE=1 python3 -c "
 import sys
 sys.path.insert(0, sys.argv[1])
 import experiments
-row = experiments.flat_record('20261202T000000Z-d-0000', 'd', {'name': 'dot', 'label': 'x', 'size': 'K=8'}, 'mdh',
+case = {'name': 'dot', 'label': 'x', 'size': 'K=8', 'precision': 'fp32'}
+run_id = '20261202T000000Z-d-0000'
+row = experiments.flat_record(run_id, 'd', case, 'mdh',
                               {'percent_of_limit': 42.04, 'limit': 'copy bandwidth', 'device_time_ns': {'median': 5}},
                               'ok')
 assert (row['percent_of_limit'], row['limit']) == ('42.0', 'copy bandwidth'), row
-assert 'percent_of_limit' not in experiments.flat_record('20261202T000000Z-d-0000', 'd', {'name': 'dot', 'label': 'x', 'size': 'K=8'}, 'mdh',
-                                                         {'device_time_ns': {'median': 5}}, 'ok')
+assert 'percent_of_limit' not in experiments.flat_record(run_id, 'd', case, 'mdh', {'device_time_ns': {'median': 5}},
+                                                         'ok')
 " "$source_dir/scripts" || fail "flat_record does not carry percent_of_limit"
 
 terminals=$(grep -c "set terminal" "$source_dir/scripts/experiments.py")

@@ -63,13 +63,12 @@ class TuningCells(unittest.TestCase):
 
     def test_the_table_has_the_columns(self):
         write_journal(self.folder, "gemm-RW", {"default_start": True}, [record(1, "ok", 0.002, 2.0)])
-        case = {"routine": "gemm", "label": "RW", "sizes": "I=1", "ours": "mdh", "ours_ms": "1.0000",
-                "peers": [("cublas", "0.5000", "0.50")], "unavailable": [], "percent": []}
+        case = {"routine": "gemm", "label": "RW", "sizes": "I=1", "precision": "fp32", "ours": "mdh",
+                "ours_ms": "1.0000", "peers": [("cublas", "0.5000", "0.50")], "unavailable": [], "percent": []}
         text = experiments.tables_text(self.folder, self.folder, [case], {})
         self.assertIn("| mdh | % of limit | tuning | default | peer |", text)
-        self.assertIn("| gemm | RW | I=1 | 1.0000 | N/A | 1 evaluation, 2 s; search's best 2.0000 | 2.0000 (search) | "
-                      "cublas | 0.5000 | 0.50 | "
-                      "N/A |", text)
+        self.assertIn("| gemm | RW | I=1 | fp32 | 1.0000 | N/A | 1 evaluation, 2 s; search's best 2.0000 | "
+                      "2.0000 (search) | cublas | 0.5000 | 0.50 | N/A |", text)
 
     def test_the_default_measured_in_the_same_run_is_its_column_not_a_peer(self):
         write_journal(self.folder, "gemm-RW", {"default_start": True}, [record(1, "ok", 0.002, 2.0)])
@@ -82,9 +81,8 @@ class TuningCells(unittest.TestCase):
         self.assertEqual(cases[0]["default_ms"], "3.0000")
         self.assertEqual([peer for peer, _, _ in cases[0]["peers"]], ["cublas"])
         text = experiments.tables_text(self.folder, self.folder, cases, {})
-        self.assertIn("| gemm | RW | I=1 | 1.0000 | N/A | 1 evaluation, 2 s; search's best 2.0000 | 3.0000 | cublas | "
-                      "0.5000 | 0.50 | N/A |",
-                      text)
+        self.assertIn("| gemm | RW | I=1 | fp32 | 1.0000 | N/A | 1 evaluation, 2 s; search's best 2.0000 | 3.0000 | "
+                      "cublas | 0.5000 | 0.50 | N/A |", text)
         # Without a tuned configuration the default is mdh's row itself.
         cases = experiments.table([row("mdh-default", "3000000"), row("cublas", "500000")])
         self.assertEqual((cases[0]["ours"], cases[0].get("default_ms")), ("mdh-default", None))
@@ -129,10 +127,10 @@ class TuningCells(unittest.TestCase):
         cases = experiments.table([row("mdh", "227900000"), row("mdh-default", "214000000")])
         write_record("mdh", {"NUM_WI_i": 1, "PT_SIZE_i": 1})
         write_record("mdh-default", {"NUM_WI_i": 1, "PT_SIZE_i": 1})
-        self.assertIn("| prl | RW | N=1 | 227.9000 | N/A | – | 214.0000 (same configuration) | – |",
+        self.assertIn("| prl | RW | N=1 | fp32 | 227.9000 | N/A | – | 214.0000 (same configuration) | – |",
                       experiments.tables_text(self.folder, self.folder, cases, {}))
         write_record("mdh-default", {"NUM_WI_i": 2, "PT_SIZE_i": 1})
-        self.assertIn("| prl | RW | N=1 | 227.9000 | N/A | – | 214.0000 | – |",
+        self.assertIn("| prl | RW | N=1 | fp32 | 227.9000 | N/A | – | 214.0000 | – |",
                       experiments.tables_text(self.folder, self.folder, cases, {}))
         os.remove(os.path.join(self.folder, "records", "prl-RW-mdh.json"))
         self.assertIn("| 214.0000 | – |", experiments.tables_text(self.folder, self.folder, cases, {}))

@@ -1,6 +1,6 @@
 // Global (cross-group) constraints: the valid set and exhaustive order against brute force, uniform sampling of
-// valid configurations, valid-only neighbourhoods and closest points, every technique on a mostly invalid space,
-// the valid-size estimate, and the diagnostics of (nearly) empty spaces.
+// valid configurations, valid-only neighbourhoods, random neighbours and closest points, every technique on a mostly
+// invalid space, the valid-size estimate, and the diagnostics of (nearly) empty spaces.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -119,6 +119,41 @@ TEST(GlobalConstraints, NeighboursAndClosestAreValid) {
       Point snapped = space.closest(coordinates);
       EXPECT_TRUE(valid.count(space.configuration(snapped).values())) << "trial " << trial;
       EXPECT_EQ(space.closest(coordinates), snapped);
+    }
+  }
+  EXPECT_GT(checked, 40);
+}
+
+// A random neighbour is one of the valid neighbours, every one of them is drawn, and a point without valid neighbours
+// has none.
+TEST(GlobalConstraints, RandomNeighboursAreTheValidNeighbours) {
+  Rng rng(7);
+  int checked = 0;
+  for (int trial = 0; trial < 80; ++trial) {
+    std::vector<Parameter> params = testing::random_parameters(rng);
+    std::vector<GlobalConstraint> globals = testing::random_global_constraints(rng, params);
+    bool any_valid = false;
+    for (const Values& v : testing::brute_force(params))
+      any_valid = any_valid || testing::satisfies(params, globals, v);
+    if (!any_valid) continue;
+    SearchSpace space(params, globals);
+    for (int probe = 0; probe < 3; ++probe) {
+      const Point point = space.sample(rng);
+      const std::vector<Point> all = space.neighbours(point);
+      const std::set<Point> expected(all.begin(), all.end());
+      if (expected.empty()) {
+        EXPECT_EQ(space.random_neighbour(point, rng), std::nullopt) << "trial " << trial;
+        continue;
+      }
+      ++checked;
+      std::set<Point> drawn;
+      for (size_t k = 0; k < 30 * expected.size(); ++k) {
+        const std::optional<Point> n = space.random_neighbour(point, rng);
+        ASSERT_TRUE(n) << "trial " << trial;
+        EXPECT_TRUE(expected.count(*n)) << "trial " << trial;
+        drawn.insert(*n);
+      }
+      EXPECT_EQ(drawn, expected) << "trial " << trial;
     }
   }
   EXPECT_GT(checked, 40);

@@ -203,10 +203,12 @@ class ModelGuided final : public SearchTechnique {
     }
     for (size_t walk = 0; walk < kWalks && !centres.empty(); ++walk) {
       Point point = centres[walk % centres.size()];
+      // One neighbour a step, not the whole neighbourhood: checking every neighbour of every step against the
+      // space's constraints cost more than the rest of a proposal (docs/decisions.md).
       for (size_t step = 0; step < kWalkSteps; ++step) {
-        std::vector<Point> neighbours = space_->neighbours(point);
-        if (neighbours.empty()) break;
-        point = std::move(neighbours[rng_->below(neighbours.size())]);
+        std::optional<Point> next = space_->random_neighbour(point, *rng_);
+        if (!next) break;
+        point = std::move(*next);
       }
       add(std::move(point));
     }

@@ -440,6 +440,18 @@ void SearchSpace::candidate_neighbours(const Point& point, std::vector<Point>& o
   }
 }
 
+std::optional<Point> SearchSpace::random_neighbour(const Point& point, Rng& rng) const {
+  std::vector<Point> candidates;
+  candidate_neighbours(point, candidates);
+  ScratchLease scratch(parameters_->size());
+  // A lazy Fisher-Yates shuffle: the first valid candidate of a uniformly random order is uniform among the valid.
+  for (size_t k = 0; k < candidates.size(); ++k) {
+    std::swap(candidates[k], candidates[k + rng.below(candidates.size() - k)]);
+    if (is_valid(candidates[k], *scratch)) return std::move(candidates[k]);
+  }
+  return std::nullopt;
+}
+
 std::vector<Point> SearchSpace::neighbours(const Point& point) const {
   std::vector<Point> result;
   if (globals_.empty()) {

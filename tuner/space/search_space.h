@@ -95,6 +95,9 @@ class SearchSpace {
   const SamplingBlocks& sampling_blocks() const { return blocks_; }
   /// All valid configurations that differ from `point` in exactly one parameter's value.
   std::vector<Point> neighbours(const Point& point) const;
+  /// One of neighbours(point) drawn uniformly (nullopt where it is empty), checking candidates in random order until
+  /// one is valid: for a random step, far cheaper than checking the whole neighbourhood.
+  std::optional<Point> random_neighbour(const Point& point, Rng& rng) const;
 
   /// Per parameter (declaration order), the value's place among the parameter's used values in [0, 1]:
   /// the continuous view that differential evolution, particle swarm and pattern search move in.

@@ -1,0 +1,184 @@
+// The tuning parameters of the tensor-core kernel (codegen/tensor_core.h, codegen/emitter/mma_kernel.cpp): a
+// work-group computes a BLOCK_M x BLOCK_N tile of C in steps of BLOCK_K along the reduction, with WARPS_M x
+// WARPS_N warps, each holding (BLOCK_M / WARPS_M) x (BLOCK_N / WARPS_N) results as m16n8k8 fragments. The values
+// live in KernelConfig::family_values; the kernel reads them through KernelConfig::value.
+#include <algorithm>
+
+#include "codegen/families/family_support.h"
+
+namespace mdh::families {
+
+namespace {
+
+// The MMA fragment: 16 rows of A and C, 8 columns of B and C, 8 reduction steps (TF32 m16n8k8).
+constexpr int64_t kFragmentRows = 16, kFragmentColumns = 8, kFragmentDepth = 8;
+constexpr int64_t kWarp = 32;
+// A warp's accumulators and the registers of a prefetched tile, in 32-bit registers per work-item: within this, the
+// 255 registers NVIDIA's compiler allows a work-item keep room for fragments and addresses.
+constexpr int64_t kRegisterBudget = 160;
+
+ParameterFamily tensor_core_family(const std::string& name, const std::string& meaning) {
+  ParameterFamily f;
+  f.name = name;
+  f.shape = KernelShape::tensor_core;
+  f.meaning = meaning;
+  f.sizes_arrays = true;
+  return f;
+}
+
+std::function<std::optional<int64_t>(const BoundMdh&, int)> neutral(int64_t value) {
+  return [value](const BoundMdh&, int) -> std::optional<int64_t> { return value; };
+}
+
+std::function<int64_t(const FamilyContext&, int)> at_most(int64_t value) {
+  return [value](const FamilyContext&, int) { return value; };
+}
+
+Expr c(int64_t value) {
+  return Expr::constant(value);
+}
+
+// Local memory of the two tiles, in floats: a tile kept K-major has BLOCK_K rows of its free extent plus 8 (the
+// fragment loads of a warp's 4 x 8 work-items then reach 32 banks), one kept free-major has rows of BLOCK_K plus 4.
+Expr tile_floats(const FamilyContext& x, bool k_major, const std::string& free_extent) {
+  const Expr free = x.parameter(free_extent), depth = x.parameter("MMA_BLOCK_K");
+  return k_major ? depth * (free + c(8)) : free * (depth + c(4));
+}
+
+}  // namespace
+
+void add_tensor_core(std::vector<ParameterFamily>& table) {
+  ParameterFamily m = tensor_core_family("MMA_BLOCK_M", "rows of C (the flattened M dimensions) per work-group");
+  m.min_value = kFragmentRows;
+  m.max_value = at_most(256);
+  m.lattice = powers_of_two;
+  m.neutral = neutral(kFragmentRows);
+  m.member_constraints = [](const FamilyContext& x, int) {
+    return std::vector<Condition>{
+        Condition::multiple_of(x.parameter("MMA_BLOCK_M"), c(kFragmentRows) * x.parameter("MMA_WARPS_M"))};
+  };
+  table.push_back(m);
+
+  ParameterFamily n = tensor_core_family("MMA_BLOCK_N", "columns of C (the flattened N dimensions) per work-group");
+  n.min_value = kFragmentColumns;
+  n.max_value = at_most(256);
+  n.lattice = powers_of_two;
+  n.neutral = neutral(kFragmentColumns);
+  n.member_constraints = [](const FamilyContext& x, int) {
+    return std::vector<Condition>{
+        Condition::multiple_of(x.parameter("MMA_BLOCK_N"), c(kFragmentColumns) * x.parameter("MMA_WARPS_N"))};
+  };
+  table.push_back(n);
+
+  ParameterFamily k = tensor_core_family("MMA_BLOCK_K", "reduction steps (the flattened K dimensions) per tile");
+  k.min_value = kFragmentDepth;
+  k.max_value = at_most(64);
+  k.lattice = powers_of_two;
+  k.neutral = neutral(kFragmentDepth);
+  k.member_constraints = [](const FamilyContext& x, int) {
+    return std::vector<Condition>{Condition::multiple_of(x.parameter("MMA_BLOCK_K"), c(kFragmentDepth))};
+  };
+  table.push_back(k);
+
+  ParameterFamily wm = tensor_core_family("MMA_WARPS_M", "warps of a work-group along M");
+  wm.max_value = at_most(8);
+  wm.lattice = powers_of_two;
+  wm.neutral = neutral(1);
+  table.push_back(wm);
+
+  ParameterFamily wn = tensor_core_family("MMA_WARPS_N", "warps of a work-group along N");
+  wn.max_value = at_most(8);
+  wn.lattice = powers_of_two;
+  wn.neutral = neutral(1);
+  // The work-group, its local memory and its registers (the last a lattice constraint: beyond it the compiler
+  // spills, which is valid and slow).
+  wn.family_constraints = [](const FamilyContext& x) {
+    const Expr warps = x.parameter("MMA_WARPS_M") * x.parameter("MMA_WARPS_N");
+    const auto roles = tensor_core_roles(x.bound);
+    const Expr floats =
+        tile_floats(x, roles->a_k_major, "MMA_BLOCK_M") + tile_floats(x, roles->b_k_major, "MMA_BLOCK_N");
+    // Two pairs of tiles with MMA_PREFETCH local (2): 1 + (P - ceil(P / 2)) pairs.
+    const Expr prefetch = x.parameter("MMA_PREFETCH");
+    const Expr pairs = c(1) + prefetch + c(-1) * ceil_div(prefetch, c(2));
+    return std::vector<Condition>{
+        c(kWarp) * warps <=
+            Expr::named_constant(static_cast<int64_t>(x.limits.max_work_group_size), "max work-group size"),
+        c(4) * floats * pairs <=
+            Expr::named_constant(static_cast<int64_t>(x.limits.local_mem_bytes), "local memory bytes")};
+  };
+  wn.lattice_constraints = [](const FamilyContext& x) {
+    const Expr bm = x.parameter("MMA_BLOCK_M"), bn = x.parameter("MMA_BLOCK_N"), bk = x.parameter("MMA_BLOCK_K");
+    const Expr work_items = c(kWarp) * x.parameter("MMA_WARPS_M") * x.parameter("MMA_WARPS_N");
+    return std::vector<Condition>{bm * bn + ceil_div(x.parameter("MMA_PREFETCH"), c(2)) * (bm + bn) * bk <=
+                                  c(kRegisterBudget) * work_items};
+  };
+  table.push_back(wn);
+
+  ParameterFamily prefetch =
+      tensor_core_family("MMA_PREFETCH",
+                         "whether the next tiles of A and B are loaded into registers while the current ones are "
+                         "computed (on), and also stored into a second pair of local tiles (local: one barrier per "
+                         "tile instead of two)");
+  prefetch.kind = FamilyValueKind::enumeration;
+  prefetch.labels = {"off", "on", "local"};
+  prefetch.neutral = neutral(0);
+  table.push_back(prefetch);
+
+  ParameterFamily vector = tensor_core_family(
+      "MMA_VECTOR", "floats each load of the input's tiles moves (a vector along its unit stride where aligned)");
+  vector.scope = FamilyScope::input_access;
+  vector.max_value = [](const FamilyContext& x, int access) {
+    const TensorCoreRoles roles = *tensor_core_roles(x.bound);
+    return access == 0 ? roles.a_vector : roles.b_vector;
+  };
+  vector.lattice = powers_of_two;
+  vector.neutral = neutral(1);
+  // A width of 1, 2 or 4 (float3 is laid out as four floats).
+  vector.member_constraints = [](const FamilyContext& x, int access) {
+    const Expr width = x.parameter("MMA_VECTOR", access);
+    return std::vector<Condition>{ceil_div(c(4), width) * width == c(4)};
+  };
+  table.push_back(vector);
+
+  ParameterFamily swizzle = tensor_core_family(
+      "MMA_SWIZZLE",
+      "work-groups take the tiles of C this many rows of tiles at a time, so those running together share A's and "
+      "B's tiles in the L2 cache");
+  swizzle.max_value = at_most(16);
+  swizzle.lattice = powers_of_two;
+  swizzle.neutral = neutral(1);
+  table.push_back(swizzle);
+}
+
+}  // namespace mdh::families
+
+namespace mdh {
+
+KernelConfig tensor_core_default(const BoundMdh& bound, const DeviceLimits& limits) {
+  const TensorCoreRoles roles = *tensor_core_roles(bound);
+  KernelConfig c = config_frame(bound);
+  // 8 warps in 2 x 4, each with 4 x 4 fragments (64 x 32 results): the register tile of a fast mma.sync GEMM. Blocks
+  // shrink (to 32) where a dimension is shorter, then while the work-groups leave compute units idle.
+  int64_t bm = 128, bn = 128;
+  while (bm > 32 && bm / 2 >= roles.m_extent) bm /= 2;
+  while (bn > 32 && bn / 2 >= roles.n_extent) bn /= 2;
+  const auto tiles = [&] {
+    return families::ceil_div(roles.m_extent, bm) * families::ceil_div(roles.n_extent, bn) * roles.batch_extent;
+  };
+  while (tiles() < static_cast<int64_t>(limits.compute_units) && (bm > 32 || bn > 32)) (bm >= bn ? bm : bn) /= 2;
+  const int64_t warps = static_cast<int64_t>(std::min<uint64_t>(8, limits.max_work_group_size / 32));
+  const int64_t warps_m = std::min<int64_t>(2, bm / 16);
+  const int64_t warps_n = std::max<int64_t>(1, std::min<int64_t>(warps / warps_m, bn / 8));
+  c.family_values[{"MMA_BLOCK_M", 0}] = bm;
+  c.family_values[{"MMA_BLOCK_N", 0}] = bn;
+  c.family_values[{"MMA_BLOCK_K", 0}] = 32;
+  c.family_values[{"MMA_WARPS_M", 0}] = warps_m;
+  c.family_values[{"MMA_WARPS_N", 0}] = warps_n;
+  c.family_values[{"MMA_PREFETCH", 0}] = 1;
+  c.family_values[{"MMA_SWIZZLE", 0}] = 8;
+  c.family_values[{"MMA_VECTOR", 0}] = roles.a_vector;
+  c.family_values[{"MMA_VECTOR", 1}] = roles.b_vector;
+  return c;
+}
+
+}  // namespace mdh
