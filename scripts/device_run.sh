@@ -12,8 +12,10 @@
 #       Defaults: 540 s, 8 shards, 12 GPU and 4 CPU jobs, every TunableSoak case.
 #   scripts/device_run.sh bench DEVICE EXPERIMENTS [--seconds N] [--run-timeout N] [--portability] [CASE...]
 #       Benchmarks mdh and the peers (experiments.py benchmark) one case (ROUTINE:LABEL) per call, so a call stopped
-#       by the deadline keeps the rows of the cases before it. Default: every case of EXPERIMENTS, 520 s, runs
-#       limited to 30 s each; --portability also runs every other device's tuned configuration.
+#       by the deadline keeps the rows of the cases before it. The calls are one run (one --run-id); rows of cases
+#       they did not measure again stay with --merge, each naming its own run in the table. Default: every case of
+#       EXPERIMENTS, 520 s, runs limited to 30 s each; --portability also runs every other device's tuned
+#       configuration.
 #   scripts/device_run.sh retune DEVICE EXPERIMENTS [--scale S] [--tune-seconds N] [--bench-seconds N]
 #                                [--run-timeout N] CASE...
 #       Deletes the tuned configurations of the cases, tunes them again (budgets of EXPERIMENTS times S, default 1;
@@ -38,11 +40,14 @@ fi
 export MDH_BIN
 mdh="$MDH_BIN/mdh"
 
-# bench_cases DEVICE EXPERIMENTS SECONDS RUN_TIMEOUT PORTABILITY CASE...: one experiments.py call per case.
+# bench_cases DEVICE EXPERIMENTS SECONDS RUN_TIMEOUT PORTABILITY CASE...: one experiments.py call per case, all of
+# one run.
 bench_cases() {
   local dev=$1 exp=$2 end=$(($(date +%s) + $3)) run_timeout=$4 portability=$5
   shift 5
-  local c left
+  local c left run_id
+  run_id=$(python3 scripts/experiments.py run-id --device "$dev") || return
+  echo "== run $run_id"
   for c in "$@"; do
     left=$((end - $(date +%s)))
     if ((left <= 10)); then
@@ -51,7 +56,7 @@ bench_cases() {
     fi
     echo "== benchmark $dev $c"
     timeout "$left" python3 scripts/experiments.py benchmark --device "$dev" --experiments "$exp" --only "$c" \
-      --run-timeout "$run_timeout" $portability 2>&1 | grep -vE '^\+|^wrote'
+      --run-id "$run_id" --merge --run-timeout "$run_timeout" $portability 2>&1 | grep -vE '^\+|^wrote|^run '
   done
 }
 

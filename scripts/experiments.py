@@ -14,7 +14,8 @@ main job, scripts/main.sh, puts both in local-results/, which git ignores. Layou
   clblast/                          CLBlast's own tuner output (for the clblast_tuned peer)
   records/<routine>-<label>-<peer>.json   one measurement record per program run
   records/device_peak.json          the device's FP32 and copy limits, measured by device_peak in each benchmark run
-  benchmark.csv, benchmark.json     all records of the device in one table, with metadata
+  benchmark.csv, benchmark.json     all records of the device in one table (each row with its run_id), and the
+                                    runs of the table (provenance.py)
   tables.md, speedup.png, tuning-*.png    made by `print`
 RESULTS/portability.md is made by `print` without --device, from the rows of `benchmark --portability`.
 """
@@ -31,6 +32,12 @@ import sys
 import time
 
 import percent_of_limit
+import provenance
+import result_tables
+# The tables' functions, also under this module's name (its tests and callers use experiments.table etc.).
+from result_tables import (EVENT_COLUMN, PERCENT_OF_LIMIT, STEADY_COLUMN, device_name, fmt_ms,  # noqa: F401
+                           headline_column, read_journal_lines, read_rows, same_configuration, table, tables_text,
+                           tuning_cells)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -59,7 +66,7 @@ PEER_ENVIRONMENT_REMOVED = {"openblas": ["OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"
 # The headline time is steady_time (time per call of N calls back to back between one pair of device timestamps,
 # peers/steady_measurement.h); device_time (one call's events) and call_time (one call's host wall time) stay as
 # diagnostic columns.
-CSV_FIELDS = ["device", "routine", "label", "sizes", "precision", "peer", "peer_device", "status",
+CSV_FIELDS = ["run_id", "device", "routine", "label", "sizes", "precision", "peer", "peer_device", "status",
               "steady_time_median_ns", "steady_time_min_ns", "steady_time_max_ns", "steady_time_stddev_ns",
               "steady_calls_per_sample", "steady_samples", "steady_ci_met", "device_time_median_ns",
               "device_time_min_ns", "device_time_max_ns", "device_time_stddev_ns", "call_time_median_ns",
@@ -67,10 +74,6 @@ CSV_FIELDS = ["device", "routine", "label", "sizes", "precision", "peer", "peer_
               "max_abs_error", "max_rel_error", "gflops", "steady_time_includes", "device_time_includes",
               "call_time_includes"]
 CSV_FIELDS += percent_of_limit.CSV_FIELDS
-# The share of the device's limit a program reached, in percent (FP32 peak for compute-bound cases, copy bandwidth
-# for memory-bound ones, both measured in the same benchmark run by device_peak: percent_of_limit.py), and `limit`,
-# naming which. tables.md shows it as a column, speedup.png beside the speedups (a roofline-style view).
-PERCENT_OF_LIMIT = "percent_of_limit"
 
 
 def program(name):
@@ -158,12 +161,6 @@ def tuned_folder(options, folder=None):
     """The store's folder of the device whose tables are in `folder` (default: the selected device's)."""
     slug = os.path.basename(folder) if folder else mdh_output(["devices", "--slug", options.device])
     return os.path.join(options.tuned, slug)
-
-
-def read_journal_lines(path):
-    """The lines of a journal, plain or compressed (PATH.gz); OSError when neither exists."""
-    with (open(path) if os.path.exists(path) else gzip.open(path + ".gz", "rt")) as f:
-        return f.readlines()
 
 
 def device_args(device):
@@ -283,8 +280,8 @@ def peer_runs(case, folder, options):
     return runs
 
 
-def flat_record(device, case, peer, record, status):
-    row = {"device": device, "routine": case["name"], "label": case["label"], "sizes": case["size"],
+def flat_record(run_id, device, case, peer, record, status):
+    row = {"run_id": run_id, "device": device, "routine": case["name"], "label": case["label"], "sizes": case["size"],
            "precision": case["precision"], "peer": peer, "status": status}
     if record:
         for quantity in ("steady_time", "device_time", "call_time"):
@@ -326,15 +323,78 @@ def stats_median(record):
     return (record.get("steady_time_ns") or {}).get("median") if record else None
 
 
+def kept_rows(options, folder, cases, run_id):
+    """The rows of the device's table that a run of `cases` keeps; refuses rows of another run without --merge."""
+    ran = {(case["name"], case["label"]) for case in cases}
+    kept = [r for r in read_rows(folder) if (r["routine"], r["label"]) not in ran]
+    others = [other for other in provenance.run_ids(kept) if other != run_id]
+    if others and not options.merge:
+        fail("%s holds rows of %s that this run does not measure again (%s); benchmark those cases too, write to "
+             "another --results folder, or pass --merge to keep them beside this run's rows, each naming its run"
+             % (shown_path(os.path.join(folder, "benchmark.csv")), ", ".join(others),
+                ", ".join(sorted({"%s:%s" % (r["routine"], r["label"]) for r in kept
+                                  if provenance.row_run_id(r) in others}))))
+    return kept
+
+
+def check_table(options):
+    """`benchmark`'s refusal alone, before anything runs (scripts/main.sh asks before it tunes)."""
+    kept_rows(options, device_folder(options), selected(load_experiments(options.experiments), options.only),
+              options.run_id)
+
+
+def start_run(options, folder, cases, started):
+    """This run's metadata, and the rows of earlier runs it keeps. Refuses, before anything runs, to keep rows of
+    another run without --merge: a table is one run on one card unless its user asks for more."""
+    slug = os.path.basename(folder)
+    run_id = options.run_id or provenance.new_run_id(slug, started)
+    if not provenance.RUN_ID_PATTERN.match(run_id):
+        fail("--run-id %s: not a run id (`experiments.py run-id` prints a new one)" % run_id)
+    ran = {(case["name"], case["label"]) for case in cases}
+    kept = kept_rows(options, folder, cases, run_id)
+    selector = mdh_output(["devices", "--selector", options.device])
+    this_run = provenance.run_metadata(run_id, ROOT, mdh_output(["devices"]), selector, started)
+    compiler = subprocess.run(["c++", "--version"], capture_output=True, text=True).stdout.split("\n")[0] if \
+        shutil.which("c++") else "unknown"
+    this_run.update({"compiler": compiler, "experiments": os.path.relpath(os.path.abspath(options.experiments), ROOT),
+                     "cases": [], "peer_library_versions": {}})
+    earlier = read_metadata(folder).get("runs", [])
+    joined = next((r for r in earlier if r.get(provenance.RUN_ID_FIELD) == run_id), None)
+    if joined:
+        if not provenance.same_card(joined, this_run):
+            fail("--run-id %s ran on %s; this call would add rows of %s to it" % (
+                run_id, joined.get("device", {}).get("name"), this_run["device"].get("name")))
+        this_run = provenance.joined_run(joined, this_run)
+        this_run["cases"] = [c for c in this_run.get("cases", []) if (c["routine"], c["label"]) not in ran]
+    this_run["cases"] += [provenance.case_settings(case) for case in cases]
+    return this_run, kept, earlier
+
+
+def print_run_id(options):
+    """A new run id for the selected device, for a benchmark of several calls (--run-id in each)."""
+    print(provenance.new_run_id(mdh_output(["devices", "--slug", options.device])))
+
+
+def read_metadata(folder):
+    try:
+        with open(os.path.join(folder, "benchmark.json")) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return {}
+
+
 def benchmark(options):
     folder = device_folder(options)
     slug = os.path.basename(folder)
     records_folder = os.path.join(folder, "records")
+    cases = selected(load_experiments(options.experiments), options.only)
+    run_info, kept, earlier_runs = start_run(options, folder, cases, time.time())
+    run_id = run_info[provenance.RUN_ID_FIELD]
+    print("run %s" % run_id, flush=True)
     os.makedirs(records_folder, exist_ok=True)
     peak = percent_of_limit.measure_peak(program("device_peak"), options.device, records_folder, run,
                                          options.run_timeout)
-    rows = []
-    cases = selected(load_experiments(options.experiments), options.only)
+    rows, records = [], []
     for k, case in enumerate(cases, 1):
         print("benchmark " + case_heading(k, cases, case), flush=True)
         reps = case.get("repetitions", {})
@@ -343,7 +403,7 @@ def benchmark(options):
             if command is None:
                 why = "CLBlast's own tuners have not run here (scripts/tune.sh without --skip-peer-tuning)" if (
                     peer == "clblast_tuned" and program("peer_clblast")) else "its program is not built here"
-                rows.append(flat_record(slug, case, peer, None, "not available here (%s)" % why))
+                rows.append(flat_record(run_id, slug, case, peer, None, "not available here (%s)" % why))
                 continue
             command = command + ["--routine", case["name"], "--spec", os.path.join(ROOT, case["spec"]), "--size",
                                  case["size"], "--seed", str(case.get("seed", 1))] + device_args(options.device) + [
@@ -362,36 +422,50 @@ def benchmark(options):
             if os.path.exists(record_path):
                 with open(record_path) as f:
                     record = json.load(f)
+                record[provenance.RUN_ID_FIELD] = run_id
+                with open(record_path, "w") as f:
+                    json.dump(record, f, indent=2, sort_keys=True)
+                records.append((peer, record))
             status = {0: "ok", 1: "validation failed", 3: "not available here (%s)" % unavailable_reason(record_path),
                       TIMED_OUT: "stopped after %gs (--run-timeout)" % (options.run_timeout or 0)}.get(
                           code, "error (exit %d; see %s.log)" % (code, shown_path(record_path)))
-            rows.append(dict(flat_record(slug, case, peer, record, status),
+            rows.append(dict(flat_record(run_id, slug, case, peer, record, status),
                              **percent_of_limit.limit_fields(record, peak)))
             median = stats_median(record)
-            print("  %-14s %s" % (peer, status if code else "%.4f ms" % (float(median) / 1e6) if median else
+            print("  %-14s %s" % (peer, status if code else "steady %.4f ms" % (float(median) / 1e6) if median else
                                   "ok (no steady time)"), flush=True)
-    # Rows of cases not run this time (another --only) stay as they were.
-    ran = {(r["routine"], r["label"]) for r in rows}
-    rows = [dict(r, precision=r.get("precision") or "fp32") for r in read_rows(folder)
-            if (r["routine"], r["label"]) not in ran] + rows  # rows from before the precision column: fp32
+    # Rows from before the precision column are fp32.
+    rows = [dict(r, precision=r.get("precision") or "fp32") for r in kept] + rows
     with open(os.path.join(folder, "benchmark.csv"), "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=CSV_FIELDS, extrasaction="ignore")
         writer.writeheader()
-        writer.writerows(rows)
+        writer.writerows(dict(r, run_id=provenance.row_run_id(r)) for r in rows)
+    for peer, versions in provenance.peer_versions(records).items():
+        known = run_info["peer_library_versions"].setdefault(peer, [])
+        known += [v for v in versions if v not in known]
+    run_info.update(percent_of_limit.peak_metadata(peak))
+    run_info["end"] = provenance.utc(time.time())
+    with open(os.path.join(folder, "benchmark.json"), "w") as f:
+        json.dump(benchmark_metadata(slug, rows, run_info, earlier_runs), f, indent=2)
+    print("wrote %s (run %s)" % (shown_path(os.path.join(folder, "benchmark.csv")), run_id))
+
+
+def benchmark_metadata(slug, rows, run_info, earlier_runs):
+    """benchmark.json: the runs whose rows the table holds, exactly those, and how every run measures."""
+    ids = provenance.run_ids(rows)
+    runs = [r for r in earlier_runs if r.get(provenance.RUN_ID_FIELD) in ids and
+            r.get(provenance.RUN_ID_FIELD) != run_info[provenance.RUN_ID_FIELD]] + [run_info]
     metadata = {
-        "device": mdh_output(["devices"]),
         "device_slug": slug,
-        "compiler": subprocess.run(["c++", "--version"], capture_output=True, text=True).stdout.split("\n")[0]
-        if shutil.which("c++") else "unknown",
-        "mdh_commit": subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True,
-                                     text=True).stdout.strip() or os.environ.get("MDH_COMMIT", "unknown"),
-        "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "run_ids": ids,
+        "merged": len(ids) > 1,
+        "runs": sorted(runs, key=lambda r: ids.index(r[provenance.RUN_ID_FIELD])),
         "data_type": "fp32 (PRL: 14-byte records, float weights)",
         "precision": "each row's precision column: fp32 throughout, or tf32 (float storage, products of TF32-rounded "
                      "inputs on the tensor cores, float accumulation; validated with the tolerance plus 2^-7)",
         "layouts": "row-major as the spec files declare; each record states the library's own layout",
         "method": "warm-ups, then runs until the 95% confidence interval of the median is within the case's "
-                  "repetitions.ci (2% unless the experiments file says otherwise; each record's ci_target) or "
+                  "repetitions.ci (2% unless the experiments file says otherwise; each run's cases list them) or "
                   "max_runs; every result validated against mdh's double-precision reference before timing",
         "times": "steady_time (the headline) = time per call of N calls enqueued back to back between one pair of "
                  "device timestamps (CUDA events, OpenCL profiling of the first and last command, the host clock for "
@@ -399,233 +473,14 @@ def benchmark(options):
                  "95% interval is within the case's ci; device_time = one call's kernel time (OpenCL profiling "
                  "events / CUDA events), a diagnostic; call_time = host wall time of one whole call until it has "
                  "finished",
-        "experiments": os.path.relpath(os.path.abspath(options.experiments), ROOT),
     }
-    metadata.update(percent_of_limit.peak_metadata(peak))
-    with open(os.path.join(folder, "benchmark.json"), "w") as f:
-        json.dump(metadata, f, indent=2)
-    print("wrote %s" % shown_path(os.path.join(folder, "benchmark.csv")))
+    if provenance.LEGACY_RUN in ids:
+        metadata["legacy"] = ("rows of run_id '%s' were written before the harness recorded runs and were kept with "
+                              "--merge; nothing here describes them" % provenance.LEGACY_RUN)
+    return metadata
 
 
 # ------------------------------------------------------------------------------------------------ print
-
-
-def read_rows(folder):
-    path = os.path.join(folder, "benchmark.csv")
-    if not os.path.exists(path):
-        return []
-    with open(path) as f:
-        return list(csv.DictReader(f))
-
-
-def fmt_ms(ns):
-    return "%.4f" % (float(ns) / 1e6) if ns not in ("", None) else "N/A"
-
-
-STEADY_COLUMN, EVENT_COLUMN = "steady_time_median_ns", "device_time_median_ns"
-
-
-def headline_column(rows):
-    """The time column tables compare: the steady instrument's; one call's events only for a benchmark.csv written
-    before the instrument existed (its header has no steady column), so that one table never mixes the two."""
-    return STEADY_COLUMN if not rows or STEADY_COLUMN in rows[0] else EVENT_COLUMN
-
-
-def row_time(row, column):
-    """(time in ns or "", why not) of a row in the headline column."""
-    if row["status"] != "ok":
-        return "", row["status"]
-    if not row.get(column):
-        return "", "no steady time: the program provides no steady_calls"
-    return row[column], ""
-
-
-def peer_label(row):
-    """A peer's name in the tables, with "CPU, N cores" where it computed on the host CPU (peer_common.h's
-    host_cpu_name), so that a CPU program is never read as a peer of the GPU's kind."""
-    device = row.get("peer_device") or ""
-    return "%s (%s)" % (row["peer"], device.split(" (")[0]) if device.startswith("CPU, ") else row["peer"]
-
-
-def table(rows):
-    """One dict per case of one device: routine, label, sizes, precision, ours (program name), ours_ms, peers [(peer,
-    ms, speedup)] of the peers that ran, unavailable [(peer, reason)] of those that cannot run on this machine, and
-    percent [(program, percent, limit)] where benchmark.csv has the percent_of_limit column. Times are the
-    headline_column's."""
-    column = headline_column(rows)
-    cases = {}
-    for row in rows:
-        cases.setdefault((row["routine"], row["label"], row["sizes"]), []).append(row)
-    out = []
-    for (routine, label, sizes), items in cases.items():
-        # The tuned configuration where there is one; the default configuration's row beside it is its column.
-        ours = next((r for r in items if r["peer"] == "mdh"), None) or next(
-            (r for r in items if r["peer"] == "mdh-default"), None)
-        default = next((r for r in items if r["peer"] == "mdh-default"), None) if ours and ours["peer"] == "mdh" \
-            else None
-        ours_time, ours_why = row_time(ours, column) if ours else ("", "not run")
-        # A benchmark.csv from before the precision column holds fp32 rows only.
-        case = {"routine": routine, "label": label, "sizes": sizes, "precision": items[0].get("precision") or "fp32",
-                "ours": ours["peer"] if ours else "mdh",
-                "ours_ms": fmt_ms(ours_time) if ours_time else "N/A (%s)" % ours_why,
-                "peers": [], "unavailable": [], "percent": []}
-        if default is not None:
-            default_time, default_why = row_time(default, column)
-            case["default_ms"] = fmt_ms(default_time) if default_time else "N/A (%s)" % default_why
-        for r in items:
-            if r.get(PERCENT_OF_LIMIT) and r["status"] == "ok" and not r["peer"].startswith("mdh-config-of-"):
-                case["percent"].append((r["peer"], float(r[PERCENT_OF_LIMIT]), r.get("limit", "")))
-            if r is ours or r is default or r["peer"].startswith("mdh-config-of-"):
-                continue  # the portability runs have their own table (RESULTS/portability.md)
-            if r["status"].startswith("not available here"):
-                reason = r["status"][len("not available here"):].strip()
-                case["unavailable"].append((r["peer"], reason[1:-1] if reason.startswith("(") else reason))
-                continue
-            time_ns, why = row_time(r, column)
-            speedup = "%.2f" % (float(time_ns) / float(ours_time)) if time_ns and ours_time else "N/A"
-            case["peers"].append((peer_label(r), fmt_ms(time_ns) if time_ns else "N/A (%s)" % why, speedup))
-        out.append(case)
-    return out
-
-
-def device_name(folder):
-    """The device's name as mdh's own measurement records give it, else the folder's slug."""
-    for path in sorted(glob.glob(os.path.join(folder, "records", "*-mdh*.json"))):
-        try:
-            with open(path) as f:
-                name = json.load(f).get("device")
-        except (OSError, ValueError):
-            continue
-        if name:
-            return name
-    return os.path.basename(folder)
-
-
-def best_was_the_default_start(folder, routine, label, records, first):
-    """Whether the committed configuration of a run that started from the default is that default: its final timing
-    chose the default's finalist, or, for a run without one, no evaluation beat the first (journals of older versions
-    write configurations in another form, so the configurations themselves are not compared)."""
-    try:
-        with open(os.path.join(folder, "%s-%s.json" % (routine, label))) as f:
-            result = json.load(f)
-        final = result.get("final_timing")
-    except (OSError, ValueError, AttributeError):
-        return False
-    if final:
-        finalists = final.get("finalists", [])
-        chosen = final.get("chosen")
-        return isinstance(chosen, int) and 0 <= chosen < len(finalists) and finalists[chosen].get("role") == "default"
-    costs = [r["cost"] for r in records if r.get("status") == "ok" and r.get("cost") is not None]
-    # And the committed result is this journal's: its time is the first evaluation's.
-    kernel_ns = result.get("kernel_time_ns")
-    same_run = isinstance(kernel_ns, (int, float)) and abs(kernel_ns - first["cost"] * 1e9) <= 1e-6 * kernel_ns
-    return bool(costs) and min(costs) == first["cost"] and same_run
-
-
-def tuning_cells(folder, routine, label, ours):
-    """The tuning behind a row, from the journal beside its tuned configuration (RESULTS/<device>/<routine>-<label>
-    .json.journal, or .json.journal.gz for a run too long to keep uncompressed): ("E evaluations, S s", the default
-    configuration's time in ms as the tuner measured it: the run's first evaluation where the journal says it
-    started from the default, marked "(tuning)"), with "–" where there is none."""
-    if ours == "mdh-default":
-        return "none (default configuration)", "–"
-    path = os.path.join(folder, "%s-%s.json.journal" % (routine, label))
-    try:
-        lines = read_journal_lines(path)
-    except OSError:
-        return "–", "–"
-    try:
-        header = json.loads(lines[0]) if lines else {}
-    except ValueError:
-        header = {}
-    records = []
-    for line in lines[1:]:
-        try:
-            records.append(json.loads(line))
-        except ValueError:
-            continue  # a torn last line after a kill
-    if not records:
-        return "0 evaluations", "–"
-    seconds = max(r.get("elapsed", 0.0) for r in records)
-    default = "N/A (not started from it)"
-    if header.get("metadata", {}).get("default_start"):
-        first = next((r for r in records if r.get("evaluation") == 1), None)
-        if first is not None:
-            default = "%.4f (tuning)" % (first["cost"] * 1e3) if first.get("status") == "ok" else \
-                "N/A (%s)" % first["status"]
-            if first.get("status") == "ok" and best_was_the_default_start(folder, routine, label, records, first):
-                default = "%.4f (tuning; same configuration)" % (first["cost"] * 1e3)
-    return "{:,} evaluation{}, {:.0f} s".format(len(records), "" if len(records) == 1 else "s", seconds), default
-
-
-def same_configuration(folder, routine, label):
-    """Whether the tuned row and the default row of a case ran one and the same configuration (their records'
-    config_values): a tuning run whose best was its default start commits the default, and the two medians then
-    differ by the run-to-run noise alone, which the table must not present as a tuned configuration slower than the
-    default."""
-    values = []
-    for peer in ("mdh", "mdh-default"):
-        try:
-            with open(os.path.join(folder, "records", "%s-%s-%s.json" % (routine, label, peer))) as f:
-                values.append(json.load(f).get("notes", {}).get("config_values"))
-        except (OSError, ValueError, AttributeError):
-            return False
-    return values[0] is not None and values[0] == values[1]
-
-
-HEADLINE_TEXT = {
-    STEADY_COLUMN: "Median steady time in ms: the time per call of N calls enqueued back to back between one pair of "
-                   "device timestamps (CUDA events, OpenCL profiling of the first and last command, the host clock "
-                   "for CPU libraries; peers/README.md), for mdh and every peer alike",
-    EVENT_COLUMN: "Median device time in ms of one call (its profiling events; this benchmark.csv predates the steady "
-                  "instrument)",
-}
-
-
-def tables_text(folder, store, cases, limits, column=STEADY_COLUMN):
-    """tables.md of one device (tuning columns from the journals in `store`); `limits`: the "% of limit" cells
-    by (routine, label, program); `column`: the time the cases hold (headline_column)."""
-    slug = os.path.basename(folder)
-    name = device_name(folder)
-    lines = ["## %s" % (slug if name == slug else "%s (%s)" % (slug, name)), "",
-             HEADLINE_TEXT[column] + "; speedup = peer time / mdh time (> 1: mdh is faster); a peer marked "
-             "(CPU, N cores) computed on the host CPU. One call's event time and whole-call time are in "
-             "benchmark.csv. % of limit: the achieved GFLOP/s or "
-             "GB/s (the spec's flops and bytes) as a share of this device's FP32 peak or copy bandwidth, "
-             "measured by device_peak in the same run; the larger share, named FP32 or BW. Tuning: the evaluations "
-             "and seconds of the tuning run behind mdh's configuration (its journal); default: the default "
-             "configuration's time in ms, measured in the same run, or where this run did not measure it, as the "
-             "tuning run did (marked (tuning): the median of its 3 timed runs, in another call); 'same configuration' where "
-             "the tuned configuration is the default one, the two times then differing by the run-to-run noise. "
-             "Precision: fp32 throughout, or tf32 (products of TF32-rounded inputs on the tensor cores, float "
-             "accumulation), mdh and every peer of the row alike; a tf32 row's % of limit is its bandwidth share "
-             "(device_peak measures no tensor-core peak).", "",
-             "| routine | label | sizes | precision | mdh | % of limit | tuning | default | peer | peer time | "
-             "speedup | peer % of limit |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    unavailable = {}
-    for case in cases:
-        ours_limit = limits.get((case["routine"], case["label"], case["ours"]), "N/A")
-        tuning, default = tuning_cells(store, case["routine"], case["label"], case["ours"])
-        default = case.get("default_ms", default)
-        if "default_ms" in case and same_configuration(folder, case["routine"], case["label"]):
-            default += " (same configuration)"
-        first = [case["routine"], case["label"], case["sizes"], case["precision"], case["ours_ms"], ours_limit, tuning,
-                 default]
-        if not case["peers"]:
-            lines.append("| %s | – | – | – | – |" % " | ".join(first))
-        for k, (peer, time_ms, speedup) in enumerate(case["peers"]):
-            lines.append("| %s | %s | %s | %s | %s |" % (" | ".join(first if k == 0 else [""] * len(first)), peer,
-                                                         time_ms,
-                                                         speedup, limits.get((case["routine"], case["label"],
-                                                                              peer.split(" (")[0]),
-                                                                             "N/A")))
-        for peer, reason in case["unavailable"]:
-            unavailable.setdefault(peer, reason)
-    if unavailable:
-        lines += ["", "Peers that cannot run on this machine (not failures of mdh): " + "; ".join(
-            "%s (%s)" % (peer, reason or "no reason recorded") for peer, reason in sorted(unavailable.items())) + "."]
-    return "\n".join(lines) + "\n"
 
 
 def print_results(options):
@@ -637,9 +492,11 @@ def print_results(options):
             if options.device_given:
                 print("no benchmark results in %s (run scripts/benchmark.sh first)" % shown_path(folder))
             continue
-        cases = table(rows)
+        cases = table(rows, folder)
         store = tuned_folder(options, folder)
-        text = tables_text(folder, store, cases, percent_of_limit.limit_cells(rows), headline_column(rows))
+        heading = provenance.runs_heading(rows, {r.get(provenance.RUN_ID_FIELD): r for r in
+                                                 read_metadata(folder).get("runs", [])})
+        text = tables_text(folder, store, cases, percent_of_limit.limit_cells(rows), headline_column(rows), heading)
         print(text)
         with open(os.path.join(folder, "tables.md"), "w") as f:
             f.write(text)
@@ -665,9 +522,9 @@ def print_file_list(folder, store):
 
     entries = []
     for name, what in (("tables.md", "the tables above"),
-                       ("benchmark.csv", "every program run: device and call times (median, min, max, stddev), "
-                                         "runs, validation, GFLOP/s"),
-                       ("benchmark.json", "how they were measured: device, compiler, commit, date, method"),
+                       ("benchmark.csv", "every program run, with its run_id: steady, device and call times "
+                                         "(median, min, max, stddev), runs, validation, GFLOP/s"),
+                       ("benchmark.json", "the run(s) of the table: card, build, command, times, settings"),
                        ("speedup.png", "speedup of mdh over each peer, per case")):
         if os.path.exists(os.path.join(folder, name)):
             entries.append((rel(folder, name), what))
@@ -762,14 +619,31 @@ def bar_panel(entries, data, title, xlabel, logscale, value_format):
                base, gnuplot_string(data), base, base, value_format))
 
 
+def speedup_bars(cases):
+    """(label, speedup, colour) per bar of speedup.png: one per case and peer, two where the speedup cell is "A to B"
+    (mdh's one configuration timed twice, beyond the noise: one bar for each of its timings)."""
+    bars = []
+    for c in cases:
+        for peer, _, cell in c["peers"]:
+            values = [float(v) for v in cell.split(" to ")] if cell != "N/A" else []
+            for k, value in enumerate(values):
+                which = (" (mdh's slower timing)", " (mdh's faster timing)")[k] if len(values) == 2 else ""
+                bars.append(("%s %s vs %s%s" % (c["routine"], c["sizes"], peer, which), value,
+                             GREEN if value >= 1 else RED))
+    return bars
+
+
 def plot_speedups(folder, cases):
     """speedup.png: one bar per (case, peer), labelled with the case's sizes, titled with the device; beside it the
     share of the device's limit per program when benchmark.csv has that column."""
     device = device_name(folder)
-    speedups = [("%s %s vs %s" % (c["routine"], c["sizes"], peer), float(s), GREEN if float(s) >= 1 else RED)
-                for c in cases for peer, _, s in c["peers"] if s != "N/A"]
+    speedups = speedup_bars(cases)
+    # A share shown as "in cache" in the tables has no bar: its length would claim more than the hardware's limit.
+    shares = [(c, name, p, limit) for c in cases for name, p, limit in c["percent"]]
+    in_cache = [s for s in shares if percent_of_limit.share_cell(s[2], s[3]) == percent_of_limit.IN_CACHE]
     percents = [("%s %s %s%s" % (c["routine"], c["sizes"], program_name, " (%s)" % limit if limit else ""), p,
-                 GREEN if program_name.startswith("mdh") else BLUE) for c in cases for program_name, p, limit in c["percent"]]
+                 GREEN if program_name.startswith("mdh") else BLUE) for c, program_name, p, limit in shares
+                if (c, program_name, p, limit) not in in_cache]
     output = os.path.join(folder, "speedup.png")
     if not speedups and not percents:
         if os.path.exists(output):
@@ -796,7 +670,8 @@ def plot_speedups(folder, cases):
         data = os.path.join(folder, "percent.dat")
         data_files.append(data)
         script.append(bar_panel(percents, data, ("" if len(panels) > 1 else "mdh and its peers on %s\n" % device) +
-                                "share of the device's limit (FP32 peak or copy bandwidth)",
+                                "share of the device's limit (FP32 peak or copy bandwidth)" +
+                                ("\n%d in cache (above the copy bandwidth), not shown" % len(in_cache) if in_cache else ""),
                                 "% of limit", False, "%.1f%%"))
     if len(panels) > 1:
         script.append("unset multiplot")
@@ -811,6 +686,18 @@ def y_axis(values):
     if high >= 10 * low:
         return "set logscale y; set format y '%%g'; set mytics 10; set yrange [%g:%g];" % (low / 1.5, high * 1.5)
     return "set yrange [0:%g];" % (high * 1.15)
+
+
+def final_timing_text(result_path):
+    """"; final timing X ms" of a tuning result whose finalists were timed again as the benchmark times them (the
+    figure its table compares), or "" where the result has none."""
+    try:
+        with open(result_path) as f:
+            final = json.load(f).get("final_timing") or {}
+        chosen = final["finalists"][final["chosen"]]["final_ns"]
+    except (OSError, ValueError, KeyError, IndexError, TypeError):
+        return ""
+    return "; final timing %.4f ms" % (chosen / 1e6)
 
 
 def plot_tuning_curves(folder, store):
@@ -845,10 +732,11 @@ def plot_tuning_curves(folder, store):
             # The step curve runs to the end of tuning, also when the first configuration stayed the best.
             for t, c in points + [(max(last, points[-1][0] + 1e-3), points[-1][1])]:
                 f.write("%g %g\n" % (t, c))
-        title = "tuning %s (%s)\non %s: %d evaluations, best %.4f ms" % (
-            name, sizes, metadata.get("device", device), len(lines) - 1, points[-1][1])
+        title = "tuning %s (%s)\non %s: %d evaluations\n%s %.4f ms%s" % (
+            name, sizes, metadata.get("device", device), len(lines) - 1, result_tables.SEARCH_BEST, points[-1][1],
+            final_timing_text(os.path.join(store, name + ".json")))
         script = ("set terminal pngcairo size 800,450 noenhanced font 'sans,10'; set output %s; "
-                  "set xlabel 'tuning time (s)'; set ylabel 'best kernel time so far (ms)'; set title %s; "
+                  "set xlabel 'tuning time (s)'; set ylabel \"the search's best kernel time so far (ms)\"; set title %s; "
                   "unset key; set grid; %s set xrange [0:*]; "
                   "plot %s using 1:2 with steps lw 2 lc rgb '#2e8b57'"
                   % (gnuplot_string(os.path.join(folder, "tuning-%s.png" % name)), gnuplot_string(title),
@@ -859,7 +747,7 @@ def plot_tuning_curves(folder, store):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("command", choices=["tune", "benchmark", "print"])
+    parser.add_argument("command", choices=["tune", "benchmark", "print", "run-id", "check-table"])
     parser.add_argument("--device", default=None, help="device selector (P:D, gpu, cpu, name); default: mdh's default")
     parser.add_argument("--experiments", default=os.path.join(ROOT, "experiments.json"))
     parser.add_argument("--results", default=os.path.join(ROOT, "results"),
@@ -875,6 +763,12 @@ def main():
     parser.add_argument("--skip-peer-tuning", action="store_true", help="tune: do not run CLBlast's own tuners")
     parser.add_argument("--portability", action="store_true",
                         help="benchmark: also run every other device's tuned configuration on this device")
+    parser.add_argument("--run-id", default=None,
+                        help="benchmark: the run these rows belong to (default: a new one); a later call with the "
+                             "same id adds its cases to that run (`run-id` prints a new id)")
+    parser.add_argument("--merge", action="store_true",
+                        help="benchmark: keep the rows of other runs that this run does not measure again (the "
+                             "table then names each row's run)")
     parser.add_argument("--run-timeout", type=float, default=None,
                         help="benchmark: stop one program run after this many seconds (recorded, never fatal)")
     options = parser.parse_args()
@@ -882,7 +776,8 @@ def main():
     options.results = os.path.abspath(options.results)
     options.tuned = os.path.abspath(options.tuned)
     options.device = options.device or ""
-    {"tune": tune, "benchmark": benchmark, "print": print_results}[options.command](options)
+    {"tune": tune, "benchmark": benchmark, "print": print_results, "run-id": print_run_id,
+     "check-table": check_table}[options.command](options)
 
 
 if __name__ == "__main__":

@@ -4,15 +4,23 @@
 # tables with plots beside them. Everything goes to local-results/<device>/ (git ignores it), and the job ends with
 # the paths of its files; the committed tables (results/) and tuned configurations (tuned/) are not rewritten unless
 # asked with --results results --tuned tuned.
-# Usage: scripts/main.sh [--device D] [--budget-scale F] [--experiments FILE] [--results DIR] [--tuned DIR]
+# Usage: scripts/main.sh [--device D] [--budget-scale F] [--experiments FILE] [--results DIR] [--tuned DIR] [--merge]
+# (--merge: keep the rows of an earlier run's other cases in the table, each naming its run; without it a table
+# holding such rows is refused.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-device=() scale=() experiments=experiments.quick.json results=local-results tuned=
+device=() scale=() merge=() experiments=experiments.quick.json results=local-results tuned=
 usage() {
-  echo "usage: scripts/main.sh [--device D] [--budget-scale F] [--experiments FILE] [--results DIR] [--tuned DIR]" >&2
+  echo "usage: scripts/main.sh [--device D] [--budget-scale F] [--experiments FILE] [--results DIR] [--tuned DIR]" \
+    "[--merge]" >&2
   exit 2
 }
 while (($#)); do
+  if [[ $1 == --merge ]]; then
+    merge=(--merge)
+    shift
+    continue
+  fi
   (($# >= 2)) || usage
   case $1 in
     --device) device=(--device "$2") ;;
@@ -28,6 +36,8 @@ done
 ((${#device[@]})) || device=(--device "")
 # The tuned configurations go beside the tables unless a store is named; their journals stay resumable.
 common=("${device[@]}" --experiments "$experiments" --results "$results" --tuned "${tuned:-$results}")
+# A table the benchmark would refuse (rows of another run, no --merge) is refused before the tuning, not after it.
+python3 scripts/experiments.py check-table "${common[@]}" "${merge[@]}"
 bash scripts/tune.sh "${common[@]}" "${scale[@]}" --skip-peer-tuning --keep-journals
-bash scripts/benchmark.sh "${common[@]}"
+bash scripts/benchmark.sh "${common[@]}" "${merge[@]}"
 bash scripts/print_results.sh "${device[@]}" --results "$results" --tuned "${tuned:-$results}"

@@ -26,7 +26,7 @@ def measure_peak(program_path, device, records_folder, run, timeout=None):
     if os.path.exists(path):
         os.remove(path)  # never judge this run against an earlier run's limits
     if not program_path:
-        print("warning: device_peak not found: the rows get no %% of limit", flush=True)
+        print("warning: device_peak not found: the rows get no % of limit", flush=True)
         return None
     with open(path + ".log", "w") as log:
         # No `--device ''` for the default device (commands are printed, and shown to users as they ran).
@@ -76,12 +76,24 @@ def limit_fields(record, peak):
     return fields
 
 
+# What a share of the copy bandwidth above 100% is written as: such a row's input stayed in a cache between the
+# calls it was timed over (a small working set), so its share says nothing about the memory it was judged against.
+IN_CACHE = "in cache"
+
+
+def share_cell(percent, limit):
+    """A share of the limit as tables show it: "73% BW", "7.5% FP32", IN_CACHE above 100% of the copy bandwidth,
+    and "above FP32 peak" where a row claims more than device_peak's FMA throughput (flops counted wrongly)."""
+    if percent > 100:
+        return IN_CACHE if limit == "BW" else "above %s peak" % limit
+    return ("%.0f%% %s" if percent >= 10 else "%.1f%% %s") % (percent, limit)
+
+
 def limit_cell(row):
-    """The table cell of one benchmark.csv row: "73% BW", "7.5% FP32", or "N/A" where the row has no limit."""
+    """The table cell of one benchmark.csv row (share_cell), or "N/A" where the row has no limit."""
     if row.get("status") != "ok" or not row.get("percent_of_limit"):
         return "N/A"
-    percent = float(row["percent_of_limit"])
-    return ("%.0f%% %s" if percent >= 10 else "%.1f%% %s") % (percent, row["limit"])
+    return share_cell(float(row["percent_of_limit"]), row["limit"])
 
 
 def limit_cells(rows):

@@ -92,7 +92,10 @@ int run_tuning_session(const TuningRequest& request, TuningSettings settings, co
     return 1;
   }
   session.write_text(session.out_path, outcome->result_file->to_json().dump(2) + "\n");
-  std::cout << "best: " << format_cost(*outcome->result.best_cost)
+  // Which figure this is: the final timing's (as the benchmark times) or, without one, the search's own.
+  const bool final_timed = outcome->final_timing && outcome->final_timing->chosen;
+  std::cout << (final_timed ? "best (final timing): " : "best (the search's; no final timing): ")
+            << format_cost(*outcome->result.best_cost)
             << rates(outcome->result_file->gflops, outcome->result_file->gbytes_per_second) << " -> "
             << session.out_path << '\n';
   return 0;

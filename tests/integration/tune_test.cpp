@@ -107,6 +107,8 @@ TEST_F(TuneTest, TheResultIsTheFastestOfTheFinalistsTimedAgainBesideTheDefault) 
                            "ms \\(searched [0-9.e-]+\\)[^\\n]*\\n")))
       << r.output;
   EXPECT_EQ(std::regex_search(r.output, std::regex("note: final timing [^\\n]* <- chosen[;\\n]")), true) << r.output;
+  // The last line says which figure it reports: the final timing's, not the search's.
+  EXPECT_NE(r.output.find("\nbest (final timing): "), std::string::npos) << r.output;
   EXPECT_EQ(journal_lines("best.json.journal").size(), 7u) << "a header and the six evaluations of the search";
   json result;
   std::ifstream(path("best.json")) >> result;
@@ -130,7 +132,10 @@ TEST_F(TuneTest, TheResultIsTheFastestOfTheFinalistsTimedAgainBesideTheDefault) 
   EXPECT_EQ(chosen["final_ns"].get<double>(), fastest);
   EXPECT_EQ(result["config"], chosen["config"]);
 
-  ASSERT_EQ(tune(6, " --force --finalists 0").status, 0);
+  const auto search_only_run = tune(6, " --force --finalists 0");
+  ASSERT_EQ(search_only_run.status, 0);
+  EXPECT_NE(search_only_run.output.find("\nbest (the search's; no final timing): "), std::string::npos)
+      << search_only_run.output;
   json search_only;
   std::ifstream(path("best.json")) >> search_only;
   EXPECT_FALSE(search_only.contains("final_timing"));

@@ -2,8 +2,10 @@
 """The "% of limit" column (scripts/percent_of_limit.py) alone and through experiments.py benchmark and print, with
 fake programs standing in for mdh, peer_mdh, peer_openblas and device_peak (no device needed, about a second)."""
 import csv
+import glob
 import json
 import os
+import re
 import sys
 import tempfile
 import unittest
@@ -77,12 +79,22 @@ class LimitFields(unittest.TestCase):
                          "7.5% FP32")
 
 
-FAKE_MDH = """#!/usr/bin/env python3
-import sys
-print("fake-gpu" if sys.argv[1:3] == ["devices", "--slug"] else "0:0 Fake GPU")
-"""
-
 # A peer writing a record of 1 ms with the flops and bytes of GEMV 1024x1024 (what the spec would declare).
+class InCache(unittest.TestCase):
+    def test_a_share_above_the_copy_bandwidth_reads_in_cache(self):
+        self.assertEqual(percent_of_limit.share_cell(172.0, "BW"), "in cache")
+        self.assertEqual(percent_of_limit.share_cell(100.0, "BW"), "100% BW")
+        self.assertEqual(percent_of_limit.share_cell(101.2, "FP32"), "above FP32 peak")
+        self.assertEqual(percent_of_limit.limit_cell({"status": "ok", "percent_of_limit": "160.7", "limit": "BW"}),
+                         "in cache")
+
+    def test_no_committed_table_shows_a_share_above_the_limit(self):
+        for path in glob.glob(os.path.join(os.path.dirname(SCRIPTS), "results", "*", "tables.md")):
+            with open(path) as f:
+                shares = [float(p) for p in re.findall(r"\| (\d+(?:\.\d+)?)% (?:BW|FP32) \|", f.read())]
+            self.assertTrue(all(share <= 100 for share in shares), path)
+
+
 FAKE_PEER = """#!/usr/bin/env python3
 import json, sys
 a = sys.argv
@@ -112,7 +124,7 @@ class BenchmarkAndPrint(unittest.TestCase):
         root = self.tmp.name
         bin_dir = os.path.join(root, "bin")
         os.makedirs(bin_dir)
-        programs = {"mdh": FAKE_MDH, "device_peak": FAKE_DEVICE_PEAK,
+        programs = {"mdh": fake_programs.FAKE_MDH, "device_peak": FAKE_DEVICE_PEAK,
                     "peer_mdh": FAKE_PEER % {"peer": "mdh-default", "device": "Fake GPU"},
                     "peer_openblas": FAKE_PEER % {"peer": "openblas", "device": "host CPU (2 OpenBLAS threads)"}}
         fake_programs.write_programs(bin_dir, programs)
@@ -135,10 +147,7 @@ class BenchmarkAndPrint(unittest.TestCase):
         self.tmp.cleanup()
 
     def options(self, command):
-        return experiments.argparse.Namespace(command=command, device="gpu", device_given=True,
-                                              experiments=self.experiments, only=[], portability=False,
-                                              run_timeout=None, results=os.path.join(self.tmp.name, "results"),
-                                              tuned=os.path.join(self.tmp.name, "tuned"))
+        return fake_programs.benchmark_options(self.tmp.name, self.experiments, command)
 
     def rows(self):
         with open(os.path.join(self.folder, "benchmark.csv")) as f:
@@ -154,7 +163,7 @@ class BenchmarkAndPrint(unittest.TestCase):
         self.assertEqual((ours["peak_fp32_gflops"], ours["peak_copy_gbytes_per_s"]), ("10000.0", "2000.0"))
         self.assertEqual(rows["openblas"]["percent_of_limit"], "")  # the host CPU, not the fake GPU
         with open(os.path.join(self.folder, "benchmark.json")) as f:
-            self.assertEqual(json.load(f)["device_peak"]["copy_gbytes_per_s"], 2000.0)
+            self.assertEqual(json.load(f)["runs"][0]["device_peak"]["copy_gbytes_per_s"], 2000.0)
 
         experiments.print_results(self.options("print"))
         with open(os.path.join(self.folder, "tables.md")) as f:
@@ -169,7 +178,7 @@ class BenchmarkAndPrint(unittest.TestCase):
         ours = self.rows()["mdh-default"]
         self.assertEqual((ours["status"], ours["gbytes_per_s"], ours["percent_of_limit"]), ("ok", "4.20", ""))
         with open(os.path.join(self.folder, "benchmark.json")) as f:
-            self.assertIn("not measured", json.load(f)["device_peak"])
+            self.assertIn("not measured", json.load(f)["runs"][0]["device_peak"])
 
 
 if __name__ == "__main__":

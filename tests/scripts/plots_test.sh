@@ -38,11 +38,13 @@ import sys
 sys.path.insert(0, sys.argv[1])
 import experiments
 case = {'name': 'dot', 'label': 'x', 'size': 'K=8', 'precision': 'fp32'}
-row = experiments.flat_record('d', case, 'mdh',
+run_id = '20261202T000000Z-d-0000'
+row = experiments.flat_record(run_id, 'd', case, 'mdh',
                               {'percent_of_limit': 42.04, 'limit': 'copy bandwidth', 'device_time_ns': {'median': 5}},
                               'ok')
 assert (row['percent_of_limit'], row['limit']) == ('42.0', 'copy bandwidth'), row
-assert 'percent_of_limit' not in experiments.flat_record('d', case, 'mdh', {'device_time_ns': {'median': 5}}, 'ok')
+assert 'percent_of_limit' not in experiments.flat_record(run_id, 'd', case, 'mdh', {'device_time_ns': {'median': 5}},
+                                                         'ok')
 " "$source_dir/scripts" || fail "flat_record does not carry percent_of_limit"
 
 terminals=$(grep -c "set terminal" "$source_dir/scripts/experiments.py")

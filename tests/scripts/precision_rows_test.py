@@ -121,11 +121,8 @@ class Benchmark(unittest.TestCase):
         os.environ["MDH_BIN"] = bin_dir
         os.environ["TUNE_LOG"] = os.path.join(root, "tune.log")
         self.folder = os.path.join(root, "results", "fake-gpu")
-        self.options = experiments.argparse.Namespace(
-            command="benchmark", device="gpu", device_given=True, experiments=self.experiments, only=[],
-            portability=False, run_timeout=None, results=os.path.join(root, "results"),
-            tuned=os.path.join(root, "tuned"), budget_scale=1.0, in_process=False, skip_peer_tuning=True,
-            compress_journals=True)
+        self.options = fake_programs.benchmark_options(root, self.experiments, budget_scale=1.0, in_process=False,
+                                                       skip_peer_tuning=True, compress_journals=True)
 
     def tearDown(self):
         experiments.ROOT = self.saved[0]
@@ -148,6 +145,9 @@ class Benchmark(unittest.TestCase):
                 record = json.load(f)
             self.assertEqual(record["precision"], rows[(label, peer)]["precision"])  # what the program was told
             self.assertEqual("--precision" in record["arguments"], label == "PC-tf32")
+        with open(os.path.join(self.folder, "benchmark.json")) as f:
+            run = json.load(f)["runs"][0]
+        self.assertEqual([(c["label"], c["precision"]) for c in run["cases"]], [("PC", "fp32"), ("PC-tf32", "tf32")])
         self.options.command = "print"
         experiments.print_results(self.options)
         with open(os.path.join(self.folder, "tables.md")) as f:
@@ -164,7 +164,8 @@ class Benchmark(unittest.TestCase):
             writer.writeheader()
             writer.writerow({"device": "fake-gpu", "routine": "dot", "label": "RW", "sizes": "K=8", "peer": "cublas",
                              "status": "ok", "steady_time_median_ns": "1000"})
-        self.options.only = ["gemm:PC-tf32"]
+        # Its rows are of no recorded run, so keeping them beside this run's is a merge.
+        self.options.only, self.options.merge = ["gemm:PC-tf32"], True
         experiments.benchmark(self.options)
         with open(os.path.join(self.folder, "benchmark.csv")) as f:
             rows = {(r["label"], r["peer"]): r for r in csv.DictReader(f)}

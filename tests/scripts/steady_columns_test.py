@@ -16,11 +16,6 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import experiments  # noqa: E402
 import fake_programs  # noqa: E402
 
-FAKE_MDH = """#!/usr/bin/env python3
-import sys
-print("fake-gpu" if sys.argv[1:3] == ["devices", "--slug"] else "0:0 Fake GPU")
-"""
-
 # A peer whose steady time is half its one-call event time; its device names the environment it saw, and a CUDA
 # peer names the --peer it was given.
 FAKE_PEER = """#!/usr/bin/env python3
@@ -84,7 +79,7 @@ class Benchmark(unittest.TestCase):
         root = self.tmp.name
         bin_dir = os.path.join(root, "bin")
         os.makedirs(bin_dir)
-        programs = {"mdh": FAKE_MDH,
+        programs = {"mdh": fake_programs.FAKE_MDH,
                     "peer_mdh": FAKE_PEER % {"peer": "mdh-default", "device": "Fake GPU", "steady": 1e6,
                                              "events": 2e6},
                     "peer_openblas": FAKE_PEER % {"peer": "openblas", "device": "CPU, 2 cores (2 OpenBLAS threads)",
@@ -111,10 +106,7 @@ class Benchmark(unittest.TestCase):
         self.tmp.cleanup()
 
     def test_rows_carry_the_steady_time_and_openblas_runs_without_its_coretype(self):
-        options = experiments.argparse.Namespace(command="benchmark", device="gpu", device_given=True,
-                                                 experiments=self.experiments, only=[], portability=False,
-                                                 run_timeout=None, results=os.path.join(self.tmp.name, "results"),
-                                                 tuned=os.path.join(self.tmp.name, "tuned"))
+        options = fake_programs.benchmark_options(self.tmp.name, self.experiments)
         experiments.benchmark(options)
         with open(os.path.join(self.folder, "benchmark.csv")) as f:
             rows = {r["peer"]: r for r in csv.DictReader(f)}
