@@ -39,6 +39,18 @@ def test_gemm_matches_numpy_with_sizes_taken_from_the_shapes():
     close_to(c, a.astype(np.float64) @ b.astype(np.float64), 29)
 
 
+def test_precision_tf32_without_tensor_cores_runs_in_fp32_with_a_note(capsys):
+    rng = np.random.default_rng(2)
+    a = rng.random((13, 5), dtype=np.float32)
+    b = rng.random((5, 7), dtype=np.float32)
+    spec = mdh.load(app("gemm.mdh"))
+    c = spec.run(A=a, B=b, precision="tf32", config="default")
+    close_to(c, a.astype(np.float64) @ b.astype(np.float64), 5)
+    assert "--precision tf32: " in capsys.readouterr().err
+    with pytest.raises(mdh.Error, match=r"^unknown precision 'fp16' \(accepted: fp32, tf32\)$"):
+        spec.run(A=a, B=b, precision="fp16")
+
+
 def test_output_is_the_memory_read_from_the_device_not_a_copy():
     x = np.arange(1000, dtype=np.float32)
     r = mdh.load(app("dot.mdh")).run(x=x, y=np.ones(1000, dtype=np.float32))

@@ -197,6 +197,28 @@ TEST(Cli, BadOptionIsAUserError) {
   EXPECT_NE(r.output.find("see mdh run --help"), std::string::npos) << r.output;
 }
 
+TEST(Cli, AnUnknownPrecisionIsAUserError) {
+  Result r = mdh_cli("run apps/gemm.mdh --size I=4,J=4,K=4 --precision fp16");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.output, "error: unknown precision 'fp16' (accepted: fp32, tf32)\n");
+}
+
+// PoCL has no tensor cores: a TF32 request says so once and runs in fp32, verified with fp32's tolerance.
+TEST(Cli, Tf32WithoutTensorCoresRunsInFp32WithANote) {
+  Result r = mdh_cli("run apps/gemm.mdh --size I=13,J=7,K=5 --precision tf32 --config default --verify");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("note: --precision tf32: "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(" has no TF32 tensor cores that mdh reaches (NVIDIA's driver, compute capability 8.0 or "
+                          "later); running in fp32\n"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("verify (reference in double): PASS"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("0.0078"), std::string::npos) << "TF32's tolerance in an fp32 run:\n" << r.output;
+  Result space = mdh_cli("space apps/gemm.mdh --size I=13,J=7,K=5 --precision tf32 -q");
+  EXPECT_EQ(space.status, 0) << space.output;
+  EXPECT_NE(space.output.find("running in fp32"), std::string::npos) << space.output;
+}
+
 TEST(Cli, RunVerifiesAtPrimeSizes) {
   Result r = mdh_cli("run apps/gemm.mdh --size I=13,J=7,K=5 --repeat 2 --verify");
   EXPECT_EQ(r.status, 0) << r.output;

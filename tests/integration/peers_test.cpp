@@ -299,9 +299,9 @@ TEST(Peers, ThePrecisionOptionTakesFp32OrTf32) {
     EXPECT_TRUE(mdh::peers::parse_peer_options(static_cast<int>(argv.size()), argv.data(), "peer_x", {}, options));
     return options.precision;
   };
-  EXPECT_EQ(parse({}), mdh::peers::ComputePrecision::fp32);
-  EXPECT_EQ(parse({"--precision", "fp32"}), mdh::peers::ComputePrecision::fp32);
-  EXPECT_EQ(parse({"--precision", "tf32"}), mdh::peers::ComputePrecision::tf32);
+  EXPECT_EQ(parse({}), mdh::ComputePrecision::fp32);
+  EXPECT_EQ(parse({"--precision", "fp32"}), mdh::ComputePrecision::fp32);
+  EXPECT_EQ(parse({"--precision", "tf32"}), mdh::ComputePrecision::tf32);
   try {
     parse({"--precision", "fp16"});
     ADD_FAILURE() << "fp16 was accepted";
@@ -314,8 +314,8 @@ TEST(Peers, ThePrecisionOptionTakesFp32OrTf32) {
 // off by more than the FP32 tolerance but within the TF32 one passes as tf32 and fails as fp32. The record names its
 // precision, which the tables show as a column.
 TEST(Peers, ATf32RecordIsCheckedWithTheTf32Tolerance) {
-  for (const auto precision : {mdh::peers::ComputePrecision::fp32, mdh::peers::ComputePrecision::tf32}) {
-    SCOPED_TRACE(mdh::peers::precision_name(precision));
+  for (const auto precision : {mdh::ComputePrecision::fp32, mdh::ComputePrecision::tf32}) {
+    SCOPED_TRACE(mdh::precision_name(precision));
     mdh::peers::PeerOptions options = fake_dot_options(5);
     options.precision = precision;
     mdh::peers::PeerCase peer_case(options);
@@ -342,7 +342,7 @@ TEST(Peers, ATf32RecordIsCheckedWithTheTf32Tolerance) {
       return out;
     };
     const nlohmann::json record = mdh::peers::run_and_record(peer_case, setup);
-    const bool tf32 = precision == mdh::peers::ComputePrecision::tf32;
+    const bool tf32 = precision == mdh::ComputePrecision::tf32;
     EXPECT_EQ(record.at("precision"), tf32 ? "tf32" : "fp32");
     EXPECT_EQ(record.at("validation").at("passed").get<bool>(), tf32);
     EXPECT_EQ(record.at("validation").at("precision_tolerance").get<double>(), tf32 ? 0x1p-7 : 0.0);
@@ -353,7 +353,7 @@ TEST(Peers, ATf32RecordIsCheckedWithTheTf32Tolerance) {
 // A program without a TF32 path asked for tf32 is a user error, never an FP32 record in a TF32 row.
 TEST(Peers, APeerRefusesAPrecisionItDoesNotComputeIn) {
   mdh::peers::PeerOptions options = fake_dot_options(5);
-  options.precision = mdh::peers::ComputePrecision::tf32;
+  options.precision = mdh::ComputePrecision::tf32;
   mdh::peers::PeerCase peer_case(options);
   mdh::peers::PeerSetup setup;
   setup.peer = "fake";

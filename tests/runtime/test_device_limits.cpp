@@ -24,11 +24,12 @@ TEST(DeviceLimits, EveryFieldIsCopiedFromTheDevice) {
   device.local_mem_dedicated = true;
   device.preferred_float_vector_width = 4;
   device.warp_size = 48;
+  device.nvidia_compute_capability_major = 9;
   const DeviceLimits defaults;
   // Destructured so that a field added to DeviceLimits does not compile here until this test checks it.
   const auto [max_work_group_size, max_work_item_sizes, local_mem_bytes, max_alloc_bytes, compute_units,
               local_memory_dedicated, private_mem_bytes, simd_width, warp_size, float_vector_width,
-              registers_per_work_item, subgroup_width, nvidia_driver] = device_limits(device);
+              registers_per_work_item, subgroup_width, nvidia_driver, tf32_tensor_cores] = device_limits(device);
   EXPECT_EQ(max_work_group_size, 1000u);
   EXPECT_EQ(max_work_item_sizes, (std::array<uint64_t, 3>{11, 22, 33}));
   EXPECT_EQ(local_mem_bytes, 12345u);
@@ -41,6 +42,7 @@ TEST(DeviceLimits, EveryFieldIsCopiedFromTheDevice) {
   EXPECT_EQ(float_vector_width, 4u);         // the vector width, warp or not
   EXPECT_EQ(registers_per_work_item, 255u);  // NVIDIA's per-thread register limit (not reported by the driver)
   EXPECT_EQ(subgroup_width, 48u);            // shfl.sync's width: the warp
+  EXPECT_TRUE(tf32_tensor_cores);            // NVIDIA's driver, compute capability 9
   // The synthetic values are not the defaults, so each check above fails for a field device_limits() leaves alone.
   EXPECT_NE(defaults.max_work_group_size, 1000u);
   EXPECT_NE(defaults.max_work_item_sizes, (std::array<uint64_t, 3>{11, 22, 33}));
@@ -54,6 +56,7 @@ TEST(DeviceLimits, EveryFieldIsCopiedFromTheDevice) {
   EXPECT_NE(defaults.float_vector_width, 4u);
   EXPECT_NE(defaults.registers_per_work_item, 255u);
   EXPECT_NE(defaults.subgroup_width, 48u);
+  EXPECT_FALSE(defaults.tf32_tensor_cores);
   // Not a device query but mdh's budget for one work-item's private arrays (see device_limits.h).
   EXPECT_EQ(private_mem_bytes, defaults.private_mem_bytes);
 
@@ -68,6 +71,13 @@ TEST(DeviceLimits, EveryFieldIsCopiedFromTheDevice) {
   EXPECT_EQ(device_limits(device).simd_width, 4u);
   EXPECT_EQ(device_limits(device).warp_size, 1u);
   EXPECT_EQ(device_limits(device).registers_per_work_item, 0u);
+  // TF32 tensor cores: NVIDIA's driver on compute capability 8.0 and later only.
+  EXPECT_FALSE(device_limits(device).tf32_tensor_cores);
+  device.platform_name = "NVIDIA CUDA";
+  device.nvidia_compute_capability_major = 7;
+  EXPECT_FALSE(device_limits(device).tf32_tensor_cores);
+  device.nvidia_compute_capability_major = 8;
+  EXPECT_TRUE(device_limits(device).tf32_tensor_cores);
 }
 
 template <class T>
