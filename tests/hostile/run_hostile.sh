@@ -171,6 +171,21 @@ if [ "$group" = inputs ]; then
   fi
   rm -rf name.out name-*.cl plain.npy named.npy exported "${injected%%/*}"
 
+  # A spec path that is not UTF-8: mdh tune records its options in JSON (the workers' request, the journal, the
+  # result), which holds UTF-8 only, so it refuses the path by name before any work; generate needs no JSON.
+  cp gemm.mdh $'g\xff.mdh'
+  bad spec-name-not-utf8-tune 'the spec path '"'"'g\xff.mdh'"'"' is not UTF-8 text' tune $'g\xff.mdh' \
+    --size I=8,J=8,K=8 --evals 1 --out not-utf8.json
+  good spec-name-not-utf8-generate generate $'g\xff.mdh' --size I=8,J=8,K=8 -o not-utf8.cl
+  rm -f $'g\xff.mdh' not-utf8.cl
+
+  # --- --full-ranges at an extent where one dimension's tile sizes alone make tens of millions of combinations:
+  # refused at once, not after minutes of growing memory
+  bad full-ranges-too-large-space "--full-ranges: LT_SIZE_k, PT_SIZE_k, NUM_WI_k and NUM_WG_k at extent 2048 have more" \
+    space "$source_dir/apps/dot.mdh" --size K=2048 --full-ranges
+  bad full-ranges-too-large-tune "--full-ranges: LT_SIZE_k, PT_SIZE_k, NUM_WI_k and NUM_WG_k at extent 2048 have more" \
+    tune "$source_dir/apps/dot.mdh" --size K=2048 --full-ranges --evals 1 --out full-ranges.json
+
   # --- names that could never compile (OpenCL C words, the generator's own identifiers and macros): refused at
   # check time with their place in the spec
   reserved_spec() { sed -e "s/^view (i < I) : A\[i\] -> B\[i\]/$2/" -e "s/^input A /input $3 /" scaled.mdh >"$1"; }
