@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "codegen/device_limits.h"
+
 namespace mdh {
 
 struct TuningResultFile {
@@ -16,6 +18,9 @@ struct TuningResultFile {
   std::string md_hom_signature;
   nlohmann::json sizes = nlohmann::json::object();   // {"I": 1024, ...}
   nlohmann::json device = nlohmann::json::object();  // name, driver, platform, slug, count
+  // The limits the configuration was tuned under (pipeline/device_limits_json.h), from which it is generated on
+  // machines without that device; nullopt in results written before they were recorded.
+  std::optional<DeviceLimits> device_limits;
   std::string technique, abort;
   uint64_t seed = 0, evaluations = 0, valid_evaluations = 0;
   double tuning_seconds = 0, kernel_time_ns = 0;
