@@ -18,7 +18,11 @@ export MDH_TUNED_RESULTS=none  # the default configuration, whatever the machine
 ulimit -c 0  # a crash is detected by its signal; no core files in the working folder
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/mdh-hostile-XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# What mdh writes under TMPDIR (kernels, references, the folders a killed tuner leaves) goes into a folder removed at
+# the end as well; outside the work folder, whose files the cases compare before and after.
+mdh_tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/mdh-hostile-tmpdir-XXXXXX")
+trap 'rm -rf "$work" "$mdh_tmpdir"' EXIT
+export TMPDIR="$mdh_tmpdir"
 cd "$work" || exit 1
 failures=0
 cases=0
