@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -244,7 +245,15 @@ INSTANTIATE_TEST_SUITE_P(TuningSpace, TunersEstimate,
                                                                             {"BUF_ORDER_P_A", {0}},
                                                                             {"LOCAL_PAD_A", {0}},
                                                                             {"WG_SWIZZLE_i", {1}},
-                                                                            {"STORE_WIDTH", {1}}})}));
+                                                                            {"STORE_WIDTH", {1}}})}),
+                         [](const ::testing::TestParamInfo<EstimatedSpace>& info) {
+                           // "dot_K_4": the app's name and its sizes.
+                           std::string name = std::string(info.param.app).substr(5);
+                           name = name.substr(0, name.find('.')) + "_" + info.param.sizes;
+                           for (char& c : name)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return name;
+                         });
 
 // A typed config and its assignment convert into each other through the family table, for every family.
 TEST(TuningSpace, EveryFamilyRoundTripsThroughAnAssignment) {
