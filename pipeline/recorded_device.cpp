@@ -39,9 +39,10 @@ DeviceLimits limits_for_kernel_choice(const KernelChoice& choice, const BoundMdh
   const std::string here = device_slug(device);
   if (slug.empty() || slug == here) return local;
   const std::string tuned_on = (name.empty() ? slug : name) + " (" + slug + ")";
+  const TunedStoreNote say = note ? note : [](const std::string&) {};
   if (result.device_limits) {
-    note(path + " was tuned on " + tuned_on + ", not on this device, " + device.name + " (" + here +
-         "): its kernel is generated for the limits it recorded for that device");
+    say(path + " was tuned on " + tuned_on + ", not on this device, " + device.name + " (" + here +
+        "): its kernel is generated for the limits it recorded for that device");
     return *result.device_limits;
   }
   try {
@@ -54,9 +55,9 @@ DeviceLimits limits_for_kernel_choice(const KernelChoice& choice, const BoundMdh
                     here + "), where " + why + "; generate it on a machine with that device, or tune it again " +
                     "to record them");
   }
-  note(path + " was tuned on " + tuned_on + " and records no device limits (results written before mdh recorded " +
-       "them): its kernel is generated for this device's, " + device.name + " (" + here +
-       "), and may differ from the one tuned");
+  say(path + " was tuned on " + tuned_on + " and records no device limits (results written before mdh recorded " +
+      "them): its kernel is generated for this device's, " + device.name + " (" + here +
+      "), and may differ from the one tuned");
   return local;
 }
 
