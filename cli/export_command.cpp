@@ -8,6 +8,7 @@
 #include "cli/common.h"
 #include "pipeline/device_limits_query.h"
 #include "pipeline/kernel.h"
+#include "pipeline/recorded_device.h"
 #include "pipeline/tuned_store.h"
 #include "runtime/device.h"
 
@@ -36,9 +37,10 @@ int export_command(const Args& args) {
 
   // The same plan `mdh generate` makes from these options, so the exported files equal its output.
   const DeviceInfo device = select_device(vm["device"].as<std::string>());
-  const DeviceLimits limits = device_limits(device);
+  const KernelChoice asked = kernel_choice(vm);
+  const DeviceLimits limits = limits_for_kernel_choice(asked, bound, device, device_limits(device), print_note);
   std::optional<StoredConfiguration> stored;
-  const KernelChoice choice = resolve_kernel_choice(kernel_choice(vm), bound, device, limits, print_note, &stored);
+  const KernelChoice choice = resolve_kernel_choice(asked, bound, device, limits, print_note, &stored);
   const LaunchPlan plan = prepare_kernel(bound, limits, choice).plan;
   if (stored)
     print_note(

@@ -7,6 +7,7 @@
 #include "pipeline/compute_precision.h"
 #include "pipeline/device_limits_query.h"
 #include "pipeline/kernel.h"
+#include "pipeline/recorded_device.h"
 #include "pipeline/tuned_store.h"
 #include "runtime/device.h"
 
@@ -46,12 +47,12 @@ int generate_command(const Args& args) {
   }
   if (vm.count("double") && !vm.count("reference")) throw UserError("--double goes with --reference");
   KernelChoice choice = kernel_choice(vm);
-  // Only the device's limits are read (no context is created), so this works for any listed device; the
-  // reference kernel needs none.
+  // Only the device's limits are read (no context is created), so this works for any listed device, and a result
+  // tuned on another device is generated for that device's recorded limits; the reference kernel needs none.
   DeviceLimits limits;
   if (!vm.count("reference")) {
     const DeviceInfo device = select_device(vm["device"].as<std::string>());
-    limits = device_limits(device);
+    limits = limits_for_kernel_choice(choice, bound, device, device_limits(device), print_note);
     settle_precision(bound, precision_option(vm), limits, device.name, print_note);
     choice = resolve_kernel_choice(choice, bound, device, limits, print_note);
   }

@@ -11,6 +11,7 @@
 #include "pipeline/tune/tuning_ranks.h"
 #include "pipeline/tune/tuning_session.h"
 #include "pipeline/tuned_store.h"
+#include "support/utf8.h"
 #include "tuner/abort.h"
 #include "tuner/search/technique_registry.h"
 
@@ -124,8 +125,24 @@ void add_tune_options(po::options_description& options) {
   add_precision_option(options);
 }
 
+// The workers' request, the journal and the result record the options in JSON, which holds UTF-8 text only, while a
+// Linux file name may be any bytes: text that is not UTF-8 is refused here, before any work, naming the option.
+void check_options_are_utf8(const po::variables_map& vm) {
+  for (const auto& [name, value] : vm) {
+    std::vector<std::string> texts;
+    if (const auto* text = boost::any_cast<std::string>(&value.value())) texts.push_back(*text);
+    if (const auto* list = boost::any_cast<std::vector<std::string>>(&value.value())) texts = *list;
+    for (const std::string& text : texts)
+      if (!is_utf8(text))
+        throw UserError((name == "spec" ? std::string("the spec path") : "--" + name) + " '" + escaped_bytes(text) +
+                        "' is not UTF-8 text: mdh tune records it in JSON (the workers' request, the journal and "
+                        "the result), which holds UTF-8 only; rename the file");
+  }
+}
+
 // What the run measures: the spec, sizes, devices, data and measurement settings.
 TuningRequest tuning_request(const po::variables_map& vm) {
+  check_options_are_utf8(vm);
   TuningRequest request;
   request.spec_path = vm["spec"].as<std::string>();
   request.sizes = vm["size"].as<std::string>();

@@ -107,6 +107,7 @@ tuner::EvaluationResult MdHomCostFunction::evaluate_in_stages(const KernelConfig
       if (settings_.warmups > 0) {
         run_.run(plan, settings_.warmups, 0, KernelEvents::profiled, poison);
         poison = OutputPoison::none;
+        end_stage(kWarmupStage);
       }
       std::vector<uint64_t> kernel_ns;
       for (int k = 0; k < std::max(1, *context.final_runs); ++k) {
@@ -140,8 +141,14 @@ tuner::EvaluationResult MdHomCostFunction::evaluate_in_stages(const KernelConfig
       if (warmup > kWarmupCutMargin * settings_.cut_factor * *best) return cut_at(warmup, "cut after its warm-up run");
       --warmups;
       poison = OutputPoison::none;
+      end_stage(kWarmupStage);
     }
-    PlanTiming timing = run_.run(plan, warmups, 1, KernelEvents::profiled, poison);
+    if (warmups > 0) {
+      run_.run(plan, warmups, 0, KernelEvents::profiled, poison);
+      poison = OutputPoison::none;
+      end_stage(kWarmupStage);
+    }
+    PlanTiming timing = run_.run(plan, 0, 1, KernelEvents::profiled, poison);
     const double first_run = static_cast<double>(timing.median_kernel_ns()) * 1e-9;
     if (cutting && first_run > settings_.cut_factor * *best) return cut_at(first_run, "cut after one timed run");
     if (settings_.repetitions > 1) {

@@ -28,6 +28,8 @@ std::string tuning_build_options(const std::string& plan_options, const CostSett
 
 /// The stage of an evaluation that gets (or builds) its program; compile workers report their builds under it too.
 inline constexpr const char* kProgramStage = "program";
+/// The stage of the warm-up runs: on PoCL the first launch compiles the kernel again for its work-group size.
+inline constexpr const char* kWarmupStage = "warm-up";
 
 /// The cost of a configuration: the median over `repetitions` of the profiling-event time summed over all kernels
 /// of the configuration, in seconds. Steps, given the best cost so far B (EvaluationContext):

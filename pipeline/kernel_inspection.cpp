@@ -6,7 +6,9 @@
 #include "codegen/device_limits.h"
 #include "pipeline/device_limits_query.h"
 #include "pipeline/pipeline.h"
+#include "pipeline/recorded_device.h"
 #include "runtime/context.h"
+#include "support/error.h"
 
 namespace mdh {
 
@@ -14,7 +16,13 @@ KernelInspection inspect_kernel(const InspectRequest& request) {
   KernelInspection out;
   out.bound = load_and_bind(request.spec_path, request.sizes);
   out.device = select_device(request.device);
-  const DeviceLimits limits = device_limits(out.device);
+  const DeviceLimits local = device_limits(out.device);
+  const DeviceLimits limits = limits_for_kernel_choice(request.kernel, out.bound, out.device, local, request.note);
+  // NVIDIA's kernels may hold inline PTX and build options that only its driver takes.
+  if (limits.nvidia_driver && !local.nvidia_driver)
+    throw UserError(request.kernel.config_path + ": error: its kernel is generated for NVIDIA's OpenCL driver, which " +
+                    out.device.name + " does not run, so it cannot be built and inspected here; `mdh generate` and " +
+                    "`mdh export` write it without building it");
   out.kernel = prepare_kernel(out.bound, limits,
                               resolve_kernel_choice(request.kernel, out.bound, out.device, limits, request.note));
   const bool nvidia = is_nvidia_platform(out.device.platform_name);

@@ -3,6 +3,7 @@
 
 #include <type_traits>
 
+#include "pipeline/device_limits_json.h"
 #include "support/error.h"
 
 namespace mdh {
@@ -16,6 +17,7 @@ nlohmann::json TuningResultFile::to_json() const {
   out["sizes"] = sizes;
   out["precision"] = precision;
   out["device"] = device;
+  if (device_limits) out["device_limits"] = device_limits_to_json(*device_limits);
   out["technique"] = technique;
   out["seed"] = seed;
   out["abort"] = abort;
@@ -76,6 +78,13 @@ TuningResultFile TuningResultFile::from_json(const nlohmann::json& json) {
   optional_number("gflops", r.gflops);
   optional_number("gbytes_per_second", r.gbytes_per_second);
   if (json.contains("device")) r.device = json["device"];
+  if (json.contains("device_limits")) {
+    try {
+      r.device_limits = device_limits_from_json(json["device_limits"]);
+    } catch (const UserError& e) {
+      throw UserError(std::string("tuning result: ") + e.what());
+    }
+  }
   if (json.contains("final_timing")) {
     if (!json["final_timing"].is_object()) throw UserError("tuning result: 'final_timing' must be an object");
     r.final_timing = json["final_timing"];

@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "codegen/device_limits.h"
+
 namespace mdh {
 
 struct TuningResultFile {
@@ -18,6 +20,9 @@ struct TuningResultFile {
   // The precision it was tuned in (ComputePrecision's name); results without the key were tuned in fp32.
   std::string precision = "fp32";
   nlohmann::json device = nlohmann::json::object();  // name, driver, platform, slug, count
+  // The limits the configuration was tuned under (pipeline/device_limits_json.h), from which it is generated on
+  // machines without that device; nullopt in results written before they were recorded.
+  std::optional<DeviceLimits> device_limits;
   std::string technique, abort;
   uint64_t seed = 0, evaluations = 0, valid_evaluations = 0;
   double tuning_seconds = 0, kernel_time_ns = 0;

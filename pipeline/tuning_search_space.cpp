@@ -4,15 +4,81 @@
 #include <algorithm>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
 
 #include "codegen/config_json.h"
+#include "codegen/parameter_families.h"
 #include "support/error.h"
 
 namespace mdh {
 
+namespace {
+
+// Full ranges hold every integer: one dimension's tile sizes and counts alone then make a tree whose generation
+// grows with the square of the extent (at 2048, 44 million combinations, minutes and gigabytes). They are counted
+// first, cheaply, and refused past this many (at 512 there are 2.3 million).
+constexpr uint64_t kMaxFullRangeTileCombinations = uint64_t{1} << 22;
+
+int64_t ceil_div(int64_t a, int64_t b) {
+  return (a + b - 1) / b;
+}
+
+// The combinations of LT_SIZE, PT_SIZE, NUM_WI and NUM_WG of one dimension that their own bounds allow (PT <= LT,
+// NUM_WI <= ceil(LT / PT), NUM_WG <= ceil(extent / LT)), counted up to `limit`.
+uint64_t tile_combinations(const std::vector<int64_t>& local, const std::vector<int64_t>& priv,
+                           const std::vector<int64_t>& items, const std::vector<int64_t>& groups, int64_t extent,
+                           uint64_t limit) {
+  auto at_most = [](const std::vector<int64_t>& sorted, int64_t bound) {
+    return static_cast<uint64_t>(std::upper_bound(sorted.begin(), sorted.end(), bound) - sorted.begin());
+  };
+  uint64_t total = 0;
+  for (int64_t lt : local) {
+    const uint64_t group_counts = at_most(groups, ceil_div(extent, lt));
+    for (int64_t pt : priv) {
+      if (pt > lt) break;
+      total += at_most(items, ceil_div(lt, pt)) * group_counts;
+      if (total > limit) return total;
+    }
+  }
+  return total;
+}
+
+// Refuses a space of full ranges whose tile combinations of some dimension exceed kMaxFullRangeTileCombinations.
+void check_full_range_size(const TuningSpace& space, const std::vector<std::vector<int64_t>>& candidates) {
+  if (!space.full_ranges) return;
+  // Sorted copies: a --restrict may list values in any order.
+  auto values_of = [&](const std::string& name) -> std::optional<std::vector<int64_t>> {
+    const int k = space.find(name);
+    if (k < 0) return std::nullopt;
+    std::vector<int64_t> values = candidates[static_cast<size_t>(k)];
+    std::sort(values.begin(), values.end());
+    return values;
+  };
+  for (const TuningParameter& p : space.parameters) {
+    if (p.family->name != "LT_SIZE") continue;
+    const std::string dimension = p.name.substr(std::string("LT_SIZE_").size());
+    const auto local = values_of(p.name), priv = values_of("PT_SIZE_" + dimension),
+               items = values_of("NUM_WI_" + dimension), groups = values_of("NUM_WG_" + dimension);
+    if (!local || !priv || !items || !groups) continue;
+    const int64_t extent = space.dim_extents.at(static_cast<size_t>(p.ref.index));
+    const uint64_t count = tile_combinations(*local, *priv, *items, *groups, extent, kMaxFullRangeTileCombinations);
+    if (count > kMaxFullRangeTileCombinations)
+      throw UserError("--full-ranges: LT_SIZE_" + dimension + ", PT_SIZE_" + dimension + ", NUM_WI_" + dimension +
+                      " and NUM_WG_" + dimension + " at extent " + std::to_string(extent) + " have more than " +
+                      std::to_string(kMaxFullRangeTileCombinations) +
+                      " combinations, too many for the tuner to hold (it searches every integer of each range); "
+                      "leave --full-ranges off (the default ranges hold the sizes worth trying), or narrow the "
+                      "ranges with --restrict");
+  }
+}
+
+}  // namespace
+
 tuner::SearchSpace make_search_space(const TuningSpace& space, unsigned threads) {
   const size_t n = space.parameters.size();
   const std::vector<std::vector<int64_t>> candidates = search_values(space);
+  check_full_range_size(space, candidates);
   std::vector<tuner::Parameter> parameters;
   parameters.reserve(n);
   for (size_t k = 0; k < n; ++k) {
@@ -95,7 +161,15 @@ tuner::SearchSpace make_search_space(const TuningSpace& space, unsigned threads)
       return condition.holds(AssignmentValues(*shared_space, a));
     });
   }
-  return tuner::SearchSpace(std::move(parameters), std::move(global_constraints), threads);
+  try {
+    return tuner::SearchSpace(std::move(parameters), std::move(global_constraints), threads);
+  } catch (const tuner::GroupTooLarge& e) {
+    if (!space.full_ranges) throw;
+    throw UserError(std::string(e.what()) +
+                    ": --full-ranges searches every integer of each range, which at these sizes is more than the "
+                    "tuner can hold; leave it off (the default ranges hold the sizes worth trying), or narrow the "
+                    "ranges with --restrict");
+  }
 }
 
 KernelConfig kernel_config_of(const BoundMdh& bound, const TuningSpace& space,

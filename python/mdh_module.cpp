@@ -151,6 +151,17 @@ std::map<std::string, std::string> param_texts(const py::object& params) {
   return out;
 }
 
+// A configuration given as a dict, as JSON: json.dumps writes whatever Python holds, which need not be JSON that fits
+// (NaN, integers beyond 64 bits); that is an mdh.Error like any bad configuration, not a RuntimeError.
+nlohmann::json config_dict_json(const py::object& config) {
+  const std::string text = py::module_::import("json").attr("dumps")(config).cast<std::string>();
+  try {
+    return parse_untrusted_json(text);
+  } catch (const nlohmann::json::exception& e) {
+    throw UserError(std::string("config: not a configuration (") + e.what() + ")");
+  }
+}
+
 class Spec {
  public:
   explicit Spec(std::string path) : path_(std::move(path)), mdh_(parse_spec_file(path_)) {}
@@ -191,8 +202,7 @@ class Spec {
     if (reference)
       request.kernel = KernelChoice::reference();
     else if (py::isinstance<py::dict>(config))
-      request.kernel = KernelChoice::from_json(
-          parse_untrusted_json(py::module_::import("json").attr("dumps")(config).cast<std::string>()));
+      request.kernel = KernelChoice::from_json(config_dict_json(config));
     else if (!config.is_none())
       request.kernel = KernelChoice::option(py::str(config).cast<std::string>());
     else

@@ -34,6 +34,7 @@ void record_result(TuningOutcome& outcome, const TuningTarget& target, const tun
                  {"platform", device.platform_name},
                  {"slug", device_slug(device)},
                  {"count", outcome.evaluating_devices}};
+  file.device_limits = target.limits;
   file.technique = technique;
   file.seed = settings.seed;
   file.abort = abort.describe();

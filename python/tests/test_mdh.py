@@ -106,6 +106,9 @@ def test_errors_are_mdh_errors_with_the_command_lines_words():
         spec.run(Q=a)
     with pytest.raises(mdh.Error, match=r"^run: 'C' is the output, not an input$"):
         spec.run(C=a)
+    # A config dict that json.dumps makes into numbers JSON readers cannot hold (found by fuzzing the readers).
+    with pytest.raises(mdh.Error, match=r"^config: not a configuration \(.*number overflow"):
+        spec.run(A=a, B=np.zeros((5, 6), dtype=np.float32), config={"LT_SIZE_i": 10 ** 400})
 
 
 def test_tune_starts_workers_of_the_mdh_executable_and_returns_config_and_journal(tmp_path, monkeypatch):

@@ -2,8 +2,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
+#include <chrono>
 #include <functional>
 #include <map>
+#include <ostream>
 #include <random>
 #include <tuple>
 
@@ -168,27 +171,89 @@ TEST(TuningSpace, TheTunersSamplesAreValidAndUniform) {
   }
 }
 
-TEST(TuningSpace, TheTunersEstimateAgreesWithTheExactCount) {
-  const BoundMdh bound = bind_app("apps/dot.mdh", "K=12");
-  TuningSpace s = make_tuning_space(bound, testing::roomy_device_limits());
-  // Vector widths multiply the candidates by 25: the exact count took over 120 s with them free. UNROLL_TILES, which
-  // doubles them, stays off for the same reason, and WG_COMBINE's `atomic`, whose constraints are those of `last`,
-  // WG_OWNERSHIP's `strided` (a constraint inside the dimension's tree, which the exact count does not test) and
-  // CMB_WI's `shuffle` (a third value of a constraint `tree` already tests, which would make the count half as long
-  // again). MEM_RES_P keeps private and local: since private joined shared reductions, global as well made the count
-  // take 320 s instead of 220 on CI's two cores.
-  for (const char* fixed : {"VECTOR_WIDTH_x", "VECTOR_WIDTH_y", "STRIDED_RUN_k"}) s.restrict_to(fixed, {1});
-  s.restrict_to("MEM_RES_P", {0, 1});
-  s.restrict_to("UNROLL_TILES", {0});
-  s.restrict_to("WG_OWNERSHIP_k", {0});
-  s.restrict_to("WG_COMBINE", {0, 1});
-  s.restrict_to("CMB_WI", {0, 1});
-  const tuner::SearchSpace search = make_search_space(s, 1);
-  const auto exact = search.exact_valid_size(tuner::BigUnsigned(uint64_t{1} << 40));
-  ASSERT_TRUE(exact.has_value());
-  const tuner::ValidSizeEstimate estimate = search.estimate_valid_size(20'000, 1);
-  EXPECT_NEAR(estimate.valid / exact->convert_to<double>(), 1.0, 0.1);
+// A space for the estimate's test: an app at small sizes with the families that multiply the candidates most fixed,
+// so that the exact count (an enumeration of every candidate, some 20 µs each on a loaded core) stays near 300,000
+// candidates and a few seconds, while the constraints between groups stay free and leave a fraction valid.
+struct EstimatedSpace {
+  const char* app;
+  const char* sizes;
+  std::vector<std::pair<const char*, std::vector<int64_t>>> restrictions;
+};
+
+std::ostream& operator<<(std::ostream& out, const EstimatedSpace& space) {
+  return out << space.app << " " << space.sizes;
 }
+
+class TunersEstimate : public ::testing::TestWithParam<EstimatedSpace> {};
+
+// The tuner's estimate of the valid configurations (the fraction of 20,000 uniform candidates that are valid, as
+// `mdh space` prints it) lies within 10% of the exact count, and the exact count inside its 95% interval.
+TEST_P(TunersEstimate, AgreesWithTheExactCount) {
+  const EstimatedSpace& param = GetParam();
+  const BoundMdh bound = bind_app(param.app, param.sizes);
+  TuningSpace s = make_tuning_space(bound, testing::roomy_device_limits());
+  for (const auto& [name, values] : param.restrictions) s.restrict_to(name, values);
+  const tuner::SearchSpace search = make_search_space(s, 1);
+  ASSERT_LE(search.size(), tuner::BigUnsigned(400'000)) << "a space this test cannot count in a few seconds";
+  const auto exact = search.exact_valid_size(search.size());
+  ASSERT_TRUE(exact.has_value());
+  const double valid = exact->convert_to<double>();
+  EXPECT_LT(valid, 0.5 * search.size().convert_to<double>()) << "the constraints between groups reject most";
+  const tuner::ValidSizeEstimate estimate = search.estimate_valid_size(20'000, 1);
+  EXPECT_NEAR(estimate.valid / valid, 1.0, 0.1);
+  EXPECT_LE(estimate.low, valid);
+  EXPECT_GE(estimate.high, valid);
+}
+
+// Vector widths, strided runs, unrolled tiles and the OpenCL dimension orders multiply the candidates most;
+// WG_COMBINE's `atomic` has the constraints of `last`, WG_OWNERSHIP's `strided` is a constraint inside the dimension's
+// tree (which the exact count does not test), CMB_WI's `shuffle` a third value of a constraint that `tree` already
+// tests.
+std::vector<std::pair<const char*, std::vector<int64_t>>> fewer_candidates(
+    std::vector<std::pair<const char*, std::vector<int64_t>>> more) {
+  std::vector<std::pair<const char*, std::vector<int64_t>>> fixed{
+      {"MEM_RES_P", {0, 1}}, {"UNROLL_TILES", {0}},  {"WG_OWNERSHIP_k", {0}}, {"WG_COMBINE", {0, 1}},
+      {"CMB_WI", {0, 1}},    {"STRIDED_RUN_k", {1}}, {"ORDER_OCL_G_k", {0}},  {"ORDER_OCL_L_k", {0}}};
+  fixed.insert(fixed.end(), more.begin(), more.end());
+  return fixed;
+}
+
+INSTANTIATE_TEST_SUITE_P(TuningSpace, TunersEstimate,
+                         ::testing::Values(EstimatedSpace{"apps/dot.mdh", "K=4",
+                                                          fewer_candidates({{"VECTOR_WIDTH_x", {1}},
+                                                                            {"VECTOR_WIDTH_y", {1}}})},
+                                           EstimatedSpace{"apps/dot.mdh", "K=6",
+                                                          fewer_candidates({{"VECTOR_WIDTH_x", {1}},
+                                                                            {"VECTOR_WIDTH_y", {1}},
+                                                                            {"MEM_INP_P_x", {0, 1}},
+                                                                            {"MEM_INP_P_y", {0, 1}},
+                                                                            {"DOUBLE_BUFFER", {0, 1}}})},
+                                           EstimatedSpace{"apps/dot.mdh", "K=8",
+                                                          fewer_candidates({{"VECTOR_WIDTH_x", {1}},
+                                                                            {"VECTOR_WIDTH_y", {1}},
+                                                                            {"MEM_INP_P_x", {0, 1}},
+                                                                            {"MEM_INP_P_y", {0, 1}}})},
+                                           EstimatedSpace{"apps/gemv.mdh", "I=2,K=2",
+                                                          fewer_candidates({{"VECTOR_WIDTH_A", {1}},
+                                                                            {"VECTOR_WIDTH_x", {1}},
+                                                                            {"STRIDED_RUN_i", {1}},
+                                                                            {"ORDER_OCL_G_i", {0}},
+                                                                            {"ORDER_OCL_L_i", {0}},
+                                                                            {"LOOP_ORDER_L", {0}},
+                                                                            {"LOOP_ORDER_P", {0}},
+                                                                            {"BUF_ORDER_L_A", {0}},
+                                                                            {"BUF_ORDER_P_A", {0}},
+                                                                            {"LOCAL_PAD_A", {0}},
+                                                                            {"WG_SWIZZLE_i", {1}},
+                                                                            {"STORE_WIDTH", {1}}})}),
+                         [](const ::testing::TestParamInfo<EstimatedSpace>& info) {
+                           // "dot_K_4": the app's name and its sizes.
+                           std::string name = std::string(info.param.app).substr(5);
+                           name = name.substr(0, name.find('.')) + "_" + info.param.sizes;
+                           for (char& c : name)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return name;
+                         });
 
 // A typed config and its assignment convert into each other through the family table, for every family.
 TEST(TuningSpace, EveryFamilyRoundTripsThroughAnAssignment) {
@@ -287,6 +352,30 @@ TEST(TuningSpace, FullRangesSearchEveryValue) {
   EXPECT_EQ(v.at("LT_SIZE_i").size(), 24u);
   EXPECT_GT(make_search_space(s, 1).size(),
             make_search_space(make_tuning_space(bound, testing::roomy_device_limits()), 1).size());
+}
+
+// --full-ranges at an extent whose tile sizes and counts alone make tens of millions of combinations (dot at 2048:
+// 44 million, minutes and gigabytes to build) is refused at once, naming the dimension, and works where a --restrict
+// narrows the sizes.
+TEST(TuningSpace, FullRangesRefuseAnExtentWhoseTileCombinationsAreTooMany) {
+  const BoundMdh bound = bind_app("apps/dot.mdh", "K=2048");
+  TuningSpace s = make_tuning_space(bound, testing::roomy_device_limits());
+  s.full_ranges = true;
+  const auto begin = std::chrono::steady_clock::now();
+  try {
+    make_search_space(s, 1);
+    FAIL() << "built a space of full ranges at K=2048";
+  } catch (const UserError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "--full-ranges: LT_SIZE_k, PT_SIZE_k, NUM_WI_k and NUM_WG_k at extent 2048 have more than 4194304 "
+              "combinations, too many for the tuner to hold (it searches every integer of each range); leave "
+              "--full-ranges off (the default ranges hold the sizes worth trying), or narrow the ranges with "
+              "--restrict");
+  }
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count(), 5.0);
+  s.restrict_to("LT_SIZE_k", {2048, 1024, 512});
+  s.restrict_to("PT_SIZE_k", {1, 2, 4});
+  EXPECT_GT(make_search_space(s, 1).size(), tuner::BigUnsigned(0));
 }
 
 // A device with a register budget prunes configurations whose private arrays would not fit in registers; one

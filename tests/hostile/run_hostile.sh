@@ -18,7 +18,11 @@ export MDH_TUNED_RESULTS=none  # the default configuration, whatever the machine
 ulimit -c 0  # a crash is detected by its signal; no core files in the working folder
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/mdh-hostile-XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# What mdh writes under TMPDIR (kernels, references, the folders a killed tuner leaves) goes into a folder removed at
+# the end as well; outside the work folder, whose files the cases compare before and after.
+mdh_tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/mdh-hostile-tmpdir-XXXXXX")
+trap 'rm -rf "$work" "$mdh_tmpdir"' EXIT
+export TMPDIR="$mdh_tmpdir"
 cd "$work" || exit 1
 failures=0
 cases=0
@@ -170,6 +174,21 @@ if [ "$group" = inputs ]; then
     fail spec-name-export "export failed: $(head -c 1000 name.out)"
   fi
   rm -rf name.out name-*.cl plain.npy named.npy exported "${injected%%/*}"
+
+  # A spec path that is not UTF-8: mdh tune records its options in JSON (the workers' request, the journal, the
+  # result), which holds UTF-8 only, so it refuses the path by name before any work; generate needs no JSON.
+  cp gemm.mdh $'g\xff.mdh'
+  bad spec-name-not-utf8-tune 'the spec path '"'"'g\xff.mdh'"'"' is not UTF-8 text' tune $'g\xff.mdh' \
+    --size I=8,J=8,K=8 --evals 1 --out not-utf8.json
+  good spec-name-not-utf8-generate generate $'g\xff.mdh' --size I=8,J=8,K=8 -o not-utf8.cl
+  rm -f $'g\xff.mdh' not-utf8.cl
+
+  # --- --full-ranges at an extent where one dimension's tile sizes alone make tens of millions of combinations:
+  # refused at once, not after minutes of growing memory
+  bad full-ranges-too-large-space "--full-ranges: LT_SIZE_k, PT_SIZE_k, NUM_WI_k and NUM_WG_k at extent 2048 have more" \
+    space "$source_dir/apps/dot.mdh" --size K=2048 --full-ranges
+  bad full-ranges-too-large-tune "--full-ranges: LT_SIZE_k, PT_SIZE_k, NUM_WI_k and NUM_WG_k at extent 2048 have more" \
+    tune "$source_dir/apps/dot.mdh" --size K=2048 --full-ranges --evals 1 --out full-ranges.json
 
   # --- names that could never compile (OpenCL C words, the generator's own identifiers and macros): refused at
   # check time with their place in the spec

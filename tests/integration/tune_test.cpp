@@ -71,8 +71,8 @@ TEST_F(TuneTest, JournalsAndResultsNameTheirValuesAndTheResultVerifies) {
   EXPECT_EQ(lines[0]["metadata"]["config_format"], 2);
   // Where an evaluation's time went: the cost function's stages, per record and summed in the last lines.
   EXPECT_TRUE(std::regex_search(r.output, std::regex("per evaluation: [0-9.]+ ms kernel source, [0-9.]+ ms program, "
-                                                     "[0-9.]+ ms device, [0-9.]+ ms verification, [0-9.]+ ms "
-                                                     "elsewhere \\(worker messages and restarts\\)\n")))
+                                                     "[0-9.]+ ms warm-up, [0-9.]+ ms device, [0-9.]+ ms verification, "
+                                                     "[0-9.]+ ms elsewhere \\(worker messages and restarts\\)\n")))
       << r.output;
   // And what a worker's start-up costs (paid again by every restart after a timeout or crash), by stage.
   EXPECT_TRUE(std::regex_search(r.output, std::regex("evaluating worker start-ups: 1, [0-9.]+ s each until ready "
@@ -90,6 +90,11 @@ TEST_F(TuneTest, JournalsAndResultsNameTheirValuesAndTheResultVerifies) {
   json result;
   std::ifstream(path("best.json")) >> result;
   EXPECT_EQ(result["config"]["mdh_config"], 2);
+  // The device's limits, from which the configuration is generated on machines without it (PoCL's here).
+  ASSERT_TRUE(result["device_limits"].is_object()) << result.dump();
+  EXPECT_EQ(result["device_limits"]["nvidia_driver"], false);
+  EXPECT_EQ(result["device_limits"]["subgroup_width"], 4);
+  EXPECT_TRUE(result["device_limits"]["max_work_group_size"].is_number_unsigned());
   const auto run = mdh_cli(std::string("run ") + kGemm + " --config " + path("best.json") + " --verify --repeat 1");
   EXPECT_EQ(run.status, 0) << run.output;
   EXPECT_NE(run.output.find("PASS"), std::string::npos) << run.output;

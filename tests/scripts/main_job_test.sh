@@ -9,7 +9,7 @@ if ! git -C "$source_dir" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   echo "not a git checkout: nothing to compare the tree against"
   exit 77 # CTest: skipped
 fi
-work=$(mktemp -d /tmp/mdh-main-job-test.XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}/mdh-main-job-test.XXXXXX")
 trap '[[ -n ${MDH_KEEP_MAIN_JOB_TEST:-} ]] || rm -rf "$work"' EXIT
 fail() {
   echo "FAILED: $*"

@@ -6,7 +6,7 @@
 set -euo pipefail
 source_dir=$1
 command -v gnuplot >/dev/null || { echo "gnuplot is not installed"; exit 77; }
-work=$(mktemp -d /tmp/mdh-plots-test.XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}/mdh-plots-test.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 fail() {
   echo "FAILED: $*"

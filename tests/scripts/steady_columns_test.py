@@ -63,7 +63,8 @@ class Tables(unittest.TestCase):
                                                                             "4.00"),
                                              ("cublaslt", "N/A (no steady time: the program provides no steady_calls)",
                                               "N/A")])
-        text = experiments.tables_text(tempfile.mkdtemp(), tempfile.mkdtemp(), cases, {})
+        with tempfile.TemporaryDirectory() as results, tempfile.TemporaryDirectory() as tuned:
+            text = experiments.tables_text(results, tuned, cases, {})
         self.assertIn("Median steady time in ms", text)
 
     def test_a_benchmark_csv_from_before_the_instrument_is_shown_in_its_own_clock(self):

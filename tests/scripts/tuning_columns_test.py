@@ -29,7 +29,9 @@ def record(evaluation, status, cost, elapsed):
 
 class TuningCells(unittest.TestCase):
     def setUp(self):
-        self.folder = tempfile.mkdtemp()
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        self.folder = folder.name
 
     def test_evaluations_seconds_and_the_default_from_a_run_that_started_from_it(self):
         write_journal(self.folder, "gemm-RW", {"default_start": True},

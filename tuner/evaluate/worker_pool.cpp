@@ -399,6 +399,18 @@ void WorkerPool::abandon() {
   finished_.clear();
 }
 
+namespace {
+
+// While a worker evaluates, its name (/proc/PID/comm, as ps and top show it) says so; it is set back before the
+// reply is written, so a worker stopped under that name has an evaluation in flight.
+constexpr const char* kEvaluatingName = "mdh-evaluating";
+
+void set_process_name(const char* name) {
+  ::prctl(PR_SET_NAME, name, 0, 0, 0);
+}
+
+}  // namespace
+
 int serve_worker_requests(
     const std::function<EvaluationResult(const nlohmann::json& config, const EvaluationContext& context)>& evaluate,
     const StageSeconds& start_up) {
@@ -408,6 +420,8 @@ int serve_worker_requests(
     for (const auto& [stage, seconds] : start_up) ready["start_up"].push_back({stage, seconds});
   }
   std::cout << ready.dump() << std::endl;  // flushed: the deadline counts from here
+  char idle_name[16] = {};
+  ::prctl(PR_GET_NAME, idle_name, 0, 0, 0);
   std::string line;
   while (std::getline(std::cin, line)) {
     if (line.empty()) continue;
@@ -417,6 +431,7 @@ int serve_worker_requests(
       return 2;
     }
     EvaluationResult result;
+    set_process_name(kEvaluatingName);
     try {
       EvaluationContext context;
       if (request.contains("best") && request["best"].is_number()) context.best_cost = request["best"].get<double>();
@@ -442,6 +457,7 @@ int serve_worker_requests(
     // The worker ends, and the tuner starts a fresh one for the next evaluation.
     const bool restart = result.status == EvaluationStatus::launch_error;
     if (restart) reply["restart"] = true;
+    set_process_name(idle_name);
     std::cout << reply.dump() << std::endl;  // flushed: the tuner waits for this line
     if (restart) return 0;
   }

@@ -125,7 +125,8 @@ class WorkerPool final : public Evaluator {
 
 /// The worker side of the protocol: reads requests from stdin until EOF and answers each with `evaluate`'s result
 /// on stdout (exceptions become status error). `start_up`: where the worker's start-up went, for its "ready" line.
-/// Returns the process exit status.
+/// Returns the process exit status. While it evaluates a request the process is named "mdh-evaluating" (ps, top,
+/// /proc/PID/comm), until just before its reply is written.
 int serve_worker_requests(
     const std::function<EvaluationResult(const nlohmann::json& config, const EvaluationContext& context)>& evaluate,
     const StageSeconds& start_up = {});

@@ -91,8 +91,9 @@ void release(std::vector<T>& v) {
 class Builder {
  public:
   Builder(const std::vector<GroupParameter>& parameters, size_t stored_levels, const std::vector<uint32_t>& tail_radix,
-          bool lazy)
-      : parameters_(parameters),
+          bool lazy, std::atomic<uint64_t>* stored_nodes = nullptr)
+      : stored_nodes_(stored_nodes),
+        parameters_(parameters),
         lazy_(lazy),
         stored_levels_(stored_levels),
         tail_radix_(tail_radix),
@@ -142,6 +143,7 @@ class Builder {
     out.levels.resize(stored_levels_);
     chunk_set_of_.assign(sets_.size(), -1);
     descend(0, root_candidates);
+    add_stored_nodes();
   }
 
   // The valid orders of the lazy last parameter given the stored values in path_, memoised per read tuple: an
@@ -182,6 +184,25 @@ class Builder {
   }
 
  private:
+  // The nodes of all threads' chunks are counted together, in batches, against kMaxGroupTreeNodes.
+  void count_node() {
+    if (++unreported_nodes_ >= kNodeBatch) add_stored_nodes();
+  }
+  void add_stored_nodes() {
+    if (!stored_nodes_ || unreported_nodes_ == 0) return;
+    const uint64_t total = stored_nodes_->fetch_add(unreported_nodes_) + unreported_nodes_;
+    unreported_nodes_ = 0;
+    if (total <= kMaxGroupTreeNodes) return;
+    std::string names;
+    for (const GroupParameter& gp : parameters_) names += (names.empty() ? "" : ", ") + gp.parameter->name();
+    throw GroupTooLarge("the tuning parameters " + names + " (one group) have more than " +
+                        std::to_string(kMaxGroupTreeNodes) +
+                        " valid combinations of their values, too many to hold; narrow their ranges");
+  }
+  static constexpr uint64_t kNodeBatch = 4096;
+  std::atomic<uint64_t>* stored_nodes_;
+  uint64_t unreported_nodes_ = 0;
+
   enum class Verdict { admitted, rejected, rejected_with_all_later };
   Verdict admits(size_t position, int64_t value) {
     const GroupParameter& gp = parameters_[position];
@@ -214,6 +235,7 @@ class Builder {
           throw UserError("the parameters of group '" + parameters_[0].parameter->name() +
                           "' have more than 2^64 valid combinations");
         nodes.value.push_back(ri);
+        count_node();
         nodes.leaf_begin.push_back(leaves_before);
         if (index >= chunk_set_of_.size()) chunk_set_of_.resize(index + 1, -1);
         if (chunk_set_of_[index] < 0) {
@@ -226,6 +248,7 @@ class Builder {
         uint64_t mask = tail_radix_.empty() ? 1 : tail_mask();
         if (mask == 0) continue;
         nodes.value.push_back(ri);
+        count_node();
         nodes.leaf_begin.push_back(leaves_before);
         if (!tail_radix_.empty()) out_->masks.push_back(mask);
         out_->leaves += static_cast<uint64_t>(std::popcount(mask));
@@ -233,6 +256,7 @@ class Builder {
         const std::vector<uint32_t>& children = valid_values(level + 1);
         if (children.empty()) continue;
         nodes.value.push_back(ri);
+        count_node();
         MDH_INTERNAL_ASSERT(out_->levels[level + 1].value.size() < UINT32_MAX, "tree level exceeds 2^32 nodes");
         nodes.child_begin.push_back(static_cast<uint32_t>(out_->levels[level + 1].value.size()));
         nodes.leaf_begin.push_back(leaves_before);
@@ -405,11 +429,12 @@ GroupTree GroupTree::build(std::vector<GroupParameter> parameters, unsigned thre
     std::vector<uint32_t> roots = Builder(tree.parameters_, stored, tree.tail_radix_, tree.lazy_).valid_values(0);
     std::vector<Chunk> chunks(roots.size());
     std::atomic<size_t> next_root{0};
+    std::atomic<uint64_t> stored_nodes{0};
     std::exception_ptr failure;
     std::mutex failure_mutex;
     auto work = [&] {
       try {
-        Builder builder(tree.parameters_, stored, tree.tail_radix_, tree.lazy_);
+        Builder builder(tree.parameters_, stored, tree.tail_radix_, tree.lazy_, &stored_nodes);
         for (size_t r = next_root++; r < roots.size(); r = next_root++)
           builder.build(std::span<const uint32_t>(&roots[r], 1), chunks[r]);
       } catch (...) {

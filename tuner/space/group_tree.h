@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "support/error.h"
 #include "tuner/space/parameter.h"
 #include "tuner/space/permutation_set.h"
 
@@ -26,11 +27,23 @@ struct GroupParameter {
   std::vector<std::vector<size_t>> constraint_reads;  // per constraint, the positions it reads, in declared order
 };
 
+/// The most nodes a group's tree may store (16 bytes or more each): a group with more valid partial configurations is
+/// refused at once rather than filling memory for minutes (every integer of LT_SIZE, PT_SIZE, NUM_WI and NUM_WG of an
+/// extent of thousands makes tens of millions).
+inline constexpr uint64_t kMaxGroupTreeNodes = uint64_t{1} << 24;
+
+/// The error of a group whose tree would store more than kMaxGroupTreeNodes nodes.
+class GroupTooLarge : public UserError {
+ public:
+  using UserError::UserError;
+};
+
 class GroupTree {
  public:
   /// Generates the tree depth-first, dropping a value as soon as a constraint fails and a subtree once it turns
   /// out to hold no leaf; the first level is split across `threads` threads. Throws mdh::UserError when a
-  /// parameter whose range is not enumerated is not the group's last or has a constraint given only as a predicate.
+  /// parameter whose range is not enumerated is not the group's last or has a constraint given only as a predicate,
+  /// and GroupTooLarge once the tree would store more than kMaxGroupTreeNodes nodes.
   static GroupTree build(std::vector<GroupParameter> parameters, unsigned threads);
 
   uint64_t leaf_count() const { return leaf_count_; }
