@@ -145,7 +145,7 @@ const char* precision_name(ComputePrecision precision) {
 ComputePrecision parse_precision(const std::string& text) {
   if (text == "fp32") return ComputePrecision::fp32;
   if (text == "tf32") return ComputePrecision::tf32;
-  throw UserError(SourceLoc{}, "unknown precision '" + text + "' (accepted: fp32, tf32)");
+  throw UserError("unknown precision '" + text + "' (accepted: fp32, tf32)");
 }
 
 SizeBinding parse_size_binding(const std::string& text) {

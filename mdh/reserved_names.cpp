@@ -178,6 +178,8 @@ const std::set<std::string>& generator_identifiers() {
       "clamp",
       "isnan",
       "isinf",
+      "isfinite",
+      "asm",  // inline PTX under NVIDIA's driver
       "as_float",
       "as_int",
       "as_uint",
@@ -278,7 +280,8 @@ const std::vector<std::string>& derived_prefixes() {
 // Suffixes of names derived from a declared name: the window accessor's `<arg>_origin`, the kernels
 // `<md_hom>_reference`, `<md_hom>_tunable` and `<md_hom>_combine_wg`.
 const std::vector<std::string>& derived_suffixes() {
-  static const std::vector<std::string> suffixes = {"_origin", "_reference", "_tunable", "_combine_wg"};
+  static const std::vector<std::string> suffixes = {"_origin", "_reference", "_tunable", "_combine_wg",
+                                                    "_combine_splits"};
   return suffixes;
 }
 
@@ -303,7 +306,7 @@ const std::vector<std::string>& reserved_macro_prefixes() {
       "ORDER_OCL_",        "CACHE_",       "EXTENT_",       "STRIDE_",       "LOCAL_SIZE_",  "LOCAL_TILES_",
       "PRIVATE_STEPS_",    "SLOTS_",       "STEP_",         "TILES_PER_WG_", "COMBINE_WI",   "CONCAT_WI",
       "FOLD_POINT_GROUPS", "FOLD_SHARES",  "OUTPUT_POINTS", "REDUCTION_WG",  "REDUCTION_WI", "RESULT_SLOTS",
-      "WG_SIZE",           "MDH_",
+      "WG_SIZE",           "MDH_",         "MMA_",
   };
   return prefixes;
 }
@@ -312,6 +315,7 @@ std::optional<std::string> reserved_name_reason(const std::string& name, NameSco
                                                 const std::vector<std::string>& declared) {
   if (language_words().count(name) || is_vector_type_name(name)) return "a reserved word of OpenCL C";
   if (starts_with(name, "mdh_") || name == "mdh_") return "names that start with 'mdh_' are the generated code's";
+  if (starts_with(name, "mma_") || name == "mma_") return "names that start with 'mma_' are the tensor-core kernel's";
   if (name.size() >= 2 && name[0] == '_' && (name[1] == '_' || std::isupper(static_cast<unsigned char>(name[1]))))
     return "names that start with '__' or '_' and a capital letter are reserved in C";
   for (const std::string& prefix : reserved_macro_prefixes()) {

@@ -92,37 +92,37 @@ void MmaEmitter::emit_macros() {
   for (const char* name :
        {"MMA_BLOCK_M", "MMA_BLOCK_N", "MMA_BLOCK_K", "MMA_WARPS_M", "MMA_WARPS_N", "MMA_SWIZZLE", "MMA_SPLIT_K"})
     tuning(name);
-  out_ << "#define M_EXTENT " << roles_.m_extent << "\n#define N_EXTENT " << roles_.n_extent << "\n#define K_EXTENT "
-       << roles_.k_extent << "\n#define BATCH_EXTENT " << roles_.batch_extent << "\n";
-  out_ << "#define WORK_ITEMS (32*MMA_WARPS_M*MMA_WARPS_N)\n"
-          "#define WARP_ROWS (MMA_BLOCK_M/MMA_WARPS_M)\n"
-          "#define WARP_COLUMNS (MMA_BLOCK_N/MMA_WARPS_N)\n"
-          "#define FRAGMENTS_M (WARP_ROWS/16)\n"
-          "#define FRAGMENTS_N (WARP_COLUMNS/8)\n"
-          "#define TILES_M ((M_EXTENT + MMA_BLOCK_M - 1)/MMA_BLOCK_M)\n"
-          "#define TILES_N ((N_EXTENT + MMA_BLOCK_N - 1)/MMA_BLOCK_N)\n"
-          "#define TILES_K ((K_EXTENT + MMA_BLOCK_K - 1)/MMA_BLOCK_K)\n"
-          "#define TILES_K_PER_SPLIT ((TILES_K + MMA_SPLIT_K - 1)/MMA_SPLIT_K)\n"
-          "#define A_ELEMENTS (MMA_BLOCK_M*MMA_BLOCK_K)\n"
-          "#define B_ELEMENTS (MMA_BLOCK_N*MMA_BLOCK_K)\n";
+  out_ << "#define MMA_M_EXTENT " << roles_.m_extent << "\n#define MMA_N_EXTENT " << roles_.n_extent
+       << "\n#define MMA_K_EXTENT " << roles_.k_extent << "\n#define MMA_BATCH_EXTENT " << roles_.batch_extent << "\n";
+  out_ << "#define MMA_WORK_ITEMS (32*MMA_WARPS_M*MMA_WARPS_N)\n"
+          "#define MMA_WARP_ROWS (MMA_BLOCK_M/MMA_WARPS_M)\n"
+          "#define MMA_WARP_COLUMNS (MMA_BLOCK_N/MMA_WARPS_N)\n"
+          "#define MMA_FRAGMENTS_M (MMA_WARP_ROWS/16)\n"
+          "#define MMA_FRAGMENTS_N (MMA_WARP_COLUMNS/8)\n"
+          "#define MMA_TILES_M ((MMA_M_EXTENT + MMA_BLOCK_M - 1)/MMA_BLOCK_M)\n"
+          "#define MMA_TILES_N ((MMA_N_EXTENT + MMA_BLOCK_N - 1)/MMA_BLOCK_N)\n"
+          "#define MMA_TILES_K ((MMA_K_EXTENT + MMA_BLOCK_K - 1)/MMA_BLOCK_K)\n"
+          "#define MMA_TILES_K_PER_SPLIT ((MMA_TILES_K + MMA_SPLIT_K - 1)/MMA_SPLIT_K)\n"
+          "#define MMA_A_ELEMENTS (MMA_BLOCK_M*MMA_BLOCK_K)\n"
+          "#define MMA_B_ELEMENTS (MMA_BLOCK_N*MMA_BLOCK_K)\n";
   // Vectors of the tiles' loads (MMA_VECTOR): their types follow from the value, so it is not a -D option.
-  out_ << "#define A_VECTOR " << vector_width(0) << "\n#define B_VECTOR " << vector_width(1) << "\n";
-  out_ << "#define A_CHUNKS (A_ELEMENTS/A_VECTOR)\n"
-          "#define B_CHUNKS (B_ELEMENTS/B_VECTOR)\n"
-          "#define A_ROUNDS ((A_CHUNKS + WORK_ITEMS - 1)/WORK_ITEMS)\n"
-          "#define B_ROUNDS ((B_CHUNKS + WORK_ITEMS - 1)/WORK_ITEMS)\n";
+  out_ << "#define MMA_A_VECTOR " << vector_width(0) << "\n#define MMA_B_VECTOR " << vector_width(1) << "\n";
+  out_ << "#define MMA_A_CHUNKS (MMA_A_ELEMENTS/MMA_A_VECTOR)\n"
+          "#define MMA_B_CHUNKS (MMA_B_ELEMENTS/MMA_B_VECTOR)\n"
+          "#define MMA_A_ROUNDS ((MMA_A_CHUNKS + MMA_WORK_ITEMS - 1)/MMA_WORK_ITEMS)\n"
+          "#define MMA_B_ROUNDS ((MMA_B_CHUNKS + MMA_WORK_ITEMS - 1)/MMA_WORK_ITEMS)\n";
   // Local tiles: K-major rows of the free extent plus 8, or free-major rows of BLOCK_K plus 4, so that a warp's
   // fragment loads (4 x 8 work-items) reach 32 different banks.
   const auto layout = [&](const char* tile, bool k_major, const char* free) {
     if (k_major)
-      out_ << "#define " << tile << "_ROW (" << free << " + 8)\n#define " << tile << "_AT(f, k) ((k)*" << tile
-           << "_ROW + (f))\n#define " << tile << "_FLOATS (MMA_BLOCK_K*" << tile << "_ROW)\n";
+      out_ << "#define " << tile << "_ROW (" << free << " + 8)\n#define " << tile << "_AT(mma_f, mma_k) ((mma_k)*"
+           << tile << "_ROW + (mma_f))\n#define " << tile << "_FLOATS (MMA_BLOCK_K*" << tile << "_ROW)\n";
     else
-      out_ << "#define " << tile << "_ROW (MMA_BLOCK_K + 4)\n#define " << tile << "_AT(f, k) ((f)*" << tile
-           << "_ROW + (k))\n#define " << tile << "_FLOATS (" << free << "*" << tile << "_ROW)\n";
+      out_ << "#define " << tile << "_ROW (MMA_BLOCK_K + 4)\n#define " << tile << "_AT(mma_f, mma_k) ((mma_f)*" << tile
+           << "_ROW + (mma_k))\n#define " << tile << "_FLOATS (" << free << "*" << tile << "_ROW)\n";
   };
-  layout("A_TILE", roles_.a_k_major, "MMA_BLOCK_M");
-  layout("B_TILE", roles_.b_k_major, "MMA_BLOCK_N");
+  layout("MMA_A_TILE", roles_.a_k_major, "MMA_BLOCK_M");
+  layout("MMA_B_TILE", roles_.b_k_major, "MMA_BLOCK_N");
   out_ << "#if MMA_BLOCK_M % (16*MMA_WARPS_M) != 0 || MMA_BLOCK_N % (8*MMA_WARPS_N) != 0 || MMA_BLOCK_K % 8 != 0\n"
           "#error \"MMA_BLOCK_M, _N, _K must be multiples of the warps' fragments\"\n#endif\n\n";
 }
@@ -130,33 +130,35 @@ void MmaEmitter::emit_macros() {
 void MmaEmitter::emit_tf32_helpers() {
   if (nvidia_) {
     out_ << "// A float rounded to TF32 (10 fraction bits, to nearest, ties away from zero), kept as a float.\n"
-            "inline float mdh_tf32(float x) {\n"
-            "  uint r;\n"
-            "  asm(\"cvt.rna.tf32.f32 %0, %1;\" : \"=r\"(r) : \"f\"(x));\n"
-            "  return as_float(r);\n"
+            "inline float mma_tf32(float mma_x) {\n"
+            "  uint mma_r;\n"
+            "  asm(\"cvt.rna.tf32.f32 %0, %1;\" : \"=r\"(mma_r) : \"f\"(mma_x));\n"
+            "  return as_float(mma_r);\n"
             "}\n\n";
     return;
   }
   out_ << "// A float rounded to TF32 (10 fraction bits, to nearest, ties away from zero), as cvt.rna.tf32.f32 does.\n"
-          "inline float mdh_tf32(float x) {\n"
-          "  return isfinite(x) ? as_float((as_uint(x) + 0x1000u) & 0xffffe000u) : x;\n"
+          "inline float mma_tf32(float mma_x) {\n"
+          "  return isfinite(mma_x) ? as_float((as_uint(mma_x) + 0x1000u) & 0xffffe000u) : mma_x;\n"
           "}\n\n"
-          "// mma.m16n8k8 of one warp through local memory (`exchange`: 192 floats of this warp): each work-item\n"
+          "// mma.m16n8k8 of one warp through local memory (`mma_exchange`: 192 floats of this warp): each work-item\n"
           "// publishes its fragments of A (4) and B (2), then computes its four results of C from all of them.\n"
-          "inline void mdh_mma(float* acc, const float* a, const float* b, __local float* exchange, int lane) {\n"
-          "  for (int q = 0; q < 4; ++q) exchange[lane*4 + q] = a[q];\n"
-          "  for (int q = 0; q < 2; ++q) exchange[128 + lane*2 + q] = b[q];\n"
+          "inline void mma_mma(float* mma_acc, const float* mma_a, const float* mma_b, __local float* mma_exchange, "
+          "int mma_lane) {\n"
+          "  for (int mma_q = 0; mma_q < 4; ++mma_q) mma_exchange[mma_lane*4 + mma_q] = mma_a[mma_q];\n"
+          "  for (int mma_q = 0; mma_q < 2; ++mma_q) mma_exchange[128 + mma_lane*2 + mma_q] = mma_b[mma_q];\n"
           "  barrier(CLK_LOCAL_MEM_FENCE);\n"
-          "  const int g = lane >> 2, t = lane & 3;\n"
-          "  for (int q = 0; q < 4; ++q) {\n"
-          "    const int row = g + 8*(q >> 1), column = 2*t + (q & 1);\n"
-          "    float sum = acc[q];\n"
-          "    for (int k = 0; k < 8; ++k) {\n"
-          "      const float a_rk = exchange[((row & 7)*4 + (k & 3))*4 + (row >> 3) + 2*(k >> 2)];\n"
-          "      const float b_kc = exchange[128 + (column*4 + (k & 3))*2 + (k >> 2)];\n"
-          "      sum += a_rk * b_kc;\n"
+          "  const int mma_g = mma_lane >> 2, mma_t = mma_lane & 3;\n"
+          "  for (int mma_q = 0; mma_q < 4; ++mma_q) {\n"
+          "    const int mma_row = mma_g + 8*(mma_q >> 1), mma_column = 2*mma_t + (mma_q & 1);\n"
+          "    float mma_sum = mma_acc[mma_q];\n"
+          "    for (int mma_k = 0; mma_k < 8; ++mma_k) {\n"
+          "      const float mma_a_rk = mma_exchange[((mma_row & 7)*4 + (mma_k & 3))*4 + (mma_row >> 3) + 2*(mma_k >> "
+          "2)];\n"
+          "      const float mma_b_kc = mma_exchange[128 + (mma_column*4 + (mma_k & 3))*2 + (mma_k >> 2)];\n"
+          "      mma_sum += mma_a_rk * mma_b_kc;\n"
           "    }\n"
-          "    acc[q] = sum;\n"
+          "    mma_acc[mma_q] = mma_sum;\n"
           "  }\n"
           "  barrier(CLK_LOCAL_MEM_FENCE);\n"
           "}\n\n";
@@ -200,69 +202,70 @@ std::string MmaEmitter::role_var(int d, const std::string& m_prefix, const std::
   if (contains(roles_.m_dims, d)) return m_prefix + name;
   if (contains(roles_.n_dims, d)) return n_prefix + name;
   if (contains(roles_.k_dims, d)) return k_prefix + name;
-  return "batch_" + name;
+  return "mma_batch_" + name;
 }
 
 // One input's tile, element e = w + round * WORK_ITEMS in the order of the tile's local layout (its unit-stride
 // role fastest, so that neighbouring work-items read neighbouring elements); cell (fi, ki): free index, depth.
 void MmaEmitter::emit_tile_cell(int a) {
   const bool k_major = a == 0 ? roles_.a_k_major : roles_.b_k_major;
-  const std::string T = a == 0 ? "A" : "B";
+  const std::string T = a == 0 ? "MMA_A" : "MMA_B";
   const std::string free_block = a == 0 ? "MMA_BLOCK_M" : "MMA_BLOCK_N";
-  line("const int e = (w + round*WORK_ITEMS)*" + T + "_VECTOR;");
-  line("if (" + T + "_CHUNKS % WORK_ITEMS != 0 && e >= " + T + "_ELEMENTS) break;");
+  line("const int mma_e = (mma_w + mma_round*MMA_WORK_ITEMS)*" + T + "_VECTOR;");
+  line("if (" + T + "_CHUNKS % MMA_WORK_ITEMS != 0 && mma_e >= " + T + "_ELEMENTS) break;");
   if (k_major)
-    line("const int fi = e % " + free_block + ", ki = e / " + free_block + ";");
+    line("const int mma_fi = mma_e % " + free_block + ", mma_ki = mma_e / " + free_block + ";");
   else
-    line("const int fi = e / MMA_BLOCK_K, ki = e % MMA_BLOCK_K;");
+    line("const int mma_fi = mma_e / MMA_BLOCK_K, mma_ki = mma_e % MMA_BLOCK_K;");
 }
 
 void MmaEmitter::emit_tile_load(int a, const std::string& k_tile, bool into_registers, bool guarded) {
   const bool is_a = a == 0;
-  const std::string T = is_a ? "A" : "B", t = is_a ? "a" : "b";
+  const std::string T = is_a ? "MMA_A" : "MMA_B", t = is_a ? "mma_a" : "mma_b";
   const std::string free_block = is_a ? "MMA_BLOCK_M" : "MMA_BLOCK_N";
-  const std::string free_extent = is_a ? "M_EXTENT" : "N_EXTENT";
-  const std::string block = is_a ? "block_m" : "block_n";
+  const std::string free_extent = is_a ? "MMA_M_EXTENT" : "MMA_N_EXTENT";
+  const std::string block = is_a ? "mma_block_m" : "mma_block_n";
   const std::vector<int>& free_dims = is_a ? roles_.m_dims : roles_.n_dims;
   const BoundAccess& x = b_.inputs[a];
   const std::string buffer = m_.buffers[x.buffer].name;
 
   line("#pragma unroll");
-  open("for (int round = 0; round < " + T + "_ROUNDS; ++round)");
+  open("for (int mma_round = 0; mma_round < " + T + "_ROUNDS; ++mma_round)");
   emit_tile_cell(a);
-  line("const int free = " + block + "*" + free_block + " + fi;");
-  line("const int depth = " + k_tile + "*MMA_BLOCK_K + ki;");
-  line(vector_type(a) + " v = (" + vector_type(a) + ")(0.0f);");
+  line("const int mma_free = " + block + "*" + free_block + " + mma_fi;");
+  line("const int mma_depth = " + k_tile + "*MMA_BLOCK_K + mma_ki;");
+  line(vector_type(a) + " mma_v = (" + vector_type(a) + ")(0.0f);");
   if (guarded)
-    open("if (free < " + free_extent + " && depth < K_EXTENT)");
+    open("if (mma_free < " + free_extent + " && mma_depth < MMA_K_EXTENT)");
   else
     open("");
-  decompose(free_dims, "free", t + "_");
-  decompose(roles_.k_dims, "depth", t + "k_");
+  decompose(free_dims, "mma_free", t + "_");
+  decompose(roles_.k_dims, "mma_depth", t + "k_");
   const std::string at = offset(x, [&](int d) { return role_var(d, t + "_", t + "_", t + "k_"); });
   if (vector_width(a) == 1)
-    line("v = " + buffer + "[" + at + "];");
+    line("mma_v = " + buffer + "[" + at + "];");
   else
-    line("v = *(__global const " + vector_type(a) + "*)(" + buffer + " + " + at + ");");
+    line("mma_v = *(__global const " + vector_type(a) + "*)(" + buffer + " + " + at + ");");
   close();
   if (into_registers)
-    line("reg_" + t + "[round] = v;");
+    line(t + "_reg[mma_round] = mma_v;");
   else
-    line("*(__local " + vector_type(a) + "*)(" + t + "_tile + " + T + "_TILE_AT(fi, ki)) = " + rounded(a, "v") + ";");
+    line("*(__local " + vector_type(a) + "*)(" + t + "_tile + " + T +
+         "_TILE_AT(mma_fi, mma_ki)) = " + rounded(a, "mma_v") + ";");
   close();
 }
 
 std::string MmaEmitter::rounded(int a, const std::string& v) const {
   const int64_t width = vector_width(a);
-  if (width == 1) return "mdh_tf32(" + v + ")";
+  if (width == 1) return "mma_tf32(" + v + ")";
   std::vector<std::string> parts;
-  for (int64_t j = 0; j < width; ++j) parts.push_back("mdh_tf32((" + v + ").s" + str(j) + ")");
+  for (int64_t j = 0; j < width; ++j) parts.push_back("mma_tf32((" + v + ").s" + str(j) + ")");
   return "(" + vector_type(a) + ")(" + join(parts, ", ") + ")";
 }
 
 // Loads of both tiles of reduction tile `k_tile`: without tests where the work-group's tiles are full.
 void MmaEmitter::emit_tile_loads(const std::string& k_tile, bool into_registers) {
-  open("if (full_mn && (" + k_tile + " + 1)*MMA_BLOCK_K <= K_EXTENT)");
+  open("if (mma_full_mn && (" + k_tile + " + 1)*MMA_BLOCK_K <= MMA_K_EXTENT)");
   emit_tile_load(0, k_tile, into_registers, false);
   emit_tile_load(1, k_tile, into_registers, false);
   close(" else {");
@@ -274,12 +277,12 @@ void MmaEmitter::emit_tile_loads(const std::string& k_tile, bool into_registers)
 
 void MmaEmitter::emit_register_stores() {
   for (int a = 0; a < 2; ++a) {
-    const std::string T = a == 0 ? "A" : "B", t = a == 0 ? "a" : "b";
+    const std::string T = a == 0 ? "MMA_A" : "MMA_B", t = a == 0 ? "mma_a" : "mma_b";
     line("#pragma unroll");
-    open("for (int round = 0; round < " + T + "_ROUNDS; ++round)");
+    open("for (int mma_round = 0; mma_round < " + T + "_ROUNDS; ++mma_round)");
     emit_tile_cell(a);
     line("*(__local " + vector_type(a) + "*)(" + t + "_tile + " + T +
-         "_TILE_AT(fi, ki)) = " + rounded(a, "reg_" + t + "[round]") + ";");
+         "_TILE_AT(mma_fi, mma_ki)) = " + rounded(a, t + "_reg[mma_round]") + ";");
     close();
   }
 }
@@ -287,36 +290,40 @@ void MmaEmitter::emit_register_stores() {
 // The warp's fragments of the current local tiles, 8 reduction steps at a time.
 void MmaEmitter::emit_fragment_products() {
   line("#pragma unroll");
-  open("for (int ks = 0; ks < MMA_BLOCK_K; ks += 8)");
-  line("float fa[FRAGMENTS_M][4], fb[FRAGMENTS_N][2];");
+  open("for (int mma_ks = 0; mma_ks < MMA_BLOCK_K; mma_ks += 8)");
+  line("float mma_fa[MMA_FRAGMENTS_M][4], mma_fb[MMA_FRAGMENTS_N][2];");
   line("#pragma unroll");
-  open("for (int fm = 0; fm < FRAGMENTS_M; ++fm)");
-  line("const int row = warp_m*WARP_ROWS + fm*16 + g;");
-  line("fa[fm][0] = a_tile[A_TILE_AT(row, ks + t)];");
-  line("fa[fm][1] = a_tile[A_TILE_AT(row + 8, ks + t)];");
-  line("fa[fm][2] = a_tile[A_TILE_AT(row, ks + t + 4)];");
-  line("fa[fm][3] = a_tile[A_TILE_AT(row + 8, ks + t + 4)];");
+  open("for (int mma_fm = 0; mma_fm < MMA_FRAGMENTS_M; ++mma_fm)");
+  line("const int mma_row = mma_warp_m*MMA_WARP_ROWS + mma_fm*16 + mma_g;");
+  line("mma_fa[mma_fm][0] = mma_a_tile[MMA_A_TILE_AT(mma_row, mma_ks + mma_t)];");
+  line("mma_fa[mma_fm][1] = mma_a_tile[MMA_A_TILE_AT(mma_row + 8, mma_ks + mma_t)];");
+  line("mma_fa[mma_fm][2] = mma_a_tile[MMA_A_TILE_AT(mma_row, mma_ks + mma_t + 4)];");
+  line("mma_fa[mma_fm][3] = mma_a_tile[MMA_A_TILE_AT(mma_row + 8, mma_ks + mma_t + 4)];");
   close();
   line("#pragma unroll");
-  open("for (int fn = 0; fn < FRAGMENTS_N; ++fn)");
-  line("const int column = warp_n*WARP_COLUMNS + fn*8 + g;");
-  line("fb[fn][0] = b_tile[B_TILE_AT(column, ks + t)];");
-  line("fb[fn][1] = b_tile[B_TILE_AT(column, ks + t + 4)];");
+  open("for (int mma_fn = 0; mma_fn < MMA_FRAGMENTS_N; ++mma_fn)");
+  line("const int mma_column = mma_warp_n*MMA_WARP_COLUMNS + mma_fn*8 + mma_g;");
+  line("mma_fb[mma_fn][0] = mma_b_tile[MMA_B_TILE_AT(mma_column, mma_ks + mma_t)];");
+  line("mma_fb[mma_fn][1] = mma_b_tile[MMA_B_TILE_AT(mma_column, mma_ks + mma_t + 4)];");
   close();
   line("#pragma unroll");
-  open("for (int fm = 0; fm < FRAGMENTS_M; ++fm)");
+  open("for (int mma_fm = 0; mma_fm < MMA_FRAGMENTS_M; ++mma_fm)");
   line("#pragma unroll");
-  open("for (int fn = 0; fn < FRAGMENTS_N; ++fn)");
+  open("for (int mma_fn = 0; mma_fn < MMA_FRAGMENTS_N; ++mma_fn)");
   if (nvidia_) {
     line(
         "asm volatile(\"mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
         "{%0,%1,%2,%3};\"");
-    line("    : \"+f\"(acc[fm][fn][0]), \"+f\"(acc[fm][fn][1]), \"+f\"(acc[fm][fn][2]), \"+f\"(acc[fm][fn][3])");
     line(
-        "    : \"r\"(as_uint(fa[fm][0])), \"r\"(as_uint(fa[fm][1])), \"r\"(as_uint(fa[fm][2])), "
-        "\"r\"(as_uint(fa[fm][3])), \"r\"(as_uint(fb[fn][0])), \"r\"(as_uint(fb[fn][1])));");
+        "    : \"+f\"(mma_acc[mma_fm][mma_fn][0]), \"+f\"(mma_acc[mma_fm][mma_fn][1]), "
+        "\"+f\"(mma_acc[mma_fm][mma_fn][2]), \"+f\"(mma_acc[mma_fm][mma_fn][3])");
+    line(
+        "    : \"mma_r\"(as_uint(mma_fa[mma_fm][0])), \"mma_r\"(as_uint(mma_fa[mma_fm][1])), "
+        "\"mma_r\"(as_uint(mma_fa[mma_fm][2])), "
+        "\"mma_r\"(as_uint(mma_fa[mma_fm][3])), \"mma_r\"(as_uint(mma_fb[mma_fn][0])), "
+        "\"mma_r\"(as_uint(mma_fb[mma_fn][1])));");
   } else {
-    line("mdh_mma(acc[fm][fn], fa[fm], fb[fn], exchange + warp*192, lane);");
+    line("mma_mma(mma_acc[mma_fm][mma_fn], mma_fa[mma_fm], mma_fb[mma_fn], mma_exchange + mma_warp*192, mma_lane);");
   }
   close();
   close();
@@ -327,25 +334,29 @@ void MmaEmitter::emit_fragment_products() {
 void MmaEmitter::emit_write_back(bool guarded) {
   const std::string buffer = m_.buffers[b_.output.buffer].name;
   line("#pragma unroll");
-  open("for (int fm = 0; fm < FRAGMENTS_M; ++fm)");
+  open("for (int mma_fm = 0; mma_fm < MMA_FRAGMENTS_M; ++mma_fm)");
   line("#pragma unroll");
-  open("for (int fn = 0; fn < FRAGMENTS_N; ++fn)");
+  open("for (int mma_fn = 0; mma_fn < MMA_FRAGMENTS_N; ++mma_fn)");
   line("#pragma unroll");
-  open("for (int q = 0; q < 4; ++q)");
-  line("const int row = block_m*MMA_BLOCK_M + warp_m*WARP_ROWS + fm*16 + g + 8*(q >> 1);");
-  line("const int column = block_n*MMA_BLOCK_N + warp_n*WARP_COLUMNS + fn*8 + 2*t + (q & 1);");
+  open("for (int mma_q = 0; mma_q < 4; ++mma_q)");
+  line("const int mma_row = mma_block_m*MMA_BLOCK_M + mma_warp_m*MMA_WARP_ROWS + mma_fm*16 + mma_g + 8*(mma_q >> 1);");
+  line(
+      "const int mma_column = mma_block_n*MMA_BLOCK_N + mma_warp_n*MMA_WARP_COLUMNS + mma_fn*8 + 2*mma_t + (mma_q & "
+      "1);");
   if (guarded)
-    open("if (row < M_EXTENT && column < N_EXTENT)");
+    open("if (mma_row < MMA_M_EXTENT && mma_column < MMA_N_EXTENT)");
   else
     open("");
   if (split()) {
     // Partial results in the combine kernel's order: split, batch, row, column.
-    line("partials[((split*BATCH_EXTENT + batch)*M_EXTENT + row)*N_EXTENT + column] = acc[fm][fn][q];");
+    line(
+        "mma_partials[((mma_split*MMA_BATCH_EXTENT + mma_batch)*MMA_M_EXTENT + mma_row)*MMA_N_EXTENT + mma_column] = "
+        "mma_acc[mma_fm][mma_fn][mma_q];");
   } else {
-    decompose(roles_.m_dims, "row", "c_");
-    decompose(roles_.n_dims, "column", "c_");
-    line(buffer + "[" + offset(b_.output, [&](int d) { return role_var(d, "c_", "c_", "c_"); }) +
-         "] = acc[fm][fn][q];");
+    decompose(roles_.m_dims, "mma_row", "mma_c_");
+    decompose(roles_.n_dims, "mma_column", "mma_c_");
+    line(buffer + "[" + offset(b_.output, [&](int d) { return role_var(d, "mma_c_", "mma_c_", "mma_c_"); }) +
+         "] = mma_acc[mma_fm][mma_fn][mma_q];");
   }
   close();
   close();
@@ -359,23 +370,24 @@ void MmaEmitter::emit_split_combine_kernel(LaunchPlan& plan) {
   launch.kernel_name = m_.name + "_combine_splits";
   const int out = m_.output_buffer();
   line("");
-  line("__kernel void " + launch.kernel_name + "(__global const float* restrict partials, __global " +
+  line("__kernel void " + launch.kernel_name + "(__global const float* restrict mma_partials, __global " +
        buffer_type(out) + "* restrict " + m_.buffers[out].name + ")");
   open("");
-  line("const int point = (int)get_global_id(0);");
-  line("if (point >= BATCH_EXTENT*M_EXTENT*N_EXTENT) return;");
-  line("float sum = 0.0f;");
+  line("const int mma_point = (int)get_global_id(0);");
+  line("if (mma_point >= MMA_BATCH_EXTENT*MMA_M_EXTENT*MMA_N_EXTENT) return;");
+  line("float mma_sum = 0.0f;");
   line(
-      "for (int split = 0; split < MMA_SPLIT_K; ++split) sum += partials[split*BATCH_EXTENT*M_EXTENT*N_EXTENT + "
-      "point];");
-  line("const int batch = point / (M_EXTENT*N_EXTENT);");
-  line("const int row = (point / N_EXTENT) % M_EXTENT, column = point % N_EXTENT;");
-  line("(void)batch;");
-  if (!roles_.batch_dims.empty()) decompose(roles_.batch_dims, "batch", "batch_");
-  decompose(roles_.m_dims, "row", "c_");
-  decompose(roles_.n_dims, "column", "c_");
-  line(m_.buffers[out].name + "[" + offset(b_.output, [&](int d) { return role_var(d, "c_", "c_", "c_"); }) +
-       "] = sum;");
+      "for (int mma_split = 0; mma_split < MMA_SPLIT_K; ++mma_split) mma_sum += "
+      "mma_partials[mma_split*MMA_BATCH_EXTENT*MMA_M_EXTENT*MMA_N_EXTENT + "
+      "mma_point];");
+  line("const int mma_batch = mma_point / (MMA_M_EXTENT*MMA_N_EXTENT);");
+  line("const int mma_row = (mma_point / MMA_N_EXTENT) % MMA_M_EXTENT, mma_column = mma_point % MMA_N_EXTENT;");
+  line("(void)mma_batch;");
+  if (!roles_.batch_dims.empty()) decompose(roles_.batch_dims, "mma_batch", "mma_batch_");
+  decompose(roles_.m_dims, "mma_row", "mma_c_");
+  decompose(roles_.n_dims, "mma_column", "mma_c_");
+  line(m_.buffers[out].name + "[" +
+       offset(b_.output, [&](int d) { return role_var(d, "mma_c_", "mma_c_", "mma_c_"); }) + "] = mma_sum;");
   close();
   launch.args.push_back({KernelArg::Kind::Scratch, "", 0});
   launch.args.push_back({KernelArg::Kind::Buffer, m_.buffers[out].name, -1});
@@ -397,7 +409,7 @@ std::vector<std::string> MmaEmitter::kernel_parameters(KernelLaunch& launch) {
   }
   const int out = m_.output_buffer();
   if (split()) {
-    params.push_back("__global float* restrict partials");
+    params.push_back("__global float* restrict mma_partials");
     launch.args.push_back({KernelArg::Kind::Scratch, "", 0});
   } else {
     params.push_back("__global " + buffer_type(out) + "* restrict " + m_.buffers[out].name);
@@ -422,77 +434,82 @@ LaunchPlan MmaEmitter::emit() {
   };
   out_ << "// " << m_.name << ": tensor-core kernel (TF32 mma.m16n8k8) generated by mdh.\n"
        << "// C[m, n] = sum_k A[m, k] * B[k, n] with M = (" << names(roles_.m_dims) << "), N = ("
-       << names(roles_.n_dims) << "), K = (" << names(roles_.k_dims) << "), batch = (" << names(roles_.batch_dims)
+       << names(roles_.n_dims) << "), K = (" << names(roles_.k_dims) << "), mma_batch = (" << names(roles_.batch_dims)
        << "); A tile " << (roles_.a_k_major ? "K-major" : "M-major") << ", B tile "
        << (roles_.b_k_major ? "K-major" : "N-major") << ".\n";
   out_ << emit_preamble(b_, options_) << '\n';
   emit_macros();
   emit_tf32_helpers();
   const std::vector<std::string> params = kernel_parameters(launch);
-  line("__kernel __attribute__((reqd_work_group_size(WORK_ITEMS, 1, 1)))");
+  line("__kernel __attribute__((reqd_work_group_size(MMA_WORK_ITEMS, 1, 1)))");
   line("void " + launch.kernel_name + "(" + join(params, ", ") + ")");
   open("");
   // MMA_PREFETCH local keeps two pairs of tiles and alternates between them.
   const int64_t prefetch = value("MMA_PREFETCH");
   const std::string stages = prefetch == 2 ? "2*" : "";
-  line("__local float a_tiles[" + stages + "A_TILE_FLOATS] __attribute__((aligned(16)));");
-  line("__local float b_tiles[" + stages + "B_TILE_FLOATS] __attribute__((aligned(16)));");
-  if (!nvidia_) line("__local float exchange[MMA_WARPS_M*MMA_WARPS_N*192];");
-  line("const int w = (int)get_local_id(0);");
-  line("const int lane = w & 31, warp = w >> 5;");
-  line("const int warp_m = warp % MMA_WARPS_M, warp_n = warp / MMA_WARPS_M;");
-  line("const int g = lane >> 2, t = lane & 3;");
+  line("__local float mma_a_tiles[" + stages + "MMA_A_TILE_FLOATS] __attribute__((aligned(16)));");
+  line("__local float mma_b_tiles[" + stages + "MMA_B_TILE_FLOATS] __attribute__((aligned(16)));");
+  if (!nvidia_) line("__local float mma_exchange[MMA_WARPS_M*MMA_WARPS_N*192];");
+  line("const int mma_w = (int)get_local_id(0);");
+  line("const int mma_lane = mma_w & 31, mma_warp = mma_w >> 5;");
+  line("const int mma_warp_m = mma_warp % MMA_WARPS_M, mma_warp_n = mma_warp / MMA_WARPS_M;");
+  line("const int mma_g = mma_lane >> 2, mma_t = mma_lane & 3;");
   line("// The work-group's tile of C: MMA_SWIZZLE rows of tiles at a time, each such group column by column.");
-  line("const int group = (int)get_group_id(0);");
-  line("const int batch = group / (TILES_M*TILES_N);");
-  line("const int in_batch = group % (TILES_M*TILES_N);");
-  line("const int first_m = (in_batch / (MMA_SWIZZLE*TILES_N))*MMA_SWIZZLE;");
-  line("const int rows_here = min(MMA_SWIZZLE, TILES_M - first_m);");
-  line("const int block_m = first_m + (in_batch % (MMA_SWIZZLE*TILES_N)) % rows_here;");
-  line("const int block_n = (in_batch % (MMA_SWIZZLE*TILES_N)) / rows_here;");
-  if (!roles_.batch_dims.empty()) decompose(roles_.batch_dims, "batch", "batch_");
-  line("(void)batch;");
-  line("const bool full_mn = (block_m + 1)*MMA_BLOCK_M <= M_EXTENT && (block_n + 1)*MMA_BLOCK_N <= N_EXTENT;");
-  line("float acc[FRAGMENTS_M][FRAGMENTS_N][4];");
+  line("const int mma_group = (int)get_group_id(0);");
+  line("const int mma_batch = mma_group / (MMA_TILES_M*MMA_TILES_N);");
+  line("const int mma_in_batch = mma_group % (MMA_TILES_M*MMA_TILES_N);");
+  line("const int mma_first_m = (mma_in_batch / (MMA_SWIZZLE*MMA_TILES_N))*MMA_SWIZZLE;");
+  line("const int mma_rows_here = min(MMA_SWIZZLE, MMA_TILES_M - mma_first_m);");
+  line("const int mma_block_m = mma_first_m + (mma_in_batch % (MMA_SWIZZLE*MMA_TILES_N)) % mma_rows_here;");
+  line("const int mma_block_n = (mma_in_batch % (MMA_SWIZZLE*MMA_TILES_N)) / mma_rows_here;");
+  if (!roles_.batch_dims.empty()) decompose(roles_.batch_dims, "mma_batch", "mma_batch_");
+  line("(void)mma_batch;");
+  line(
+      "const bool mma_full_mn = (mma_block_m + 1)*MMA_BLOCK_M <= MMA_M_EXTENT && (mma_block_n + 1)*MMA_BLOCK_N <= "
+      "MMA_N_EXTENT;");
+  line("float mma_acc[MMA_FRAGMENTS_M][MMA_FRAGMENTS_N][4];");
   line("#pragma unroll");
-  open("for (int fm = 0; fm < FRAGMENTS_M; ++fm)");
+  open("for (int mma_fm = 0; mma_fm < MMA_FRAGMENTS_M; ++mma_fm)");
   line("#pragma unroll");
   line(
-      "for (int fn = 0; fn < FRAGMENTS_N; ++fn) acc[fm][fn][0] = acc[fm][fn][1] = acc[fm][fn][2] = acc[fm][fn][3] = "
+      "for (int mma_fn = 0; mma_fn < MMA_FRAGMENTS_N; ++mma_fn) mma_acc[mma_fm][mma_fn][0] = "
+      "mma_acc[mma_fm][mma_fn][1] = mma_acc[mma_fm][mma_fn][2] = mma_acc[mma_fm][mma_fn][3] = "
       "0.0f;");
   close();
-  line("// The reduction tiles of this work-group's split (MMA_SPLIT_K): a range of TILES_K_PER_SPLIT, maybe empty.");
-  line("const int split = (int)get_group_id(1);");
-  line("const int kt_begin = min(TILES_K, split*TILES_K_PER_SPLIT);");
-  line("const int kt_end = min(TILES_K, kt_begin + TILES_K_PER_SPLIT);");
-  line("(void)split;");
-  const std::string stage = prefetch == 2 ? " + (kt & 1)*" : "";
+  line(
+      "// The reduction tiles of this work-group's split (MMA_SPLIT_K): a range of MMA_TILES_K_PER_SPLIT, maybe "
+      "empty.");
+  line("const int mma_split = (int)get_group_id(1);");
+  line("const int mma_kt_begin = min(MMA_TILES_K, mma_split*MMA_TILES_K_PER_SPLIT);");
+  line("const int mma_kt_end = min(MMA_TILES_K, mma_kt_begin + MMA_TILES_K_PER_SPLIT);");
+  line("(void)mma_split;");
+  const std::string stage = prefetch == 2 ? " + (mma_kt & 1)*" : "";
   if (prefetch > 0) {
-    line(vector_type(0) + " reg_a[A_ROUNDS];");
-    line(vector_type(1) + " reg_b[B_ROUNDS];");
-    open("if (kt_begin < kt_end)");
-    emit_tile_loads("kt_begin", true);
+    line(vector_type(0) + " mma_a_reg[MMA_A_ROUNDS];");
+    line(vector_type(1) + " mma_b_reg[MMA_B_ROUNDS];");
+    open("if (mma_kt_begin < mma_kt_end)");
+    emit_tile_loads("mma_kt_begin", true);
     close();
-    open("for (int kt = kt_begin; kt < kt_end; ++kt)");
-    line("__local float* a_tile = a_tiles" + (stage.empty() ? "" : stage + "A_TILE_FLOATS") + ";");
-    line("__local float* b_tile = b_tiles" + (stage.empty() ? "" : stage + "B_TILE_FLOATS") + ";");
+    open("for (int mma_kt = mma_kt_begin; mma_kt < mma_kt_end; ++mma_kt)");
+    line("__local float* mma_a_tile = mma_a_tiles" + (stage.empty() ? "" : stage + "MMA_A_TILE_FLOATS") + ";");
+    line("__local float* mma_b_tile = mma_b_tiles" + (stage.empty() ? "" : stage + "MMA_B_TILE_FLOATS") + ";");
     emit_register_stores();
     line("barrier(CLK_LOCAL_MEM_FENCE);");
-    open("if (kt + 1 < kt_end)");
-    emit_tile_loads("(kt + 1)", true);
+    open("if (mma_kt + 1 < mma_kt_end)");
+    emit_tile_loads("(mma_kt + 1)", true);
     close();
   } else {
-    open("for (int kt = kt_begin; kt < kt_end; ++kt)");
-    line("__local float* a_tile = a_tiles;");
-    line("__local float* b_tile = b_tiles;");
-    emit_tile_loads("kt", false);
+    open("for (int mma_kt = mma_kt_begin; mma_kt < mma_kt_end; ++mma_kt)");
+    line("__local float* mma_a_tile = mma_a_tiles;");
+    line("__local float* mma_b_tile = mma_b_tiles;");
+    emit_tile_loads("mma_kt", false);
     line("barrier(CLK_LOCAL_MEM_FENCE);");
   }
   emit_fragment_products();
   // With two pairs of tiles, the next iteration stores into the other pair: its barrier alone keeps this one whole.
   if (prefetch != 2) line("barrier(CLK_LOCAL_MEM_FENCE);");
   close();
-  open("if (full_mn)");
+  open("if (mma_full_mn)");
   emit_write_back(false);
   close(" else {");
   ++indent_;

@@ -135,6 +135,23 @@ TEST(ReservedNames, EveryIdentifierTheGeneratorsEmitIsReserved) {
           check(bound, "configuration " + std::to_string(index), generate_tunable_kernel(bound, config, limits));
         });
   }
+  // The tensor-core kernel, with fragments through local memory (PoCL) and with inline PTX (the H200).
+  for (const testing::PropertyCase& c : testing::tensor_core_property_cases()) {
+    const std::string text = c.text.empty() ? testing::read_source_file(c.file) : c.text;
+    BoundMdh first = testing::bind_spec_text(text, c.file, c.sizes.front());
+    first.precision = c.precision;
+    for (const DeviceLimits& device : {limits, testing::h200_device_limits()}) {
+      check_program(*first.mdh, text, c.name + " tensor-core default",
+                    generate_tunable_kernel(first, default_config(first, device), device).source, uncovered);
+      ++programs;
+    }
+    testing::for_each_property_configuration(
+        c, 8, 1, [&](const BoundMdh& bound, size_t, int index, const KernelConfig& config) {
+          check_program(*bound.mdh, text, c.name + " tensor-core configuration " + std::to_string(index),
+                        generate_tunable_kernel(bound, config, limits).source, uncovered);
+          ++programs;
+        });
+  }
   EXPECT_GT(programs, 100u);
   for (const auto& [id, program] : uncovered.anywhere)
     ADD_FAILURE() << "'" << id << "' (in " << program << ") is not reserved for sizes (mdh/reserved_names.cpp)";
@@ -146,9 +163,12 @@ TEST(ReservedNames, EveryIdentifierTheGeneratorsEmitIsReserved) {
 // The tuning parameters are macros of the tunable kernel: each family's names are reserved by their pattern, for any
 // name of a dimension or access, whatever the md_hom declares.
 TEST(ReservedNames, EveryTuningParameterNameIsReserved) {
-  for (const testing::PropertyCase& c : testing::property_cases()) {
-    const BoundMdh bound =
+  std::vector<testing::PropertyCase> cases = testing::property_cases();
+  for (const testing::PropertyCase& c : testing::tensor_core_property_cases()) cases.push_back(c);
+  for (const testing::PropertyCase& c : cases) {
+    BoundMdh bound =
         testing::bind_spec_text(c.text.empty() ? testing::read_source_file(c.file) : c.text, c.file, c.sizes.front());
+    bound.precision = c.precision;
     for (const ParameterFamily& family : parameter_families())
       for (int member : family.members(bound)) {
         const std::string name = family.parameter_name(*bound.mdh, member);
@@ -170,6 +190,8 @@ TEST(ReservedNames, ReasonsSayWhy) {
   EXPECT_FALSE(reserved_name_reason("t_max", NameScope::kernel, {"i"}));
   EXPECT_TRUE(reserved_name_reason("NUM_WG_i", NameScope::member, {}));
   EXPECT_TRUE(reserved_name_reason("mdh_x", NameScope::member, {}));
+  EXPECT_EQ(reserved_name_reason("mma_x", NameScope::kernel, {}),
+            "names that start with 'mma_' are the tensor-core kernel's");
   EXPECT_FALSE(reserved_name_reason("alpha", NameScope::macro, {"alpha"}));
 }
 
