@@ -17,7 +17,7 @@ constexpr uint64_t kMaxRecordedCount = uint64_t{1} << 48;
 struct LimitField {
   const char* name;
   std::variant<uint64_t DeviceLimits::*, bool DeviceLimits::*> member;
-  uint64_t minimum = 1;  // counts; 0 allowed where the field means "none" (registers_per_work_item)
+  uint64_t minimum = 1;              // counts; 0 allowed where the field means "none" (registers_per_work_item)
   bool recorded_since_start = true;  // false: results written before the field existed lack it (its default then)
 };
 
