@@ -318,10 +318,10 @@ void MmaEmitter::emit_fragment_products() {
         "    : \"+f\"(mma_acc[mma_fm][mma_fn][0]), \"+f\"(mma_acc[mma_fm][mma_fn][1]), "
         "\"+f\"(mma_acc[mma_fm][mma_fn][2]), \"+f\"(mma_acc[mma_fm][mma_fn][3])");
     line(
-        "    : \"mma_r\"(as_uint(mma_fa[mma_fm][0])), \"mma_r\"(as_uint(mma_fa[mma_fm][1])), "
-        "\"mma_r\"(as_uint(mma_fa[mma_fm][2])), "
-        "\"mma_r\"(as_uint(mma_fa[mma_fm][3])), \"mma_r\"(as_uint(mma_fb[mma_fn][0])), "
-        "\"mma_r\"(as_uint(mma_fb[mma_fn][1])));");
+        "    : \"r\"(as_uint(mma_fa[mma_fm][0])), \"r\"(as_uint(mma_fa[mma_fm][1])), "
+        "\"r\"(as_uint(mma_fa[mma_fm][2])), "
+        "\"r\"(as_uint(mma_fa[mma_fm][3])), \"r\"(as_uint(mma_fb[mma_fn][0])), "
+        "\"r\"(as_uint(mma_fb[mma_fn][1])));");
   } else {
     line("mma_mma(mma_acc[mma_fm][mma_fn], mma_fa[mma_fm], mma_fb[mma_fn], mma_exchange + mma_warp*192, mma_lane);");
   }

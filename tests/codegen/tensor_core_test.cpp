@@ -1,0 +1,91 @@
+// The tensor-core kernel shape (codegen/tensor_core.h): which md_homs have it, which families their spaces hold,
+// and the inline PTX it emits for NVIDIA's driver, which no PoCL run compiles.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "codegen/default_config.h"
+#include "codegen/parameter_families.h"
+#include "codegen/tensor_core.h"
+#include "codegen/tunable_kernel.h"
+#include "codegen/tuning_space.h"
+#include "tests/codegen/codegen_test_support.h"
+#include "tests/codegen/tunable_test_support.h"
+
+namespace mdh::testing {
+namespace {
+
+std::vector<std::string> names(const BoundMdh& bound, const std::vector<int>& dims) {
+  std::vector<std::string> out;
+  for (int d : dims) out.push_back(bound.mdh->dims[d].name);
+  return out;
+}
+
+TEST(TensorCore, MatrixProductsGetRolesOthersNone) {
+  const BoundMdh gemm = bind_app("apps/gemm.mdh", "I=64,J=32,K=16");
+  const auto roles = tensor_core_roles(gemm);
+  ASSERT_TRUE(roles);
+  EXPECT_EQ(names(gemm, roles->m_dims), std::vector<std::string>{"i"});
+  EXPECT_EQ(names(gemm, roles->n_dims), std::vector<std::string>{"j"});
+  EXPECT_EQ(names(gemm, roles->k_dims), std::vector<std::string>{"k"});
+  EXPECT_FALSE(roles->a_k_major);  // A[i][k]: its unit stride moves with K
+  EXPECT_TRUE(roles->b_k_major);   // B[k][j]: with N
+  EXPECT_EQ(roles->a_vector, 4);
+  // MCC: an implicit GEMM over the affine input index p+r; K in A's order, c (unit stride) last.
+  const BoundMdh mcc = bind_app("apps/mcc.mdh", "N=1,P=7,Q=7,K=8,C=8,R=3,S=3");
+  const auto conv = tensor_core_roles(mcc);
+  ASSERT_TRUE(conv);
+  EXPECT_EQ(names(mcc, conv->m_dims), (std::vector<std::string>{"n", "p", "q"}));
+  EXPECT_EQ(names(mcc, conv->n_dims), std::vector<std::string>{"k"});
+  EXPECT_EQ(names(mcc, conv->k_dims), (std::vector<std::string>{"r", "s", "c"}));
+  // A contraction whose output is the larger buffer: N in the output's order (f, its unit stride, last).
+  const BoundMdh tc = bind_app("apps/tc/abcdef-gdab-efgc.mdh", "A=4,B=4,C=4,D=4,E=4,F=4,G=4");
+  EXPECT_EQ(names(tc, tensor_core_roles(tc)->n_dims), (std::vector<std::string>{"c", "e", "f"}));
+  for (const char* app : {"apps/gemv.mdh", "apps/dot.mdh", "apps/prl.mdh", "apps/gaussian.mdh"}) {
+    const std::string sizes = std::string(app) == "apps/gemv.mdh"       ? "I=8,K=8"
+                              : std::string(app) == "apps/dot.mdh"      ? "K=8"
+                              : std::string(app) == "apps/gaussian.mdh" ? "I=8,J=8"
+                                                                        : "N=8,M=8";
+    EXPECT_FALSE(tensor_core_roles(bind_app(app, sizes))) << app;
+  }
+}
+
+// An md_hom's space holds the families of its shape only: the fp32 space no tensor-core parameter, the TF32 space
+// nothing else.
+TEST(TensorCore, SpacesHoldTheFamiliesOfTheirShape) {
+  BoundMdh gemm = bind_app("apps/gemm.mdh", "I=64,J=32,K=16");
+  const DeviceLimits h200 = h200_device_limits();
+  for (const TuningParameter& p : make_tuning_space(gemm, h200).parameters)
+    EXPECT_NE(p.name.rfind("MMA_", 0), 0u) << p.name;
+  gemm.precision = ComputePrecision::tf32;
+  const TuningSpace space = make_tuning_space(gemm, h200);
+  EXPECT_FALSE(space.parameters.empty());
+  for (const TuningParameter& p : space.parameters) EXPECT_EQ(p.name.rfind("MMA_", 0), 0u) << p.name;
+}
+
+// Under NVIDIA's driver the kernel multiplies with mma.sync on 32-bit registers ("r") and rounds with cvt.rna:
+// the exact asm text, since only a GPU build would catch a wrong constraint.
+TEST(TensorCore, NvidiaKernelMultipliesWithInlinePtx) {
+  BoundMdh gemm = bind_app("apps/gemm.mdh", "I=64,J=32,K=16");
+  gemm.precision = ComputePrecision::tf32;
+  const DeviceLimits h200 = h200_device_limits();
+  const std::string source = generate_tunable_kernel(gemm, default_config(gemm, h200), h200).source;
+  EXPECT_NE(source.find("asm(\"cvt.rna.tf32.f32 %0, %1;\" : \"=r\"(mma_r) : \"f\"(mma_x));"), std::string::npos);
+  EXPECT_NE(source.find("asm volatile(\"mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, "
+                        "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\""),
+            std::string::npos);
+  EXPECT_NE(source.find(": \"r\"(as_uint(mma_fa[mma_fm][0])), \"r\"(as_uint(mma_fa[mma_fm][1])), "
+                        "\"r\"(as_uint(mma_fa[mma_fm][2])), \"r\"(as_uint(mma_fa[mma_fm][3])), "
+                        "\"r\"(as_uint(mma_fb[mma_fn][0])), \"r\"(as_uint(mma_fb[mma_fn][1])));"),
+            std::string::npos)
+      << source;
+  EXPECT_EQ(source.find("mma_mma("), std::string::npos);  // no exchange through local memory
+  const DeviceLimits pocl = first_device_limits();
+  const std::string portable = generate_tunable_kernel(gemm, default_config(gemm, pocl), pocl).source;
+  EXPECT_EQ(portable.find("asm"), std::string::npos);
+  EXPECT_NE(portable.find("mma_mma("), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mdh::testing
