@@ -1,5 +1,7 @@
 // The tensor-core kernel shape (codegen/tensor_core.h): which md_homs have it, which families their spaces hold,
 // and the inline PTX it emits for NVIDIA's driver, which no PoCL run compiles.
+#include "codegen/tensor_core.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -7,7 +9,6 @@
 
 #include "codegen/default_config.h"
 #include "codegen/parameter_families.h"
-#include "codegen/tensor_core.h"
 #include "codegen/tunable_kernel.h"
 #include "codegen/tuning_space.h"
 #include "tests/codegen/codegen_test_support.h"
