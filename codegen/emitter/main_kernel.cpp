@@ -11,16 +11,30 @@
 
 namespace mdh::emitter {
 
+void add_input_buffer_parameters(const BoundMdh& bound, const PreambleOptions& options,
+                                 std::vector<std::string>& params, KernelLaunch& launch) {
+  const Mdh& mdh = *bound.mdh;
+  for (const Buffer& buffer : mdh.buffers) {
+    if (buffer.kind != BufferKind::Input) continue;
+    params.push_back("__global const " + element_type_name(mdh, buffer.type, options) + "* restrict " + buffer.name);
+    launch.args.push_back({KernelArg::Kind::Buffer, buffer.name, -1});
+  }
+}
+
+void add_param_and_table_parameters(const BoundMdh& bound, const PreambleOptions& options,
+                                    std::vector<std::string>& params, KernelLaunch& launch) {
+  const std::string trailing = param_and_table_decls(bound, options);
+  if (!trailing.empty()) params.push_back(trailing);
+  for (const auto& p : bound.mdh->params) launch.args.push_back({KernelArg::Kind::Param, p.name, -1});
+  for (const auto& buffer : bound.mdh->buffers)
+    if (buffer.kind == BufferKind::Table) launch.args.push_back({KernelArg::Kind::Buffer, buffer.name, -1});
+}
+
 // The main kernel's parameters in order; adds the matching arguments to `launch` and scratch buffers to `plan`.
 std::vector<std::string> TunableEmitter::kernel_parameters(LaunchPlan& plan, KernelLaunch& launch) {
   const int out_buffer = m_.output_buffer();
   std::vector<std::string> params;
-  for (size_t buffer = 0; buffer < m_.buffers.size(); ++buffer) {
-    if (m_.buffers[buffer].kind != BufferKind::Input) continue;
-    params.push_back("__global const " + buffer_type(static_cast<int>(buffer)) + "* restrict " +
-                     buffer_name(static_cast<int>(buffer)));
-    launch.args.push_back({KernelArg::Kind::Buffer, buffer_name(static_cast<int>(buffer)), -1});
-  }
+  add_input_buffer_parameters(b_, options_, params, launch);
   auto add_scratch = [&](const std::string& name, const std::string& purpose, uint64_t bytes,
                          bool shared_by_work_items = false) {
     plan.scratch.push_back({purpose, bytes});
@@ -60,11 +74,7 @@ std::vector<std::string> TunableEmitter::kernel_parameters(LaunchPlan& plan, Ker
                 g_.combines_work_items());
   if (g_.combines_work_items() && result_memory(Layer::Local) == Memory::Global)
     add_scratch("res_l", "local-layer partial results (MEM_RES L = global)", g_.global_local_results_bytes);
-  const std::string trailing = param_and_table_decls(b_, options_);
-  if (!trailing.empty()) params.push_back(trailing);
-  for (const auto& p : m_.params) launch.args.push_back({KernelArg::Kind::Param, p.name, -1});
-  for (const auto& buffer : m_.buffers)
-    if (buffer.kind == BufferKind::Table) launch.args.push_back({KernelArg::Kind::Buffer, buffer.name, -1});
+  add_param_and_table_parameters(b_, options_, params, launch);
   return params;
 }
 

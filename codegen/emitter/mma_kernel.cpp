@@ -401,12 +401,7 @@ void MmaEmitter::emit_split_combine_kernel(LaunchPlan& plan) {
 
 std::vector<std::string> MmaEmitter::kernel_parameters(KernelLaunch& launch) {
   std::vector<std::string> params;
-  for (size_t buffer = 0; buffer < m_.buffers.size(); ++buffer) {
-    if (m_.buffers[buffer].kind != BufferKind::Input) continue;
-    params.push_back("__global const " + buffer_type(static_cast<int>(buffer)) + "* restrict " +
-                     m_.buffers[buffer].name);
-    launch.args.push_back({KernelArg::Kind::Buffer, m_.buffers[buffer].name, -1});
-  }
+  emitter::add_input_buffer_parameters(b_, options_, params, launch);
   const int out = m_.output_buffer();
   if (split()) {
     params.push_back("__global float* restrict mma_partials");
@@ -415,11 +410,7 @@ std::vector<std::string> MmaEmitter::kernel_parameters(KernelLaunch& launch) {
     params.push_back("__global " + buffer_type(out) + "* restrict " + m_.buffers[out].name);
     launch.args.push_back({KernelArg::Kind::Buffer, m_.buffers[out].name, -1});
   }
-  const std::string trailing = param_and_table_decls(b_, options_);
-  if (!trailing.empty()) params.push_back(trailing);
-  for (const auto& p : m_.params) launch.args.push_back({KernelArg::Kind::Param, p.name, -1});
-  for (const auto& buffer : m_.buffers)
-    if (buffer.kind == BufferKind::Table) launch.args.push_back({KernelArg::Kind::Buffer, buffer.name, -1});
+  emitter::add_param_and_table_parameters(b_, options_, params, launch);
   return params;
 }
 

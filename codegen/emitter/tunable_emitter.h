@@ -54,6 +54,13 @@ inline std::string affine(const std::vector<int64_t>& coefficients, const std::v
   return "(" + s + ")";
 }
 
+// The kernel parameters every generated kernel shape shares, with their launch arguments: the input buffers in
+// declaration order (first), and the spec's params and tables (last).
+void add_input_buffer_parameters(const BoundMdh& bound, const PreambleOptions& options,
+                                 std::vector<std::string>& params, KernelLaunch& launch);
+void add_param_and_table_parameters(const BoundMdh& bound, const PreambleOptions& options,
+                                    std::vector<std::string>& params, KernelLaunch& launch);
+
 // Where f reads an input access from.
 enum class Source { Global, LocalTile, PrivateTile };
 

@@ -49,40 +49,31 @@ Expr tile_floats(const FamilyContext& x, bool k_major, const std::string& free_e
   return k_major ? depth * (free + c(8)) : free * (depth + c(4));
 }
 
+// A block size: powers of two from one fragment up to `most`, a multiple of the fragment times the warps along it
+// (`warps`: the family of those warps; "" where no warps share the dimension).
+ParameterFamily block_family(const std::string& name, const std::string& meaning, int64_t fragment, int64_t most,
+                             const std::string& warps) {
+  ParameterFamily f = tensor_core_family(name, meaning);
+  f.min_value = fragment;
+  f.max_value = at_most(most);
+  f.lattice = powers_of_two;
+  f.neutral = neutral(fragment);
+  f.member_constraints = [name, fragment, warps](const FamilyContext& x, int) {
+    const Expr step = warps.empty() ? c(fragment) : c(fragment) * x.parameter(warps);
+    return std::vector<Condition>{Condition::multiple_of(x.parameter(name), step)};
+  };
+  return f;
+}
+
 }  // namespace
 
 void add_tensor_core(std::vector<ParameterFamily>& table) {
-  ParameterFamily m = tensor_core_family("MMA_BLOCK_M", "rows of C (the flattened M dimensions) per work-group");
-  m.min_value = kFragmentRows;
-  m.max_value = at_most(256);
-  m.lattice = powers_of_two;
-  m.neutral = neutral(kFragmentRows);
-  m.member_constraints = [](const FamilyContext& x, int) {
-    return std::vector<Condition>{
-        Condition::multiple_of(x.parameter("MMA_BLOCK_M"), c(kFragmentRows) * x.parameter("MMA_WARPS_M"))};
-  };
-  table.push_back(m);
-
-  ParameterFamily n = tensor_core_family("MMA_BLOCK_N", "columns of C (the flattened N dimensions) per work-group");
-  n.min_value = kFragmentColumns;
-  n.max_value = at_most(256);
-  n.lattice = powers_of_two;
-  n.neutral = neutral(kFragmentColumns);
-  n.member_constraints = [](const FamilyContext& x, int) {
-    return std::vector<Condition>{
-        Condition::multiple_of(x.parameter("MMA_BLOCK_N"), c(kFragmentColumns) * x.parameter("MMA_WARPS_N"))};
-  };
-  table.push_back(n);
-
-  ParameterFamily k = tensor_core_family("MMA_BLOCK_K", "reduction steps (the flattened K dimensions) per tile");
-  k.min_value = kFragmentDepth;
-  k.max_value = at_most(64);
-  k.lattice = powers_of_two;
-  k.neutral = neutral(kFragmentDepth);
-  k.member_constraints = [](const FamilyContext& x, int) {
-    return std::vector<Condition>{Condition::multiple_of(x.parameter("MMA_BLOCK_K"), c(kFragmentDepth))};
-  };
-  table.push_back(k);
+  table.push_back(block_family("MMA_BLOCK_M", "rows of C (the flattened M dimensions) per work-group", kFragmentRows,
+                               256, "MMA_WARPS_M"));
+  table.push_back(block_family("MMA_BLOCK_N", "columns of C (the flattened N dimensions) per work-group",
+                               kFragmentColumns, 256, "MMA_WARPS_N"));
+  table.push_back(
+      block_family("MMA_BLOCK_K", "reduction steps (the flattened K dimensions) per tile", kFragmentDepth, 64, ""));
 
   ParameterFamily wm = tensor_core_family("MMA_WARPS_M", "warps of a work-group along M");
   wm.max_value = at_most(8);
