@@ -15,21 +15,14 @@ import argparse
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
 
+from experiments import program  # $MDH_BIN, then build/bin, then PATH
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_PAIRS = os.path.join(ROOT, "scripts", "store_matrix_pairs.json")
-
-
-def program(name):
-    """A program of ours: $MDH_BIN, then build/bin, then PATH."""
-    for folder in (os.environ.get("MDH_BIN", ""), os.path.join(ROOT, "build", "bin")):
-        if folder and os.access(os.path.join(folder, name), os.X_OK):
-            return os.path.join(folder, name)
-    return shutil.which(name)
 
 
 def fail(message):
