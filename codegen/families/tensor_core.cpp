@@ -16,6 +16,9 @@ constexpr int64_t kWarp = 32;
 // A warp's accumulators and the registers of a prefetched tile, in 32-bit registers per work-item: within this, the
 // 255 registers NVIDIA's compiler allows a work-item keep room for fragments and addresses.
 constexpr int64_t kRegisterBudget = 160;
+// A warp's fragments of C at most: 32 fragments are 128 accumulators per work-item, half the 255 registers of a GPU
+// thread, the rest for the fragments of A and B, the prefetched tiles and addresses.
+constexpr int64_t kMaxFragmentsPerWarp = 32;
 // MMA_SPLIT_K's range: enough to fill 132 compute units from a single tile of C.
 constexpr int64_t kMaxSplits = 128;
 // The default splits the reduction only while each split keeps this many reduction tiles.
@@ -99,7 +102,11 @@ void add_tensor_core(std::vector<ParameterFamily>& table) {
         c(kWarp) * warps <=
             Expr::named_constant(static_cast<int64_t>(x.limits.max_work_group_size), "max work-group size"),
         c(4) * floats * pairs <=
-            Expr::named_constant(static_cast<int64_t>(x.limits.local_mem_bytes), "local memory bytes")};
+            Expr::named_constant(static_cast<int64_t>(x.limits.local_mem_bytes), "local memory bytes"),
+        // A work-item's accumulators (4 per fragment) within half a GPU thread's registers: more spill, and the
+        // fully unrolled fragment loops would only multiply the code.
+        x.parameter("MMA_BLOCK_M") * x.parameter("MMA_BLOCK_N") <=
+            c(kFragmentRows * kFragmentColumns * kMaxFragmentsPerWarp) * warps};
   };
   wn.lattice_constraints = [](const FamilyContext& x) {
     const Expr bm = x.parameter("MMA_BLOCK_M"), bn = x.parameter("MMA_BLOCK_N"), bk = x.parameter("MMA_BLOCK_K");
