@@ -5,7 +5,9 @@
 // walks the reduction in tiles of MMA_BLOCK_K: its work-items copy the tiles of A and B into local memory
 // (rounded to TF32 on the way, zero past the extents), then each warp multiplies its part from there, fragment
 // by fragment, accumulating in registers. With MMA_PREFETCH on, the next tiles are loaded into registers while
-// the current ones are multiplied. Full tiles load and store without tests; only the edge tiles test the extents.
+// the current ones are multiplied; with MMA_STAGES S > 1 they are copied asynchronously (cp.async) into a ring of S
+// pairs of local tiles, S - 1 reduction tiles ahead, and rounded to TF32 as the fragments are read instead. Full
+// tiles load and store without tests; only the edge tiles test the extents.
 //
 // Fragment layout (PTX ISA, mma.m16n8k8 .tf32): lane = 4g + t holds A rows g and g + 8 at columns t and t + 4,
 // B column g at rows t and t + 4, and C rows g and g + 8 at columns 2t and 2t + 1. Under NVIDIA's driver the
@@ -54,6 +56,9 @@ class MmaEmitter {
   void emit_split_combine_kernel(LaunchPlan& plan);
   int64_t tiles_points() const { return roles_.batch_extent * roles_.m_extent * roles_.n_extent; }
   int64_t vector_width(int a) const { return c_.value("MMA_VECTOR", a); }
+  int64_t stages() const { return value("MMA_STAGES"); }
+  // MMA_FRAGMENT_LOADS paired: the mma's reduction slots t and t + 4 read the tiles' steps 2t and 2t + 1.
+  bool paired() const { return value("MMA_FRAGMENT_LOADS") == 1; }
   std::string vector_type(int a) const { return vector_width(a) == 1 ? "float" : "float" + str(vector_width(a)); }
   // `v` rounded to TF32, component by component.
   std::string rounded(int a, const std::string& v) const;
@@ -68,8 +73,13 @@ class MmaEmitter {
                        const std::string& k_prefix) const;
   // Loads of one input's tile (access a, 0 = A, 1 = B) into registers `reg[round]` or straight into local memory.
   void emit_tile_cell(int a);
-  void emit_tile_load(int a, const std::string& k_tile, bool into_registers, bool guarded);
-  void emit_tile_loads(const std::string& k_tile, bool into_registers);
+  // Where a tile load puts its cells: registers (MMA_PREFETCH), the local tile, or the local tile by an
+  // asynchronous copy (MMA_STAGES; a plain store outside NVIDIA's driver), not rounded until the fragments are read.
+  enum class Into { registers, local, local_async };
+  void emit_tile_load(int a, const std::string& k_tile, Into into, bool guarded);
+  void emit_tile_loads(const std::string& k_tile, Into into);
+  void emit_async_copy(int a, bool guarded);
+  void emit_pipelined_loop();
   void emit_register_stores();
   void emit_fragment_products();
   void emit_write_back(bool guarded);
@@ -92,6 +102,8 @@ void MmaEmitter::emit_macros() {
   for (const char* name :
        {"MMA_BLOCK_M", "MMA_BLOCK_N", "MMA_BLOCK_K", "MMA_WARPS_M", "MMA_WARPS_N", "MMA_SWIZZLE", "MMA_SPLIT_K"})
     tuning(name);
+  // Not a -D option: the waits for the asynchronous copies name MMA_STAGES - 2 as a literal.
+  if (stages() > 1) out_ << "#define MMA_STAGES " << stages() << "\n";
   out_ << "#define MMA_M_EXTENT " << roles_.m_extent << "\n#define MMA_N_EXTENT " << roles_.n_extent
        << "\n#define MMA_K_EXTENT " << roles_.k_extent << "\n#define MMA_BATCH_EXTENT " << roles_.batch_extent << "\n";
   out_ << "#define MMA_WORK_ITEMS (32*MMA_WARPS_M*MMA_WARPS_N)\n"
@@ -112,14 +124,17 @@ void MmaEmitter::emit_macros() {
           "#define MMA_A_ROUNDS ((MMA_A_CHUNKS + MMA_WORK_ITEMS - 1)/MMA_WORK_ITEMS)\n"
           "#define MMA_B_ROUNDS ((MMA_B_CHUNKS + MMA_WORK_ITEMS - 1)/MMA_WORK_ITEMS)\n";
   // Local tiles: K-major rows of the free extent plus 8, or free-major rows of BLOCK_K plus 4, so that a warp's
-  // fragment loads (4 x 8 work-items) reach 32 different banks.
+  // fragment loads (4 x 8 work-items) reach 32 different banks; paired loads (steps 2t and 2t + 1) need plus 4
+  // and plus 8 instead.
   const auto layout = [&](const char* tile, bool k_major, const char* free) {
     if (k_major)
-      out_ << "#define " << tile << "_ROW (" << free << " + 8)\n#define " << tile << "_AT(mma_f, mma_k) ((mma_k)*"
-           << tile << "_ROW + (mma_f))\n#define " << tile << "_FLOATS (MMA_BLOCK_K*" << tile << "_ROW)\n";
+      out_ << "#define " << tile << "_ROW (" << free << (paired() ? " + 4" : " + 8") << ")\n#define " << tile
+           << "_AT(mma_f, mma_k) ((mma_k)*" << tile << "_ROW + (mma_f))\n#define " << tile << "_FLOATS (MMA_BLOCK_K*"
+           << tile << "_ROW)\n";
     else
-      out_ << "#define " << tile << "_ROW (MMA_BLOCK_K + 4)\n#define " << tile << "_AT(mma_f, mma_k) ((mma_f)*" << tile
-           << "_ROW + (mma_k))\n#define " << tile << "_FLOATS (" << free << "*" << tile << "_ROW)\n";
+      out_ << "#define " << tile << "_ROW (MMA_BLOCK_K" << (paired() ? " + 8" : " + 4") << ")\n#define " << tile
+           << "_AT(mma_f, mma_k) ((mma_f)*" << tile << "_ROW + (mma_k))\n#define " << tile << "_FLOATS (" << free << "*"
+           << tile << "_ROW)\n";
   };
   layout("MMA_A_TILE", roles_.a_k_major, "MMA_BLOCK_M");
   layout("MMA_B_TILE", roles_.b_k_major, "MMA_BLOCK_N");
@@ -219,7 +234,7 @@ void MmaEmitter::emit_tile_cell(int a) {
     line("const int mma_fi = mma_e / MMA_BLOCK_K, mma_ki = mma_e % MMA_BLOCK_K;");
 }
 
-void MmaEmitter::emit_tile_load(int a, const std::string& k_tile, bool into_registers, bool guarded) {
+void MmaEmitter::emit_tile_load(int a, const std::string& k_tile, Into into, bool guarded) {
   const bool is_a = a == 0;
   const std::string T = is_a ? "MMA_A" : "MMA_B", t = is_a ? "mma_a" : "mma_b";
   const std::string free_block = is_a ? "MMA_BLOCK_M" : "MMA_BLOCK_N";
@@ -234,6 +249,11 @@ void MmaEmitter::emit_tile_load(int a, const std::string& k_tile, bool into_regi
   emit_tile_cell(a);
   line("const int mma_free = " + block + "*" + free_block + " + mma_fi;");
   line("const int mma_depth = " + k_tile + "*MMA_BLOCK_K + mma_ki;");
+  if (into == Into::local_async && nvidia_) {
+    emit_async_copy(a, guarded);
+    close();
+    return;
+  }
   line(vector_type(a) + " mma_v = (" + vector_type(a) + ")(0.0f);");
   if (guarded)
     open("if (mma_free < " + free_extent + " && mma_depth < MMA_K_EXTENT)");
@@ -247,12 +267,36 @@ void MmaEmitter::emit_tile_load(int a, const std::string& k_tile, bool into_regi
   else
     line("mma_v = *(__global const " + vector_type(a) + "*)(" + buffer + " + " + at + ");");
   close();
-  if (into_registers)
+  if (into == Into::registers)
     line(t + "_reg[mma_round] = mma_v;");
   else
     line("*(__local " + vector_type(a) + "*)(" + t + "_tile + " + T +
-         "_TILE_AT(mma_fi, mma_ki)) = " + rounded(a, "mma_v") + ";");
+         "_TILE_AT(mma_fi, mma_ki)) = " + (into == Into::local ? rounded(a, "mma_v") : std::string("mma_v")) + ";");
   close();
+}
+
+// One cell's cp.async of 4, 8 or 16 bytes; past the extents it reads nothing (source size 0) and fills zeros.
+void MmaEmitter::emit_async_copy(int a, bool guarded) {
+  const bool is_a = a == 0;
+  const std::string T = is_a ? "MMA_A" : "MMA_B", t = is_a ? "mma_a" : "mma_b";
+  const std::vector<int>& free_dims = is_a ? roles_.m_dims : roles_.n_dims;
+  const BoundAccess& x = b_.inputs[a];
+  const std::string buffer = m_.buffers[x.buffer].name;
+  const std::string bytes = str(4 * vector_width(a)) + "u";
+  if (guarded)
+    line(std::string("const bool mma_inside = mma_free < ") + (is_a ? "MMA_M_EXTENT" : "MMA_N_EXTENT") +
+         " && mma_depth < MMA_K_EXTENT;");
+  line("__global const float* mma_source = " + buffer + ";");
+  open(guarded ? "if (mma_inside)" : "");
+  decompose(free_dims, "mma_free", t + "_");
+  decompose(roles_.k_dims, "mma_depth", t + "k_");
+  line("mma_source = " + buffer + " + " + offset(x, [&](int d) { return role_var(d, t + "_", t + "_", t + "k_"); }) +
+       ";");
+  close();
+  line("const uint mma_target = (uint)(size_t)(" + t + "_tile + " + T + "_TILE_AT(mma_fi, mma_ki));");
+  line(std::string("asm volatile(\"cp.async.") + (vector_width(a) == 4 ? "cg" : "ca") + ".shared.global [%0], [%1], " +
+       str(4 * vector_width(a)) + ", %2;\" :: \"r\"(mma_target), \"l\"(mma_source), \"r\"(" +
+       (guarded ? "mma_inside ? " + bytes + " : 0u" : bytes) + "));");
 }
 
 std::string MmaEmitter::rounded(int a, const std::string& v) const {
@@ -264,14 +308,14 @@ std::string MmaEmitter::rounded(int a, const std::string& v) const {
 }
 
 // Loads of both tiles of reduction tile `k_tile`: without tests where the work-group's tiles are full.
-void MmaEmitter::emit_tile_loads(const std::string& k_tile, bool into_registers) {
+void MmaEmitter::emit_tile_loads(const std::string& k_tile, Into into) {
   open("if (mma_full_mn && (" + k_tile + " + 1)*MMA_BLOCK_K <= MMA_K_EXTENT)");
-  emit_tile_load(0, k_tile, into_registers, false);
-  emit_tile_load(1, k_tile, into_registers, false);
+  emit_tile_load(0, k_tile, into, false);
+  emit_tile_load(1, k_tile, into, false);
   close(" else {");
   ++indent_;
-  emit_tile_load(0, k_tile, into_registers, true);
-  emit_tile_load(1, k_tile, into_registers, true);
+  emit_tile_load(0, k_tile, into, true);
+  emit_tile_load(1, k_tile, into, true);
   close();
 }
 
@@ -287,24 +331,53 @@ void MmaEmitter::emit_register_stores() {
   }
 }
 
-// The warp's fragments of the current local tiles, 8 reduction steps at a time.
+// The warp's fragments of the current local tiles, 8 reduction steps at a time. Slots t and t + 4 of a fragment
+// read the tiles' steps t and t + 4, or 2t and 2t + 1 when paired (one float2 where a row runs along the
+// reduction); tiles copied asynchronously are rounded to TF32 here.
 void MmaEmitter::emit_fragment_products() {
+  const std::string low = paired() ? "2*mma_t" : "mma_t", high = paired() ? "2*mma_t + 1" : "mma_t + 4";
+  const auto cell = [&](const std::string& tile, const std::string& free, const std::string& step) {
+    const std::string v =
+        tile + "[" + (tile == "mma_a_tile" ? "MMA_A" : "MMA_B") + "_TILE_AT(" + free + ", mma_ks + " + step + ")]";
+    return stages() > 1 ? "mma_tf32(" + v + ")" : v;
+  };
+  // The float2 of steps 2t, 2t + 1 of one row of a free-major tile.
+  const auto pair = [&](const std::string& tile, const std::string& free, const std::string& name) {
+    line("const float2 " + name + " = *(__local const float2*)(" + tile + " + " +
+         (tile == "mma_a_tile" ? "MMA_A" : "MMA_B") + "_TILE_AT(" + free + ", mma_ks + 2*mma_t));");
+  };
+  const auto pair_part = [&](const std::string& v) { return stages() > 1 ? "mma_tf32(" + v + ")" : v; };
   line("#pragma unroll");
   open("for (int mma_ks = 0; mma_ks < MMA_BLOCK_K; mma_ks += 8)");
   line("float mma_fa[MMA_FRAGMENTS_M][4], mma_fb[MMA_FRAGMENTS_N][2];");
   line("#pragma unroll");
   open("for (int mma_fm = 0; mma_fm < MMA_FRAGMENTS_M; ++mma_fm)");
   line("const int mma_row = mma_warp_m*MMA_WARP_ROWS + mma_fm*16 + mma_g;");
-  line("mma_fa[mma_fm][0] = mma_a_tile[MMA_A_TILE_AT(mma_row, mma_ks + mma_t)];");
-  line("mma_fa[mma_fm][1] = mma_a_tile[MMA_A_TILE_AT(mma_row + 8, mma_ks + mma_t)];");
-  line("mma_fa[mma_fm][2] = mma_a_tile[MMA_A_TILE_AT(mma_row, mma_ks + mma_t + 4)];");
-  line("mma_fa[mma_fm][3] = mma_a_tile[MMA_A_TILE_AT(mma_row + 8, mma_ks + mma_t + 4)];");
+  if (paired() && !roles_.a_k_major) {
+    pair("mma_a_tile", "mma_row", "mma_upper");
+    pair("mma_a_tile", "mma_row + 8", "mma_lower");
+    line("mma_fa[mma_fm][0] = " + pair_part("mma_upper.x") + ";");
+    line("mma_fa[mma_fm][1] = " + pair_part("mma_lower.x") + ";");
+    line("mma_fa[mma_fm][2] = " + pair_part("mma_upper.y") + ";");
+    line("mma_fa[mma_fm][3] = " + pair_part("mma_lower.y") + ";");
+  } else {
+    line("mma_fa[mma_fm][0] = " + cell("mma_a_tile", "mma_row", low) + ";");
+    line("mma_fa[mma_fm][1] = " + cell("mma_a_tile", "mma_row + 8", low) + ";");
+    line("mma_fa[mma_fm][2] = " + cell("mma_a_tile", "mma_row", high) + ";");
+    line("mma_fa[mma_fm][3] = " + cell("mma_a_tile", "mma_row + 8", high) + ";");
+  }
   close();
   line("#pragma unroll");
   open("for (int mma_fn = 0; mma_fn < MMA_FRAGMENTS_N; ++mma_fn)");
   line("const int mma_column = mma_warp_n*MMA_WARP_COLUMNS + mma_fn*8 + mma_g;");
-  line("mma_fb[mma_fn][0] = mma_b_tile[MMA_B_TILE_AT(mma_column, mma_ks + mma_t)];");
-  line("mma_fb[mma_fn][1] = mma_b_tile[MMA_B_TILE_AT(mma_column, mma_ks + mma_t + 4)];");
+  if (paired() && !roles_.b_k_major) {
+    pair("mma_b_tile", "mma_column", "mma_steps");
+    line("mma_fb[mma_fn][0] = " + pair_part("mma_steps.x") + ";");
+    line("mma_fb[mma_fn][1] = " + pair_part("mma_steps.y") + ";");
+  } else {
+    line("mma_fb[mma_fn][0] = " + cell("mma_b_tile", "mma_column", low) + ";");
+    line("mma_fb[mma_fn][1] = " + cell("mma_b_tile", "mma_column", high) + ";");
+  }
   close();
   line("#pragma unroll");
   open("for (int mma_fm = 0; mma_fm < MMA_FRAGMENTS_M; ++mma_fm)");
@@ -399,6 +472,41 @@ void MmaEmitter::emit_split_combine_kernel(LaunchPlan& plan) {
   plan.kernels.push_back(launch);
 }
 
+// MMA_STAGES S > 1: tiles kt .. kt + S - 2 are in flight while tile kt is multiplied. Every iteration commits one
+// group of copies (empty past the range), so that waiting for all but the S - 2 newest groups means tile kt has
+// landed; the barrier after it also tells that every warp is done with the pair the next copy overwrites.
+void MmaEmitter::emit_pipelined_loop() {
+  const auto commit = [&] {
+    if (nvidia_) line("asm volatile(\"cp.async.commit_group;\");");
+  };
+  const auto at_stage = [&](const std::string& index) {
+    line("__local float* mma_a_tile = mma_a_tiles + (" + index + ")*MMA_A_TILE_FLOATS;");
+    line("__local float* mma_b_tile = mma_b_tiles + (" + index + ")*MMA_B_TILE_FLOATS;");
+  };
+  line("#pragma unroll");
+  open("for (int mma_s = 0; mma_s < MMA_STAGES - 1; ++mma_s)");
+  open("if (mma_kt_begin + mma_s < mma_kt_end)");
+  at_stage("mma_s");
+  emit_tile_loads("(mma_kt_begin + mma_s)", Into::local_async);
+  close();
+  commit();
+  close();
+  open("for (int mma_kt = mma_kt_begin; mma_kt < mma_kt_end; ++mma_kt)");
+  if (nvidia_) line("asm volatile(\"cp.async.wait_group " + str(stages() - 2) + ";\");");
+  line("barrier(CLK_LOCAL_MEM_FENCE);");
+  open("");
+  line("const int mma_ahead = mma_kt + MMA_STAGES - 1;");
+  open("if (mma_ahead < mma_kt_end)");
+  at_stage("(mma_ahead - mma_kt_begin) % MMA_STAGES");
+  emit_tile_loads("mma_ahead", Into::local_async);
+  close();
+  commit();
+  close();
+  at_stage("(mma_kt - mma_kt_begin) % MMA_STAGES");
+  emit_fragment_products();
+  close();
+}
+
 std::vector<std::string> MmaEmitter::kernel_parameters(KernelLaunch& launch) {
   std::vector<std::string> params;
   emitter::add_input_buffer_parameters(b_, options_, params, launch);
@@ -437,9 +545,9 @@ LaunchPlan MmaEmitter::emit() {
   open("");
   // MMA_PREFETCH local keeps two pairs of tiles and alternates between them.
   const int64_t prefetch = value("MMA_PREFETCH");
-  const std::string stages = prefetch == 2 ? "2*" : "";
-  line("__local float mma_a_tiles[" + stages + "MMA_A_TILE_FLOATS] __attribute__((aligned(16)));");
-  line("__local float mma_b_tiles[" + stages + "MMA_B_TILE_FLOATS] __attribute__((aligned(16)));");
+  const std::string pairs = stages() > 1 ? "MMA_STAGES*" : prefetch == 2 ? "2*" : "";
+  line("__local float mma_a_tiles[" + pairs + "MMA_A_TILE_FLOATS] __attribute__((aligned(16)));");
+  line("__local float mma_b_tiles[" + pairs + "MMA_B_TILE_FLOATS] __attribute__((aligned(16)));");
   if (!nvidia_) line("__local float mma_exchange[MMA_WARPS_M*MMA_WARPS_N*192];");
   line("const int mma_w = (int)get_local_id(0);");
   line("const int mma_lane = mma_w & 31, mma_warp = mma_w >> 5;");
@@ -475,11 +583,13 @@ LaunchPlan MmaEmitter::emit() {
   line("const int mma_kt_end = min(MMA_TILES_K, mma_kt_begin + MMA_TILES_K_PER_SPLIT);");
   line("(void)mma_split;");
   const std::string stage = prefetch == 2 ? " + (mma_kt & 1)*" : "";
-  if (prefetch > 0) {
+  if (stages() > 1) {
+    emit_pipelined_loop();
+  } else if (prefetch > 0) {
     line(vector_type(0) + " mma_a_reg[MMA_A_ROUNDS];");
     line(vector_type(1) + " mma_b_reg[MMA_B_ROUNDS];");
     open("if (mma_kt_begin < mma_kt_end)");
-    emit_tile_loads("mma_kt_begin", true);
+    emit_tile_loads("mma_kt_begin", Into::registers);
     close();
     open("for (int mma_kt = mma_kt_begin; mma_kt < mma_kt_end; ++mma_kt)");
     line("__local float* mma_a_tile = mma_a_tiles" + (stage.empty() ? "" : stage + "MMA_A_TILE_FLOATS") + ";");
@@ -487,19 +597,22 @@ LaunchPlan MmaEmitter::emit() {
     emit_register_stores();
     line("barrier(CLK_LOCAL_MEM_FENCE);");
     open("if (mma_kt + 1 < mma_kt_end)");
-    emit_tile_loads("(mma_kt + 1)", true);
+    emit_tile_loads("(mma_kt + 1)", Into::registers);
     close();
   } else {
     open("for (int mma_kt = mma_kt_begin; mma_kt < mma_kt_end; ++mma_kt)");
     line("__local float* mma_a_tile = mma_a_tiles;");
     line("__local float* mma_b_tile = mma_b_tiles;");
-    emit_tile_loads("mma_kt", false);
+    emit_tile_loads("mma_kt", Into::local);
     line("barrier(CLK_LOCAL_MEM_FENCE);");
   }
-  emit_fragment_products();
-  // With two pairs of tiles, the next iteration stores into the other pair: its barrier alone keeps this one whole.
-  if (prefetch != 2) line("barrier(CLK_LOCAL_MEM_FENCE);");
-  close();
+  if (stages() == 1) {
+    emit_fragment_products();
+    // With two pairs of tiles, the next iteration stores into the other pair: its barrier alone keeps this one
+    // whole.
+    if (prefetch != 2) line("barrier(CLK_LOCAL_MEM_FENCE);");
+    close();
+  }
   open("if (mma_full_mn)");
   emit_write_back(false);
   close(" else {");

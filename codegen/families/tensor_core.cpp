@@ -23,6 +23,8 @@ constexpr int64_t kMaxFragmentsPerWarp = 32;
 constexpr int64_t kMaxSplits = 128;
 // The default splits the reduction only while each split keeps this many reduction tiles.
 constexpr int64_t kMinimumTilesPerSplit = 4;
+// MMA_STAGES's range: pairs of tiles in flight (cp.async pipelines of mma.sync GEMMs keep 2 to 4).
+constexpr int64_t kMaxStages = 4;
 
 ParameterFamily tensor_core_family(const std::string& name, const std::string& meaning) {
   ParameterFamily f;
@@ -45,11 +47,13 @@ Expr c(int64_t value) {
   return Expr::constant(value);
 }
 
-// Local memory of the two tiles, in floats: a tile kept K-major has BLOCK_K rows of its free extent plus 8 (the
-// fragment loads of a warp's 4 x 8 work-items then reach 32 banks), one kept free-major has rows of BLOCK_K plus 4.
+// Local memory of one tile, in floats: BLOCK_K rows of its free extent (K-major) or rows of BLOCK_K (free-major),
+// each padded so that a warp's fragment loads reach 32 banks: K-major +8 for scalar loads and +4 for paired ones
+// (a work-item then reads rows 2t and 2t + 1), free-major +4 and +8. The kernel's MMA_*_TILE_ROW say the same.
 Expr tile_floats(const FamilyContext& x, bool k_major, const std::string& free_extent) {
   const Expr free = x.parameter(free_extent), depth = x.parameter("MMA_BLOCK_K");
-  return k_major ? depth * (free + c(8)) : free * (depth + c(4));
+  const Expr paired = x.parameter("MMA_FRAGMENT_LOADS");
+  return k_major ? depth * (free + c(8) + c(-4) * paired) : free * (depth + c(4) + c(4) * paired);
 }
 
 // A block size: powers of two from one fragment up to `most`, a multiple of the fragment times the warps along it
@@ -95,9 +99,10 @@ void add_tensor_core(std::vector<ParameterFamily>& table) {
     const auto roles = tensor_core_roles(x.bound);
     const Expr floats =
         tile_floats(x, roles->a_k_major, "MMA_BLOCK_M") + tile_floats(x, roles->b_k_major, "MMA_BLOCK_N");
-    // Two pairs of tiles with MMA_PREFETCH local (2): 1 + (P - ceil(P / 2)) pairs.
+    // Two pairs of tiles with MMA_PREFETCH local (2): 1 + (P - ceil(P / 2)) pairs; MMA_STAGES S > 1 (with
+    // MMA_PREFETCH off) S pairs.
     const Expr prefetch = x.parameter("MMA_PREFETCH");
-    const Expr pairs = c(1) + prefetch + c(-1) * ceil_div(prefetch, c(2));
+    const Expr pairs = prefetch + c(-1) * ceil_div(prefetch, c(2)) + x.parameter("MMA_STAGES");
     return std::vector<Condition>{
         c(kWarp) * warps <=
             Expr::named_constant(static_cast<int64_t>(x.limits.max_work_group_size), "max work-group size"),
@@ -125,6 +130,29 @@ void add_tensor_core(std::vector<ParameterFamily>& table) {
   prefetch.labels = {"off", "on", "local"};
   prefetch.neutral = neutral(0);
   table.push_back(prefetch);
+
+  ParameterFamily stages = tensor_core_family(
+      "MMA_STAGES",
+      "pairs of local tiles in flight: beyond 1, the tiles of A and B are copied asynchronously (cp.async under "
+      "NVIDIA's driver) this many reduction tiles ahead of the products, without passing through registers");
+  stages.min_value = 1;
+  stages.max_value = at_most(kMaxStages);
+  stages.neutral = neutral(1);
+  // The ring of tile pairs replaces MMA_PREFETCH's registers and second pair.
+  stages.member_constraints = [](const FamilyContext& x, int) {
+    return std::vector<Condition>{x.parameter("MMA_STAGES") == c(1) || x.parameter("MMA_PREFETCH") == c(0)};
+  };
+  table.push_back(stages);
+
+  ParameterFamily loads = tensor_core_family(
+      "MMA_FRAGMENT_LOADS",
+      "how work-items read their fragments from the local tiles: a float at a time (scalar), or two reduction steps "
+      "at once where a tile's rows run along the reduction (paired; the steps of every fragment are permuted alike "
+      "in A and B so that a work-item's two steps are neighbours)");
+  loads.kind = FamilyValueKind::enumeration;
+  loads.labels = {"scalar", "paired"};
+  loads.neutral = neutral(0);
+  table.push_back(loads);
 
   ParameterFamily vector = tensor_core_family(
       "MMA_VECTOR", "floats each load of the input's tiles moves (a vector along its unit stride where aligned)");
@@ -189,6 +217,8 @@ KernelConfig tensor_core_default(const BoundMdh& bound, const DeviceLimits& limi
   c.family_values[{"MMA_WARPS_M", 0}] = warps_m;
   c.family_values[{"MMA_WARPS_N", 0}] = warps_n;
   c.family_values[{"MMA_PREFETCH", 0}] = 1;
+  c.family_values[{"MMA_STAGES", 0}] = 1;
+  c.family_values[{"MMA_FRAGMENT_LOADS", 0}] = 0;
   c.family_values[{"MMA_SWIZZLE", 0}] = 8;
   // Where C's tiles leave compute units idle, the reduction is split until they fill about two waves.
   int64_t splits = 1;

@@ -88,5 +88,35 @@ TEST(TensorCore, NvidiaKernelMultipliesWithInlinePtx) {
   EXPECT_NE(portable.find("mma_mma("), std::string::npos);
 }
 
+// MMA_STAGES 3 under NVIDIA's driver: cp.async copies of 16 bytes (zero-filled past the extents), one group committed
+// per reduction tile, a wait for all but the newest, fragments rounded as they are read; paired loads read a row's
+// two reduction steps as one float2.
+TEST(TensorCore, PipelinedTilesCopyAsynchronously) {
+  BoundMdh gemm = bind_app("apps/gemm.mdh", "I=64,J=32,K=36");
+  gemm.precision = ComputePrecision::tf32;
+  const DeviceLimits h200 = h200_device_limits();
+  KernelConfig config = default_config(gemm, h200);
+  config.family_values[{"MMA_PREFETCH", 0}] = 0;
+  config.family_values[{"MMA_STAGES", 0}] = 3;
+  config.family_values[{"MMA_FRAGMENT_LOADS", 0}] = 1;
+  EXPECT_NO_THROW(check_config(gemm, config, h200));
+  const std::string source = generate_tunable_kernel(gemm, config, h200).source;
+  EXPECT_NE(source.find("asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\" :: \"r\"(mma_target), "
+                        "\"l\"(mma_source), \"r\"(mma_inside ? 16u : 0u));"),
+            std::string::npos)
+      << source;
+  EXPECT_NE(source.find("asm volatile(\"cp.async.commit_group;\");"), std::string::npos);
+  EXPECT_NE(source.find("asm volatile(\"cp.async.wait_group 1;\");"), std::string::npos);
+  EXPECT_NE(source.find("mma_fa[mma_fm][0] = mma_tf32(mma_upper.x);"), std::string::npos);
+  EXPECT_NE(source.find("mma_fb[mma_fn][0] = mma_tf32(mma_b_tile[MMA_B_TILE_AT(mma_column, mma_ks + 2*mma_t)]);"),
+            std::string::npos);
+  // The same configuration elsewhere stores the cells itself.
+  const DeviceLimits pocl = first_device_limits();
+  EXPECT_EQ(generate_tunable_kernel(gemm, config, pocl).source.find("cp.async"), std::string::npos);
+  // The ring replaces MMA_PREFETCH's registers: both at once are invalid.
+  config.family_values[{"MMA_PREFETCH", 0}] = 1;
+  EXPECT_THROW(check_config(gemm, config, h200), UserError);
+}
+
 }  // namespace
 }  // namespace mdh::testing

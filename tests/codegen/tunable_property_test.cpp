@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "codegen/tensor_core.h"
 #include "codegen/tunable_geometry.h"
 #include "codegen/tunable_kernel.h"
 #include "tests/codegen/tunable_property_support.h"
@@ -20,6 +21,9 @@ namespace {
 // shape of code (rare ones: pipelined loops need several full tiles per work-group), else the seed is chosen again.
 constexpr uint64_t kSeed = 20261218;
 constexpr int kConfigurations = 50;
+// The tensor-core kernel's draws, chosen again as kSeed is when TensorCorePropertyCoverage fails.
+constexpr uint64_t kTensorCoreSeed = 20261202;
+constexpr int kTensorCoreConfigurations = 12;
 
 class TunableProperty : public ::testing::TestWithParam<PropertyCase> {};
 
@@ -59,11 +63,32 @@ class TensorCoreProperty : public ::testing::TestWithParam<PropertyCase> {};
 
 TEST_P(TensorCoreProperty, RandomValidConfigurationsMatchTheReference) {
   const char* options = std::getenv("MDH_TUNABLE_BUILD_OPTIONS");
-  run_property_case(GetParam(), 12, kSeed, options ? options : "-cl-opt-disable");
+  run_property_case(GetParam(), kTensorCoreConfigurations, kTensorCoreSeed, options ? options : "-cl-opt-disable");
 }
 
 INSTANTIATE_TEST_SUITE_P(MatrixProductsInTf32, TensorCoreProperty, ::testing::ValuesIn(tensor_core_property_cases()),
                          [](const ::testing::TestParamInfo<PropertyCase>& info) { return info.param.name; });
+
+// The tensor-core draws reach every pipeline (MMA_PREFETCH off, on, local; MMA_STAGES 2 to 4) and paired fragment
+// loads from a free-major tile (the float2 path) with edge tiles among them.
+TEST(TensorCorePropertyCoverage, EveryPipelineAndFragmentLoadIsDrawn) {
+  std::array<int, 3> prefetch{};
+  std::array<int, 5> stages{};
+  int paired_free_major = 0;
+  for (const PropertyCase& c : tensor_core_property_cases())
+    for_each_property_configuration(c, kTensorCoreConfigurations, kTensorCoreSeed,
+                                    [&](const BoundMdh& bound, size_t, int, const KernelConfig& config) {
+                                      const int64_t s = config.value("MMA_STAGES");
+                                      ++stages[s];
+                                      if (s == 1) ++prefetch[config.value("MMA_PREFETCH")];
+                                      const TensorCoreRoles roles = *tensor_core_roles(bound);
+                                      paired_free_major += config.value("MMA_FRAGMENT_LOADS") == 1 &&
+                                                           (!roles.a_k_major || !roles.b_k_major);
+                                    });
+  for (int p = 0; p < 3; ++p) EXPECT_GT(prefetch[p], 0) << "MMA_PREFETCH " << p;
+  for (int s = 2; s <= 4; ++s) EXPECT_GT(stages[s], 0) << "MMA_STAGES " << s;
+  EXPECT_GT(paired_free_major, 0);
+}
 
 // The CI configurations reach every shape of tile code: unguarded only (tiles always full), a runtime choice per
 // tile or step between unguarded and guarded code, and guarded only (never full), for local tiles (input caches),

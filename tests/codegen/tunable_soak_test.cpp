@@ -38,6 +38,11 @@ TEST_P(TunableSoak, ThousandRandomValidConfigurations) {
 INSTANTIATE_TEST_SUITE_P(AllMdHoms, TunableSoak, ::testing::ValuesIn(property_cases()),
                          [](const ::testing::TestParamInfo<PropertyCase>& info) { return info.param.name; });
 
+// The tensor-core kernel in TF32: on an NVIDIA GPU of compute capability 8.0 or later its inline PTX (mma.sync,
+// cp.async) as NVIDIA's compiler builds it, elsewhere the local-memory emulation built optimised.
+INSTANTIATE_TEST_SUITE_P(MatrixProductsInTf32, TunableSoak, ::testing::ValuesIn(tensor_core_property_cases()),
+                         [](const ::testing::TestParamInfo<PropertyCase>& info) { return "tf32_" + info.param.name; });
+
 // CMB_WI shuffle with each point's work-items over several sub-groups (its second level), which the property sizes
 // above are too small to draw on a GPU (more than 32 work-items along a reduction): random configurations of the
 // tuner's lattices with the shuffle and more work-items per point than a sub-group, at sizes with room for them. Each
