@@ -83,6 +83,12 @@ class MmaEmitter {
   void emit_register_stores();
   void emit_fragment_products();
   void emit_write_back(bool guarded);
+  // MMA_EPILOGUE staged: one band of 16 rows of the warp's results at a time through local memory, stored by
+  // consecutive work-items along consecutive columns.
+  bool staged() const { return value("MMA_EPILOGUE") == 1; }
+  void emit_staged_write_back(bool guarded);
+  // The store of result `value` at flattened row and column `row`, `column` (into the splits' partials or C).
+  void emit_result_store(const std::string& row, const std::string& column, const std::string& value);
   std::vector<std::string> kernel_parameters(KernelLaunch& launch);
 
   const BoundMdh& b_;
@@ -138,6 +144,8 @@ void MmaEmitter::emit_macros() {
   };
   layout("MMA_A_TILE", roles_.a_k_major, "MMA_BLOCK_M");
   layout("MMA_B_TILE", roles_.b_k_major, "MMA_BLOCK_N");
+  if (staged())
+    out_ << "#define MMA_STAGING_ROW (MMA_WARP_COLUMNS + 8)\n#define MMA_STAGING_FLOATS (16*MMA_STAGING_ROW)\n";
   out_ << "#if MMA_BLOCK_M % (16*MMA_WARPS_M) != 0 || MMA_BLOCK_N % (8*MMA_WARPS_N) != 0 || MMA_BLOCK_K % 8 != 0\n"
           "#error \"MMA_BLOCK_M, _N, _K must be multiples of the warps' fragments\"\n#endif\n\n";
 }
@@ -405,7 +413,10 @@ void MmaEmitter::emit_fragment_products() {
 
 // Each work-item's results: rows g and g + 8 of each of its fragments, columns 2t and 2t + 1.
 void MmaEmitter::emit_write_back(bool guarded) {
-  const std::string buffer = m_.buffers[b_.output.buffer].name;
+  if (staged()) {
+    emit_staged_write_back(guarded);
+    return;
+  }
   line("#pragma unroll");
   open("for (int mma_fm = 0; mma_fm < MMA_FRAGMENTS_M; ++mma_fm)");
   line("#pragma unroll");
@@ -420,18 +431,56 @@ void MmaEmitter::emit_write_back(bool guarded) {
     open("if (mma_row < MMA_M_EXTENT && mma_column < MMA_N_EXTENT)");
   else
     open("");
+  emit_result_store("mma_row", "mma_column", "mma_acc[mma_fm][mma_fn][mma_q]");
+  close();
+  close();
+  close();
+  close();
+}
+
+void MmaEmitter::emit_result_store(const std::string& row, const std::string& column, const std::string& value) {
   if (split()) {
     // Partial results in the combine kernel's order: split, batch, row, column.
-    line(
-        "mma_partials[((mma_split*MMA_BATCH_EXTENT + mma_batch)*MMA_M_EXTENT + mma_row)*MMA_N_EXTENT + mma_column] = "
-        "mma_acc[mma_fm][mma_fn][mma_q];");
-  } else {
-    decompose(roles_.m_dims, "mma_row", "mma_c_");
-    decompose(roles_.n_dims, "mma_column", "mma_c_");
-    line(buffer + "[" + offset(b_.output, [&](int d) { return role_var(d, "mma_c_", "mma_c_", "mma_c_"); }) +
-         "] = mma_acc[mma_fm][mma_fn][mma_q];");
+    line("mma_partials[((mma_split*MMA_BATCH_EXTENT + mma_batch)*MMA_M_EXTENT + " + row + ")*MMA_N_EXTENT + " + column +
+         "] = " + value + ";");
+    return;
   }
+  const std::string buffer = m_.buffers[b_.output.buffer].name;
+  decompose(roles_.m_dims, row, "mma_c_");
+  decompose(roles_.n_dims, column, "mma_c_");
+  line(buffer + "[" + offset(b_.output, [&](int d) { return role_var(d, "mma_c_", "mma_c_", "mma_c_"); }) +
+       "] = " + value + ";");
+}
+
+// Each warp writes one fragment row (16 rows x MMA_WARP_COLUMNS) of its results into its part of `mma_staging`
+// (rows padded by 8 floats, so that the float2 of columns 2t, 2t + 1 of rows g reach 32 banks per half-warp), then
+// reads them back row by row, a work-item per column: a warp stores 32 neighbouring columns of C at once.
+void MmaEmitter::emit_staged_write_back(bool guarded) {
+  line("__local float* mma_band = mma_staging + mma_warp*MMA_STAGING_FLOATS;");
+  line("#pragma unroll");
+  open("for (int mma_fm = 0; mma_fm < MMA_FRAGMENTS_M; ++mma_fm)");
+  line("barrier(CLK_LOCAL_MEM_FENCE);");
+  line("#pragma unroll");
+  open("for (int mma_fn = 0; mma_fn < MMA_FRAGMENTS_N; ++mma_fn)");
+  line("const int mma_column = mma_fn*8 + 2*mma_t;");
+  line(
+      "*(__local float2*)(mma_band + mma_g*MMA_STAGING_ROW + mma_column) = "
+      "(float2)(mma_acc[mma_fm][mma_fn][0], mma_acc[mma_fm][mma_fn][1]);");
+  line(
+      "*(__local float2*)(mma_band + (mma_g + 8)*MMA_STAGING_ROW + mma_column) = "
+      "(float2)(mma_acc[mma_fm][mma_fn][2], mma_acc[mma_fm][mma_fn][3]);");
   close();
+  line("barrier(CLK_LOCAL_MEM_FENCE);");
+  line("#pragma unroll");
+  open("for (int mma_e = mma_lane; mma_e < 16*MMA_WARP_COLUMNS; mma_e += 32)");
+  line("const int mma_in_row = mma_e / MMA_WARP_COLUMNS, mma_in_column = mma_e % MMA_WARP_COLUMNS;");
+  line("const int mma_row = mma_block_m*MMA_BLOCK_M + mma_warp_m*MMA_WARP_ROWS + mma_fm*16 + mma_in_row;");
+  line("const int mma_column = mma_block_n*MMA_BLOCK_N + mma_warp_n*MMA_WARP_COLUMNS + mma_in_column;");
+  if (guarded)
+    open("if (mma_row < MMA_M_EXTENT && mma_column < MMA_N_EXTENT)");
+  else
+    open("");
+  emit_result_store("mma_row", "mma_column", "mma_band[mma_in_row*MMA_STAGING_ROW + mma_in_column]");
   close();
   close();
   close();
@@ -549,6 +598,8 @@ LaunchPlan MmaEmitter::emit() {
   line("__local float mma_a_tiles[" + pairs + "MMA_A_TILE_FLOATS] __attribute__((aligned(16)));");
   line("__local float mma_b_tiles[" + pairs + "MMA_B_TILE_FLOATS] __attribute__((aligned(16)));");
   if (!nvidia_) line("__local float mma_exchange[MMA_WARPS_M*MMA_WARPS_N*192];");
+  if (staged())
+    line("__local float mma_staging[MMA_WARPS_M*MMA_WARPS_N*MMA_STAGING_FLOATS] __attribute__((aligned(8)));");
   line("const int mma_w = (int)get_local_id(0);");
   line("const int mma_lane = mma_w & 31, mma_warp = mma_w >> 5;");
   line("const int mma_warp_m = mma_warp % MMA_WARPS_M, mma_warp_n = mma_warp / MMA_WARPS_M;");

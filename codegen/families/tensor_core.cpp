@@ -103,10 +103,13 @@ void add_tensor_core(std::vector<ParameterFamily>& table) {
     // MMA_PREFETCH off) S pairs.
     const Expr prefetch = x.parameter("MMA_PREFETCH");
     const Expr pairs = prefetch + c(-1) * ceil_div(prefetch, c(2)) + x.parameter("MMA_STAGES");
+    // MMA_EPILOGUE staged: 16 rows of each warp's columns plus 8, i.e. 16 * WARPS_M * BLOCK_N + 128 * warps floats.
+    const Expr staging = x.parameter("MMA_EPILOGUE") *
+                         (c(16) * x.parameter("MMA_WARPS_M") * x.parameter("MMA_BLOCK_N") + c(128) * warps);
     return std::vector<Condition>{
         c(kWarp) * warps <=
             Expr::named_constant(static_cast<int64_t>(x.limits.max_work_group_size), "max work-group size"),
-        c(4) * floats * pairs <=
+        c(4) * (floats * pairs + staging) <=
             Expr::named_constant(static_cast<int64_t>(x.limits.local_mem_bytes), "local memory bytes"),
         // A work-item's accumulators (4 per fragment) within half a GPU thread's registers: more spill, and the
         // fully unrolled fragment loops would only multiply the code.
@@ -153,6 +156,15 @@ void add_tensor_core(std::vector<ParameterFamily>& table) {
   loads.labels = {"scalar", "paired"};
   loads.neutral = neutral(0);
   table.push_back(loads);
+
+  ParameterFamily epilogue = tensor_core_family(
+      "MMA_EPILOGUE",
+      "how the results reach C: each work-item stores its fragments' elements (direct), or each warp passes 16 rows "
+      "at a time through local memory so that neighbouring work-items store neighbouring columns (staged)");
+  epilogue.kind = FamilyValueKind::enumeration;
+  epilogue.labels = {"direct", "staged"};
+  epilogue.neutral = neutral(0);
+  table.push_back(epilogue);
 
   ParameterFamily vector = tensor_core_family(
       "MMA_VECTOR", "floats each load of the input's tiles moves (a vector along its unit stride where aligned)");
@@ -219,6 +231,7 @@ KernelConfig tensor_core_default(const BoundMdh& bound, const DeviceLimits& limi
   c.family_values[{"MMA_PREFETCH", 0}] = 1;
   c.family_values[{"MMA_STAGES", 0}] = 1;
   c.family_values[{"MMA_FRAGMENT_LOADS", 0}] = 0;
+  c.family_values[{"MMA_EPILOGUE", 0}] = 0;
   c.family_values[{"MMA_SWIZZLE", 0}] = 8;
   // Where C's tiles leave compute units idle, the reduction is split until they fill about two waves.
   int64_t splits = 1;

@@ -118,5 +118,23 @@ TEST(TensorCore, PipelinedTilesCopyAsynchronously) {
   EXPECT_THROW(check_config(gemm, config, h200), UserError);
 }
 
+// MMA_EPILOGUE staged: each warp's fragment rows go through local memory as float2 and come back one column per
+// work-item, into C's layout.
+TEST(TensorCore, StagedEpilogueStoresNeighbouringColumnsTogether) {
+  BoundMdh tc = bind_app("apps/tc/abcdef-gdab-efgc.mdh", "A=4,B=4,C=4,D=4,E=4,F=4,G=4");
+  tc.precision = ComputePrecision::tf32;
+  const DeviceLimits h200 = h200_device_limits();
+  KernelConfig config = default_config(tc, h200);
+  config.family_values[{"MMA_EPILOGUE", 0}] = 1;
+  EXPECT_NO_THROW(check_config(tc, config, h200));
+  const std::string source = generate_tunable_kernel(tc, config, h200).source;
+  EXPECT_NE(source.find("*(__local float2*)(mma_band + mma_g*MMA_STAGING_ROW + mma_column) = "
+                        "(float2)(mma_acc[mma_fm][mma_fn][0], mma_acc[mma_fm][mma_fn][1]);"),
+            std::string::npos)
+      << source;
+  EXPECT_NE(source.find("for (int mma_e = mma_lane; mma_e < 16*MMA_WARP_COLUMNS; mma_e += 32) {"), std::string::npos);
+  EXPECT_NE(source.find("= mma_band[mma_in_row*MMA_STAGING_ROW + mma_in_column];"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace mdh::testing
