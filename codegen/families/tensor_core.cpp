@@ -231,7 +231,19 @@ KernelConfig tensor_core_default(const BoundMdh& bound, const DeviceLimits& limi
   c.family_values[{"MMA_PREFETCH", 0}] = 1;
   c.family_values[{"MMA_STAGES", 0}] = 1;
   c.family_values[{"MMA_FRAGMENT_LOADS", 0}] = 0;
-  c.family_values[{"MMA_EPILOGUE", 0}] = 0;
+  // Where C is the larger traffic (contractions whose output outweighs their inputs), its stores are staged through
+  // local memory so that a warp stores neighbouring columns, while the staging fits beside the tiles.
+  const auto elements = [&](int buffer) {
+    int64_t n = 1;
+    for (int64_t e : bound.buffer_extents[buffer]) n *= e;
+    return n;
+  };
+  const bool output_bound =
+      elements(bound.output.buffer) > elements(bound.inputs[roles.a].buffer) + elements(bound.inputs[roles.b].buffer);
+  const int64_t tile_floats = bm * (depth + 4) + depth * (bn + 8);  // scalar fragment loads, either layout at most
+  const int64_t staging_floats = 16 * warps_m * bn + 128 * warps_m * warps_n;
+  c.family_values[{"MMA_EPILOGUE", 0}] =
+      output_bound && 4 * (tile_floats + staging_floats) <= static_cast<int64_t>(limits.local_mem_bytes) ? 1 : 0;
   c.family_values[{"MMA_SWIZZLE", 0}] = 8;
   // Where C's tiles leave compute units idle, the reduction is split until they fill about two waves.
   int64_t splits = 1;

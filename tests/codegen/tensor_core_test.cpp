@@ -119,13 +119,17 @@ TEST(TensorCore, PipelinedTilesCopyAsynchronously) {
 }
 
 // MMA_EPILOGUE staged: each warp's fragment rows go through local memory as float2 and come back one column per
-// work-item, into C's layout.
+// work-item, into C's layout. The default stages where C outweighs A and B (the contraction; GEMM with a short
+// reduction), not where the inputs are the traffic.
 TEST(TensorCore, StagedEpilogueStoresNeighbouringColumnsTogether) {
   BoundMdh tc = bind_app("apps/tc/abcdef-gdab-efgc.mdh", "A=4,B=4,C=4,D=4,E=4,F=4,G=4");
   tc.precision = ComputePrecision::tf32;
   const DeviceLimits h200 = h200_device_limits();
-  KernelConfig config = default_config(tc, h200);
-  config.family_values[{"MMA_EPILOGUE", 0}] = 1;
+  const KernelConfig config = default_config(tc, h200);
+  EXPECT_EQ(config.value("MMA_EPILOGUE"), 1);
+  BoundMdh gemm = bind_app("apps/gemm.mdh", "I=64,J=32,K=64");  // C: 2,048 floats; A and B: 6,144
+  gemm.precision = ComputePrecision::tf32;
+  EXPECT_EQ(default_config(gemm, h200).value("MMA_EPILOGUE"), 0);
   EXPECT_NO_THROW(check_config(tc, config, h200));
   const std::string source = generate_tunable_kernel(tc, config, h200).source;
   EXPECT_NE(source.find("*(__local float2*)(mma_band + mma_g*MMA_STAGING_ROW + mma_column) = "
