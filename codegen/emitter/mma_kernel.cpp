@@ -364,10 +364,10 @@ void MmaEmitter::emit_fragment_products() {
   if (paired() && !roles_.a_k_major) {
     pair("mma_a_tile", "mma_row", "mma_upper");
     pair("mma_a_tile", "mma_row + 8", "mma_lower");
-    line("mma_fa[mma_fm][0] = " + pair_part("mma_upper.x") + ";");
-    line("mma_fa[mma_fm][1] = " + pair_part("mma_lower.x") + ";");
-    line("mma_fa[mma_fm][2] = " + pair_part("mma_upper.y") + ";");
-    line("mma_fa[mma_fm][3] = " + pair_part("mma_lower.y") + ";");
+    line("mma_fa[mma_fm][0] = " + pair_part("mma_upper.s0") + ";");
+    line("mma_fa[mma_fm][1] = " + pair_part("mma_lower.s0") + ";");
+    line("mma_fa[mma_fm][2] = " + pair_part("mma_upper.s1") + ";");
+    line("mma_fa[mma_fm][3] = " + pair_part("mma_lower.s1") + ";");
   } else {
     line("mma_fa[mma_fm][0] = " + cell("mma_a_tile", "mma_row", low) + ";");
     line("mma_fa[mma_fm][1] = " + cell("mma_a_tile", "mma_row + 8", low) + ";");
@@ -380,8 +380,8 @@ void MmaEmitter::emit_fragment_products() {
   line("const int mma_column = mma_warp_n*MMA_WARP_COLUMNS + mma_fn*8 + mma_g;");
   if (paired() && !roles_.b_k_major) {
     pair("mma_b_tile", "mma_column", "mma_steps");
-    line("mma_fb[mma_fn][0] = " + pair_part("mma_steps.x") + ";");
-    line("mma_fb[mma_fn][1] = " + pair_part("mma_steps.y") + ";");
+    line("mma_fb[mma_fn][0] = " + pair_part("mma_steps.s0") + ";");
+    line("mma_fb[mma_fn][1] = " + pair_part("mma_steps.s1") + ";");
   } else {
     line("mma_fb[mma_fn][0] = " + cell("mma_b_tile", "mma_column", low) + ";");
     line("mma_fb[mma_fn][1] = " + cell("mma_b_tile", "mma_column", high) + ";");

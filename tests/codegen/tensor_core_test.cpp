@@ -107,7 +107,7 @@ TEST(TensorCore, PipelinedTilesCopyAsynchronously) {
       << source;
   EXPECT_NE(source.find("asm volatile(\"cp.async.commit_group;\");"), std::string::npos);
   EXPECT_NE(source.find("asm volatile(\"cp.async.wait_group 1;\");"), std::string::npos);
-  EXPECT_NE(source.find("mma_fa[mma_fm][0] = mma_tf32(mma_upper.x);"), std::string::npos);
+  EXPECT_NE(source.find("mma_fa[mma_fm][0] = mma_tf32(mma_upper.s0);"), std::string::npos);
   EXPECT_NE(source.find("mma_fb[mma_fn][0] = mma_tf32(mma_b_tile[MMA_B_TILE_AT(mma_column, mma_ks + 2*mma_t)]);"),
             std::string::npos);
   // The same configuration elsewhere stores the cells itself.
