@@ -51,10 +51,6 @@ inline bool work_group_combine_applies(const Mdh& mdh) {
 /// every OpenCL device adds atomically (int and uint with atomic_add, float through atomic_cmpxchg on its bits or,
 /// under NVIDIA's driver, red.global.add.f32) into an accumulator that starts at zero bytes (the identity of +).
 bool work_group_combine_atomic_applies(const Mdh& mdh);
-/// Where F_INLINE exists: the scalar function has a for loop, and no user code directs unrolling itself.
-inline bool f_inline_applies(const Mdh& mdh) {
-  return mdh.scalar.has_for_loop && !mdh.scalar.directs_unrolling;
-}
 
 struct KernelConfig {
   // Per dimension of the md_hom, in dimension order.

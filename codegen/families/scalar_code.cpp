@@ -5,17 +5,23 @@
 // (codegen/inline_math.h). PoCL calls SLEEF's scalar logf, which nothing inlines or vectorises (docs/decisions.md).
 // GPUs keep the built-in (hardware).
 //
-// F_INLINE (where f has a `for` loop and user code directs no unrolling: f_inline_applies): how the scalar function
-// f meets the loop nest that calls it. `call`: a plain function, inlined or not as the compiler decides; `inline`:
-// always_inline; `unrolled`: always_inline and `#pragma unroll 32` on each of its `for` loops (full up to 32
-// iterations). PoCL keeps a function with a loop a call; inlined and its loop unrolled, the compiler schedules the
-// loop's loads and arithmetic together (docs/decisions.md). GPUs keep `call` (not measured).
+// F_INLINE (where f has a `for` loop and user code directs no unrolling): how the scalar function f meets the loop
+// nest that calls it. `call`: a plain function, inlined or not as the compiler decides; `inline`: always_inline;
+// `unrolled`: always_inline and `#pragma unroll 32` on each of its `for` loops (full up to 32 iterations). PoCL
+// keeps a function with a loop a call; inlined and its loop unrolled, the compiler schedules the loop's loads and
+// arithmetic together (docs/decisions.md). GPUs keep `call` (not measured).
 #include "codegen/families/family_support.h"
 #include "codegen/inline_math.h"
 
 namespace mdh::families {
 
 namespace {
+
+// Where F_INLINE exists: the scalar function has a for loop, and no user code directs unrolling itself (a second
+// directive would not build). A function without loops is small enough that compilers inline it anyway.
+bool f_inline_applies(const Mdh& mdh) {
+  return mdh.scalar.has_for_loop && !mdh.scalar.directs_unrolling;
+}
 
 // A single family's lattice constraint that keeps the default search on GPUs (dedicated local memory) at one value:
 // for choices that GPUs do in hardware or that were measured on CPUs only.
@@ -55,8 +61,6 @@ void add_scalar_code(std::vector<ParameterFamily>& table) {
         "how the scalar function f, which has a for loop, meets the loop nest: a call the compiler may inline "
         "(call), always inlined (inline), or inlined with each of its for loops unrolled (unrolled)";
     f.labels = {"call", "inline", "unrolled"};
-    // A function without loops is small enough that compilers inline it anyway; where user code directs unrolling
-    // itself, a second directive would not build.
     f.exists = [](const BoundMdh& b, int) { return f_inline_applies(*b.mdh); };
     f.neutral = neutral_zero;
     f.hooks.preamble_options = [](const KernelConfig& c, PreambleOptions& o) {
