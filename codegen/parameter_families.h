@@ -154,6 +154,9 @@ const ParameterFamily* find_family(const std::string& name);
 void set_label(KernelConfig& config, const std::string& family, const std::string& label, int member = 0);
 /// Its label in a configuration; "" where the configuration lacks it (a member the md_hom does not have).
 std::string label_of(const KernelConfig& config, const std::string& family, int member = 0);
+/// Whether that value is `label` (false where the configuration lacks it); an internal error for a label the family
+/// lacks, so that a misspelt label cannot read as a value never taken.
+bool has_label(const KernelConfig& config, const std::string& family, const std::string& label, int member = 0);
 
 /// The `++` dimension along which the output buffer's unit-stride index moves one element at a time (its index is
 /// that dimension plus a constant), so that a work-item's consecutive results along it are consecutive elements:

@@ -47,7 +47,7 @@ void add_scalar_code(std::vector<ParameterFamily>& table) {
     f.exists = [](const BoundMdh& b, int) { return calls_inline_math_function(*b.mdh); };
     f.neutral = neutral_zero;
     f.hooks.preamble_options = [](const KernelConfig& c, PreambleOptions& o) {
-      o.inline_math = label_of(c, "INLINE_MATH") == "mdh";
+      o.inline_math = has_label(c, "INLINE_MATH", "mdh");
     };
     // GPUs compute log in hardware: the default search keeps the built-in there.
     f.lattice_constraints = gpus_search_only("INLINE_MATH", "builtin");
@@ -64,9 +64,8 @@ void add_scalar_code(std::vector<ParameterFamily>& table) {
     f.exists = [](const BoundMdh& b, int) { return f_inline_applies(*b.mdh); };
     f.neutral = neutral_zero;
     f.hooks.preamble_options = [](const KernelConfig& c, PreambleOptions& o) {
-      const std::string how = label_of(c, "F_INLINE");
-      o.inline_scalar_function = how == "inline" || how == "unrolled";
-      o.unroll_scalar_loops = how == "unrolled";
+      o.inline_scalar_function = has_label(c, "F_INLINE", "inline") || has_label(c, "F_INLINE", "unrolled");
+      o.unroll_scalar_loops = has_label(c, "F_INLINE", "unrolled");
     };
     // Measured on CPUs only (PoCL): GPUs keep the plain function until a GPU soak and timing have run.
     f.lattice_constraints = gpus_search_only("F_INLINE", "call");

@@ -139,9 +139,9 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
           unrolled_tiles += config.unroll_tiles == UnrollTiles::on && g.tile_loop_unroll > 1;
           padded_rows += std::any_of(g.cached_tiles.begin(), g.cached_tiles.end(),
                                      [](const CachedTile& t) { return t.row_pad > 0; });
-          inline_math += label_of(config, "INLINE_MATH") == "mdh";
-          inlined_f += label_of(config, "F_INLINE") == "inline";
-          unrolled_f_loops += label_of(config, "F_INLINE") == "unrolled";
+          inline_math += has_label(config, "INLINE_MATH", "mdh");
+          inlined_f += has_label(config, "F_INLINE", "inline");
+          unrolled_f_loops += has_label(config, "F_INLINE", "unrolled");
           last_group_folds += g.folds_in_last_group() && !g.accumulates_atomically();
           atomic_adds += g.accumulates_atomically();
           if (g.stages_results) ++staged_results[static_cast<int>(config.work_item_combine)];
