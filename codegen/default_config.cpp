@@ -4,7 +4,6 @@
 #include <algorithm>
 
 #include "codegen/defaults/default_config_steps.h"
-#include "codegen/inline_math.h"
 #include "codegen/parameter_families.h"
 #include "codegen/tensor_core.h"
 #include "codegen/tunable_geometry.h"
@@ -194,11 +193,13 @@ KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
     if (split < 0 || !share_reduction_per_point(bound, limits, split, c)) tile_for_reuse(bound, limits, c);
     if (split >= 0) split_reduction_over_work_groups(bound, limits, split, c);
   }
-  // On CPUs mdh's own log, which the compiler inlines (KernelConfig::inline_math); INLINE_MATH exists only where
+  // On CPUs mdh's own log, which the compiler inlines (families/scalar_code.cpp); INLINE_MATH exists only where
   // user code calls log.
-  if (!limits.local_memory_dedicated && calls_inline_math_function(mdh)) c.inline_math = InlineMath::mdh;
-  // And f with a loop inlined into the loop nest, its loops unrolled (KernelConfig::f_inline).
-  if (!limits.local_memory_dedicated && f_inline_applies(mdh)) c.f_inline = FInline::unrolled;
+  if (!limits.local_memory_dedicated && find_family("INLINE_MATH")->has_member(bound, 0))
+    set_label(c, "INLINE_MATH", "mdh");
+  // And f with a loop inlined into the loop nest, its loops unrolled (families/scalar_code.cpp).
+  if (!limits.local_memory_dedicated && find_family("F_INLINE")->has_member(bound, 0))
+    set_label(c, "F_INLINE", "unrolled");
   // Reductions last in the work-group loop nest: the space requires it (LOOP_ORDER_G in families/loop_order.cpp).
   std::stable_partition(c.loop_order[0].begin(), c.loop_order[0].end(),
                         [&](int d) { return mdh.dims[d].combine.is_concat(); });

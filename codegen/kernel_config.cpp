@@ -68,6 +68,11 @@ int64_t KernelConfig::value(const std::string& family, int member) const {
   return it->second;
 }
 
+int64_t KernelConfig::value_or(const std::string& family, int member, int64_t otherwise) const {
+  const auto it = family_values.find({family, member});
+  return it == family_values.end() ? otherwise : it->second;
+}
+
 std::string input_access_name(const Mdh& mdh, int access) {
   const int buffer = mdh.inputs.at(access).buffer;
   int readers = 0;

@@ -2,9 +2,9 @@
 // tuner sets. A typed struct, read from and written to JSON (`--config cfg.json`). Whether a configuration is
 // valid for a device is decided by the constraints of the parameter families (codegen/parameter_families.h).
 //
-// Adding a parameter family: its module under codegen/families/ with one line in families/family_modules.h, the
-// emitter code that reads it, and its tests (codegen/README.md). Its values live in family_values unless the family
-// has a typed field here (the older families do).
+// Adding a parameter family: its module under codegen/families/ with one line in families/family_modules.h, and its
+// tests (codegen/README.md). Its values live in family_values unless the family has a typed field here: the tile
+// geometry and the families whose code runs through the emitter's loop nest do (codegen/DESIGN.md, "Family modules").
 #pragma once
 
 #include <array>
@@ -40,10 +40,6 @@ enum class DoubleBuffer { off, on, local };
 enum class UnrollSteps { off, on };
 /// UNROLL_TILES' values (see KernelConfig::unroll_tiles).
 enum class UnrollTiles { off, on };
-/// INLINE_MATH's values (see KernelConfig::inline_math).
-enum class InlineMath { builtin, mdh };
-/// F_INLINE's values (see KernelConfig::f_inline).
-enum class FInline { call, inlined, unrolled };
 /// WG_COMBINE's values (see KernelConfig::work_group_combine).
 enum class WorkGroupCombine { kernel, last, atomic };
 /// Where WG_COMBINE can exist: the md_hom reduces. (At a size whose reductions have a single element the family is
@@ -55,10 +51,6 @@ inline bool work_group_combine_applies(const Mdh& mdh) {
 /// every OpenCL device adds atomically (int and uint with atomic_add, float through atomic_cmpxchg on its bits or,
 /// under NVIDIA's driver, red.global.add.f32) into an accumulator that starts at zero bytes (the identity of +).
 bool work_group_combine_atomic_applies(const Mdh& mdh);
-/// Where F_INLINE exists: the scalar function has a for loop, and no user code directs unrolling itself.
-inline bool f_inline_applies(const Mdh& mdh) {
-  return mdh.scalar.has_for_loop && !mdh.scalar.directs_unrolling;
-}
 
 struct KernelConfig {
   // Per dimension of the md_hom, in dimension order.
@@ -139,16 +131,6 @@ struct KernelConfig {
   // unrolls this loop by itself only now and then, and ignores `#pragma unroll` there (docs/decisions.md). Where the
   // sizes give no such loop, no effect.
   UnrollTiles unroll_tiles = UnrollTiles::off;
-  // INLINE_MATH (where user code calls log): mdh's own branch-free log instead of the OpenCL built-in
-  // (codegen/inline_math.h). PoCL calls SLEEF's scalar logf, which nothing inlines or vectorises (docs/decisions.md).
-  // GPUs keep the built-in (hardware).
-  InlineMath inline_math = InlineMath::builtin;
-  // F_INLINE (where f has a `for` loop and user code directs no unrolling: f_inline_applies): how the scalar function
-  // f meets the loop nest that calls it. `call`: a plain function, inlined or not as the compiler decides; `inlined`:
-  // always_inline; `unrolled`: always_inline and `#pragma unroll 32` on each of its `for` loops (full up to 32
-  // iterations). PoCL keeps a function with a loop a call; inlined and its loop unrolled, the compiler schedules the
-  // loop's loads and arithmetic together (docs/decisions.md). GPUs keep `call` (not measured).
-  FInline f_inline = FInline::call;
   // WG_COMBINE (md_homs with a reduction): how a reduction split over work-groups (NUM_WG > 1 along
   // reduction dimensions; elsewhere no effect) is finished. `kernel`: a second kernel folds the work-groups' partial
   // results. `last`: the same kernel does: each work-group stores its partial results, counts itself in with an
@@ -163,17 +145,6 @@ struct KernelConfig {
   // work-group then reads one value per point instead of REDUCTION_WG, and folds none (docs/decisions.md).
   // The order of the additions varies from launch to launch, so floating results may differ in their last bits.
   WorkGroupCombine work_group_combine = WorkGroupCombine::kernel;
-  // WG_SWIZZLE per `++` dimension (of md_homs with two dimensions or more): the order in which the work-groups take
-  // their tiles. 1 everywhere: as the OpenCL ids come. S > 1 on dimension d: in launch order, the work-groups take
-  // S consecutive tiles of d (the group's rows), then the next S tiles of the other dimensions... (the group's
-  // columns), and so on group by group: those that run at the same time read S tiles along d and only a few along
-  // the others, which then stay in the L2 cache (inputs larger than the L2). Missing members (reduction dimensions)
-  // are 1.
-  std::vector<int64_t> work_group_swizzle;
-  int64_t swizzle(int d) const {
-    return static_cast<size_t>(d) < work_group_swizzle.size() ? work_group_swizzle[static_cast<size_t>(d)] : 1;
-  }
-
   // VECTOR_WIDTH per input access: the elements its cached copies move at a time along the buffer's unit-stride
   // (innermost) dimension: vector loads from global memory (or from the local cache, for a private cache filled
   // from it) and vector stores into a local cache that keeps that dimension innermost. 1: one element at a time.
@@ -200,6 +171,8 @@ struct KernelConfig {
   /// A value of such a family; an internal error where the configuration lacks it (config_frame sets every
   /// member's neutral value).
   int64_t value(const std::string& family, int member = 0) const;
+  /// The same, or `otherwise` where the configuration lacks it (a member the md_hom does not have).
+  int64_t value_or(const std::string& family, int member, int64_t otherwise) const;
 
   // VECTOR_LANES (where vector_lanes_dimension in codegen/vector_lanes.h finds a dimension): the private element
   // loop along that dimension, innermost, computes this many consecutive results at a time as one OpenCL vector

@@ -85,6 +85,26 @@ const ParameterFamily* find_family(const std::string& name) {
   return nullptr;
 }
 
+void set_label(KernelConfig& config, const std::string& family, const std::string& label, int member) {
+  const auto& labels = parameter_families()[family_index(family)].labels;
+  const auto it = std::find(labels.begin(), labels.end(), label);
+  MDH_INTERNAL_ASSERT(it != labels.end(), family + " has no value " + label);
+  config.family_values[{family, member}] = it - labels.begin();
+}
+
+std::string label_of(const KernelConfig& config, const std::string& family, int member) {
+  const auto& labels = parameter_families()[family_index(family)].labels;
+  const int64_t value = config.value_or(family, member, -1);
+  return value >= 0 && value < static_cast<int64_t>(labels.size()) ? labels[static_cast<size_t>(value)] : "";
+}
+
+bool has_label(const KernelConfig& config, const std::string& family, const std::string& label, int member) {
+  const auto& labels = parameter_families()[family_index(family)].labels;
+  MDH_INTERNAL_ASSERT(std::find(labels.begin(), labels.end(), label) != labels.end(),
+                      family + " has no value " + label);
+  return label_of(config, family, member) == label;
+}
+
 int store_dimension(const BoundMdh& bound) {
   const Mdh& mdh = *bound.mdh;
   if (mdh.buffers[bound.output.buffer].type.is_struct() || bound.output.indices.empty()) return -1;

@@ -6,8 +6,9 @@
 // and its checks (tuning_space.h), the tuner's parameters and their names in journals, and `mdh space`.
 //
 // The entries live in modules under codegen/families/, one per family or tight group, assembled in the order of
-// families/family_modules.h. Adding a family: its module and one line there, the emitter code that reads it, and its
-// tests; its values need no field of KernelConfig (ParameterFamily::get).
+// families/family_modules.h. Adding a family: its module and one line there, and its tests; its values need no field
+// of KernelConfig (ParameterFamily::get), and code local to one point of the kernel is the module's own
+// (ParameterFamily::hooks). Code that runs through the loop nest goes into emitter/.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +19,7 @@
 
 #include "codegen/constraint.h"
 #include "codegen/device_limits.h"
+#include "codegen/family_hooks.h"
 #include "codegen/kernel_config.h"
 #include "codegen/tensor_core.h"
 #include "mdh/bind.h"
@@ -120,6 +122,9 @@ class ParameterFamily {
   /// are not fast. A space with full_ranges drops them (TuningSpace::applies).
   std::function<std::vector<Condition>(const FamilyContext&)> lattice_constraints;
 
+  /// The family's code in the tile kernel, where it is local to a named point (codegen/family_hooks.h).
+  FamilyEmitterHooks hooks;
+
   /// The members an md_hom has, in order (dimension or input access indices; {0} for single): none where the
   /// md_hom is generated in another kernel shape.
   std::vector<int> members(const BoundMdh& bound) const;
@@ -143,6 +148,15 @@ const std::vector<ParameterFamily>& parameter_families();
 int family_index(const std::string& name);
 /// The family with this name, or nullptr.
 const ParameterFamily* find_family(const std::string& name);
+
+/// A value of a family kept in KernelConfig::family_values, by label (F_INLINE "unrolled"), for code that names
+/// values (defaults, tests); an internal error for a label the family lacks.
+void set_label(KernelConfig& config, const std::string& family, const std::string& label, int member = 0);
+/// Its label in a configuration; "" where the configuration lacks it (a member the md_hom does not have).
+std::string label_of(const KernelConfig& config, const std::string& family, int member = 0);
+/// Whether that value is `label` (false where the configuration lacks it); an internal error for a label the family
+/// lacks, so that a misspelt label cannot read as a value never taken.
+bool has_label(const KernelConfig& config, const std::string& family, const std::string& label, int member = 0);
 
 /// The `++` dimension along which the output buffer's unit-stride index moves one element at a time (its index is
 /// that dimension plus a constant), so that a work-item's consecutive results along it are consecutive elements:

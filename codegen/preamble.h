@@ -32,7 +32,7 @@ struct PreambleOptions {
   /// tunable kernel sets it from its configuration; references never do.
   bool inline_math = false;
   /// The scalar function is always_inline, and with unroll_scalar_loops each of its `for` loops gets
-  /// `#pragma unroll` (F_INLINE; KernelConfig::f_inline says why). The tunable kernel sets them from its
+  /// `#pragma unroll` (F_INLINE; codegen/families/scalar_code.cpp says why). The tunable kernel sets them from its
   /// configuration; references never do.
   bool inline_scalar_function = false;
   bool unroll_scalar_loops = false;

@@ -32,8 +32,8 @@ void TunableEmitter::emit_macros() {
     define_tuning(macro("LT_SIZE", d), c_.local_tile_size[d]);
     define_tuning(macro("PT_SIZE", d), c_.private_tile_size[d]);
   }
-  for (int d = 0; d < dims; ++d)
-    if (c_.swizzle(d) > 1) define_tuning(macro("WG_SWIZZLE", d), c_.swizzle(d));
+  for (const FamilyEmitterHooks* hooks : family_hooks())
+    if (hooks->tuning_macros) hooks->tuning_macros(family_context());
   out_ << "\n// Extents, and what the tuning parameters imply (see codegen/tunable_geometry.h).\n";
   for (int d = 0; d < dims; ++d) {
     define(macro("EXTENT", d), str(b_.dim_extents[d]));

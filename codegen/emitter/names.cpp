@@ -129,7 +129,7 @@ void TunableEmitter::emit_tile_copy(const std::string& body, const std::string& 
   line("}");
 }
 
-std::string TunableEmitter::summary() const {
+std::string TunableEmitter::summary() {
   std::ostringstream s;
   auto dims_of = [&](const std::vector<int>& order) {
     std::vector<std::string> names;
@@ -174,11 +174,9 @@ std::string TunableEmitter::summary() const {
     if (strided_tiles(static_cast<int>(d))) tile_strided_dims.push_back(dim(static_cast<int>(d)));
   if (!tile_strided_dims.empty())
     s << "\n//   WG_OWNERSHIP strided: " << join(tile_strided_dims, ",") << " (every NUM_WG-th local tile)";
-  std::vector<std::string> swizzles;
-  for (size_t d = 0; d < m_.dims.size(); ++d)
-    if (c_.swizzle(static_cast<int>(d)) > 1)
-      swizzles.push_back(dim(static_cast<int>(d)) + " " + str(c_.swizzle(static_cast<int>(d))));
-  if (!swizzles.empty()) s << "\n//   WG_SWIZZLE: tiles at a time along " << join(swizzles, ", ");
+  for (const FamilyEmitterHooks* hooks : family_hooks())
+    if (hooks->summary_note)
+      if (const std::string note = hooks->summary_note(family_context()); !note.empty()) s << "\n//   " << note;
   std::vector<std::string> widths;
   for (size_t a = 0; a < m_.inputs.size(); ++a) {
     const int ai = static_cast<int>(a);

@@ -74,10 +74,9 @@ void TunableEmitter::linear_index(const std::string& name, const std::vector<int
 
 // Work-group and work-item ids per md_hom dimension, decoded from the OpenCL ids per ORDER_OCL.
 void TunableEmitter::emit_ids(int ocl_layer, const char* getter, const char* prefix, const char* count_family) {
-  if (ocl_layer == 0 && swizzled()) {
-    emit_swizzled_group_ids();
-    return;
-  }
+  if (ocl_layer == 0)
+    for (const FamilyEmitterHooks* hooks : family_hooks())
+      if (hooks->work_group_ids && hooks->work_group_ids(family_context())) return;
   for (int o = 0; o < 3; ++o) {
     std::vector<int> mapped;
     for (size_t d = 0; d < m_.dims.size(); ++d)
@@ -94,44 +93,6 @@ void TunableEmitter::emit_ids(int ocl_layer, const char* getter, const char* pre
         line("const int " + id + " = " + rest + ";");
       }
     }
-  }
-}
-
-bool TunableEmitter::swizzled() const {
-  for (size_t d = 0; d < m_.dims.size(); ++d)
-    if (c_.swizzle(static_cast<int>(d)) > 1) return true;
-  return false;
-}
-
-// WG_SWIZZLE: the work-group ids from the launch order (the linear group id, OpenCL dimension 0 fastest). Each
-// swizzled dimension d in turn takes WG_SWIZZLE_d ids of d (the last group fewer where they do not divide) for
-// every combination of the dimensions not yet assigned, d fastest; the others then split what is left as the OpenCL
-// ids would (dimension 0's dimensions fastest, later ones faster). Each step is one to one, so every tile is taken
-// exactly once.
-void TunableEmitter::emit_swizzled_group_ids() {
-  line("// WG_SWIZZLE: work-groups take tiles in groups along the swizzled dimensions, in launch order.");
-  line(
-      "int wg_sw_rest = (int)get_group_id(0) + (int)get_num_groups(0)*((int)get_group_id(1) + "
-      "(int)get_num_groups(1)*(int)get_group_id(2));");
-  const int dims = static_cast<int>(m_.dims.size());
-  std::vector<int> unassigned;
-  for (int o = 0; o < 3; ++o)
-    for (int d = dims - 1; d >= 0; --d)
-      if (c_.ocl_dim[0][d] == o) unassigned.push_back(d);  // fastest first
-  for (int d = 0; d < dims; ++d) {
-    if (c_.swizzle(d) <= 1) continue;
-    unassigned.erase(std::find(unassigned.begin(), unassigned.end(), d));
-    const std::string n = dim(d), s = macro("WG_SWIZZLE", d), span = "wg_sw_span_" + n;
-    line("const int " + span + " = " + s + "*" + product_of("NUM_WG", unassigned) + ";");
-    line("const int wg_sw_first_" + n + " = (wg_sw_rest / " + span + ")*" + s + ";");
-    line("const int wg_sw_height_" + n + " = min(" + macro("NUM_WG", d) + " - wg_sw_first_" + n + ", " + s + ");");
-    line("const int wg_sw_in_" + n + " = wg_sw_rest % " + span + ";");
-    line("const int wg_" + n + " = wg_sw_first_" + n + " + wg_sw_in_" + n + " % wg_sw_height_" + n + ";");
-    line("wg_sw_rest = wg_sw_in_" + n + " / wg_sw_height_" + n + ";");
-  }
-  for (int d : unassigned) {
-    line("const int wg_" + dim(d) + " = wg_sw_rest % " + macro("NUM_WG", d) + ";");
-    line("wg_sw_rest /= " + macro("NUM_WG", d) + ";");
   }
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "codegen/device_limits.h"
+#include "codegen/family_hooks.h"
 #include "codegen/kernel_config.h"
 #include "codegen/launch_plan.h"
 #include "codegen/preamble.h"
@@ -81,9 +82,8 @@ class TunableEmitter {
     // Across f and the combine operator too where local memory is global memory (PoCL on a CPU); see
     // PreambleOptions::contract_across_functions for why not on GPUs.
     options_.contract_across_functions = !limits.local_memory_dedicated;
-    options_.inline_math = config.inline_math == InlineMath::mdh;
-    options_.inline_scalar_function = config.f_inline != FInline::call;
-    options_.unroll_scalar_loops = config.f_inline == FInline::unrolled;
+    for (const FamilyEmitterHooks* hooks : family_hooks())
+      if (hooks->preamble_options) hooks->preamble_options(config, options_);
     for (const auto& d : m_.dims) dim_vars_.push_back(d.name);
     result_type_ = element_type_name(m_, m_.result_type(), options_);
   }
@@ -117,6 +117,11 @@ class TunableEmitter {
 
   Source source_of(int a) const;
 
+  // ------------------------------------------------------------------ family modules' hooks (family_hooks.cpp)
+  // The hooks of the families this md_hom has, in table order, and what they see.
+  std::vector<const FamilyEmitterHooks*> family_hooks() const;
+  FamilyEmitContext family_context();
+
   // ------------------------------------------------------------------ text helpers
   void line(const std::string& text) { out_ << std::string(2 * indent_, ' ') << text << '\n'; }
   void open(const std::string& text);
@@ -124,7 +129,7 @@ class TunableEmitter {
 
   void emit_tile_copy(const std::string& body, const std::string& counter, int64_t k);
 
-  std::string summary() const;
+  std::string summary();
   static std::string join_ints(const std::vector<int>& v);
 
   std::vector<int64_t> buffer_strides(int buffer) const;
@@ -263,10 +268,6 @@ class TunableEmitter {
                     const char* count_family);
 
   void emit_ids(int ocl_layer, const char* getter, const char* prefix, const char* count_family);
-
-  bool swizzled() const;
-
-  void emit_swizzled_group_ids();
 
   std::string local_tile(int d, const std::string& t) const;
   std::string next_tile_begin(int d) const;

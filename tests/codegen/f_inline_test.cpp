@@ -1,5 +1,5 @@
-// F_INLINE: the scalar function inlined into the loop nest, its for loops unrolled (KernelConfig::f_inline). What
-// each value emits, that `for` is marked inside f only (its macros' loops included, helpers' functions not), that
+// F_INLINE: the scalar function inlined into the loop nest, its for loops unrolled (codegen/families/scalar_code.cpp).
+// What each value emits, that `for` is marked inside f only (its macros' loops included, helpers' functions not), that
 // the kernels compute what the reference computes on PoCL, and where the default search may take which value.
 #include <gtest/gtest.h>
 
@@ -9,6 +9,7 @@
 
 #include "codegen/default_config.h"
 #include "codegen/kernel_config.h"
+#include "codegen/parameter_families.h"
 #include "codegen/reference_kernel.h"
 #include "codegen/tunable_kernel.h"
 #include "codegen/tuning_space.h"
@@ -49,18 +50,15 @@ TEST(FInline, EachValueEmitsItsFunctionAndComputesAsTheReference) {
   const std::map<std::string, testing::Bytes> buffers = testing::seeded_buffers(bound, 5);
   const testing::Bytes expected = testing::reference_output(bound, buffers);
   KernelConfig c = default_config(bound, limits);
-  for (FInline value : {FInline::call, FInline::inlined, FInline::unrolled}) {
-    c.f_inline = value;
+  for (const std::string v : {"call", "inline", "unrolled"}) {
+    set_label(c, "F_INLINE", v);
     const LaunchPlan plan = generate_tunable_kernel(bound, c, limits);
     const std::string& s = plan.source;
-    const int v = static_cast<int>(value);
-    EXPECT_EQ(testing::occurrences(s, "__attribute__((always_inline)) inline float mdh_f("),
-              value == FInline::call ? 0u : 1u)
+    EXPECT_EQ(testing::occurrences(s, "__attribute__((always_inline)) inline float mdh_f("), v == "call" ? 0u : 1u)
         << v;
-    EXPECT_EQ(testing::occurrences(s, "#define for _Pragma(\"unroll 32\") for\n"), value == FInline::unrolled ? 1u : 0u)
-        << v;
-    EXPECT_EQ(testing::occurrences(s, "#undef for\n"), value == FInline::unrolled ? 1u : 0u) << v;
-    if (value == FInline::unrolled) {
+    EXPECT_EQ(testing::occurrences(s, "#define for _Pragma(\"unroll 32\") for\n"), v == "unrolled" ? 1u : 0u) << v;
+    EXPECT_EQ(testing::occurrences(s, "#undef for\n"), v == "unrolled" ? 1u : 0u) << v;
+    if (v == "unrolled") {
       // The macro spans f alone: defined after the helper (whose function keeps its loop plain), undefined after f.
       const size_t define = s.find("#define for"), helper = s.find("helper_sum(float a)"), f = s.find("mdh_f(");
       EXPECT_LT(helper, define);
@@ -108,7 +106,7 @@ TEST(FInline, UserCodeThatDirectsUnrollingKeepsItsOwnDirectives) {
     EXPECT_TRUE(bound.mdh->scalar.directs_unrolling) << pragma;
     EXPECT_LT(make_tuning_space(bound, cpu).find("F_INLINE"), 0) << pragma;
     const KernelConfig c = default_config(bound, cpu);
-    EXPECT_EQ(c.f_inline, FInline::call) << pragma;
+    EXPECT_EQ(label_of(c, "F_INLINE"), "") << pragma;  // no such member: f stays a plain function
     const std::map<std::string, testing::Bytes> buffers = testing::seeded_buffers(bound, 2);
     const testing::RunResult run =
         testing::run_plan_with_scratch(bound, generate_tunable_kernel(bound, c, cpu), buffers);
@@ -126,23 +124,23 @@ TEST(FInline, DefaultsAndTheDefaultSearchsValuesPerDevice) {
   const DeviceLimits gpu = testing::h200_device_limits();
   const BoundMdh prl = testing::bind_app("apps/prl.mdh", "N=64,M=32");
   const BoundMdh gemm = testing::bind_app("apps/gemm.mdh", "I=8,J=8,K=8");
-  EXPECT_EQ(default_config(prl, cpu).f_inline, FInline::unrolled);
-  EXPECT_EQ(default_config(gemm, cpu).f_inline, FInline::call);
-  EXPECT_EQ(default_config(prl, gpu).f_inline, FInline::call);
-  EXPECT_EQ(default_config(gemm, gpu).f_inline, FInline::call);
+  EXPECT_EQ(label_of(default_config(prl, cpu), "F_INLINE"), "unrolled");
+  EXPECT_EQ(label_of(default_config(gemm, cpu), "F_INLINE"), "");  // f without a loop: no such member
+  EXPECT_EQ(label_of(default_config(prl, gpu), "F_INLINE"), "call");
+  EXPECT_EQ(label_of(default_config(gemm, gpu), "F_INLINE"), "");
 
   auto values_searched = [](const BoundMdh& bound, const DeviceLimits& limits) {
     const TuningSpace space = make_tuning_space(bound, limits);
     const tuner::SearchSpace search = make_search_space(space, 1);
     tuner::Rng rng(7);
-    std::set<FInline> seen;
+    std::set<std::string> seen;
     for (int k = 0; k < 200; ++k)
-      seen.insert(kernel_config_of(bound, space, search.configuration(search.sample(rng))).f_inline);
+      seen.insert(label_of(kernel_config_of(bound, space, search.configuration(search.sample(rng))), "F_INLINE"));
     return seen;
   };
-  EXPECT_EQ(values_searched(prl, cpu), (std::set<FInline>{FInline::call, FInline::inlined, FInline::unrolled}));
+  EXPECT_EQ(values_searched(prl, cpu), (std::set<std::string>{"call", "inline", "unrolled"}));
   EXPECT_LT(make_tuning_space(gemm, cpu).find("F_INLINE"), 0);
-  EXPECT_EQ(values_searched(prl, gpu), (std::set<FInline>{FInline::call}));
+  EXPECT_EQ(values_searched(prl, gpu), (std::set<std::string>{"call"}));
 }
 
 }  // namespace

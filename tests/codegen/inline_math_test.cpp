@@ -12,6 +12,7 @@
 
 #include "codegen/default_config.h"
 #include "codegen/kernel_config.h"
+#include "codegen/parameter_families.h"
 #include "codegen/reference_kernel.h"
 #include "codegen/tunable_kernel.h"
 #include "codegen/tuning_space.h"
@@ -70,7 +71,7 @@ TEST(InlineMath, LogIsWithinOneUlpOfTheExactResultAndHandlesSpecialValues) {
   const BoundMdh bound = bind_spec_text(kLogOfEach, "log_of_each.mdh", "N=" + std::to_string(x.size()));
   const DeviceLimits limits = testing::first_device_limits();
   KernelConfig c = default_config(bound, limits);
-  c.inline_math = InlineMath::mdh;
+  set_label(c, "INLINE_MATH", "mdh");
   std::map<std::string, testing::Bytes> buffers = testing::seeded_buffers(bound, 1);
   ASSERT_EQ(buffers.at("x").size(), x.size() * sizeof(float));
   std::memcpy(buffers.at("x").data(), x.data(), buffers.at("x").size());
@@ -135,7 +136,7 @@ TEST(InlineMath, DoubleAndVectorArgumentsKeepTheBuiltInAndReferencesNeverTakeIt)
   const BoundMdh bound = bind_spec_text(text, "m.mdh", "N=64");
   const DeviceLimits limits = testing::first_device_limits();
   KernelConfig c = default_config(bound, limits);
-  c.inline_math = InlineMath::mdh;
+  set_label(c, "INLINE_MATH", "mdh");
   const LaunchPlan plan = generate_tunable_kernel(bound, c, limits);
   ASSERT_NE(plan.source.find("inline double mdh_log(double x)"), std::string::npos);
   const std::map<std::string, testing::Bytes> buffers = testing::seeded_buffers(bound, 3);
@@ -143,7 +144,7 @@ TEST(InlineMath, DoubleAndVectorArgumentsKeepTheBuiltInAndReferencesNeverTakeIt)
   ASSERT_EQ(run.error, "");
   EXPECT_EQ(testing::compare_outputs(bound, testing::reference_output(bound, buffers), run.output), std::nullopt);
   EXPECT_EQ(generate_reference_kernel(bound, PreambleOptions{}).source.find("mdh_log"), std::string::npos);
-  c.inline_math = InlineMath::builtin;
+  set_label(c, "INLINE_MATH", "builtin");
   EXPECT_EQ(generate_tunable_kernel(bound, c, limits).source.find("mdh_log"), std::string::npos);
 }
 

@@ -12,6 +12,7 @@
 #include "codegen/parameter_families.h"
 #include "codegen/tunable_geometry.h"
 #include "codegen/tuning_space.h"
+#include "support/error.h"
 #include "tests/codegen/codegen_test_support.h"
 #include "tests/codegen/tunable_test_support.h"
 
@@ -634,6 +635,22 @@ TEST(KernelConfig, AMissingFamilyTakesItsNeutralValue) {
   EXPECT_EQ(config_from_json(bound, j), c);
   j.erase("NUM_WG_i");  // sizes have no neutral value
   EXPECT_EQ(error_of(bound, j), "error: config: missing 'NUM_WG_i'");
+}
+
+// Families without a typed field keep their values in family_values: read by name with the neutral value where the
+// md_hom has no such member, named by label, and a misspelt label is our bug, not a value never taken.
+TEST(KernelConfig, FamilyValuesAreReadByNameAndLabel) {
+  const BoundMdh bound = bind_app("apps/gemm.mdh", "I=8,J=8,K=8");
+  KernelConfig c = config_frame(bound);
+  EXPECT_EQ(c.value_or("WG_SWIZZLE", 0, 7), 1);  // i: a `++` dimension, at its neutral value
+  EXPECT_EQ(c.value_or("WG_SWIZZLE", 2, 7), 7);  // k: a reduction has none
+  EXPECT_EQ(label_of(c, "F_INLINE"), "");        // f without a loop: no such member
+  set_label(c, "F_INLINE", "unrolled");
+  EXPECT_EQ(label_of(c, "F_INLINE"), "unrolled");
+  EXPECT_TRUE(has_label(c, "F_INLINE", "unrolled"));
+  EXPECT_FALSE(has_label(c, "F_INLINE", "call"));
+  EXPECT_THROW(has_label(c, "F_INLINE", "inlined"), InternalError);
+  EXPECT_THROW(set_label(c, "INLINE_MATH", "fast"), InternalError);
 }
 
 TEST(KernelConfig, MalformedConfigsAreUserErrors) {

@@ -662,7 +662,7 @@ TEST(TunableKernel, SwizzledWorkGroupsCoverEveryTileOnce) {
     KernelConfig c = default_config(bound, limits);
     k.shape(c);
     for (const std::vector<int64_t>& swizzle : k.swizzles) {
-      for (size_t d = 0; d < swizzle.size(); ++d) c.work_group_swizzle.at(d) = swizzle[d];
+      for (size_t d = 0; d < swizzle.size(); ++d) c.family_values.at({"WG_SWIZZLE", static_cast<int>(d)}) = swizzle[d];
       const std::string where = std::string(k.app) + " " + config_to_json(bound, c).dump();
       ASSERT_NO_THROW(check_config(bound, c, limits)) << where;
       EXPECT_NE(generate_tunable_kernel(bound, c, limits).source.find("wg_sw_rest"), std::string::npos) << where;

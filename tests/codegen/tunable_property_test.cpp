@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "codegen/parameter_families.h"
 #include "codegen/tensor_core.h"
 #include "codegen/tunable_geometry.h"
 #include "codegen/tunable_kernel.h"
@@ -128,8 +129,8 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
     for_each_property_configuration(
         c, kConfigurations, kSeed, [&](const BoundMdh& bound, size_t, int, const KernelConfig& config) {
           const TunableGeometry g = tunable_geometry(bound, config);
-          swizzled += std::any_of(config.work_group_swizzle.begin(), config.work_group_swizzle.end(),
-                                  [](int64_t s) { return s > 1; });
+          swizzled += std::any_of(config.family_values.begin(), config.family_values.end(),
+                                  [](const auto& v) { return v.first.first == "WG_SWIZZLE" && v.second > 1; });
           double_buffered += config.double_buffer == DoubleBuffer::on && g.prefetch_dimension >= 0;
           two_local_tiles += config.double_buffer == DoubleBuffer::local && g.prefetch_dimension >= 0;
           unrolled_steps +=
@@ -138,9 +139,9 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
           unrolled_tiles += config.unroll_tiles == UnrollTiles::on && g.tile_loop_unroll > 1;
           padded_rows += std::any_of(g.cached_tiles.begin(), g.cached_tiles.end(),
                                      [](const CachedTile& t) { return t.row_pad > 0; });
-          inline_math += config.inline_math == InlineMath::mdh;
-          inlined_f += config.f_inline == FInline::inlined;
-          unrolled_f_loops += config.f_inline == FInline::unrolled;
+          inline_math += has_label(config, "INLINE_MATH", "mdh");
+          inlined_f += has_label(config, "F_INLINE", "inline");
+          unrolled_f_loops += has_label(config, "F_INLINE", "unrolled");
           last_group_folds += g.folds_in_last_group() && !g.accumulates_atomically();
           atomic_adds += g.accumulates_atomically();
           if (g.stages_results) ++staged_results[static_cast<int>(config.work_item_combine)];
