@@ -595,11 +595,20 @@ LaunchPlan MmaEmitter::emit() {
   // MMA_PREFETCH local keeps two pairs of tiles and alternates between them.
   const int64_t prefetch = value("MMA_PREFETCH");
   const std::string pairs = stages() > 1 ? "MMA_STAGES*" : prefetch == 2 ? "2*" : "";
-  line("__local float mma_a_tiles[" + pairs + "MMA_A_TILE_FLOATS] __attribute__((aligned(16)));");
-  line("__local float mma_b_tiles[" + pairs + "MMA_B_TILE_FLOATS] __attribute__((aligned(16)));");
+  if (staged()) {
+    // The staging reuses the tiles' local memory: the epilogue begins after the last products.
+    const std::string tiles = "(" + pairs + "(MMA_A_TILE_FLOATS + MMA_B_TILE_FLOATS))";
+    const std::string staging = "(MMA_WARPS_M*MMA_WARPS_N*MMA_STAGING_FLOATS)";
+    line("__local float mma_shared[" + tiles + " > " + staging + " ? " + tiles + " : " + staging +
+         "] __attribute__((aligned(16)));");
+    line("__local float* mma_a_tiles = mma_shared;");
+    line("__local float* mma_b_tiles = mma_shared + " + pairs + "MMA_A_TILE_FLOATS;");
+    line("__local float* mma_staging = mma_shared;");
+  } else {
+    line("__local float mma_a_tiles[" + pairs + "MMA_A_TILE_FLOATS] __attribute__((aligned(16)));");
+    line("__local float mma_b_tiles[" + pairs + "MMA_B_TILE_FLOATS] __attribute__((aligned(16)));");
+  }
   if (!nvidia_) line("__local float mma_exchange[MMA_WARPS_M*MMA_WARPS_N*192];");
-  if (staged())
-    line("__local float mma_staging[MMA_WARPS_M*MMA_WARPS_N*MMA_STAGING_FLOATS] __attribute__((aligned(8)));");
   line("const int mma_w = (int)get_local_id(0);");
   line("const int mma_lane = mma_w & 31, mma_warp = mma_w >> 5;");
   line("const int mma_warp_m = mma_warp % MMA_WARPS_M, mma_warp_n = mma_warp / MMA_WARPS_M;");

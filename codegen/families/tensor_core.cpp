@@ -103,14 +103,15 @@ void add_tensor_core(std::vector<ParameterFamily>& table) {
     // MMA_PREFETCH off) S pairs.
     const Expr prefetch = x.parameter("MMA_PREFETCH");
     const Expr pairs = prefetch + c(-1) * ceil_div(prefetch, c(2)) + x.parameter("MMA_STAGES");
-    // MMA_EPILOGUE staged: 16 rows of each warp's columns plus 8, i.e. 16 * WARPS_M * BLOCK_N + 128 * warps floats.
+    // MMA_EPILOGUE staged: 16 rows of each warp's columns plus 8, i.e. 16 * WARPS_M * BLOCK_N + 128 * warps floats,
+    // in the tiles' local memory once the products are done (the larger of the two is what the kernel takes).
     const Expr staging = x.parameter("MMA_EPILOGUE") *
                          (c(16) * x.parameter("MMA_WARPS_M") * x.parameter("MMA_BLOCK_N") + c(128) * warps);
+    const Expr local_bytes = Expr::named_constant(static_cast<int64_t>(x.limits.local_mem_bytes), "local memory bytes");
     return std::vector<Condition>{
         c(kWarp) * warps <=
             Expr::named_constant(static_cast<int64_t>(x.limits.max_work_group_size), "max work-group size"),
-        c(4) * (floats * pairs + staging) <=
-            Expr::named_constant(static_cast<int64_t>(x.limits.local_mem_bytes), "local memory bytes"),
+        c(4) * floats * pairs <= local_bytes, c(4) * staging <= local_bytes,
         // A work-item's accumulators (4 per fragment) within half a GPU thread's registers: more spill, and the
         // fully unrolled fragment loops would only multiply the code.
         x.parameter("MMA_BLOCK_M") * x.parameter("MMA_BLOCK_N") <=
@@ -232,7 +233,7 @@ KernelConfig tensor_core_default(const BoundMdh& bound, const DeviceLimits& limi
   c.family_values[{"MMA_STAGES", 0}] = 1;
   c.family_values[{"MMA_FRAGMENT_LOADS", 0}] = 0;
   // Where C is the larger traffic (contractions whose output outweighs their inputs), its stores are staged through
-  // local memory so that a warp stores neighbouring columns, while the staging fits beside the tiles.
+  // local memory (the tiles' own) so that a warp stores neighbouring columns.
   const auto elements = [&](int buffer) {
     int64_t n = 1;
     for (int64_t e : bound.buffer_extents[buffer]) n *= e;
@@ -240,10 +241,9 @@ KernelConfig tensor_core_default(const BoundMdh& bound, const DeviceLimits& limi
   };
   const bool output_bound =
       elements(bound.output.buffer) > elements(bound.inputs[roles.a].buffer) + elements(bound.inputs[roles.b].buffer);
-  const int64_t tile_floats = bm * (depth + 4) + depth * (bn + 8);  // scalar fragment loads, either layout at most
   const int64_t staging_floats = 16 * warps_m * bn + 128 * warps_m * warps_n;
   c.family_values[{"MMA_EPILOGUE", 0}] =
-      output_bound && 4 * (tile_floats + staging_floats) <= static_cast<int64_t>(limits.local_mem_bytes) ? 1 : 0;
+      output_bound && 4 * staging_floats <= static_cast<int64_t>(limits.local_mem_bytes) ? 1 : 0;
   c.family_values[{"MMA_SWIZZLE", 0}] = 8;
   // Where C's tiles leave compute units idle, the reduction is split until they fill about two waves.
   int64_t splits = 1;

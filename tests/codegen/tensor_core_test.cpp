@@ -127,6 +127,15 @@ TEST(TensorCore, StagedEpilogueStoresNeighbouringColumnsTogether) {
   const DeviceLimits h200 = h200_device_limits();
   const KernelConfig config = default_config(tc, h200);
   EXPECT_EQ(config.value("MMA_EPILOGUE"), 1);
+  // At the experiments' size the tiles (128 x 128) and the staging share the 48 KiB of local memory.
+  BoundMdh rw = bind_app("apps/tc/abcdef-gdab-efgc.mdh", "A=24,B=16,C=16,D=16,E=24,F=16,G=24");
+  rw.precision = ComputePrecision::tf32;
+  const KernelConfig rw_default = default_config(rw, h200);
+  EXPECT_EQ(rw_default.value("MMA_EPILOGUE"), 1);
+  EXPECT_EQ(rw_default.value("MMA_BLOCK_M") * rw_default.value("MMA_BLOCK_N"), 128 * 128);
+  EXPECT_NO_THROW(check_config(rw, rw_default, h200));
+  EXPECT_NE(generate_tunable_kernel(rw, rw_default, h200).source.find("__local float* mma_staging = mma_shared;"),
+            std::string::npos);
   BoundMdh gemm = bind_app("apps/gemm.mdh", "I=64,J=32,K=64");  // C: 2,048 floats; A and B: 6,144
   gemm.precision = ComputePrecision::tf32;
   EXPECT_EQ(default_config(gemm, h200).value("MMA_EPILOGUE"), 0);
