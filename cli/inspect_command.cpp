@@ -92,6 +92,7 @@ int inspect_command(const Args& args) {
       ("force", "replace the files of an earlier inspection in the directory")                                       //
       ("json", "print the summary as JSON (what DIR/<md_hom>.resources.json holds) instead of text");
   add_tuned_store_option(options);
+  add_precision_option(options);
   po::variables_map vm;
   if (!parse_options("inspect", "SPEC --size I=..,J=.. [--config FILE | --reference] [--device D] -o DIR [--json]",
                      args, options, vm))
@@ -106,6 +107,7 @@ int inspect_command(const Args& args) {
   request.sizes = vm["size"].as<std::string>();
   request.device = vm["device"].as<std::string>();
   request.kernel = kernel_choice(vm);
+  request.precision = precision_option(vm);
   request.note = print_note;
 
   // The output files are checked before the build (which can take minutes on a GPU driver); their names need the

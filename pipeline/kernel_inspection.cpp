@@ -4,6 +4,7 @@
 
 #include "codegen/config_json.h"
 #include "codegen/device_limits.h"
+#include "pipeline/compute_precision.h"
 #include "pipeline/device_limits_query.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/recorded_device.h"
@@ -18,6 +19,7 @@ KernelInspection inspect_kernel(const InspectRequest& request) {
   out.device = select_device(request.device);
   const DeviceLimits local = device_limits(out.device);
   const DeviceLimits limits = limits_for_kernel_choice(request.kernel, out.bound, out.device, local, request.note);
+  settle_precision(out.bound, request.precision, limits, out.device.name, request.note);
   // NVIDIA's kernels may hold inline PTX and build options that only its driver takes.
   if (limits.nvidia_driver && !local.nvidia_driver)
     throw UserError(request.kernel.config_path + ": error: its kernel is generated for NVIDIA's OpenCL driver, which " +

@@ -29,7 +29,8 @@ struct InspectRequest {
   std::string spec_path, sizes;
   std::string device;  // selector, as for mdh run
   KernelChoice kernel;
-  TunedStoreNote note;  // KernelChoice::stored: what the lookup took and passed over
+  ComputePrecision precision = ComputePrecision::fp32;  // as `mdh run --precision`
+  TunedStoreNote note;  // KernelChoice::stored: what the lookup took and passed over; the precision's note
 };
 
 struct KernelInspection {
