@@ -39,6 +39,15 @@ std::function<std::optional<int64_t>(const BoundMdh&, int)> neutral(int64_t valu
   return [value](const BoundMdh&, int) -> std::optional<int64_t> { return value; };
 }
 
+// A choice among named ways of doing one thing; the first is the neutral value.
+ParameterFamily choice_family(const std::string& name, const std::string& meaning, std::vector<std::string> labels) {
+  ParameterFamily f = tensor_core_family(name, meaning);
+  f.kind = FamilyValueKind::enumeration;
+  f.labels = std::move(labels);
+  f.neutral = neutral(0);
+  return f;
+}
+
 std::function<int64_t(const FamilyContext&, int)> at_most(int64_t value) {
   return [value](const FamilyContext&, int) { return value; };
 }
@@ -125,15 +134,12 @@ void add_tensor_core(std::vector<ParameterFamily>& table) {
   };
   table.push_back(wn);
 
-  ParameterFamily prefetch =
-      tensor_core_family("MMA_PREFETCH",
-                         "whether the next tiles of A and B are loaded into registers while the current ones are "
-                         "computed (on), and also stored into a second pair of local tiles (local: one barrier per "
-                         "tile instead of two)");
-  prefetch.kind = FamilyValueKind::enumeration;
-  prefetch.labels = {"off", "on", "local"};
-  prefetch.neutral = neutral(0);
-  table.push_back(prefetch);
+  table.push_back(
+      choice_family("MMA_PREFETCH",
+                    "whether the next tiles of A and B are loaded into registers while the current ones are "
+                    "computed (on), and also stored into a second pair of local tiles (local: one barrier per "
+                    "tile instead of two)",
+                    {"off", "on", "local"}));
 
   ParameterFamily stages = tensor_core_family(
       "MMA_STAGES",
@@ -148,24 +154,18 @@ void add_tensor_core(std::vector<ParameterFamily>& table) {
   };
   table.push_back(stages);
 
-  ParameterFamily loads = tensor_core_family(
+  table.push_back(choice_family(
       "MMA_FRAGMENT_LOADS",
       "how work-items read their fragments from the local tiles: a float at a time (scalar), or two reduction steps "
       "at once where a tile's rows run along the reduction (paired; the steps of every fragment are permuted alike "
-      "in A and B so that a work-item's two steps are neighbours)");
-  loads.kind = FamilyValueKind::enumeration;
-  loads.labels = {"scalar", "paired"};
-  loads.neutral = neutral(0);
-  table.push_back(loads);
+      "in A and B so that a work-item's two steps are neighbours)",
+      {"scalar", "paired"}));
 
-  ParameterFamily epilogue = tensor_core_family(
+  table.push_back(choice_family(
       "MMA_EPILOGUE",
       "how the results reach C: each work-item stores its fragments' elements (direct), or each warp passes 16 rows "
-      "at a time through local memory so that neighbouring work-items store neighbouring columns (staged)");
-  epilogue.kind = FamilyValueKind::enumeration;
-  epilogue.labels = {"direct", "staged"};
-  epilogue.neutral = neutral(0);
-  table.push_back(epilogue);
+      "at a time through local memory so that neighbouring work-items store neighbouring columns (staged)",
+      {"direct", "staged"}));
 
   ParameterFamily vector = tensor_core_family(
       "MMA_VECTOR", "floats each load of the input's tiles moves (a vector along its unit stride where aligned)");
