@@ -100,13 +100,11 @@ class FirstLaunch : public testing::ScratchDirectoryTest {
     const std::string name = role + "-" + std::to_string(children_++);
     const fs::path pocl_cache = dir_ / (name + "-pocl"), answer = dir_ / (name + ".answer");
     fs::create_directories(pocl_cache);
-    const std::string command = std::string(kRole) + "='" + role + "' " + kSpec + "='" + MDH_SOURCE_DIR + "/apps/" +
-                                spec + "' " + kSizes + "='" + sizes + "' " + kCache + "='" +
-                                (dir_ / "binaries").string() + "' " + kAnswer + "='" + answer.string() +
-                                "' POCL_CACHE_DIR='" + pocl_cache.string() + "' '" +
-                                fs::read_symlink("/proc/self/exe").string() +
-                                "' --gtest_filter=FirstLaunchChild.Role > '" + (dir_ / (name + ".log")).string() +
-                                "' 2>&1";
+    const std::string command =
+        std::string(kRole) + "='" + role + "' " + kSpec + "='" + MDH_SOURCE_DIR + "/apps/" + spec + "' " + kSizes +
+        "='" + sizes + "' " + kCache + "='" + (dir_ / "binaries").string() + "' " + kAnswer + "='" + answer.string() +
+        "' POCL_CACHE_DIR='" + pocl_cache.string() + "' '" + fs::read_symlink("/proc/self/exe").string() +
+        "' --gtest_filter=FirstLaunchChild.Role > '" + (dir_ / (name + ".log")).string() + "' 2>&1";
     EXPECT_EQ(std::system(command.c_str()), 0) << command;
     std::ifstream in(answer);
     return std::string(std::istreambuf_iterator<char>(in), {});
