@@ -68,9 +68,10 @@ int vector_lanes_dimension(const BoundMdh& bound) {
   for (size_t a = 0; a < bound.inputs.size(); ++a) {
     const BoundAccess& access = bound.inputs[a];
     if (mdh.inputs[a].has_window() || !(mdh.buffers[access.buffer].type == result)) return -1;
-    for (size_t k = 0; k < access.indices.size(); ++k) {
-      const int64_t c = access.indices[k].coefficient[static_cast<size_t>(d)];
-      if (c != 0 && (c != 1 || k + 1 != access.indices.size())) return -1;
+    int indices_moving = 0;
+    for (const BoundIndex& index : access.indices) {
+      const int64_t c = index.coefficient[static_cast<size_t>(d)];
+      if (c != 0 && (c != 1 || ++indices_moving > 1)) return -1;
     }
   }
   return scalar_function_is_lanewise(mdh) ? d : -1;

@@ -209,6 +209,7 @@ const std::set<std::string>& generator_identifiers() {
       // variables of the kernels
       "slot",
       "res_p",
+      "res_pv",
       "res_l",
       "res_g",
       "res_shared",

@@ -14,6 +14,16 @@ std::map<std::string, cl_mem> buffer_handles(const std::map<std::string, DeviceB
   return out;
 }
 
+std::map<std::string, DeviceBuffer> zeroed_device_buffers(Context& context, const BoundMdh& bound) {
+  std::map<std::string, DeviceBuffer> buffers;
+  for (size_t b = 0; b < bound.mdh->buffers.size(); ++b) {
+    DeviceBuffer buffer = context.create_buffer(bound.byte_size(static_cast<int>(b)));
+    buffer.fill(0);
+    buffers.emplace(bound.mdh->buffers[b].name, std::move(buffer));
+  }
+  return buffers;
+}
+
 namespace {
 void check_shape(const HostBuffer& given, const HostBuffer& expected) {
   if (given.extents != expected.extents || given.element_size != expected.element_size)

@@ -82,5 +82,8 @@ class MdHomRun {
 
 /// The buffer map execute_plan takes, from named device buffers.
 std::map<std::string, cl_mem> buffer_handles(const std::map<std::string, DeviceBuffer>& buffers);
+/// A zero-filled device buffer of its bound size for every spec buffer of `bound`, by name: data for launches whose
+/// results do not matter (runtime/first_launch.h), safe where a spec indexes with its input values.
+std::map<std::string, DeviceBuffer> zeroed_device_buffers(Context& context, const BoundMdh& bound);
 
 }  // namespace mdh

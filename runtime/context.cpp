@@ -160,12 +160,20 @@ cl_program Context::program(const std::string& source, const std::string& option
   check(status, "clBuildProgram");
   std::string log = program_build_log(program.get(), device_.device);
   BuiltProgram built{std::move(program), std::move(log)};
-  if (binary_cache_)
+  if (binary_cache_ && store_binaries_at_build_)
     if (std::vector<unsigned char> binary = program_binary(built.program.get()); !binary.empty())
       binary_cache_->store(device_, source, options, {std::move(binary), built.build_log});
   cl_program handle = built.program.get();
   programs_.emplace(std::move(key), std::move(built));
   return handle;
+}
+
+void Context::store_binary(const std::string& source, const std::string& options) {
+  const auto found = programs_.find(std::make_pair(source, options));
+  MDH_INTERNAL_ASSERT(found != programs_.end(), "store_binary of a program that was never built");
+  if (!binary_cache_) return;
+  if (std::vector<unsigned char> binary = program_binary(found->second.program.get()); !binary.empty())
+    binary_cache_->store(device_, source, options, {std::move(binary), found->second.build_log});
 }
 
 const std::string& Context::build_log(const std::string& source, const std::string& options) const {

@@ -96,6 +96,13 @@ class Context {
   void use_binary_cache(std::shared_ptr<const BinaryCache> cache) { binary_cache_ = std::move(cache); }
   /// How many programs were loaded from the binary cache instead of compiled.
   size_t binary_cache_hits() const { return binary_cache_hits_; }
+  /// Whether program() stores a program it built into the binary cache right away (the default), or leaves that to
+  /// store_binary: PoCL serialises a program's binary once, at the first query, so a process that launches the
+  /// kernels to compile them (runtime/first_launch.h) must not query it before.
+  void store_binaries_at_build(bool on) { store_binaries_at_build_ = on; }
+  /// Stores the binary of program(source, options), which must have been called, into the binary cache as the
+  /// driver gives it now (PoCL's with the work-group functions that launches compiled). Nothing without a cache.
+  void store_binary(const std::string& source, const std::string& options);
 
   /// Whether builds capture what the driver prints to stderr meanwhile (runtime/driver_output.h), so that a failed
   /// build's message comes first. On by default; off for contexts that compile in parallel threads, since a capture
@@ -119,6 +126,7 @@ class Context {
   std::shared_ptr<const BinaryCache> binary_cache_;
   size_t binary_cache_hits_ = 0;
   bool capture_driver_output_ = true;
+  bool store_binaries_at_build_ = true;
 };
 
 /// The driver's build log of `program` for `device`, as it is ("" when the driver gives none).

@@ -34,12 +34,17 @@ int64_t TunableEmitter::vector_lanes() const {
       g_.concat_dims.back() != d || c_.private_tile_size[d] % lanes != 0)
     return 1;
   for (size_t a = 0; a < m_.inputs.size(); ++a) {
-    if (!moves_with(b_.inputs[a], d)) continue;
-    // The unit-stride index moves with d (vector_lanes_dimension): a cache must keep it innermost.
-    const int last = static_cast<int>(b_.inputs[a].indices.size()) - 1;
+    // One index moves with d (vector_lanes_dimension): the lanes are consecutive where it is innermost, in global
+    // memory the buffer's last index, in a cache the last of its BUF_ORDER.
+    int moving = -1;
+    for (size_t k = 0; k < b_.inputs[a].indices.size(); ++k)
+      if (b_.inputs[a].indices[k].coefficient[static_cast<size_t>(d)] != 0) moving = static_cast<int>(k);
+    if (moving < 0) continue;
     const Source s = source_of(static_cast<int>(a));
     const Layer l = s == Source::PrivateTile ? Layer::Private : Layer::Local;
-    if (s != Source::Global && c_.cache_dim_order[static_cast<int>(l)][a].back() != last) return 1;
+    const int innermost = s == Source::Global ? static_cast<int>(b_.inputs[a].indices.size()) - 1
+                                              : c_.cache_dim_order[static_cast<int>(l)][a].back();
+    if (innermost != moving) return 1;
   }
   return lanes;
 }

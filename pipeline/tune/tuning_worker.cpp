@@ -18,6 +18,7 @@
 #include "runtime/binary_cache.h"
 #include "runtime/context.h"
 #include "runtime/device.h"
+#include "runtime/first_launch.h"
 #include "runtime/icd_diagnostics.h"
 #include "tuner/evaluate/worker_pool.h"
 
@@ -49,18 +50,35 @@ int serve_tuning_worker(const std::string& request_path, size_t device_index, bo
   if (!request.binary_cache.empty()) context.use_binary_cache(std::make_shared<BinaryCache>(request.binary_cache));
   const CostSettings cost_settings = tuning_cost_settings(request, limits);
   start_up_clock.end("context");
-  if (compile_only)
+  if (compile_only) {
+    // Where the driver compiles at first launch (PoCL), the launch is part of the build: zeroed buffers of the run's
+    // sizes, made at the first build, and the run's params take the one-work-group launches.
+    const bool launch_to_compile = compiles_at_first_launch(device);
+    context.store_binaries_at_build(!launch_to_compile);
+    std::map<std::string, DeviceBuffer> launch_buffers;
+    std::map<std::string, std::vector<unsigned char>> launch_params;
     return tuner::serve_worker_requests(
         [&](const nlohmann::json& json, const tuner::EvaluationContext&) {
           // The binary goes into the cache with its build log, from which the evaluating worker judges spills.
-          const LaunchPlan plan =
-              prepare_kernel(bound, limits, KernelChoice::typed(config_from_json(bound, json))).plan;
+          LaunchPlan plan = prepare_kernel(bound, limits, KernelChoice::typed(config_from_json(bound, json))).plan;
+          plan.build_options = tuning_build_options(plan.build_options, cost_settings);
           const auto begin = std::chrono::steady_clock::now();
           tuner::EvaluationResult built = tuner::EvaluationResult::ok(0);
           try {
-            context.program(plan.source, tuning_build_options(plan.build_options, cost_settings));
+            context.program(plan.source, plan.build_options);
           } catch (const UserError& e) {
             built = tuner::EvaluationResult::failed(tuner::EvaluationStatus::build_error, e.what());
+          }
+          if (launch_to_compile && built.status == tuner::EvaluationStatus::ok) {
+            try {
+              if (launch_buffers.empty()) {
+                launch_buffers = zeroed_device_buffers(context, bound);
+                launch_params = checked_param_bytes(bound, request.data.params);
+              }
+              compile_first_launches(context, plan, buffer_handles(launch_buffers), launch_params);
+            } catch (const UserError& e) {
+              built = tuner::EvaluationResult::failed(tuner::EvaluationStatus::launch_error, e.what());
+            }
           }
           // The build's own time, failed or not, for the run's compile deadline (pipeline/tune/compile_ahead.h).
           tuner::add_stage_seconds(built.stage_seconds, kProgramStage,
@@ -68,6 +86,7 @@ int serve_tuning_worker(const std::string& request_path, size_t device_index, bo
           return built;
         },
         start_up);
+  }
   RunInputs data = load_run_inputs(bound, request.data);
   MdHomRun run(context, bound, std::move(data.inputs), data.params, data.seed);
   start_up_clock.end("inputs");

