@@ -116,8 +116,8 @@ int main(int argc, char** argv) {
     for (Launch& l : launches) {
       std::vector<void*> params;
       for (CUdeviceptr& p : l.args) params.push_back(&p);
-      check(cuLaunchKernel(l.function, l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2], 0,
-                           nullptr, params.data(), nullptr),
+      check(cuLaunchKernel(l.function, l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2], 0, nullptr,
+                           params.data(), nullptr),
             "cuLaunchKernel");
     }
   };
@@ -131,7 +131,7 @@ int main(int argc, char** argv) {
   check(cuEventSynchronize(stop), "cuEventSynchronize");
   float ms = 0;
   check(cuEventElapsedTime(&ms, start, stop), "cuEventElapsedTime");
-  std::printf("%s: %.4f ms per call (%zu kernel%s), %d calls back to back\n", base.c_str(), ms / calls,
-              launches.size(), launches.size() == 1 ? "" : "s", calls);
+  std::printf("%s: %.4f ms per call (%zu kernel%s), %d calls back to back\n", base.c_str(), ms / calls, launches.size(),
+              launches.size() == 1 ? "" : "s", calls);
   return 0;
 }
