@@ -2,6 +2,7 @@
 #include "codegen/default_config.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "codegen/defaults/default_config_steps.h"
 #include "codegen/inline_math.h"
@@ -10,6 +11,7 @@
 #include "codegen/tunable_geometry.h"
 #include "codegen/tuning_space.h"
 #include "support/error.h"
+#include "support/saturating.h"
 
 namespace mdh {
 
@@ -44,7 +46,7 @@ int first_index_moving_with(const BoundAccess& access, int d) {
 
 uint64_t work_group_count(const KernelConfig& c) {
   uint64_t n = 1;
-  for (int64_t g : c.num_wg) n *= static_cast<uint64_t>(g);
+  for (int64_t g : c.num_wg) n = saturating_mul(n, static_cast<uint64_t>(g));
   return n;
 }
 
@@ -145,7 +147,7 @@ KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
       c.private_tile_size[d] = std::min<int64_t>(elements, std::max<int64_t>(1, bound.dim_extents[d] / wi));
       c.local_tile_size[d] = std::min<int64_t>(bound.dim_extents[d], wi * c.private_tile_size[d]);
       c.num_wg[d] = (bound.dim_extents[d] + c.local_tile_size[d] - 1) / c.local_tile_size[d];
-      work_groups *= static_cast<uint64_t>(c.num_wg[d]);
+      work_groups = saturating_mul(work_groups, static_cast<uint64_t>(c.num_wg[d]));
       c.ocl_dim[0][d] = ocl;
       c.ocl_dim[1][d] = ocl;
     }
@@ -158,14 +160,25 @@ KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
                                                               : Shape::plain;
   if (stencil_shape == Shape::plain || shape_concat_dimensions(stencil_shape) < limits.compute_units)
     shape_concat_dimensions(Shape::plain);
+  // The splits of all long reductions share one cap of 1024 work-groups (1024 each made 2^190 of them for 19
+  // long reductions), lowered so that their partial results, one per output point each, fit the largest
+  // allocation and the kernel's int indices.
+  const int64_t points = bound.output_points();
+  const int64_t result_bytes = static_cast<int64_t>(mdh.size_of(mdh.result_type()));
+  const int64_t most_splits = std::min<int64_t>(
+      {1024, std::numeric_limits<int32_t>::max() / points,
+       static_cast<int64_t>(std::min<uint64_t>(limits.max_alloc_bytes, INT64_MAX) / result_bytes) / points});
+  int64_t split_work_groups = 1;  // of all long reductions together
   for (int d : mdh.reduction_dims()) {
     c.private_tile_size[d] = std::min<int64_t>(4, bound.dim_extents[d]);
     // A long reduction is split over work-groups (one work-item each; a second kernel combines the partial
     // results in order): one work-item folding 2^24 floats in a row loses most of its precision, and all of the
     // device's parallelism when there is a single output point (DOT).
     const int64_t extent = bound.dim_extents[d];
-    if (extent > kLongReduction) {
-      c.num_wg[d] = std::min<int64_t>(1024, (extent + kReductionChunk - 1) / kReductionChunk);
+    if (extent > kLongReduction && split_work_groups * 2 <= most_splits) {
+      c.num_wg[d] =
+          std::min<int64_t>(most_splits / split_work_groups, (extent + kReductionChunk - 1) / kReductionChunk);
+      split_work_groups *= c.num_wg[d];
       c.local_tile_size[d] = (extent + c.num_wg[d] - 1) / c.num_wg[d];
     }
   }

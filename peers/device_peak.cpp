@@ -19,8 +19,8 @@
 //   byte.
 // `--quick` (tests) uses 512 FMAs per chain, 2 work-groups per compute unit and a 16 MiB buffer; `--fma-width`,
 // `--fma-accumulators` and `--copy-mib` override the shapes. The record: `device`, `device_selector`, `device_type`,
-// `platform`, `driver`, `compute_units`, `max_clock_mhz`, `global_mem_cache_bytes`, `fp32_gflops`, `copy_gbytes_per_s`, `passed`, and per kernel its shape, work,
-// `device_time_ns`/`call_time_ns` statistics, `runs` and `check`.
+// `platform`, `driver`, `compute_units`, `max_clock_mhz`, `global_mem_cache_bytes`, `fp32_gflops`, `copy_gbytes_per_s`,
+// `passed`, and per kernel its shape, work, `device_time_ns`/`call_time_ns` statistics, `runs` and `check`.
 #include <CL/cl.h>
 
 #include <algorithm>
