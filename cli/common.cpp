@@ -143,6 +143,11 @@ std::vector<NamedPath> input_files(const po::variables_map& vm) {
       inputs.push_back({"input file", split_assignment(text, "input").second});
   if (vm.count("start"))
     for (const auto& path : vm["start"].as<std::vector<std::string>>()) inputs.push_back({"start configuration", path});
+  if (vm.count("device-profile")) {  // a file, not a profile's name (pipeline/device_profile.h)
+    const std::string& profile = vm["device-profile"].as<std::string>();
+    if (profile.find('/') != std::string::npos || profile.ends_with(".json"))
+      inputs.push_back({"device profile", profile});
+  }
   return inputs;
 }
 

@@ -57,7 +57,8 @@ struct NamedPath {
   std::string role;
   std::string path;
 };
-/// The files a command reads that an output must not replace: the spec, --input, --config and --start files.
+/// The files a command reads that an output must not replace: the spec, --input, --config, --start and
+/// --device-profile files.
 std::vector<NamedPath> input_files(const po::variables_map& vm);
 
 /// Checks before any work that output `path` (given with `option`, e.g. "--out") can be written and is none of

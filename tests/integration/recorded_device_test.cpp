@@ -268,6 +268,14 @@ TEST_F(RecordedDeviceTest, BadProfilesAreRefusedWithTheReason) {
   const std::string no_slug = write("no-slug.json", bad.dump());
   EXPECT_NE(refused(no_slug).find(no_slug + ": error: not a device profile: 'device' has no 'slug'"),
             std::string::npos);
+  // The profile file is an input: -o does not overwrite it.
+  const std::string kept = write("kept.json", read_file(MDH_SOURCE_DIR "/device_profiles/nvidia-h200.json"));
+  const auto overwrite =
+      mdh_cli(std::string("generate ") + kDot + " --config default --device-profile " + kept + " -o " + kept);
+  EXPECT_EQ(overwrite.status, 2) << overwrite.output;
+  EXPECT_NE(overwrite.output.find("-o '" + kept + "' is the device profile '" + kept + "'"), std::string::npos)
+      << overwrite.output;
+  EXPECT_EQ(read_file(kept), read_file(MDH_SOURCE_DIR "/device_profiles/nvidia-h200.json"));
   EXPECT_NE(refused("nvidia-h200", " --device cpu")
                 .find("error: --device and --device-profile exclude each other: both name the device to generate for"),
             std::string::npos);
