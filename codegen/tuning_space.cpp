@@ -10,6 +10,7 @@
 #include "codegen/permutation.h"
 #include "support/error.h"
 #include "support/json_integer.h"
+#include "support/saturating.h"
 
 namespace mdh {
 
@@ -195,6 +196,18 @@ void check_tunable_index_range(const BoundMdh& bound) {
                           "address (2147483647); the reference kernel (--reference) indexes "
                           "with 64 bits");
   }
+}
+
+int64_t tunable_index_reach(int64_t extent, int64_t local_tile, int64_t work_groups, int64_t work_items,
+                            int64_t private_tile) {
+  const auto ceil_div = [](int64_t a, int64_t b) { return a / b + (a % b != 0); };
+  const int64_t step = saturating_mul(work_items, private_tile);
+  const int64_t tiles_per_group = ceil_div(ceil_div(extent, local_tile), work_groups);
+  const int64_t tiles_end = saturating_mul(saturating_mul(work_groups, tiles_per_group), local_tile);
+  const int64_t furthest = is_saturated(tiles_end) ? tiles_end
+                                                   : saturating_add(tiles_end - local_tile,
+                                                                    saturating_mul(ceil_div(local_tile, step), step));
+  return std::max({extent + local_tile - 1, saturating_add(local_tile, step) - 1, furthest});
 }
 
 TuningSpace make_tuning_space(const BoundMdh& bound, const DeviceLimits& limits) {
