@@ -140,7 +140,7 @@ TEST_F(RecordedDeviceTest, AProfileGeneratesWhatAResultCarryingItsLimitsGenerate
   std::ofstream(dir_ / "h200-profile.json") << profile.dump(1);
   const std::string profile_path = (dir_ / "h200-profile.json").string();
   const std::string expected = h200_kernel();
-  for (const std::string& command : {"generate", "export"}) {
+  for (const std::string command : {"generate", "export"}) {
     const fs::path out = dir_ / command;
     fs::create_directories(out);
     auto written = [&](const std::string& name) {
