@@ -85,7 +85,7 @@ void keep_indices_within_int(const BoundMdh& bound, KernelConfig& c) {
     const int64_t room = kPastInt - extent;
     c.num_wi[d] = c.private_tile_size[d] = 1;
     c.num_wg[d] = std::min(c.num_wg[d], room);
-    c.local_tile_size[d] = std::max<int64_t>(1, room / c.num_wg[d]);
+    c.local_tile_size[d] = std::clamp<int64_t>(room / c.num_wg[d], 1, c.local_tile_size[d]);  // never longer
     c.num_wg[d] = std::min(c.num_wg[d], (extent + c.local_tile_size[d] - 1) / c.local_tile_size[d]);
   }
 }
