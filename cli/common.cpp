@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "cli/watched_run.h"
+#include "pipeline/device_limits_query.h"
 #include "support/atomic_file.h"
 
 namespace mdh::cli {
@@ -64,6 +65,23 @@ KernelChoice kernel_choice(const po::variables_map& vm) {
   if (vm.count("reference")) return KernelChoice::reference();
   if (vm.count("config")) return KernelChoice::option(vm["config"].as<std::string>());
   return KernelChoice::stored(tuned_store_directory(vm["tuned-results"].as<std::string>()));
+}
+
+void add_device_profile_option(po::options_description& options) {
+  options.add_options()("device-profile", po::value<std::string>(),
+                        "generate for this device instead of one of this machine: a profile's name (those in the "
+                        "source tree's device_profiles/, or $MDH_DEVICE_PROFILES) or file (a path; any tuning result "
+                        "that records device limits is one; `mdh devices --profile SEL` writes one)");
+}
+
+TargetDevice target_device(const po::variables_map& vm, bool device_selects_limits) {
+  if (!vm.count("device-profile")) {
+    const DeviceInfo device = select_device(vm["device"].as<std::string>());
+    return target_of(device, device_limits(device));
+  }
+  if (device_selects_limits && !vm["device"].as<std::string>().empty())
+    throw UserError("--device and --device-profile exclude each other: both name the device to generate for");
+  return target_of(load_device_profile(vm["device-profile"].as<std::string>(), device_profiles_directory()));
 }
 
 void print_note(const std::string& text) {
@@ -125,6 +143,11 @@ std::vector<NamedPath> input_files(const po::variables_map& vm) {
       inputs.push_back({"input file", split_assignment(text, "input").second});
   if (vm.count("start"))
     for (const auto& path : vm["start"].as<std::vector<std::string>>()) inputs.push_back({"start configuration", path});
+  if (vm.count("device-profile")) {  // a file, not a profile's name (pipeline/device_profile.h)
+    const std::string& profile = vm["device-profile"].as<std::string>();
+    if (profile.find('/') != std::string::npos || profile.ends_with(".json"))
+      inputs.push_back({"device profile", profile});
+  }
   return inputs;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/subcommands.h"
+#include "pipeline/device_profile.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/run_inputs.h"
 
@@ -37,6 +38,11 @@ void add_tuned_store_option(po::options_description& options);
 /// kernel, `--config default` the device's default configuration, `--config FILE` that file, and without either
 /// the store's configuration for the nearest sizes (KernelChoice::stored; resolved with the device later).
 KernelChoice kernel_choice(const po::variables_map& vm);
+/// --device-profile NAME|FILE: generate for a device this machine does not have (pipeline/device_profile.h).
+void add_device_profile_option(po::options_description& options);
+/// The device the kernel is made for: --device-profile's when given (then --device, if the command's only use of it
+/// is the limits, must not be given too: `device_selects_limits`), else the device --device selects.
+TargetDevice target_device(const po::variables_map& vm, bool device_selects_limits);
 /// Prints what the store lookup took or passed over: "note: TEXT" on stderr.
 void print_note(const std::string& text);
 
@@ -51,7 +57,8 @@ struct NamedPath {
   std::string role;
   std::string path;
 };
-/// The files a command reads that an output must not replace: the spec, --input, --config and --start files.
+/// The files a command reads that an output must not replace: the spec, --input, --config, --start and
+/// --device-profile files.
 std::vector<NamedPath> input_files(const po::variables_map& vm);
 
 /// Checks before any work that output `path` (given with `option`, e.g. "--out") can be written and is none of

@@ -6,7 +6,6 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/common.h"
-#include "pipeline/device_limits_query.h"
 #include "pipeline/kernel.h"
 #include "pipeline/recorded_device.h"
 #include "pipeline/tuned_store.h"
@@ -29,23 +28,25 @@ int export_command(const Args& args) {
       ("device", po::value<std::string>()->default_value(""), "device whose limits the configuration must respect")  //
       ("output,o", po::value<std::string>(), "the directory to write into (created if missing)");
   add_tuned_store_option(options);
+  add_device_profile_option(options);
   po::variables_map vm;
-  if (!parse_options("export", "SPEC --size I=..,J=.. [--config FILE] [--device D] -o DIR", args, options, vm))
+  if (!parse_options("export", "SPEC --size I=..,J=.. [--config FILE] [--device D | --device-profile P] -o DIR", args,
+                     options, vm))
     return 0;
   if (!vm.count("output")) throw UserError(SourceLoc{}, "mdh export: missing the output directory (-o DIR)");
   BoundMdh bound = load_and_bind(vm["spec"].as<std::string>(), vm["size"].as<std::string>());
 
   // The same plan `mdh generate` makes from these options, so the exported files equal its output.
-  const DeviceInfo device = select_device(vm["device"].as<std::string>());
+  const TargetDevice target = target_device(vm, true);
   const KernelChoice asked = kernel_choice(vm);
-  const DeviceLimits limits = limits_for_kernel_choice(asked, bound, device, device_limits(device), print_note);
+  const DeviceLimits limits = limits_for_kernel_choice(asked, bound, target, print_note);
   std::optional<StoredConfiguration> stored;
-  const KernelChoice choice = resolve_kernel_choice(asked, bound, device, limits, print_note, &stored);
+  const KernelChoice choice = resolve_kernel_choice(asked, bound, target.slug, limits, print_note, &stored);
   const LaunchPlan plan = prepare_kernel(bound, limits, choice).plan;
   if (stored)
-    print_note(
-        "it is valid for these sizes on this device; export does not run it: `mdh run` checks its result "
-        "against the reference before its first use");
+    print_note(std::string("it is valid for these sizes on ") + (target.from_profile ? "the profile's" : "this") +
+               " device; export does not run it: `mdh run` checks its result against the reference before its first "
+               "use");
 
   const std::filesystem::path directory = vm["output"].as<std::string>();
   std::error_code error;

@@ -5,7 +5,6 @@
 #include "codegen/preamble.h"
 #include "codegen/reference_kernel.h"
 #include "pipeline/compute_precision.h"
-#include "pipeline/device_limits_query.h"
 #include "pipeline/kernel.h"
 #include "pipeline/recorded_device.h"
 #include "pipeline/tuned_store.h"
@@ -26,10 +25,13 @@ int generate_command(const Args& args) {
       ("reference", "the reference kernel (one work-item per output point) instead of the tunable kernel")           //
       ("double", "with --reference: the verifying reference, in double wherever the spec says float");
   add_tuned_store_option(options);
+  add_device_profile_option(options);
   add_precision_option(options);
   po::variables_map vm;
-  if (!parse_options("generate", "SPEC --size I=..,J=.. [--config FILE | --reference] [-o FILE] [--launch FILE]", args,
-                     options, vm))
+  if (!parse_options("generate",
+                     "SPEC --size I=..,J=.. [--config FILE | --reference] [--device D | --device-profile P] [-o FILE] "
+                     "[--launch FILE]",
+                     args, options, vm))
     return 0;
   const std::vector<NamedPath> inputs = input_files(vm);
   check_output_path("-o", vm["output"].as<std::string>(), inputs);
@@ -47,14 +49,16 @@ int generate_command(const Args& args) {
   }
   if (vm.count("double") && !vm.count("reference")) throw UserError("--double goes with --reference");
   KernelChoice choice = kernel_choice(vm);
-  // Only the device's limits are read (no context is created), so this works for any listed device, and a result
-  // tuned on another device is generated for that device's recorded limits; the reference kernel needs none.
+  // Only the device's limits are read (no context is created), so this works for any listed device or profile, and
+  // a result tuned on another device is generated for that device's recorded limits; the reference kernel needs none.
   DeviceLimits limits;
   if (!vm.count("reference")) {
-    const DeviceInfo device = select_device(vm["device"].as<std::string>());
-    limits = limits_for_kernel_choice(choice, bound, device, device_limits(device), print_note);
-    settle_precision(bound, precision_option(vm), limits, device.name, print_note);
-    choice = resolve_kernel_choice(choice, bound, device, limits, print_note);
+    const TargetDevice target = target_device(vm, true);
+    limits = limits_for_kernel_choice(choice, bound, target, print_note);
+    settle_precision(bound, precision_option(vm), limits, target.name, print_note);
+    choice = resolve_kernel_choice(choice, bound, target.slug, limits, print_note);
+  } else if (vm.count("device-profile")) {
+    throw UserError("--device-profile goes with the tunable kernel: the reference kernel is the same for every device");
   }
   const LaunchPlan plan = prepare_kernel(bound, limits, choice, preamble).plan;
   write_text(vm["output"].as<std::string>(), plan.source);

@@ -93,8 +93,11 @@ int inspect_command(const Args& args) {
       ("json", "print the summary as JSON (what DIR/<md_hom>.resources.json holds) instead of text");
   add_tuned_store_option(options);
   add_precision_option(options);
+  add_device_profile_option(options);
   po::variables_map vm;
-  if (!parse_options("inspect", "SPEC --size I=..,J=.. [--config FILE | --reference] [--device D] -o DIR [--json]",
+  if (!parse_options("inspect",
+                     "SPEC --size I=..,J=.. [--config FILE | --reference] [--device D] [--device-profile P] -o DIR "
+                     "[--json]",
                      args, options, vm))
     return 0;
   if (!vm.count("output")) throw UserError(SourceLoc{}, "mdh inspect: missing the output directory (-o DIR)");
@@ -109,6 +112,12 @@ int inspect_command(const Args& args) {
   request.kernel = kernel_choice(vm);
   request.precision = precision_option(vm);
   request.note = print_note;
+  if (vm.count("device-profile")) {
+    if (vm.count("reference"))
+      throw UserError(
+          "--device-profile goes with the tunable kernel: the reference kernel is the same for every device");
+    request.device_profile = vm["device-profile"].as<std::string>();
+  }
 
   // The output files are checked before the build (which can take minutes on a GPU driver); their names need the
   // md_hom's name and whether the binary is PTX, i.e. the spec and the device, both cheap to read.

@@ -185,7 +185,9 @@ void Expr::collect_reads(std::vector<ParameterRef>& reads) const {
 void Expr::describe_measured(const ValueSource& values, std::vector<std::string>& out) const {
   const Node& n = *node_;
   if (n.kind == Node::Kind::measured) {
-    const std::string text = n.name + " = " + std::to_string(n.compute(values));
+    // A saturated count is "at least" that many; its digits would read as an exact, and wrong, count.
+    const int64_t value = n.compute(values);
+    const std::string text = n.name + " = " + (value == kMax ? std::string("2^63 or more") : std::to_string(value));
     if (std::find(out.begin(), out.end(), text) == out.end()) out.push_back(text);
     return;
   }

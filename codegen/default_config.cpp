@@ -2,13 +2,16 @@
 #include "codegen/default_config.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "codegen/defaults/default_config_steps.h"
+#include "codegen/index_range.h"
 #include "codegen/parameter_families.h"
 #include "codegen/tensor_core.h"
 #include "codegen/tunable_geometry.h"
 #include "codegen/tuning_space.h"
 #include "support/error.h"
+#include "support/saturating.h"
 
 namespace mdh {
 
@@ -43,7 +46,7 @@ int first_index_moving_with(const BoundAccess& access, int d) {
 
 uint64_t work_group_count(const KernelConfig& c) {
   uint64_t n = 1;
-  for (int64_t g : c.num_wg) n *= static_cast<uint64_t>(g);
+  for (int64_t g : c.num_wg) n = saturating_mul(n, static_cast<uint64_t>(g));
   return n;
 }
 
@@ -65,6 +68,24 @@ void shrink_private_tiles_until_valid(const BoundMdh& bound, const DeviceLimits&
     if (!mdh.dims[d].combine.is_concat()) continue;  // a reduction's local tile does not follow its private tile
     c.local_tile_size[d] = std::min<int64_t>(bound.dim_extents[d], c.num_wi[d] * c.private_tile_size[d]);
     c.num_wg[d] = (bound.dim_extents[d] + c.local_tile_size[d] - 1) / c.local_tile_size[d];
+  }
+}
+
+// Within about 2^31 / 6 of the end of the kernel's int indices, tiles that pass the end along a dimension wrap
+// (codegen/index_range.h): such a dimension keeps its work-groups (a split reduction's precision), with one
+// work-item each and tiles short enough that NUM_WG * LT_SIZE <= 2^31 - EXTENT, so the last tile of the last
+// work-group ends below 2^31.
+void keep_indices_within_int(const BoundMdh& bound, KernelConfig& c) {
+  constexpr int64_t kPastInt = int64_t{1} << 31;
+  for (size_t d = 0; d < bound.dim_extents.size(); ++d) {
+    const int64_t extent = bound.dim_extents[d];
+    if (tunable_index_reach(extent, c.local_tile_size[d], c.num_wg[d], c.num_wi[d], c.private_tile_size[d]) < kPastInt)
+      continue;
+    const int64_t room = kPastInt - extent;
+    c.num_wi[d] = c.private_tile_size[d] = 1;
+    c.num_wg[d] = std::min(c.num_wg[d], room);
+    c.local_tile_size[d] = std::clamp<int64_t>(room / c.num_wg[d], 1, c.local_tile_size[d]);  // never longer
+    c.num_wg[d] = std::min(c.num_wg[d], (extent + c.local_tile_size[d] - 1) / c.local_tile_size[d]);
   }
 }
 
@@ -144,7 +165,7 @@ KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
       c.private_tile_size[d] = std::min<int64_t>(elements, std::max<int64_t>(1, bound.dim_extents[d] / wi));
       c.local_tile_size[d] = std::min<int64_t>(bound.dim_extents[d], wi * c.private_tile_size[d]);
       c.num_wg[d] = (bound.dim_extents[d] + c.local_tile_size[d] - 1) / c.local_tile_size[d];
-      work_groups *= static_cast<uint64_t>(c.num_wg[d]);
+      work_groups = saturating_mul(work_groups, static_cast<uint64_t>(c.num_wg[d]));
       c.ocl_dim[0][d] = ocl;
       c.ocl_dim[1][d] = ocl;
     }
@@ -157,14 +178,25 @@ KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
                                                               : Shape::plain;
   if (stencil_shape == Shape::plain || shape_concat_dimensions(stencil_shape) < limits.compute_units)
     shape_concat_dimensions(Shape::plain);
+  // The splits of all long reductions share one cap of 1024 work-groups (1024 each made 2^190 of them for 19
+  // long reductions), lowered so that their partial results, one per output point each, fit the largest
+  // allocation and the kernel's int indices.
+  const int64_t points = bound.output_points();
+  const int64_t result_bytes = static_cast<int64_t>(mdh.size_of(mdh.result_type()));
+  const int64_t most_splits = std::min<int64_t>(
+      {1024, std::numeric_limits<int32_t>::max() / points,
+       static_cast<int64_t>(std::min<uint64_t>(limits.max_alloc_bytes, INT64_MAX) / result_bytes) / points});
+  int64_t split_work_groups = 1;  // of all long reductions together
   for (int d : mdh.reduction_dims()) {
     c.private_tile_size[d] = std::min<int64_t>(4, bound.dim_extents[d]);
     // A long reduction is split over work-groups (one work-item each; a second kernel combines the partial
     // results in order): one work-item folding 2^24 floats in a row loses most of its precision, and all of the
     // device's parallelism when there is a single output point (DOT).
     const int64_t extent = bound.dim_extents[d];
-    if (extent > kLongReduction) {
-      c.num_wg[d] = std::min<int64_t>(1024, (extent + kReductionChunk - 1) / kReductionChunk);
+    if (extent > kLongReduction && split_work_groups * 2 <= most_splits) {
+      c.num_wg[d] =
+          std::min<int64_t>(most_splits / split_work_groups, (extent + kReductionChunk - 1) / kReductionChunk);
+      split_work_groups *= c.num_wg[d];
       c.local_tile_size[d] = (extent + c.num_wg[d] - 1) / c.num_wg[d];
     }
   }
@@ -203,6 +235,7 @@ KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
   // Reductions last in the work-group loop nest: the space requires it (LOOP_ORDER_G in families/loop_order.cpp).
   std::stable_partition(c.loop_order[0].begin(), c.loop_order[0].end(),
                         [&](int d) { return mdh.dims[d].combine.is_concat(); });
+  keep_indices_within_int(bound, c);
   shrink_private_tiles_until_valid(bound, limits, c);
   if (limits.local_memory_dedicated) {
     copy_local_caches_in_vectors(bound, c);

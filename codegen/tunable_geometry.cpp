@@ -5,25 +5,30 @@
 
 #include "codegen/parameter_families.h"
 #include "mdh/footprint.h"
+#include "support/saturating.h"
 
 namespace mdh {
 
 namespace {
+// For a >= 0, b > 0; without a + b - 1, which passes 2^63 for saturated counts.
 int64_t ceil_div(int64_t a, int64_t b) {
-  return (a + b - 1) / b;
+  return a / b + (a % b != 0);
+}
+uint64_t bytes_of(int64_t count, uint64_t element_bytes) {
+  return saturating_mul(static_cast<uint64_t>(count), element_bytes);
 }
 }  // namespace
 
 int64_t CachedTile::elements() const {
   int64_t n = 1;
-  for (int64_t e : extents) n *= e;
+  for (int64_t e : extents) n = saturating_mul(n, e);
   return n;
 }
 
 int64_t CachedTile::allocated_elements() const {
   if (row_pad == 0 || dim_order.empty()) return elements();
   const int64_t row = extents[static_cast<size_t>(dim_order.back())];
-  return elements() / row * (row + row_pad);
+  return saturating_mul(elements() / row, row + row_pad);
 }
 
 TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c, int full_tiles_along) {
@@ -37,8 +42,8 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c, i
     const int64_t n = bound.dim_extents[d];
     g.local_tiles.push_back(ceil_div(n, c.local_tile_size[d]));
     g.tiles_per_wg.push_back(ceil_div(g.local_tiles[d], c.num_wg[d]));
-    g.private_steps.push_back(ceil_div(c.local_tile_size[d], c.num_wi[d] * c.private_tile_size[d]));
-    const int64_t lt = c.local_tile_size[d], step = c.num_wi[d] * c.private_tile_size[d];
+    const int64_t lt = c.local_tile_size[d], step = saturating_mul(c.num_wi[d], c.private_tile_size[d]);
+    g.private_steps.push_back(ceil_div(lt, step));
     const Fullness local = (n % lt == 0 && g.local_tiles[d] % c.num_wg[d] == 0) || d == full_tiles_along
                                ? Fullness::Always
                            : n < lt ? Fullness::Never
@@ -50,19 +55,20 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c, i
     g.tile_slots_fullness.push_back(g.step_fullness[d] == Fullness::Always       ? Fullness::Always
                                     : lt % step != 0 || local == Fullness::Never ? Fullness::Never
                                                                                  : Fullness::Sometimes);
-    g.work_group_size *= c.num_wi[d];
-    g.work_groups *= c.num_wg[d];
+    // Products over up to 20 dimensions saturate: a count past 2^63 exceeds every limit it is checked against.
+    g.work_group_size = saturating_mul(g.work_group_size, c.num_wi[d]);
+    g.work_groups = saturating_mul(g.work_groups, c.num_wg[d]);
     const bool concat = mdh.dims[d].combine.is_concat();
     if (concat) {
-      g.result_slots *= g.private_steps[d] * c.private_tile_size[d];
-      g.concat_work_items *= c.num_wi[d];
-      g.output_points *= n;
+      g.result_slots = saturating_mul(g.result_slots, saturating_mul(g.private_steps[d], c.private_tile_size[d]));
+      g.concat_work_items = saturating_mul(g.concat_work_items, c.num_wi[d]);
+      g.output_points = saturating_mul(g.output_points, n);
     } else {
-      g.reduction_work_items *= c.num_wi[d];
-      g.reduction_work_groups *= c.num_wg[d];
+      g.reduction_work_items = saturating_mul(g.reduction_work_items, c.num_wi[d]);
+      g.reduction_work_groups = saturating_mul(g.reduction_work_groups, c.num_wg[d]);
     }
-    g.num_groups[c.ocl_dim[0][d]] *= c.num_wg[d];
-    g.local_size[c.ocl_dim[1][d]] *= c.num_wi[d];
+    g.num_groups[c.ocl_dim[0][d]] = saturating_mul(g.num_groups[c.ocl_dim[0][d]], static_cast<uint64_t>(c.num_wg[d]));
+    g.local_size[c.ocl_dim[1][d]] = saturating_mul(g.local_size[c.ocl_dim[1][d]], static_cast<uint64_t>(c.num_wi[d]));
     g.work_dims = std::max({g.work_dims, c.ocl_dim[0][d] + 1, c.ocl_dim[1][d] + 1});
   }
 
@@ -73,7 +79,7 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c, i
     if (g.step_fullness[d] != Fullness::Sometimes) continue;
     sometimes = true;
     if (g.local_tile_fullness[d] == Fullness::Never ||
-        c.local_tile_size[d] % (c.num_wi[d] * c.private_tile_size[d]) != 0)
+        c.local_tile_size[d] % saturating_mul(c.num_wi[d], c.private_tile_size[d]) != 0)
       g.tiles_decide_steps = false;
   }
   g.tiles_decide_steps = g.tiles_decide_steps && sometimes;
@@ -96,9 +102,10 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c, i
       if (layer == Layer::Private && m == Memory::Local) t.copies = g.work_group_size;
       if (layer == Layer::Local && m == Memory::Local && t.extents.size() >= 2)
         t.row_pad = c.local_pad_of(static_cast<int>(a));
-      const uint64_t bytes = static_cast<uint64_t>(t.allocated_elements() * t.copies) *
-                             mdh.size_of(mdh.buffers[mdh.inputs[a].buffer].type);
-      (m == Memory::Local ? g.local_memory_bytes : g.private_memory_bytes) += bytes;
+      const uint64_t bytes = bytes_of(saturating_mul(t.allocated_elements(), t.copies),
+                                      mdh.size_of(mdh.buffers[mdh.inputs[a].buffer].type));
+      uint64_t& memory = m == Memory::Local ? g.local_memory_bytes : g.private_memory_bytes;
+      memory = saturating_add(memory, bytes);
       g.cached_tiles.push_back(t);
     }
   }
@@ -112,8 +119,9 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c, i
       for (int d = 0; d < dims; ++d)
         copies_fit = copies_fit && (index.coefficient[d] == 0 || g.local_tile_fullness[d] == Fullness::Always);
     if (!copies_fit) break;
-    prefetch_bytes += static_cast<uint64_t>(ceil_div(t.elements(), g.work_group_size)) *
-                      mdh.size_of(mdh.buffers[mdh.inputs[t.access].buffer].type);
+    prefetch_bytes =
+        saturating_add(prefetch_bytes, bytes_of(ceil_div(t.elements(), g.work_group_size),
+                                                mdh.size_of(mdh.buffers[mdh.inputs[t.access].buffer].type)));
   }
   for (auto d = c.loop_order[0].rbegin(); d != c.loop_order[0].rend() && !mdh.dims[*d].combine.is_concat(); ++d)
     if (g.tiles_per_wg[*d] > 1) {
@@ -136,28 +144,32 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c, i
   // pipeline (the emitter then holds no prefetch registers): the memory constraints then read only the array
   // families and DOUBLE_BUFFER, not the loop order, a permutation whose d! values would join their group in the
   // search space. The "off" twin of such a configuration is the same kernel without the overestimate.
-  if (copies_fit && c.double_buffer != DoubleBuffer::off) g.private_memory_bytes += prefetch_bytes;
+  if (copies_fit && c.double_buffer != DoubleBuffer::off)
+    g.private_memory_bytes = saturating_add(g.private_memory_bytes, prefetch_bytes);
   // The second tile of every local cache (DOUBLE_BUFFER local), counted likewise.
   if (copies_fit && c.double_buffer == DoubleBuffer::local)
     for (const CachedTile& t : g.cached_tiles)
       if (t.layer == Layer::Local && t.memory == Memory::Local)
-        g.local_memory_bytes +=
-            static_cast<uint64_t>(t.allocated_elements()) * mdh.size_of(mdh.buffers[mdh.inputs[t.access].buffer].type);
+        g.local_memory_bytes = saturating_add(
+            g.local_memory_bytes,
+            bytes_of(t.allocated_elements(), mdh.size_of(mdh.buffers[mdh.inputs[t.access].buffer].type)));
 
   // Partial results in local memory: every work-item's slots (MEM_RES[P]), the leaders' slots (MEM_RES[L]).
   const int p = static_cast<int>(Layer::Private), l = static_cast<int>(Layer::Local);
-  const uint64_t slot_bytes = static_cast<uint64_t>(g.result_slots) * g.result_bytes;
+  const uint64_t slot_bytes = bytes_of(g.result_slots, g.result_bytes);
+  const auto times = [](uint64_t bytes, int64_t count) { return saturating_mul(bytes, static_cast<uint64_t>(count)); };
   switch (c.result_memory[p]) {
     case Memory::Private:
-      g.private_memory_bytes += slot_bytes;
+      g.private_memory_bytes = saturating_add(g.private_memory_bytes, slot_bytes);
       g.stages_results = g.combines_work_items();
-      if (g.stages_results) g.local_memory_bytes += slot_bytes * g.work_group_size;  // res_shared
+      if (g.stages_results)  // res_shared
+        g.local_memory_bytes = saturating_add(g.local_memory_bytes, times(slot_bytes, g.work_group_size));
       break;
     case Memory::Local:
-      g.local_memory_bytes += slot_bytes * g.work_group_size;
+      g.local_memory_bytes = saturating_add(g.local_memory_bytes, times(slot_bytes, g.work_group_size));
       break;
     case Memory::Global:
-      g.global_private_results_bytes = slot_bytes * g.work_group_size * g.work_groups;
+      g.global_private_results_bytes = times(times(slot_bytes, g.work_group_size), g.work_groups);
       break;
     case Memory::None:
       break;
@@ -165,13 +177,13 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c, i
   if (g.combines_work_items()) {
     switch (c.result_memory[l]) {
       case Memory::Private:
-        g.private_memory_bytes += slot_bytes;
+        g.private_memory_bytes = saturating_add(g.private_memory_bytes, slot_bytes);
         break;
       case Memory::Local:
-        g.local_memory_bytes += slot_bytes * g.concat_work_items;
+        g.local_memory_bytes = saturating_add(g.local_memory_bytes, times(slot_bytes, g.concat_work_items));
         break;
       case Memory::Global:
-        g.global_local_results_bytes = slot_bytes * g.concat_work_items * g.work_groups;
+        g.global_local_results_bytes = times(times(slot_bytes, g.concat_work_items), g.work_groups);
         break;
       case Memory::None:
         break;
@@ -179,26 +191,27 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c, i
   }
   const bool atomic = g.combines_work_groups() && c.work_group_combine == WorkGroupCombine::atomic;
   if (g.combines_work_groups() && !atomic)
-    g.partial_results_bytes = static_cast<uint64_t>(g.reduction_work_groups * g.output_points) * g.result_bytes;
+    g.partial_results_bytes = bytes_of(saturating_mul(g.reduction_work_groups, g.output_points), g.result_bytes);
   // WG_COMBINE = last or atomic: one count per work-group of the `++` dimensions. With last, the folding
   // work-group's work-items give each point of a tile as many shares as they can (up to the partial results per
   // point), the rest of them to further points at the same time; with atomic, each copies every WG_SIZE-th point.
   if (g.combines_work_groups() && c.work_group_combine != WorkGroupCombine::kernel) {
     int64_t tile_points = 1;
     for (int d : g.concat_dims) {
-      g.concat_work_groups *= c.num_wg[d];
-      tile_points *= std::min(c.local_tile_size[d], bound.dim_extents[d]);
+      g.concat_work_groups = saturating_mul(g.concat_work_groups, c.num_wg[d]);
+      tile_points = saturating_mul(tile_points, std::min(c.local_tile_size[d], bound.dim_extents[d]));
     }
-    g.work_group_count_bytes = static_cast<uint64_t>(g.concat_work_groups) * sizeof(int32_t);
-    g.local_memory_bytes += sizeof(int32_t);  // the folding work-group's flag
+    g.work_group_count_bytes = bytes_of(g.concat_work_groups, sizeof(int32_t));
+    g.local_memory_bytes = saturating_add<uint64_t>(g.local_memory_bytes, sizeof(int32_t));  // the folding flag
     if (atomic) {
-      g.accumulator_bytes = static_cast<uint64_t>(g.output_points) * g.result_bytes;
+      g.accumulator_bytes = bytes_of(g.output_points, g.result_bytes);
     } else {
       const int64_t most_shares =
           std::min(g.work_group_size / std::min(g.work_group_size, tile_points), g.reduction_work_groups);
-      while (g.fold_shares * 2 <= most_shares) g.fold_shares *= 2;
+      while (g.fold_shares <= most_shares / 2) g.fold_shares *= 2;
       g.fold_point_groups = g.work_group_size / g.fold_shares;
-      if (g.fold_shares > 1) g.local_memory_bytes += static_cast<uint64_t>(g.work_group_size) * g.result_bytes;
+      if (g.fold_shares > 1)
+        g.local_memory_bytes = saturating_add(g.local_memory_bytes, bytes_of(g.work_group_size, g.result_bytes));
     }
   }
   if (const int d = store_dimension(bound);

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "codegen/emitter/tunable_emitter.h"
+#include "codegen/index_range.h"
 #include "codegen/parameter_families.h"
 #include "codegen/tensor_core.h"
 #include "codegen/tunable_geometry.h"
@@ -76,11 +77,8 @@ static std::string nvidia_build_options(const BoundMdh& bound, const KernelConfi
 
 LaunchPlan generate_tunable_kernel(const BoundMdh& bound, const KernelConfig& config, const DeviceLimits& limits,
                                    const PreambleOptions& options) {
+  check_tunable_index_range(bound);
   check_config(bound, config, limits);
-  for (size_t buffer = 0; buffer < bound.mdh->buffers.size(); ++buffer)
-    if (bound.element_count(static_cast<int>(buffer)) > std::numeric_limits<int32_t>::max())
-      throw UserError(SourceLoc{}, "buffer '" + bound.mdh->buffers[buffer].name +
-                                       "' has more elements than the tunable kernel's 32-bit indices address");
   if (kernel_shape(bound) == KernelShape::tensor_core)
     return generate_tensor_core_kernel(bound, config, limits, options);
   LaunchPlan plan = emitter::TunableEmitter(bound, config, limits, options).emit();

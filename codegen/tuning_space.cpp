@@ -6,9 +6,11 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "codegen/index_range.h"
 #include "codegen/permutation.h"
 #include "support/error.h"
 #include "support/json_integer.h"
+#include "support/saturating.h"
 
 namespace mdh {
 
@@ -173,6 +175,41 @@ int64_t AssignmentValues::value(const ParameterRef& parameter) const {
 
 // ------------------------------------------------------------------------------------------- the space
 
+void check_tunable_index_range(const BoundMdh& bound) {
+  const Mdh& mdh = *bound.mdh;
+  constexpr int64_t kMaxIndex = std::numeric_limits<int32_t>::max();
+  for (size_t d = 0; d < bound.dim_extents.size(); ++d)
+    if (bound.dim_extents[d] > kMaxIndex)
+      throw UserError(mdh.dims[d].loc, "dimension '" + mdh.dims[d].name + "' has extent " +
+                                           std::to_string(bound.dim_extents[d]) +
+                                           ", more than the tunable kernel's int indices hold (2147483647)");
+  for (size_t b = 0; b < mdh.buffers.size(); ++b) {
+    int64_t elements = 1;
+    for (int64_t e : bound.buffer_extents[b])
+      if (__builtin_mul_overflow(elements, e, &elements)) elements = std::numeric_limits<int64_t>::max();
+    if (elements > kMaxIndex)
+      throw UserError(mdh.buffers[b].loc,
+                      "buffer '" + mdh.buffers[b].name + "' has " +
+                          (elements == std::numeric_limits<int64_t>::max() ? std::string("more than 2^63")
+                                                                           : std::to_string(elements)) +
+                          " elements at these sizes, more than the tunable kernel's int indices "
+                          "address (2147483647); the reference kernel (--reference) indexes "
+                          "with 64 bits");
+  }
+}
+
+int64_t tunable_index_reach(int64_t extent, int64_t local_tile, int64_t work_groups, int64_t work_items,
+                            int64_t private_tile) {
+  const auto ceil_div = [](int64_t a, int64_t b) { return a / b + (a % b != 0); };
+  const int64_t step = saturating_mul(work_items, private_tile);
+  const int64_t tiles_per_group = ceil_div(ceil_div(extent, local_tile), work_groups);
+  const int64_t tiles_end = saturating_mul(saturating_mul(work_groups, tiles_per_group), local_tile);
+  const int64_t furthest = is_saturated(tiles_end) ? tiles_end
+                                                   : saturating_add(tiles_end - local_tile,
+                                                                    saturating_mul(ceil_div(local_tile, step), step));
+  return std::max({extent + local_tile - 1, saturating_add(local_tile, step) - 1, furthest});
+}
+
 TuningSpace make_tuning_space(const BoundMdh& bound, const DeviceLimits& limits) {
   const Mdh& mdh = *bound.mdh;
   const std::vector<int> reduction = mdh.reduction_dims();
@@ -186,9 +223,7 @@ TuningSpace make_tuning_space(const BoundMdh& bound, const DeviceLimits& limits)
                         "built-in operator (+, *, max or min); dimension '" +
                             mdh.dims[r].name + "' differs");
   }
-  for (int64_t e : bound.dim_extents)
-    if (e > std::numeric_limits<int32_t>::max())
-      throw UserError(SourceLoc{}, "a dimension extent exceeds the tunable kernel's 32-bit indices");
+  check_tunable_index_range(bound);
 
   const auto& families = parameter_families();
   const FamilyContext context(bound, limits);

@@ -7,6 +7,7 @@
 #include "mdh/describe.h"
 #include "mdh/footprint.h"
 #include "mdh/messages.h"
+#include "support/saturating.h"
 
 namespace mdh {
 
@@ -116,9 +117,11 @@ std::optional<double> bind_metric(const std::optional<SizeExpr>& e, const SizeBi
 
 }  // namespace
 
+// Buffers are bound below 2^62 bytes, so their counts fit; the products over dimensions do not (20 reductions of
+// 2^31 - 1 make 2^620 steps), and saturate: a caller sees "at least 2^63 - 1", never a wrapped count.
 int64_t BoundMdh::element_count(int buffer) const {
   int64_t n = 1;
-  for (int64_t e : buffer_extents.at(buffer)) n *= e;
+  for (int64_t e : buffer_extents.at(buffer)) n = saturating_mul(n, e);
   return n;
 }
 
@@ -128,13 +131,13 @@ size_t BoundMdh::byte_size(int buffer) const {
 
 int64_t BoundMdh::reduction_size() const {
   int64_t n = 1;
-  for (int d : mdh->reduction_dims()) n *= dim_extents[d];
+  for (int d : mdh->reduction_dims()) n = saturating_mul(n, dim_extents[d]);
   return n;
 }
 
 int64_t BoundMdh::output_points() const {
   int64_t n = 1;
-  for (int d : mdh->concat_dims()) n *= dim_extents[d];
+  for (int d : mdh->concat_dims()) n = saturating_mul(n, dim_extents[d]);
   return n;
 }
 

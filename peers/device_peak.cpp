@@ -19,8 +19,8 @@
 //   byte.
 // `--quick` (tests) uses 512 FMAs per chain, 2 work-groups per compute unit and a 16 MiB buffer; `--fma-width`,
 // `--fma-accumulators` and `--copy-mib` override the shapes. The record: `device`, `device_selector`, `device_type`,
-// `platform`, `driver`, `compute_units`, `fp32_gflops`, `copy_gbytes_per_s`, `passed`, and per kernel its shape, work,
-// `device_time_ns`/`call_time_ns` statistics, `runs` and `check`.
+// `platform`, `driver`, `compute_units`, `max_clock_mhz`, `global_mem_cache_bytes`, `fp32_gflops`, `copy_gbytes_per_s`,
+// `passed`, and per kernel its shape, work, `device_time_ns`/`call_time_ns` statistics, `runs` and `check`.
 #include <CL/cl.h>
 
 #include <algorithm>
@@ -378,6 +378,8 @@ int device_peak_main(int argc, const char* const* argv) {
         {"driver", device.driver_version},
         {"compute_units", device.compute_units},
         {"max_clock_mhz", device.max_clock_mhz},
+        // The working sets below twice this are "partly in cache" in the tables (scripts/percent_of_limit.py).
+        {"global_mem_cache_bytes", device.global_mem_cache_bytes},
         {"quick", options.quick},
         {"fp32_gflops", fma.gflops},
         {"copy_gbytes_per_s", copy.gbytes_per_s},

@@ -18,15 +18,20 @@ KernelInspection inspect_kernel(const InspectRequest& request) {
   out.bound = load_and_bind(request.spec_path, request.sizes);
   out.device = select_device(request.device);
   const DeviceLimits local = device_limits(out.device);
-  const DeviceLimits limits = limits_for_kernel_choice(request.kernel, out.bound, out.device, local, request.note);
-  settle_precision(out.bound, request.precision, limits, out.device.name, request.note);
+  const TargetDevice target = request.device_profile.empty()
+                                  ? target_of(out.device, local)
+                                  : target_of(load_device_profile(request.device_profile, device_profiles_directory()));
+  const DeviceLimits limits = limits_for_kernel_choice(request.kernel, out.bound, target, request.note);
+  settle_precision(out.bound, request.precision, limits, target.name, request.note);
   // NVIDIA's kernels may hold inline PTX and build options that only its driver takes.
   if (limits.nvidia_driver && !local.nvidia_driver)
-    throw UserError(request.kernel.config_path + ": error: its kernel is generated for NVIDIA's OpenCL driver, which " +
-                    out.device.name + " does not run, so it cannot be built and inspected here; `mdh generate` and " +
-                    "`mdh export` write it without building it");
+    throw UserError((target.from_profile && target.limits.nvidia_driver ? "--device-profile " + request.device_profile
+                                                                        : request.kernel.config_path) +
+                    ": error: its kernel is generated for NVIDIA's OpenCL driver, which " + out.device.name +
+                    " does not run, so it cannot be built and inspected here; `mdh generate` and `mdh export` write "
+                    "it without building it");
   out.kernel = prepare_kernel(out.bound, limits,
-                              resolve_kernel_choice(request.kernel, out.bound, out.device, limits, request.note));
+                              resolve_kernel_choice(request.kernel, out.bound, target.slug, limits, request.note));
   const bool nvidia = is_nvidia_platform(out.device.platform_name);
   out.build_options = out.kernel.plan.build_options;
   if (nvidia) out.build_options += std::string(out.build_options.empty() ? "" : " ") + kNvidiaVerboseBuildOption;

@@ -27,7 +27,8 @@ struct KernelResources {
 
 struct InspectRequest {
   std::string spec_path, sizes;
-  std::string device;  // selector, as for mdh run
+  std::string device;          // selector, as for mdh run: the device that builds the kernel
+  std::string device_profile;  // when not empty, the kernel is made for this profile's device (its name or file)
   KernelChoice kernel;
   ComputePrecision precision = ComputePrecision::fp32;  // as `mdh run --precision`
   TunedStoreNote note;  // KernelChoice::stored: what the lookup took and passed over; the precision's note

@@ -16,8 +16,9 @@ std::string recorded_text(const nlohmann::json& device, const char* key) {
 
 }  // namespace
 
-DeviceLimits limits_for_kernel_choice(const KernelChoice& choice, const BoundMdh& bound, const DeviceInfo& device,
-                                      const DeviceLimits& local, const TunedStoreNote& note) {
+DeviceLimits limits_for_kernel_choice(const KernelChoice& choice, const BoundMdh& bound, const TargetDevice& target,
+                                      const TunedStoreNote& note) {
+  const DeviceLimits& local = target.limits;
   if (choice.kind != KernelChoice::Kind::config_file) return local;
   const std::string& path = choice.config_path;
   const InputFile file = read_input_file(path, kMaxConfigBytes);
@@ -36,13 +37,12 @@ DeviceLimits limits_for_kernel_choice(const KernelChoice& choice, const BoundMdh
     throw UserError(path + ": error: " + e.what());
   }
   const std::string slug = recorded_text(result.device, "slug"), name = recorded_text(result.device, "name");
-  const std::string here = device_slug(device);
-  if (slug.empty() || slug == here) return local;
+  if (slug.empty() || slug == target.slug) return local;
   const std::string tuned_on = (name.empty() ? slug : name) + " (" + slug + ")";
   const TunedStoreNote say = note ? note : [](const std::string&) {};
   if (result.device_limits) {
-    say(path + " was tuned on " + tuned_on + ", not on this device, " + device.name + " (" + here +
-        "): its kernel is generated for the limits it recorded for that device");
+    say(path + " was tuned on " + tuned_on + ", not on " + target.described() +
+        ": its kernel is generated for the limits it recorded for that device");
     return *result.device_limits;
   }
   try {
@@ -51,13 +51,13 @@ DeviceLimits limits_for_kernel_choice(const KernelChoice& choice, const BoundMdh
     std::string why = e.what();
     if (why.rfind("error: ", 0) == 0) why.erase(0, 7);
     throw UserError(path + ": error: tuned on " + tuned_on + ", and it records no device limits (it was written " +
-                    "before results recorded them), so it is checked against this device, " + device.name + " (" +
-                    here + "), where " + why + "; generate it on a machine with that device, or tune it again " +
-                    "to record them");
+                    "before results recorded them), so it is checked against " + target.described() + ", where " + why +
+                    "; generate it on a machine with that device, give its --device-profile, or tune it " +
+                    "again to record them");
   }
   say(path + " was tuned on " + tuned_on + " and records no device limits (results written before mdh recorded " +
-      "them): its kernel is generated for this device's, " + device.name + " (" + here +
-      "), and may differ from the one tuned");
+      "them): its kernel is generated for the limits of " + target.described() + ", and may differ from the one " +
+      "tuned");
   return local;
 }
 

@@ -4,18 +4,19 @@
 
 #include "codegen/device_limits.h"
 #include "mdh/bind.h"
+#include "pipeline/device_profile.h"
 #include "pipeline/kernel.h"
 #include "pipeline/tuned_store.h"
-#include "runtime/device.h"
 
 namespace mdh {
 
-/// The limits to generate `choice`'s kernel under, on `device` whose own limits are `local`. A configuration file
-/// that is a tuning result of another device (another slug, runtime/device.h) gives the limits it recorded, with a
-/// note naming both devices. One that records none (written before results recorded them) is generated under
-/// `local`, with a note, where its configuration is valid here, and refused with a UserError saying why and what to
-/// do where it is not. Anything else gives `local` (an unreadable file is prepare_kernel's to report).
-DeviceLimits limits_for_kernel_choice(const KernelChoice& choice, const BoundMdh& bound, const DeviceInfo& device,
-                                      const DeviceLimits& local, const TunedStoreNote& note);
+/// The limits to generate `choice`'s kernel under for `target` (this machine's device or a profile's). A
+/// configuration file that is a tuning result of another device (another slug, runtime/device.h) gives the limits it
+/// recorded, with a note naming both devices. One that records none (written before results recorded them) is
+/// generated under the target's limits, with a note, where its configuration is valid there, and refused with a
+/// UserError saying why and what to do where it is not. Anything else gives the target's limits (an unreadable file
+/// is prepare_kernel's to report).
+DeviceLimits limits_for_kernel_choice(const KernelChoice& choice, const BoundMdh& bound, const TargetDevice& target,
+                                      const TunedStoreNote& note);
 
 }  // namespace mdh

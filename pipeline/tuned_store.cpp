@@ -233,10 +233,15 @@ std::vector<StoredResult> stored_results_in(const std::string& folder, const Bou
 std::optional<StoredConfiguration> find_tuned_configuration(const std::string& store, const BoundMdh& bound,
                                                             const DeviceInfo& device, const DeviceLimits& limits,
                                                             const TunedStoreNote& note) {
+  return find_tuned_configuration(store, bound, device_slug(device), limits, note);
+}
+
+std::optional<StoredConfiguration> find_tuned_configuration(const std::string& store, const BoundMdh& bound,
+                                                            const std::string& slug, const DeviceLimits& limits,
+                                                            const TunedStoreNote& note) {
   const Mdh& mdh = *bound.mdh;
   const std::string asked = sizes_text(mdh, bound.sizes);
   if (store.empty() || store == kNoTunedStore) return std::nullopt;
-  const std::string slug = device_slug(device);
   const fs::path folder = fs::path(store) / slug;
   std::error_code error;
   if (!fs::is_directory(folder, error)) {
@@ -314,8 +319,14 @@ std::optional<StoredConfiguration> find_tuned_configuration(const std::string& s
 KernelChoice resolve_kernel_choice(const KernelChoice& choice, const BoundMdh& bound, const DeviceInfo& device,
                                    const DeviceLimits& limits, const TunedStoreNote& note,
                                    std::optional<StoredConfiguration>* taken) {
+  return resolve_kernel_choice(choice, bound, device_slug(device), limits, note, taken);
+}
+
+KernelChoice resolve_kernel_choice(const KernelChoice& choice, const BoundMdh& bound, const std::string& slug,
+                                   const DeviceLimits& limits, const TunedStoreNote& note,
+                                   std::optional<StoredConfiguration>* taken) {
   if (choice.kind != KernelChoice::Kind::stored) return choice;
-  std::optional<StoredConfiguration> stored = find_tuned_configuration(choice.config_path, bound, device, limits, note);
+  std::optional<StoredConfiguration> stored = find_tuned_configuration(choice.config_path, bound, slug, limits, note);
   if (!stored) return KernelChoice::default_configuration();
   KernelChoice resolved = KernelChoice::typed(stored->config, "tuned config " + stored->path);
   if (taken) *taken = std::move(stored);

@@ -98,11 +98,19 @@ struct StoredConfiguration {
 std::optional<StoredConfiguration> find_tuned_configuration(const std::string& store, const BoundMdh& bound,
                                                             const DeviceInfo& device, const DeviceLimits& limits,
                                                             const TunedStoreNote& note);
+/// The same for the device of store folder `slug` (a device profile's), whose limits are `limits`.
+std::optional<StoredConfiguration> find_tuned_configuration(const std::string& store, const BoundMdh& bound,
+                                                            const std::string& slug, const DeviceLimits& limits,
+                                                            const TunedStoreNote& note);
 
 /// `choice` as it is, unless it is KernelChoice::stored(): then the configuration find_tuned_configuration finds
 /// (typed, described by its file), or the device's default configuration. `taken` receives the stored
 /// configuration when one was taken.
 KernelChoice resolve_kernel_choice(const KernelChoice& choice, const BoundMdh& bound, const DeviceInfo& device,
+                                   const DeviceLimits& limits, const TunedStoreNote& note,
+                                   std::optional<StoredConfiguration>* taken = nullptr);
+/// The same for the device of store folder `slug` (a device profile's), whose limits are `limits`.
+KernelChoice resolve_kernel_choice(const KernelChoice& choice, const BoundMdh& bound, const std::string& slug,
                                    const DeviceLimits& limits, const TunedStoreNote& note,
                                    std::optional<StoredConfiguration>* taken = nullptr);
 

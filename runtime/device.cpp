@@ -77,6 +77,7 @@ DeviceInfo query_device(int platform_index, cl_platform_id platform, int device_
   info.local_mem_bytes = device_value<cl_ulong>(device, CL_DEVICE_LOCAL_MEM_SIZE);
   info.local_mem_dedicated = device_value<cl_device_local_mem_type>(device, CL_DEVICE_LOCAL_MEM_TYPE) == CL_LOCAL;
   info.global_mem_bytes = device_value<cl_ulong>(device, CL_DEVICE_GLOBAL_MEM_SIZE);
+  info.global_mem_cache_bytes = device_value<cl_ulong>(device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE);
   info.max_alloc_bytes = device_value<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
   // CL_DEVICE_DOUBLE_FP_CONFIG is 0 exactly when doubles are unsupported (OpenCL 1.2 §4.2).
   info.fp64 = device_value<cl_device_fp_config>(device, CL_DEVICE_DOUBLE_FP_CONFIG) != 0 ||

@@ -33,6 +33,7 @@ struct DeviceInfo {
   uint64_t local_mem_bytes = 0;
   bool local_mem_dedicated = false;  // CL_LOCAL: dedicated on-chip memory; CL_GLOBAL: emulated in global memory
   uint64_t global_mem_bytes = 0;
+  uint64_t global_mem_cache_bytes = 0;  // CL_DEVICE_GLOBAL_MEM_CACHE_SIZE (0: the device has no such cache)
   uint64_t max_alloc_bytes = 0;
   bool fp64 = false;  // cl_khr_fp64 (or CL_DEVICE_DOUBLE_FP_CONFIG non-zero)
   uint32_t preferred_float_vector_width = 0;

@@ -638,12 +638,13 @@ def plot_speedups(folder, cases):
     share of the device's limit per program when benchmark.csv has that column."""
     device = device_name(folder)
     speedups = speedup_bars(cases)
-    # A share shown as "in cache" in the tables has no bar: its length would claim more than the hardware's limit.
-    shares = [(c, name, p, limit) for c in cases for name, p, limit in c["percent"]]
-    in_cache = [s for s in shares if percent_of_limit.share_cell(s[2], s[3]) == percent_of_limit.IN_CACHE]
+    # A share shown as "in cache" or "partly in cache" in the tables has no bar: its length would claim a share of
+    # the memory's bandwidth that the cache served.
+    shares = [(c, name, p, limit, cell) for c in cases for name, p, limit, cell in c["percent"]]
+    in_cache = [s for s in shares if s[4] in (percent_of_limit.IN_CACHE, percent_of_limit.PARTLY_IN_CACHE)]
     percents = [("%s %s %s%s" % (c["routine"], c["sizes"], program_name, " (%s)" % limit if limit else ""), p,
-                 GREEN if program_name.startswith("mdh") else BLUE) for c, program_name, p, limit in shares
-                if (c, program_name, p, limit) not in in_cache]
+                 GREEN if program_name.startswith("mdh") else BLUE) for c, program_name, p, limit, cell in shares
+                if cell not in (percent_of_limit.IN_CACHE, percent_of_limit.PARTLY_IN_CACHE)]
     output = os.path.join(folder, "speedup.png")
     if not speedups and not percents:
         if os.path.exists(output):
@@ -671,7 +672,7 @@ def plot_speedups(folder, cases):
         data_files.append(data)
         script.append(bar_panel(percents, data, ("" if len(panels) > 1 else "mdh and its peers on %s\n" % device) +
                                 "share of the device's limit (FP32 peak or copy bandwidth)" +
-                                ("\n%d in cache (above the copy bandwidth), not shown" % len(in_cache) if in_cache else ""),
+                                ("\n%d in cache or partly in cache, not shown" % len(in_cache) if in_cache else ""),
                                 "% of limit", False, "%.1f%%"))
     if len(panels) > 1:
         script.append("unset multiplot")

@@ -6,7 +6,9 @@ FP32 multiply-add throughput and its copy bandwidth. A row's achieved GFLOP/s an
 peers/steady_measurement.h); its share of the limit is the larger of
 the two ratios, named by the limit it is closer to: "73% BW" or "41% FP32". A row computed in TF32 (its record's
 `precision`) is judged by the bandwidth only: device_peak measures no tensor-core peak, and the FP32 one is not
-its limit. Standard library only, like experiments.py, which calls these functions.
+its limit. A bandwidth share is claimed only for a working set at least twice the device's global-memory cache
+(device_peak records CL_DEVICE_GLOBAL_MEM_CACHE_SIZE): below that, part of it stays in the cache between the calls
+timed back to back. Standard library only, like experiments.py, which calls these functions.
 """
 import json
 import os
@@ -15,7 +17,8 @@ PEAK_RECORD = "device_peak.json"  # in results/<device>/records/, beside the row
 
 # Columns this adds to benchmark.csv. Each row keeps the limits it was judged against, so rows from earlier runs
 # (another --only) stay judged against the peak of their own run.
-CSV_FIELDS = ["gbytes_per_s", "peak_fp32_gflops", "peak_copy_gbytes_per_s", "percent_of_limit", "limit"]
+CSV_FIELDS = ["gbytes_per_s", "peak_fp32_gflops", "peak_copy_gbytes_per_s", "percent_of_limit", "limit",
+              "working_set_bytes", "peak_cache_bytes"]
 
 
 def measure_peak(program_path, device, records_folder, run, timeout=None):
@@ -73,27 +76,42 @@ def limit_fields(record, peak):
         share, limit = max(shares)
         fields["percent_of_limit"] = "%.1f" % (100 * share)
         fields["limit"] = limit
+    if nbytes:
+        fields["working_set_bytes"] = "%d" % int(float(nbytes))
+    if peak.get("global_mem_cache_bytes"):
+        fields["peak_cache_bytes"] = "%d" % int(peak["global_mem_cache_bytes"])
     return fields
 
 
 # What a share of the copy bandwidth above 100% is written as: such a row's input stayed in a cache between the
 # calls it was timed over (a small working set), so its share says nothing about the memory it was judged against.
 IN_CACHE = "in cache"
+# What a share of the copy bandwidth is written as when the working set is smaller than twice the device's cache:
+# part of it may be served from the cache, so the share is not one of the memory's bandwidth alone.
+PARTLY_IN_CACHE = "partly in cache"
 
 
-def share_cell(percent, limit):
-    """A share of the limit as tables show it: "73% BW", "7.5% FP32", IN_CACHE above 100% of the copy bandwidth,
-    and "above FP32 peak" where a row claims more than device_peak's FMA throughput (flops counted wrongly)."""
+def share_cell(percent, limit, working_set_bytes=None, cache_bytes=None):
+    """A share of the limit as tables show it: "73% BW", "7.5% FP32"; IN_CACHE above 100% of the copy bandwidth,
+    PARTLY_IN_CACHE for a bandwidth share whose working set is below twice the cache (both known), and "above FP32
+    peak" where a row claims more than device_peak's FMA throughput (flops counted wrongly)."""
     if percent > 100:
         return IN_CACHE if limit == "BW" else "above %s peak" % limit
+    if limit == "BW" and working_set_bytes and cache_bytes and float(working_set_bytes) < 2 * float(cache_bytes):
+        return PARTLY_IN_CACHE
     return ("%.0f%% %s" if percent >= 10 else "%.1f%% %s") % (percent, limit)
+
+
+def row_share_cell(row_percent, row):
+    """share_cell of a benchmark.csv row's share, with the working set and cache the row recorded (older rows: none)."""
+    return share_cell(row_percent, row.get("limit", ""), row.get("working_set_bytes"), row.get("peak_cache_bytes"))
 
 
 def limit_cell(row):
     """The table cell of one benchmark.csv row (share_cell), or "N/A" where the row has no limit."""
     if row.get("status") != "ok" or not row.get("percent_of_limit"):
         return "N/A"
-    return share_cell(float(row["percent_of_limit"]), row["limit"])
+    return row_share_cell(float(row["percent_of_limit"]), row)
 
 
 def limit_cells(rows):
@@ -106,4 +124,5 @@ def peak_metadata(peak):
     if not peak:
         return {"device_peak": "not measured (device_peak missing or failed): no % of limit"}
     return {"device_peak": {key: peak.get(key) for key in
-                            ("device", "driver", "fp32_gflops", "copy_gbytes_per_s", "quick", "passed")}}
+                            ("device", "driver", "fp32_gflops", "copy_gbytes_per_s", "global_mem_cache_bytes", "quick",
+                             "passed")}}

@@ -75,7 +75,7 @@ def disagree(first, second, column):
 def table(rows, folder=None):
     """One dict per case of one device: routine, label, sizes, precision, run (its run_id), ours (program name), ours_ms, peers
     [(peer, ms, speedup)] of the peers that ran, unavailable [(peer, reason)] of those that cannot run on this
-    machine, and percent [(program, percent, limit)] where benchmark.csv has the percent_of_limit column. Times are
+    machine, and percent [(program, percent, limit, table cell)] where benchmark.csv has the percent_of_limit column. Times are
     the headline_column's, the benchmark's final timing of each program; speedups come from them alone. Where the
     tuned and the default row ran one configuration (records in `folder`) and their timings disagree beyond the
     noise, mdh's cell shows both and each speedup the range they give, rather than the luckier timing's."""
@@ -107,7 +107,8 @@ def table(rows, folder=None):
                     fmt_ms(ours_times[0]), fmt_ms(ours_times[1]))
         for r in items:
             if r.get(PERCENT_OF_LIMIT) and r["status"] == "ok" and not r["peer"].startswith("mdh-config-of-"):
-                case["percent"].append((r["peer"], float(r[PERCENT_OF_LIMIT]), r.get("limit", "")))
+                case["percent"].append((r["peer"], float(r[PERCENT_OF_LIMIT]), r.get("limit", ""),
+                                        percent_of_limit.limit_cell(r)))
             if r is ours or r is default or r["peer"].startswith("mdh-config-of-"):
                 continue  # the portability runs have their own table (RESULTS/portability.md)
             if r["status"].startswith("not available here"):
@@ -242,7 +243,8 @@ def tables_text(folder, store, cases, limits, column=STEADY_COLUMN, heading=()):
              "benchmark.csv. %% of limit: the achieved GFLOP/s or "
              "GB/s (the spec's flops and bytes) as a share of this device's FP32 peak or copy bandwidth, "
              "measured by device_peak in the same run; the larger share, named FP32 or BW; '%s' where a row "
-             "exceeds the copy bandwidth (its input stayed in a cache between calls). Tuning: the evaluations "
+             "exceeds the copy bandwidth (its input stayed in a cache between calls), '%s' for a bandwidth share "
+             "whose working set is less than twice the device's global-memory cache. Tuning: the evaluations "
              "and seconds of the tuning run behind mdh's configuration (its journal), and the %s time as the "
              "search measured it (one candidate at a time, not a final timing); default: the default "
              "configuration's time in ms, measured in the same run, or where this run did not measure it, as the "
@@ -250,7 +252,8 @@ def tables_text(folder, store, cases, limits, column=STEADY_COLUMN, heading=()):
              "where the tuned configuration is the default one, the two times then differing by the run-to-run "
              "noise. Precision: fp32 throughout, or tf32 (products of TF32-rounded inputs on the tensor cores, float "
              "accumulation), mdh and every peer of the row alike; a tf32 row's %% of limit is its bandwidth share "
-             "(device_peak measures no tensor-core peak)." % (percent_of_limit.IN_CACHE, SEARCH_BEST, SEARCH_MARK),
+             "(device_peak measures no tensor-core peak)." % (percent_of_limit.IN_CACHE, percent_of_limit.PARTLY_IN_CACHE, SEARCH_BEST,
+                                                          SEARCH_MARK),
              ""]
     run_header = ("| run " if merged else "", "|---" if merged else "")
     lines += ["%s| routine | label | sizes | precision | mdh | %% of limit | tuning | default | peer | peer time | "

@@ -6,6 +6,7 @@
 #include "codegen/parameter_families.h"
 #include "codegen/tuning_space.h"
 #include "support/error.h"
+#include "support/saturating.h"
 
 namespace mdh::defaults {
 
@@ -160,7 +161,7 @@ bool tile_for_reuse(const BoundMdh& bound, const DeviceLimits& limits, KernelCon
   // (docs/decisions.md).
   auto work_items = [&] {
     uint64_t n = 1;
-    for (int d : mdh.concat_dims()) n *= static_cast<uint64_t>(t.num_wg[d] * t.num_wi[d]);
+    for (int d : mdh.concat_dims()) n = saturating_mul(n, static_cast<uint64_t>(t.num_wg[d] * t.num_wi[d]));
     return n;
   };
   while (work_group_count(t) * 2 < limits.compute_units ||

@@ -6,6 +6,7 @@
 #include "codegen/parameter_families.h"
 #include "codegen/tuning_space.h"
 #include "support/error.h"
+#include "support/saturating.h"
 
 namespace mdh::defaults {
 
@@ -85,7 +86,7 @@ uint64_t device_work_items(const DeviceLimits& limits) {
 
 uint64_t output_points(const BoundMdh& bound) {
   uint64_t n = 1;
-  for (int d : bound.mdh->concat_dims()) n *= static_cast<uint64_t>(bound.dim_extents[d]);
+  for (int d : bound.mdh->concat_dims()) n = saturating_mul(n, static_cast<uint64_t>(bound.dim_extents[d]));
   return n;
 }
 
@@ -104,13 +105,13 @@ int reduction_to_split_for_small_output(const BoundMdh& bound, const DeviceLimit
 
 uint64_t work_item_count(const KernelConfig& c) {
   uint64_t n = 1;
-  for (size_t d = 0; d < c.num_wg.size(); ++d) n *= static_cast<uint64_t>(c.num_wg[d] * c.num_wi[d]);
+  for (size_t d = 0; d < c.num_wg.size(); ++d) n = saturating_mul(n, static_cast<uint64_t>(c.num_wg[d] * c.num_wi[d]));
   return n;
 }
 
 uint64_t work_group_size(const KernelConfig& c) {
   uint64_t n = 1;
-  for (int64_t w : c.num_wi) n *= static_cast<uint64_t>(w);
+  for (int64_t w : c.num_wi) n = saturating_mul(n, static_cast<uint64_t>(w));
   return n;
 }
 

@@ -6,7 +6,9 @@
 #include <limits>
 #include <string>
 
+#include "codegen/default_config.h"
 #include "codegen/families/family_support.h"
+#include "codegen/index_range.h"
 #include "codegen/tuning_space.h"
 #include "pipeline/tuning_search_space.h"
 #include "tests/codegen/codegen_test_support.h"
@@ -46,16 +48,23 @@ TEST(SpaceCounting, ExtentProductsSaturate) {
 }
 
 TEST(SpaceCounting, ThreeReductionsOfTwoToThe31) {
-  const BoundMdh bound = testing::bind_spec_text(kThreeReductions, "big.mdh", "R=2147483647");
-  for (const DeviceLimits& limits : {testing::first_device_limits(), testing::h200_device_limits()}) {
-    const TuningSpace space = make_tuning_space(bound, limits);
-    // Work-groups can share reductions of 2^93 points: the family that finishes them exists.
-    EXPECT_NE(find_parameter(space, "WG_COMBINE"), nullptr);
-    const TuningParameter* wg = find_parameter(space, "NUM_WG_a");
-    ASSERT_NE(wg, nullptr);
-    EXPECT_EQ(wg->hi, 2147483647);
-    const tuner::SearchSpace search = make_search_space(space);
-    EXPECT_GT(search.size().str().size(), 20u) << "more candidates than 64 bits count: " << search.size().str();
+  // At 2^28 - 57, a prime (few tile sizes divide it) below 2^31 / 6, where the kernel's int indices bound no tile,
+  // and at 2^31 - 1, where they leave few tiles (IndicesNearTwoToThe31StayWithinInt) and the space is smaller.
+  for (const int64_t extent : {int64_t{268435399}, int64_t{2147483647}}) {
+    const BoundMdh bound = testing::bind_spec_text(kThreeReductions, "big.mdh", "R=" + std::to_string(extent));
+    for (const DeviceLimits& limits : {testing::first_device_limits(), testing::h200_device_limits()}) {
+      const TuningSpace space = make_tuning_space(bound, limits);
+      // Work-groups can share reductions of 2^84 or 2^93 points: the family that finishes them exists.
+      EXPECT_NE(find_parameter(space, "WG_COMBINE"), nullptr);
+      const TuningParameter* wg = find_parameter(space, "NUM_WG_a");
+      ASSERT_NE(wg, nullptr);
+      EXPECT_EQ(wg->hi, extent);
+      const tuner::SearchSpace search = make_search_space(space);
+      if (extent < 2147483647)
+        EXPECT_GT(search.size().str().size(), 20u) << "more candidates than 64 bits count: " << search.size().str();
+      else
+        EXPECT_NE(search.size().str(), "0");
+    }
   }
 }
 
@@ -69,6 +78,49 @@ TEST(SpaceCounting, TwentyDimensions) {
   const tuner::SearchSpace search = make_search_space(space);
   // Three loop orders of 20! each alone make 1.4e55 candidates: a count in 64 bits would have wrapped.
   EXPECT_GE(search.size().str().size(), 56u) << search.size().str();
+}
+
+// Near 2^31 the kernel's int indices bound the tiles: a reduction of 2^31 - 647 split as before over 1024 work-groups
+// of 2^21 made EXTENT + LT_SIZE - 1 wrap, and the kernel summed to 0. The space says so, and the default fits.
+TEST(SpaceCounting, IndicesNearTwoToThe31StayWithinInt) {
+  const char* const broadcast =
+      "md_hom broadcast\nsize I R\ninput A : float[I]\noutput B : float[I]\nview (i < I, r < R) : A[i] -> B[i]\n"
+      "scalar (a) = a\ncombine (++, +)\n";
+  const BoundMdh bound = testing::bind_spec_text(broadcast, "broadcast.mdh", "I=1,R=2147483001");
+  EXPECT_EQ(tunable_index_reach(2147483001, 2097152, 1024, 1, 4), int64_t{2147483001} + 2097152 - 1);
+  EXPECT_EQ(tunable_index_reach(2147483001, 1, 2147483001, 1, 1), 2147483001);
+  EXPECT_GT(tunable_index_reach(2147483647, 2147483647, 2147483647, 2147483647, 2147483647), int64_t{1} << 62);
+  for (const DeviceLimits& limits : {testing::first_device_limits(), testing::h200_device_limits()}) {
+    const TuningSpace space = make_tuning_space(bound, limits);
+    KernelConfig config = default_config(bound, limits);  // checked valid inside
+    EXPECT_LE(tunable_index_reach(2147483001, config.local_tile_size[1], config.num_wg[1], config.num_wi[1],
+                                  config.private_tile_size[1]),
+              2147483647);
+    EXPECT_GT(config.num_wg[1], 1) << "the long reduction stays split";
+    config.local_tile_size[1] = 2097152;
+    config.num_wg[1] = 1024;
+    const std::optional<std::string> why = first_violation(space, assignment_from_config(space, config));
+    ASSERT_TRUE(why.has_value());
+    EXPECT_EQ(why->rfind("violates 2147483001 + LT_SIZE_r <= 2^31 (past the kernel's int indices) (LT_SIZE_r = "
+                         "2097152)",
+                         0),
+              0u)
+        << *why;
+    config.local_tile_size[1] = 640;
+    config.num_wg[1] = 1024;
+    const std::optional<std::string> reach = first_violation(space, assignment_from_config(space, config));
+    ASSERT_TRUE(reach.has_value());
+    EXPECT_EQ(reach->rfind("violates largest int index along r <= 2147483647 (the kernel's int indices) (largest int "
+                           "index along r = ",
+                           0),
+              0u)
+        << *reach;
+  }
+  // Extents below 2^31 / 6 cannot pass the end: their spaces hold no such constraint.
+  const TuningSpace small = make_tuning_space(testing::bind_spec_text(broadcast, "broadcast.mdh", "I=1,R=357913941"),
+                                              testing::first_device_limits());
+  for (const TuningConstraint& c : small.constraints)
+    EXPECT_EQ(c.description().find("largest int index"), std::string::npos) << c.description();
 }
 
 }  // namespace

@@ -142,6 +142,45 @@ if [ "$group" = inputs ]; then
   good space-20-dimensions space dims20.mdh --size N=2 -q
   printf 'md_hom big\nsize R\ninput A : float[R]\noutput B : float[1]\nview (a < R, b < R, c < R) : A[a] -> B[0]\nscalar (x) = x\ncombine (+, +, +)\n' >big.mdh
   good space-reductions-of-2-to-the-31 space big.mdh --size R=2147483647 -q
+  # 20 dimensions whose products pass 2^31 and 2^63 (run under UBSan too): one `++` dimension and 19 reductions that
+  # A does not index, 2^589 steps at 2^31 - 1. Counted, split over work-groups and checked without wrapping; the
+  # default configuration is one the checks accept (it made 1024^19 work-groups before).
+  {
+    printf 'md_hom red20\nsize N\ninput A : float[N]\noutput B : float[N]\nview ('
+    for k in $(seq 0 19); do printf 'd%s < N, ' "$k"; done | sed 's/, $//'
+    printf ') : A[d0] -> B[d0]\nscalar (a) = a\ncombine (++'
+    for k in $(seq 1 19); do printf ', +'; done
+    printf ')\n'
+  } >red20.mdh
+  good reductions-19-of-2-to-the-31-space space red20.mdh --size N=2147483647 -q
+  good reductions-19-of-2-to-the-31-default generate red20.mdh --size N=2147483647 --config default -o red20.cl
+  good reductions-19-run run red20.mdh --size N=2 --config default --verify --repeat 1
+  # A broadcast reduction whose default split over 256 work-groups needed a 256 GB scratch buffer
+  printf 'md_hom broadcast\nsize I R\ninput A : float[I]\noutput B : float[I]\nview (i < I, r < R) : A[i] -> B[i]\nscalar (a) = a\ncombine (++, +)\n' >broadcast.mdh
+  good broadcast-reduction-default generate broadcast.mdh --size I=268435456,R=1048576 --config default -o broadcast.cl
+  # Near 2^31 the kernel's int tile arithmetic wrapped (EXTENT + LT_SIZE - 1) and this default summed to 0: the
+  # space bounds the indices, the default keeps within them, and the result verifies
+  good broadcast-reduction-near-2-to-the-31 run broadcast.mdh --size I=1,R=2147483000 --config default --verify --repeat 1
+  # A buffer past the tunable kernel's int indices: refused at its place in the spec before any configuration is
+  # derived (a default derived for it overflowed 64 bits), by space and generate alike; the reference kernel takes it
+  sed -e 's/^input A : float\[N\]$/input A : float[N][N]/' -e 's/ : A\[d0\] -> / : A[d0][d1] -> /' red20.mdh >wide20.mdh
+  wide20_message="wide20.mdh:3:7: error: buffer 'A' has 4294967296 elements at these sizes, more than the tunable kernel's int indices address (2147483647); the reference kernel (--reference) indexes with 64 bits"
+  bad buffer-past-int-indices-space "$wide20_message" space wide20.mdh --size N=65536
+  bad buffer-past-int-indices-generate "$wide20_message" generate wide20.mdh --size N=65536 -o wide20.cl
+  good buffer-past-int-indices-reference generate wide20.mdh --size N=65536 --reference -o wide20.cl
+  # A count past 2^63 in a refused configuration reads as such, not as a wrapped or clamped number
+  sed 's/^output B : float\[N\]$/output B : float[1]/; s/ -> B\[d0\]/ -> B[0]/; s/combine (++/combine (+/' red20.mdh >allred20.mdh
+  if "$mdh" inspect allred20.mdh --size N=2 --config default -o inspected --json >inspected.json 2>&1; then
+    python3 -c 'import json, sys
+c = json.load(open("inspected.json"))["config"]
+for d in range(20):
+    c.update({"LT_SIZE_d%d" % d: 1, "PT_SIZE_d%d" % d: 1, "NUM_WI_d%d" % d: 1, "NUM_WG_d%d" % d: 2147483647})
+json.dump(c, open("saturated.json", "w"))'
+    bad config-count-past-2-to-the-63 "(work-groups on OpenCL dimension 2 = 2^63 or more, work-items on OpenCL dimension 2 = 1, NUM_WG_d0 = 2147483647" generate allred20.mdh --size N=2147483647 --config saturated.json
+  else
+    fail config-count-past-2-to-the-63 "inspect failed: $(head -c 1000 inspected.json)"
+  fi
+  rm -rf red20.cl broadcast.cl wide20.cl inspected inspected.json saturated.json
   { printf 'md_hom g\nsize I\ninput A : float[I]\noutput B : float[I]\nview (i < I) : A[i] -> B[i]\nscalar (a) = '; head -c 200000 /dev/zero | tr '\0' '('; printf 'a\ncombine (++)\n'; } >nested.mdh
   bad spec-deep-expression "nested.mdh" check nested.mdh
 

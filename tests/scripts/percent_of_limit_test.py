@@ -48,7 +48,8 @@ class LimitFields(unittest.TestCase):
         # 2e9 flops and 1e9 bytes in 1 ms: 2,000 GFLOP/s (20% of FP32) and 1,000 GB/s (50% of BW).
         fields = percent_of_limit.limit_fields(record("Fake GPU", 1e6, 2e9, 1e9), PEAK)
         self.assertEqual(fields, {"gbytes_per_s": "1000.00", "peak_fp32_gflops": "10000.0",
-                                  "peak_copy_gbytes_per_s": "2000.0", "percent_of_limit": "50.0", "limit": "BW"})
+                                  "peak_copy_gbytes_per_s": "2000.0", "percent_of_limit": "50.0", "limit": "BW",
+                                  "working_set_bytes": "1000000000"})
         self.assertEqual(percent_of_limit.limit_cell(dict(fields, status="ok")), "50% BW")
         # 9e9 flops in 1 ms: 9,000 GFLOP/s, 90% of FP32, above the 50% of BW.
         fields = percent_of_limit.limit_fields(record("Fake GPU", 1e6, 9e9, 1e9), PEAK)
@@ -88,6 +89,29 @@ class InCache(unittest.TestCase):
         self.assertEqual(percent_of_limit.limit_cell({"status": "ok", "percent_of_limit": "160.7", "limit": "BW"}),
                          "in cache")
 
+    def test_a_working_set_below_twice_the_cache_is_partly_in_cache(self):
+        # The H200's 50 MB of L2: GEMV 4096^2 (67 MB) may claim its share, DOT 2^20 (8 MB) may not.
+        l2 = 50 * 1000 * 1000
+        self.assertEqual(percent_of_limit.share_cell(87.0, "BW", 67 * 1000 * 1000, l2), "partly in cache")
+        self.assertEqual(percent_of_limit.share_cell(87.0, "BW", 100 * 1000 * 1000, l2), "87% BW")
+        self.assertEqual(percent_of_limit.share_cell(87.0, "BW", 8 * 1000 * 1000, l2), "partly in cache")
+        # Above the bandwidth it is in cache, whatever the sizes; a compute-bound share is not the cache's.
+        self.assertEqual(percent_of_limit.share_cell(140.0, "BW", 8 * 1000 * 1000, l2), "in cache")
+        self.assertEqual(percent_of_limit.share_cell(41.0, "FP32", 8 * 1000 * 1000, l2), "41% FP32")
+        # Unknown sizes (rows and peaks from before the cache was recorded): the share as before.
+        self.assertEqual(percent_of_limit.share_cell(87.0, "BW", None, l2), "87% BW")
+        self.assertEqual(percent_of_limit.share_cell(87.0, "BW", 8 * 1000 * 1000, None), "87% BW")
+        self.assertEqual(percent_of_limit.share_cell(87.0, "BW", "", "0"), "87% BW")
+
+    def test_rows_record_their_working_set_and_the_cache_they_were_judged_against(self):
+        peak = dict(PEAK, global_mem_cache_bytes=600 * 1000 * 1000)
+        fields = percent_of_limit.limit_fields(record("Fake GPU", 1e6, 2e9, 1e9), peak)
+        self.assertEqual((fields["working_set_bytes"], fields["peak_cache_bytes"]), ("1000000000", "600000000"))
+        self.assertEqual(percent_of_limit.limit_cell(dict(fields, status="ok")), "partly in cache")
+        peak = dict(PEAK, global_mem_cache_bytes=500 * 1000 * 1000)  # 1 GB is twice 500 MB: claimed
+        self.assertEqual(percent_of_limit.limit_cell(dict(percent_of_limit.limit_fields(
+            record("Fake GPU", 1e6, 2e9, 1e9), peak), status="ok")), "50% BW")
+
     def test_no_committed_table_shows_a_share_above_the_limit(self):
         for path in glob.glob(os.path.join(os.path.dirname(SCRIPTS), "results", "*", "tables.md")):
             with open(path) as f:
@@ -114,7 +138,10 @@ import json, os, sys
 a = sys.argv
 if os.environ.get("FAKE_PEAK_FAILS"):
     sys.exit(1)
-json.dump(json.loads(%r), open(a[a.index("--json") + 1], "w"))
+peak = json.loads(%r)
+if os.environ.get("FAKE_PEAK_CACHE_BYTES"):
+    peak["global_mem_cache_bytes"] = int(os.environ["FAKE_PEAK_CACHE_BYTES"])
+json.dump(peak, open(a[a.index("--json") + 1], "w"))
 """ % json.dumps(PEAK)
 
 
@@ -144,6 +171,7 @@ class BenchmarkAndPrint(unittest.TestCase):
         else:
             os.environ["MDH_BIN"] = self.saved[1]
         os.environ.pop("FAKE_PEAK_FAILS", None)
+        os.environ.pop("FAKE_PEAK_CACHE_BYTES", None)
         self.tmp.cleanup()
 
     def options(self, command):
@@ -171,6 +199,22 @@ class BenchmarkAndPrint(unittest.TestCase):
         self.assertIn("| mdh | % of limit | tuning | default | peer | peer time | speedup | peer % of limit |", tables)
         self.assertIn("| gemv | PC | I=1024,K=1024 | fp32 | 1.0000 | 0.2% BW | none (default configuration) | – | "
                       "openblas | 1.0000 | 1.00 | N/A |", tables)
+
+    def test_a_working_set_below_twice_the_cache_reads_partly_in_cache_in_the_table(self):
+        # GEMV 1024^2 moves 4.2 MB; a device with 4 MB of global-memory cache.
+        os.environ["FAKE_PEAK_CACHE_BYTES"] = str(4 * 1000 * 1000)
+        experiments.benchmark(self.options("benchmark"))
+        ours = self.rows()["mdh-default"]
+        self.assertEqual((ours["working_set_bytes"], ours["peak_cache_bytes"]), ("4202496", "4000000"))
+        with open(os.path.join(self.folder, "benchmark.json")) as f:
+            self.assertEqual(json.load(f)["runs"][0]["device_peak"]["global_mem_cache_bytes"], 4000000)
+        experiments.print_results(self.options("print"))
+        with open(os.path.join(self.folder, "tables.md")) as f:
+            tables = f.read()
+        self.assertIn("| gemv | PC | I=1024,K=1024 | fp32 | 1.0000 | partly in cache | none (default configuration) | "
+                      "– | openblas | 1.0000 | 1.00 | N/A |", tables)
+        self.assertIn("'partly in cache' for a bandwidth share whose working set is less than twice the device's "
+                      "global-memory cache", tables)
 
     def test_without_a_peak_the_rows_say_so_and_keep_their_other_columns(self):
         os.environ["FAKE_PEAK_FAILS"] = "1"
