@@ -97,24 +97,24 @@ TEST(SpaceCounting, IndicesNearTwoToThe31StayWithinInt) {
                                   config.private_tile_size[1]),
               2147483647);
     EXPECT_GT(config.num_wg[1], 1) << "the long reduction stays split";
-    config.local_tile_size[1] = 2097152;
-    config.num_wg[1] = 1024;
-    const std::optional<std::string> why = first_violation(space, assignment_from_config(space, config));
-    ASSERT_TRUE(why.has_value());
-    EXPECT_EQ(why->rfind("violates 2147483001 + LT_SIZE_r <= 2^31 (past the kernel's int indices) (LT_SIZE_r = "
-                         "2097152)",
-                         0),
-              0u)
-        << *why;
-    config.local_tile_size[1] = 640;
-    config.num_wg[1] = 1024;
-    const std::optional<std::string> reach = first_violation(space, assignment_from_config(space, config));
-    ASSERT_TRUE(reach.has_value());
-    EXPECT_EQ(reach->rfind("violates largest int index along r <= 2147483647 (the kernel's int indices) (largest int "
-                           "index along r = ",
-                           0),
-              0u)
-        << *reach;
+    // The first violation of the config with r's tiles of `tile` over 1024 work-groups.
+    const auto violation = [&](int64_t tile) {
+      config.local_tile_size[1] = tile;
+      config.num_wg[1] = 1024;
+      return first_violation(space, assignment_from_config(space, config)).value_or("");
+    };
+    const std::string why = violation(2097152);
+    EXPECT_EQ(
+        why.rfind("violates 2147483001 + LT_SIZE_r <= 2^31 (past the kernel's int indices) (LT_SIZE_r = 2097152)", 0),
+        0u)
+        << why;
+    const std::string reach = violation(640);
+    EXPECT_EQ(
+        reach.rfind("violates largest int index along r <= 2147483647 (the kernel's int indices) (largest int index "
+                    "along r = ",
+                    0),
+        0u)
+        << reach;
   }
   // Extents below 2^31 / 6 cannot pass the end: their spaces hold no such constraint.
   const TuningSpace small = make_tuning_space(testing::bind_spec_text(broadcast, "broadcast.mdh", "I=1,R=357913941"),
