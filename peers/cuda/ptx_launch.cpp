@@ -2,7 +2,7 @@
 // through the CUDA driver API, so that Nsight Compute, which profiles CUDA but not OpenCL, can profile the same
 // machine code. Buffers hold random floats (their values do not matter to the timing); params are refused.
 //
-//   ptx_launch DIR/<md_hom> [--calls N]   then e.g.   ncu --section SpeedOfLight ptx_launch DIR/gemm --calls 2
+//   ptx_launch DIR/<md_hom> [--repeat N]   then e.g.   ncu --section SpeedOfLight ptx_launch DIR/gemm --repeat 2
 #include <cuda.h>
 
 #include <cstdio>
@@ -52,18 +52,18 @@ CUdeviceptr random_buffer(uint64_t bytes, std::mt19937& rng) {
 
 int main(int argc, char** argv) {
   if (argc < 2 || std::string(argv[1]) == "--help") {
-    std::printf("usage: ptx_launch DIR/<md_hom> [--calls N]\n");
+    std::printf("usage: ptx_launch DIR/<md_hom> [--repeat N]\n");
     return argc < 2 ? 2 : 0;
   }
   const std::string base = argv[1];
-  int calls = 20;
+  int repeats = 20;
   for (int a = 2; a < argc; ++a) {
-    if (std::string(argv[a]) == "--calls" && a + 1 < argc)
-      calls = std::atoi(argv[++a]);
+    if (std::string(argv[a]) == "--repeat" && a + 1 < argc)
+      repeats = std::atoi(argv[++a]);
     else
       fail(std::string("unknown argument '") + argv[a] + "'");
   }
-  if (calls < 1) fail("--calls must be at least 1");
+  if (repeats < 1) fail("--repeat must be at least 1");
   std::string ptx = read_file(base + ".ptx");
   const nlohmann::json launch_json = nlohmann::json::parse(read_file(base + ".launch.json"));
   const mdh::LaunchPlan plan = mdh::launch_from_json(launch_json);
@@ -126,12 +126,12 @@ int main(int argc, char** argv) {
   check(cuEventCreate(&start, 0), "cuEventCreate");
   check(cuEventCreate(&stop, 0), "cuEventCreate");
   check(cuEventRecord(start, nullptr), "cuEventRecord");
-  for (int c = 0; c < calls; ++c) call();
+  for (int r = 0; r < repeats; ++r) call();
   check(cuEventRecord(stop, nullptr), "cuEventRecord");
   check(cuEventSynchronize(stop), "cuEventSynchronize");
   float ms = 0;
   check(cuEventElapsedTime(&ms, start, stop), "cuEventElapsedTime");
-  std::printf("%s: %.4f ms per call (%zu kernel%s), %d calls back to back\n", base.c_str(), ms / calls, launches.size(),
-              launches.size() == 1 ? "" : "s", calls);
+  std::printf("%s: %.4f ms per call (%zu kernel%s), %d times back to back\n", base.c_str(), ms / repeats,
+              launches.size(), launches.size() == 1 ? "" : "s", repeats);
   return 0;
 }
