@@ -79,6 +79,7 @@ class MmaEmitter {
   void emit_tile_load(int a, const std::string& k_tile, Into into, bool guarded);
   void emit_tile_loads(const std::string& k_tile, Into into);
   void emit_async_copy(int a, bool guarded);
+  std::string emit_cell_offset(int a);
   void emit_pipelined_loop();
   void emit_register_stores();
   void emit_fragment_products();
@@ -248,7 +249,6 @@ void MmaEmitter::emit_tile_load(int a, const std::string& k_tile, Into into, boo
   const std::string free_block = is_a ? "MMA_BLOCK_M" : "MMA_BLOCK_N";
   const std::string free_extent = is_a ? "MMA_M_EXTENT" : "MMA_N_EXTENT";
   const std::string block = is_a ? "mma_block_m" : "mma_block_n";
-  const std::vector<int>& free_dims = is_a ? roles_.m_dims : roles_.n_dims;
   const BoundAccess& x = b_.inputs[a];
   const std::string buffer = m_.buffers[x.buffer].name;
 
@@ -267,9 +267,7 @@ void MmaEmitter::emit_tile_load(int a, const std::string& k_tile, Into into, boo
     open("if (mma_free < " + free_extent + " && mma_depth < MMA_K_EXTENT)");
   else
     open("");
-  decompose(free_dims, "mma_free", t + "_");
-  decompose(roles_.k_dims, "mma_depth", t + "k_");
-  const std::string at = offset(x, [&](int d) { return role_var(d, t + "_", t + "_", t + "k_"); });
+  const std::string at = emit_cell_offset(a);
   if (vector_width(a) == 1)
     line("mma_v = " + buffer + "[" + at + "];");
   else
@@ -283,11 +281,18 @@ void MmaEmitter::emit_tile_load(int a, const std::string& k_tile, Into into, boo
   close();
 }
 
+// The element offset of the tile cell (mma_free, mma_depth) in input `a`, after the lines that decompose both.
+std::string MmaEmitter::emit_cell_offset(int a) {
+  const std::string t = a == 0 ? "mma_a" : "mma_b";
+  decompose(a == 0 ? roles_.m_dims : roles_.n_dims, "mma_free", t + "_");
+  decompose(roles_.k_dims, "mma_depth", t + "k_");
+  return offset(b_.inputs[a], [&](int d) { return role_var(d, t + "_", t + "_", t + "k_"); });
+}
+
 // One cell's cp.async of 4, 8 or 16 bytes; past the extents it reads nothing (source size 0) and fills zeros.
 void MmaEmitter::emit_async_copy(int a, bool guarded) {
   const bool is_a = a == 0;
   const std::string T = is_a ? "MMA_A" : "MMA_B", t = is_a ? "mma_a" : "mma_b";
-  const std::vector<int>& free_dims = is_a ? roles_.m_dims : roles_.n_dims;
   const BoundAccess& x = b_.inputs[a];
   const std::string buffer = m_.buffers[x.buffer].name;
   const std::string bytes = str(4 * vector_width(a)) + "u";
@@ -296,10 +301,7 @@ void MmaEmitter::emit_async_copy(int a, bool guarded) {
          " && mma_depth < MMA_K_EXTENT;");
   line("__global const float* mma_source = " + buffer + ";");
   open(guarded ? "if (mma_inside)" : "");
-  decompose(free_dims, "mma_free", t + "_");
-  decompose(roles_.k_dims, "mma_depth", t + "k_");
-  line("mma_source = " + buffer + " + " + offset(x, [&](int d) { return role_var(d, t + "_", t + "_", t + "k_"); }) +
-       ";");
+  line("mma_source = " + buffer + " + " + emit_cell_offset(a) + ";");
   close();
   line("const uint mma_target = (uint)(size_t)(" + t + "_tile + " + T + "_TILE_AT(mma_fi, mma_ki));");
   line(std::string("asm volatile(\"cp.async.") + (vector_width(a) == 4 ? "cg" : "ca") + ".shared.global [%0], [%1], " +
