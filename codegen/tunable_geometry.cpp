@@ -108,9 +108,12 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c, i
   for (const CachedTile& t : g.cached_tiles) {
     if (t.layer != Layer::Local || t.memory != Memory::Local) continue;
     copies_fit = true;
+    // Along a dimension whose tiles are sometimes full, the next tile's loads are guarded in edge tiles; its box
+    // must start at the tile's begin (an index that grows with it) to stay the box of a full tile moved by LT_SIZE.
     for (const BoundIndex& index : bound.inputs[t.access].indices)
       for (int d = 0; d < dims; ++d)
-        copies_fit = copies_fit && (index.coefficient[d] == 0 || g.local_tile_fullness[d] == Fullness::Always);
+        copies_fit = copies_fit && (index.coefficient[d] == 0 || g.local_tile_fullness[d] == Fullness::Always ||
+                                    (g.local_tile_fullness[d] == Fullness::Sometimes && index.coefficient[d] > 0));
     if (!copies_fit) break;
     prefetch_bytes += static_cast<uint64_t>(ceil_div(t.elements(), g.work_group_size)) *
                       mdh.size_of(mdh.buffers[mdh.inputs[t.access].buffer].type);
@@ -212,6 +215,20 @@ bool moves_with(const BoundAccess& access, int d) {
   for (const BoundIndex& index : access.indices)
     if (index.coefficient[d] != 0) return true;
   return false;
+}
+
+bool private_copy_unguarded(const BoundMdh& bound, const KernelConfig& c, int a) {
+  const BoundAccess& access = bound.inputs[a];
+  if (c.input_memory[static_cast<int>(Layer::Local)][a] == Memory::None ||
+      c.input_memory[static_cast<int>(Layer::Private)][a] == Memory::None)
+    return false;
+  for (size_t d = 0; d < bound.dim_extents.size(); ++d) {
+    if (!moves_with(access, static_cast<int>(d))) continue;
+    for (const BoundIndex& index : access.indices)
+      if (index.coefficient[d] < 0) return false;
+    if (c.local_tile_size[d] % (c.num_wi[d] * c.private_tile_size[d]) != 0) return false;
+  }
+  return true;
 }
 
 bool indexed_plainly(const BoundAccess& access, int d) {
