@@ -220,7 +220,7 @@ bool moves_with(const BoundAccess& access, int d) {
 bool private_copy_unguarded(const BoundMdh& bound, const KernelConfig& c, int a) {
   const BoundAccess& access = bound.inputs[a];
   if (c.input_memory[static_cast<int>(Layer::Local)][a] == Memory::None ||
-      c.input_memory[static_cast<int>(Layer::Private)][a] == Memory::None)
+      c.input_memory[static_cast<int>(Layer::Private)][a] != Memory::Private)
     return false;
   for (size_t d = 0; d < bound.dim_extents.size(); ++d) {
     if (!moves_with(access, static_cast<int>(d))) continue;

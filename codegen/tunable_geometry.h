@@ -135,7 +135,10 @@ bool moves_with(const BoundAccess& access, int d);
 /// every private step, full or not, without a guard: along every dimension that the access moves with, the index
 /// grows with it (the local cache's box starts at the tile's begin, whatever its end) and the private steps divide
 /// the local tile, so every work-item's box lies inside the local cache. Elements past an edge tile's end are read
-/// but never used. The dimensions whose steps are not always full then rely on LT_SIZE % STEP == 0.
+/// but never used. The dimensions whose steps are not always full then rely on LT_SIZE % STEP == 0. Only for a
+/// private cache in private memory (registers): the kernels that NVIDIA's ptxas miscompiled (tests/repro/
+/// nvidia-ptxas) held theirs in local memory or had steps that do not divide their tiles, so they keep the guarded
+/// copy and its workaround.
 bool private_copy_unguarded(const BoundMdh& bound, const KernelConfig& config, int a);
 /// Whether every buffer index of the access that moves with dimension d is d itself plus a constant (no other
 /// dimension, no window): a private cache then holds one element per owned index of d, whatever the ownership.
