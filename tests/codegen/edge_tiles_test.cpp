@@ -98,6 +98,22 @@ TEST(EdgeTiles, GpuDefaultTilesOneToThreeBesideTheirMultiples) {
   }
 }
 
+// The H200 default of GEMM at sizes off its tile multiples keeps the work-groups of 1024^3 (1000 = 8 x 125 once
+// halved them to 8 x 8 work-items), pipelines its reduction tiles and is assembled at the driver's own level: its
+// register tiles' private copies in edge steps are whole, not the guarded shape that level 1 works around.
+TEST(EdgeTiles, GpuGemmDefaultOffTileMultiplesKeepsItsShapeLevelAndPipeline) {
+  const DeviceLimits h200 = testing::h200_device_limits();
+  const KernelConfig cubed = default_config(testing::bind_app("apps/gemm.mdh", "I=1024,J=1024,K=1024"), h200);
+  for (const char* sizes : {"I=1000,J=1000,K=1000", "I=1008,J=1008,K=1008", "I=2000,J=1500,K=700"}) {
+    const BoundMdh bound = testing::bind_app("apps/gemm.mdh", sizes);
+    const KernelConfig c = default_config(bound, h200);
+    EXPECT_EQ(c.num_wi, cubed.num_wi) << sizes;
+    EXPECT_EQ(c.double_buffer, DoubleBuffer::on) << sizes;
+    EXPECT_EQ(tunable_geometry(bound, c).prefetch_dimension, 2) << sizes;
+    EXPECT_EQ(generate_tunable_kernel(bound, c, h200).build_options, "-cl-std=CL1.2") << sizes;
+  }
+}
+
 // The property tests draw configurations whose private caches, filled from local caches, are copied whole in private
 // steps that are not always full (private_copy_unguarded), and others whose copies stay guarded there.
 TEST(EdgeTiles, PropertyDrawsReachWholeAndGuardedPrivateCopiesInEdgeSteps) {
