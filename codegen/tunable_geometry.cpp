@@ -103,7 +103,7 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c, i
     }
   }
   // Double buffering (see prefetch_dimension): each work-item holds its share of the next tile of every local cache.
-  bool copies_fit = false;
+  bool copies_fit = false, edges = false;
   uint64_t prefetch_bytes = 0;
   for (const CachedTile& t : g.cached_tiles) {
     if (t.layer != Layer::Local || t.memory != Memory::Local) continue;
@@ -111,9 +111,13 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c, i
     // Along a dimension whose tiles are sometimes full, the next tile's loads are guarded in edge tiles; its box
     // must start at the tile's begin (an index that grows with it) to stay the box of a full tile moved by LT_SIZE.
     for (const BoundIndex& index : bound.inputs[t.access].indices)
-      for (int d = 0; d < dims; ++d)
-        copies_fit = copies_fit && (index.coefficient[d] == 0 || g.local_tile_fullness[d] == Fullness::Always ||
-                                    (g.local_tile_fullness[d] == Fullness::Sometimes && index.coefficient[d] > 0));
+      for (int d = 0; d < dims; ++d) {
+        if (index.coefficient[d] == 0 || g.local_tile_fullness[d] == Fullness::Always) continue;
+        if (g.local_tile_fullness[d] == Fullness::Sometimes && index.coefficient[d] > 0)
+          edges = true;
+        else
+          copies_fit = false;
+      }
     if (!copies_fit) break;
     prefetch_bytes += static_cast<uint64_t>(ceil_div(t.elements(), g.work_group_size)) *
                       mdh.size_of(mdh.buffers[mdh.inputs[t.access].buffer].type);
@@ -129,6 +133,9 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c, i
         g.tile_loop_unroll = u;
         break;
       }
+  // Edge tiles are pipelined through registers, not with two local tiles (DOUBLE_BUFFER local): configurations
+  // tuned at such sizes before edges were pipelined were checked against the local memory of one tile.
+  copies_fit = copies_fit && !(edges && c.double_buffer == DoubleBuffer::local);
   if (copies_fit) g.prefetch_dimension = g.innermost_reduction_tile_loop;
   if (const int d = g.innermost_reduction_tile_loop;
       d >= 0 && c.unroll_tiles == UnrollTiles::on && g.tile_loop_unroll > 1 &&

@@ -82,8 +82,8 @@ struct TunableGeometry {
   // The reduction dimension whose tile loop DOUBLE_BUFFER pipelines, -1 where it cannot: the innermost reduction
   // tile loop, where at least one input is cached in local memory and every local cache is full in every tile, or
   // sometimes full along dimensions that its indices grow with (edge tiles load the next tile guarded, zero past the
-  // tile's end). Each work-item holds ceil(SIZE / WG_SIZE) elements of the next tile per cache. Whatever
-  // DOUBLE_BUFFER says.
+  // tile's end; not with DOUBLE_BUFFER local). Each work-item holds ceil(SIZE / WG_SIZE) elements of the next tile
+  // per cache. Whatever DOUBLE_BUFFER says otherwise.
   int prefetch_dimension = -1;
   // The tile loop that UNROLL_TILES unrolls where only its last tile can be short or empty: WG_OWNERSHIP strided and
   // tiles sometimes full along it. Work-group g's tile t is local tile t*NUM_WG + g, and for t < TILES_PER_WG - 1
