@@ -110,14 +110,21 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c, i
     }
   }
   // Double buffering (see prefetch_dimension): each work-item holds its share of the next tile of every local cache.
-  bool copies_fit = false;
+  bool copies_fit = false, edges = false;
   uint64_t prefetch_bytes = 0;
   for (const CachedTile& t : g.cached_tiles) {
     if (t.layer != Layer::Local || t.memory != Memory::Local) continue;
     copies_fit = true;
+    // Along a dimension whose tiles are sometimes full, the next tile's loads are guarded in edge tiles; its box
+    // must start at the tile's begin (an index that grows with it) to stay the box of a full tile moved by LT_SIZE.
     for (const BoundIndex& index : bound.inputs[t.access].indices)
-      for (int d = 0; d < dims; ++d)
-        copies_fit = copies_fit && (index.coefficient[d] == 0 || g.local_tile_fullness[d] == Fullness::Always);
+      for (int d = 0; d < dims; ++d) {
+        if (index.coefficient[d] == 0 || g.local_tile_fullness[d] == Fullness::Always) continue;
+        if (g.local_tile_fullness[d] == Fullness::Sometimes && index.coefficient[d] > 0)
+          edges = true;
+        else
+          copies_fit = false;
+      }
     if (!copies_fit) break;
     prefetch_bytes =
         saturating_add(prefetch_bytes, bytes_of(ceil_div(t.elements(), g.work_group_size),
@@ -134,6 +141,9 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c, i
         g.tile_loop_unroll = u;
         break;
       }
+  // Edge tiles are pipelined through registers, not with two local tiles (DOUBLE_BUFFER local): configurations
+  // tuned at such sizes before edges were pipelined were checked against the local memory of one tile.
+  copies_fit = copies_fit && !(edges && c.double_buffer == DoubleBuffer::local);
   if (copies_fit) g.prefetch_dimension = g.innermost_reduction_tile_loop;
   if (const int d = g.innermost_reduction_tile_loop;
       d >= 0 && c.unroll_tiles == UnrollTiles::on && g.tile_loop_unroll > 1 &&
@@ -225,6 +235,20 @@ bool moves_with(const BoundAccess& access, int d) {
   for (const BoundIndex& index : access.indices)
     if (index.coefficient[d] != 0) return true;
   return false;
+}
+
+bool private_copy_unguarded(const BoundMdh& bound, const KernelConfig& c, int a) {
+  const BoundAccess& access = bound.inputs[a];
+  if (c.input_memory[static_cast<int>(Layer::Local)][a] == Memory::None ||
+      c.input_memory[static_cast<int>(Layer::Private)][a] != Memory::Private)
+    return false;
+  for (size_t d = 0; d < bound.dim_extents.size(); ++d) {
+    if (!moves_with(access, static_cast<int>(d))) continue;
+    for (const BoundIndex& index : access.indices)
+      if (index.coefficient[d] < 0) return false;
+    if (c.local_tile_size[d] % (c.num_wi[d] * c.private_tile_size[d]) != 0) return false;
+  }
+  return true;
 }
 
 bool indexed_plainly(const BoundAccess& access, int d) {

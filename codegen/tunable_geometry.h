@@ -80,9 +80,10 @@ struct TunableGeometry {
   // kMaxUnrolledTiles (1 without such a loop).
   int64_t tile_loop_unroll = 1;
   // The reduction dimension whose tile loop DOUBLE_BUFFER pipelines, -1 where it cannot: the innermost reduction
-  // tile loop, where at least one input is cached in local memory and every local cache is full in every tile (no
-  // guards). Each work-item holds ceil(SIZE / WG_SIZE) elements of the next tile per cache. Whatever DOUBLE_BUFFER
-  // says.
+  // tile loop, where at least one input is cached in local memory and every local cache is full in every tile, or
+  // sometimes full along dimensions that its indices grow with (edge tiles load the next tile guarded, zero past the
+  // tile's end; not with DOUBLE_BUFFER local). Each work-item holds ceil(SIZE / WG_SIZE) elements of the next tile
+  // per cache. Whatever DOUBLE_BUFFER says otherwise.
   int prefetch_dimension = -1;
   // The tile loop that UNROLL_TILES unrolls where only its last tile can be short or empty: WG_OWNERSHIP strided and
   // tiles sometimes full along it. Work-group g's tile t is local tile t*NUM_WG + g, and for t < TILES_PER_WG - 1
@@ -130,6 +131,15 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& conf
 
 /// Whether some buffer index of the access moves with dimension d.
 bool moves_with(const BoundAccess& access, int d);
+/// Whether the private cache of input access `a`, filled from its local cache, copies a private tile's whole box in
+/// every private step, full or not, without a guard: along every dimension that the access moves with, the index
+/// grows with it (the local cache's box starts at the tile's begin, whatever its end) and the private steps divide
+/// the local tile, so every work-item's box lies inside the local cache. Elements past an edge tile's end are read
+/// but never used. The dimensions whose steps are not always full then rely on LT_SIZE % STEP == 0. Only for a
+/// private cache in private memory (registers): the kernels that NVIDIA's ptxas miscompiled (tests/repro/
+/// nvidia-ptxas) held theirs in local memory or had steps that do not divide their tiles, so they keep the guarded
+/// copy and its workaround.
+bool private_copy_unguarded(const BoundMdh& bound, const KernelConfig& config, int a);
 /// Whether every buffer index of the access that moves with dimension d is d itself plus a constant (no other
 /// dimension, no window): a private cache then holds one element per owned index of d, whatever the ownership.
 bool indexed_plainly(const BoundAccess& access, int d);

@@ -59,8 +59,9 @@ LaunchPlan TunableEmitter::emit() {
 // level 1 on NVIDIA; every other kernel keeps the driver's default.
 // The ptxas miscompile of tests/repro/nvidia-ptxas: every wrong kernel filled a private cache from a local cache
 // with a guarded copy (a private step that is not always full: the `guard ? element : 0` shape). Those kernels are
-// built at -cl-nv-opt-level=1; a private cache filled from a local cache in full steps only (no guard) keeps the
-// driver's default level: the register tiles of fast GEMMs are such copies, and level 1 costs them their speed.
+// built at -cl-nv-opt-level=1; a private cache filled from a local cache in full steps only, or whole in every step
+// (private_copy_unguarded: no guard), keeps the driver's default level: the register tiles of fast GEMMs are such
+// copies, and level 1 costs them their speed, the interior's too, wherever the sizes leave edge tiles.
 static std::string nvidia_build_options(const BoundMdh& bound, const KernelConfig& config, const DeviceLimits& limits) {
   if (!limits.nvidia_driver) return "";
   const auto& local = config.input_memory[static_cast<int>(Layer::Local)];
@@ -68,6 +69,7 @@ static std::string nvidia_build_options(const BoundMdh& bound, const KernelConfi
   const TunableGeometry g = tunable_geometry(bound, config);
   for (size_t a = 0; a < local.size() && a < priv.size(); ++a) {
     if (local[a] == Memory::None || priv[a] == Memory::None) continue;
+    if (private_copy_unguarded(bound, config, static_cast<int>(a))) continue;  // no guarded copy in any step
     for (size_t d = 0; d < g.step_fullness.size(); ++d)
       if (moves_with(bound.inputs[a], static_cast<int>(d)) && g.step_fullness[d] != Fullness::Always)
         return " -cl-nv-opt-level=1";

@@ -17,8 +17,10 @@ namespace mdh {
 /// edge tiles peeled, FP_CONTRACT ON (issue 12 items 1 and 2); 3: one test per local tile, not per private step,
 /// where a full tile has only full steps (2026-12); 4: no reset and fewer barriers at the end of a reduction combined
 /// once (CMB_RES G), the count without a barrier where work-item 0 alone stored (2026-12); 5: an unrolled tile loop
-/// over strided work-group tiles tests its last tile alone (TunableGeometry::peeled_tile_loop, 2026-12).
-inline constexpr int kTunableKernelGeneration = 5;
+/// over strided work-group tiles tests its last tile alone (TunableGeometry::peeled_tile_loop, 2026-12); 6: edge
+/// steps copy whole private tiles where the steps divide the tile (private_copy_unguarded; NVIDIA's default
+/// optimisation level then), and DOUBLE_BUFFER pipelines tiles that are sometimes full (2026-12).
+inline constexpr int kTunableKernelGeneration = 6;
 
 /// Kernels `<mdh name>_tunable` and, when NUM_WG of a reduction dimension exceeds 1, `<mdh name>_combine_wg`.
 /// Arguments of the first: the input buffers in declaration order, the output buffer (or the partial-results

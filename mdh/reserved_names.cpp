@@ -225,6 +225,7 @@ const std::set<std::string>& generator_identifiers() {
       "wg_counts",
       "pt_nonempty",
       "tile_nonempty",
+      "next_nonempty",
       "tile_points",
       "acc",
       "accumulators",
@@ -273,7 +274,7 @@ const std::vector<std::string>& derived_prefixes() {
       "s_",        "t_",          "ps_",           "pt_begin_",     "pt_end_",     "tile_begin_",  "tile_end_",
       "wg_",       "wi_",         "wg_rest_",      "wi_rest_",      "v_",          "b_",           "res_p_",
       "res_l_",    "pf_",         "sv_",           "tu_",           "next_begin_", "wg_sw_first_", "wg_sw_height_",
-      "wg_sw_in_", "wg_sw_span_",
+      "wg_sw_in_", "wg_sw_span_", "next_end_",     "zero_pf_",
   };
   return prefixes;
 }

@@ -55,9 +55,14 @@ inline constexpr int64_t kRegisterTileElements = 8;
 inline constexpr int64_t kCachedReductionTile = 16;
 inline constexpr uint64_t kWorkItemsPerComputeUnit = 128;
 inline constexpr int64_t kDividingWorkItemsFloor = 8;
-// A reduction tile shorter than this is not worth a divisor of the extent: the tiles are cut at
-// kCachedReductionTile and the last one is short instead.
-inline constexpr int64_t kShortestReductionTile = 4;
+// Work-items are halved to divide the extent only where they leave more than 1/kMostIdleShare of it idle in the
+// last step (E = 24 with 16 work-items: 8 of 32); a few idle indices at the edge cost less than work-groups of a
+// quarter of the size everywhere (1000 = 8 x 125 with 16 work-items: 8 of 1,008).
+inline constexpr int64_t kMostIdleShare = 8;
+// A reduction tile is cut to a divisor of the extent only where one is at least kDividingReductionTileShare
+// (numerator, denominator) of the longest tile; otherwise the tiles keep the longest length and the last one is
+// short: a shorter tile everywhere pays its barriers and copies in every tile, a short last tile only once.
+inline constexpr int64_t kDividingReductionTileShare[2] = {3, 4};
 // A locally cached input that every work-item dimension indexes is reused in a work-group only as often as the
 // local tile extends along the dimensions it does not read, which carry no work-items and keep the plain default's 2
 // elements (the CCSD(T) contraction gdab-efgc: 8 points per copied element of TB, one load and store per 8

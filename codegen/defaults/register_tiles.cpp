@@ -145,11 +145,13 @@ bool tile_for_reuse(const BoundMdh& bound, const DeviceLimits& limits, KernelCon
     t.local_tile_size[d] = std::min(bound.dim_extents[d], t.num_wi[d] * t.private_tile_size[d]);
     t.num_wg[d] = (bound.dim_extents[d] + t.local_tile_size[d] - 1) / t.local_tile_size[d];
   };
-  // Work-items that divide the extent where halving them does (E = 24 in CCSD(T) gdab-efgc: 16 work-items leave a
-  // half-empty second tile), not below kDividingWorkItemsFloor.
+  // Work-items that divide the extent where halving them does and they leave much of it idle (E = 24 in CCSD(T)
+  // gdab-efgc: 16 work-items leave a half-empty second tile; kMostIdleShare), not below kDividingWorkItemsFloor.
   for (int d : mdh.concat_dims()) {
-    const int64_t extent = bound.dim_extents[d];
-    if (t.num_wi[d] < 2 * kDividingWorkItemsFloor || extent % t.num_wi[d] == 0 || extent % (t.num_wi[d] / 2) != 0)
+    const int64_t extent = bound.dim_extents[d], wi = t.num_wi[d];
+    const int64_t idle = (extent + wi - 1) / wi * wi - extent;
+    if (wi < 2 * kDividingWorkItemsFloor || extent % wi == 0 || extent % (wi / 2) != 0 ||
+        idle * kMostIdleShare <= extent)
       continue;
     t.num_wi[d] /= 2;
     set_private_tile(d, t.private_tile_size[d]);
@@ -205,20 +207,27 @@ bool tile_for_reuse(const BoundMdh& bound, const DeviceLimits& limits, KernelCon
   KernelConfig unraised = t;
   raise_least_input_reuse(bound, limits, t);
   // Reductions in cached tiles of up to kCachedReductionTile indices (a divisor of the extent where one is not much
-  // shorter, so that no tile is short), private tiles of up to 4; shorter tiles where two work-groups' caches would
-  // not fit a compute unit's local memory (one loads while the other computes). Double buffering where a reduction
-  // tile loop can prefetch. False where no such layout is valid.
+  // shorter, kDividingReductionTileShare, so that no tile is short; else the last tile is short), private tiles of up
+  // to 4 dividing them; shorter tiles where two work-groups' caches would not fit a compute unit's local memory (one
+  // loads while the other computes). Double buffering where a reduction tile loop can prefetch. False where no such
+  // layout is valid.
   auto finish = [&](KernelConfig& f, int64_t longest) {
     pad_transposed_local_caches(bound, f);
     auto set_reduction_tiles = [&](int64_t longest) {
       for (int r : mdh.reduction_dims()) {
         if (f.num_wg[r] > 1) continue;  // a long reduction split over work-groups keeps its split
         const int64_t extent = bound.dim_extents[r];
-        int64_t tile = std::min(longest, extent);
-        while (tile > kShortestReductionTile && extent % tile != 0) --tile;
-        if (extent % tile != 0) tile = std::min(longest, extent);
+        const int64_t full = std::min(longest, extent);
+        int64_t tile = full;
+        while (tile * kDividingReductionTileShare[1] > full * kDividingReductionTileShare[0] && extent % tile != 0)
+          --tile;
+        if (extent % tile != 0) tile = full;
         f.local_tile_size[r] = tile;
-        f.private_tile_size[r] = std::min<int64_t>(4, tile);
+        // Private steps that divide the tile: a tile's last step is then full, and edge steps copy whole private
+        // tiles (private_copy_unguarded), as full ones do.
+        int64_t step = std::min<int64_t>(4, tile);
+        while (step > 1 && tile % (step * f.num_wi[r]) != 0) --step;
+        f.private_tile_size[r] = step;
       }
     };
     set_reduction_tiles(longest);

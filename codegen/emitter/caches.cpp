@@ -75,7 +75,8 @@ void TunableEmitter::open_counted_loops(const std::vector<CountedLoop>& loops) {
 // Lowest corner and extent of access `a` over the box [begin_d, end_d) of every dimension (clipped tile).
 // `nonempty`: an expression that is false when the box is empty; the extents are then 0. `with_extents` false:
 // the lowest corner only (a full box has the cache's extents).
-// `lo_name`: the corner variables are cache_var(l, a, lo_name, k) (the next tile's: "next_lo").
+// `lo_name`: the corner variables are cache_var(l, a, lo_name, k) (the next tile's: "next_lo"), the extents'
+// likewise with "ext" for its "lo" ("next_ext").
 void TunableEmitter::emit_box(Layer l, int a, const std::string& begin_prefix, const std::string& end_prefix,
                               const std::string& nonempty, bool with_extents, const std::string& lo_name) {
   const BoundAccess& access = b_.inputs[a];
@@ -94,7 +95,8 @@ void TunableEmitter::emit_box(Layer l, int a, const std::string& begin_prefix, c
     line("const int " + cache_var(l, a, lo_name, static_cast<int>(k)) + " = " + lo + ";");
     if (!with_extents) continue;
     if (!nonempty.empty()) ext = nonempty + " ? " + ext + " : 0";
-    line("const int " + cache_var(l, a, "ext", static_cast<int>(k)) + " = " + ext + ";");
+    const std::string ext_name = lo_name.substr(0, lo_name.size() - 2) + "ext";
+    line("const int " + cache_var(l, a, ext_name, static_cast<int>(k)) + " = " + ext + ";");
   }
 }
 
@@ -231,44 +233,111 @@ void TunableEmitter::close_copy_rounds(int a) {
 
 // DOUBLE_BUFFER, before the tile loop of dimension r (the prefetch dimension) or inside it (`first` false): the
 // registers pf_<access> receive the local tile that comes next along r, the work-group's first one or the one
-// after the current one. Tiles are full here (TunableGeometry::prefetch_dimension), so the next tile's box is
-// the cache's box moved by LT_SIZE along r.
+// after the current one. The next tile's box is the cache's box moved by LT_SIZE along r. Where tiles are
+// sometimes full (TunableGeometry::prefetch_dimension), a box that is not full is loaded element by element,
+// zero past the tile's end (never read: the edge tiles' code is guarded).
 void TunableEmitter::emit_prefetch(int r, bool first, const std::vector<bool>& loop_open) {
   std::vector<bool> read(m_.dims.size(), false), read_backwards(m_.dims.size(), false);
+  bool edges = false;
   for (int a : locally_cached())
-    for (const BoundIndex& index : b_.inputs[a].indices)
+    for (size_t k = 0; k < b_.inputs[a].indices.size(); ++k) {
+      edges = edges || box_fullness(a, k, g_.local_tile_fullness) != Fullness::Always;
       for (size_t d = 0; d < m_.dims.size(); ++d) {
-        read[d] = read[d] || index.coefficient[d] != 0;
-        read_backwards[d] = read_backwards[d] || index.coefficient[d] < 0;  // the box starts at the tile's end
+        const int64_t coefficient = b_.inputs[a].indices[k].coefficient[d];
+        read[d] = read[d] || coefficient != 0;
+        read_backwards[d] = read_backwards[d] || coefficient < 0;  // the box starts at the tile's end
       }
+    }
+  std::vector<std::string> nonempty;
   for (size_t d = 0; d < m_.dims.size(); ++d) {
     if (!read[d]) continue;
-    const std::string n = dim(static_cast<int>(d));
+    const int di = static_cast<int>(d);
+    const std::string n = dim(di);
     std::string begin = "tile_begin_" + n;
-    if (static_cast<int>(d) == r)
+    if (di == r)
       begin = first ? local_tile(r, "0") + "*" + macro("LT_SIZE", r) : next_tile_begin(r);
     else if (!loop_open[d])  // a reduction tile loop inside r's, of one tile per work-group
-      begin = local_tile(static_cast<int>(d), "0") + "*" + macro("LT_SIZE", static_cast<int>(d));
+      begin = local_tile(di, "0") + "*" + macro("LT_SIZE", di);
     line("const int next_begin_" + n + " = " + begin + ";");
-    if (read_backwards[d])
-      line("const int next_end_" + n + " = next_begin_" + n + " + " + macro("LT_SIZE", static_cast<int>(d)) + ";");
+    if (edges) {  // the next tile's end, clipped as open_tile_loop clips it
+      line("const int next_end_" + n + " = " +
+           (di != r && loop_open[d]
+                ? "tile_end_" + n
+                : "min(next_begin_" + n + " + " + macro("LT_SIZE", di) + ", " + macro("EXTENT", di) + ")") +
+           ";");
+      nonempty.push_back("next_end_" + n + " > next_begin_" + n);
+    } else if (read_backwards[d]) {
+      line("const int next_end_" + n + " = next_begin_" + n + " + " + macro("LT_SIZE", di) + ";");
+    }
   }
+  if (edges) line("const int next_nonempty = " + join(nonempty, " && ") + ";");
   for (int a : locally_cached()) {
-    emit_box(Layer::Local, a, "next_begin_", "next_end_", "", false, "next_lo");
-    const int64_t width = vector_prefetch(a) ? vector_width(a) : 1;
-    if (width > 1)
-      open_vector_copy_rounds(a);
-    else
-      open_copy_rounds(a);
-    const std::vector<std::string> relative = emit_copy_coordinates(a, width);
-    const std::vector<std::string> absolute = box_coordinates(Layer::Local, a, relative, "next_lo");
-    line(prefetch_array(a) + "[n] = " +
-         (width > 1 ? vector_load(Layer::Local, a, absolute) : element_at(a, Source::Global, absolute)) + ";");
-    if (width > 1)
-      close();
-    else
-      close_copy_rounds(a);
+    std::vector<FullTest> tests;
+    for (size_t k = 0; k < b_.inputs[a].indices.size(); ++k)
+      tests.push_back(
+          {box_fullness(a, k, g_.local_tile_fullness), cache_var(Layer::Local, a, "next_ext", static_cast<int>(k)) +
+                                                           " == " + cache_macro(Layer::Local, a, "EXTENT_" + str(k))});
+    const bool all_full =
+        std::all_of(tests.begin(), tests.end(), [](const FullTest& t) { return t.fullness == Fullness::Always; });
+    if (all_full) {
+      emit_box(Layer::Local, a, "next_begin_", "next_end_", "", false, "next_lo");
+      emit_prefetch_loads(a);
+      continue;
+    }
+    emit_box(Layer::Local, a, "next_begin_", "next_end_", "next_nonempty", true, "next_lo");
+    peel(tests, [&](bool guarded) {
+      if (guarded)
+        emit_guarded_prefetch_loads(a, tests);
+      else
+        emit_prefetch_loads(a);
+    });
   }
+}
+
+// The registers of access `a`'s next local tile, a full box (emit_prefetch).
+void TunableEmitter::emit_prefetch_loads(int a) {
+  const int64_t width = vector_prefetch(a) ? vector_width(a) : 1;
+  if (width > 1)
+    open_vector_copy_rounds(a);
+  else
+    open_copy_rounds(a);
+  const std::vector<std::string> relative = emit_copy_coordinates(a, width);
+  const std::vector<std::string> absolute = box_coordinates(Layer::Local, a, relative, "next_lo");
+  line(prefetch_array(a) +
+       "[n] = " + (width > 1 ? vector_load(Layer::Local, a, absolute) : element_at(a, Source::Global, absolute)) + ";");
+  if (width > 1)
+    close();
+  else
+    close_copy_rounds(a);
+}
+
+// The registers of access `a`'s next local tile where its box may be clipped: element by element (vector registers
+// component by component), each read only inside the box and zero outside it.
+void TunableEmitter::emit_guarded_prefetch_loads(int a, const std::vector<FullTest>& tests) {
+  const int64_t width = vector_prefetch(a) ? vector_width(a) : 1;
+  const std::string zero = "zero_" + prefetch_array(a);
+  line("const " + buffer_type(m_.inputs[a].buffer) + " " + zero + " = {0};");
+  if (width > 1)
+    open_vector_copy_rounds(a);
+  else
+    open_copy_rounds(a);
+  const std::vector<std::string> relative = emit_copy_coordinates(a, width);
+  const size_t vk = relative.size() - 1;  // the vectors run along the unit-stride (last) buffer dimension
+  for (int64_t j = 0; j < width; ++j) {
+    std::vector<std::string> at = relative;
+    if (j > 0) at[vk] = relative[vk] + " + " + str(j);
+    std::vector<std::string> guard;
+    for (size_t k = 0; k < at.size(); ++k)
+      if (tests[k].fullness != Fullness::Always)
+        guard.push_back(at[k] + " < " + cache_var(Layer::Local, a, "next_ext", static_cast<int>(k)));
+    const std::string element = element_at(a, Source::Global, box_coordinates(Layer::Local, a, at, "next_lo"));
+    line(prefetch_array(a) + "[n]" + (width > 1 ? component(j) : std::string()) + " = (" + join(guard, " && ") +
+         ") ? " + element + " : " + zero + ";");
+  }
+  if (width > 1)
+    close();
+  else
+    close_copy_rounds(a);
 }
 
 // The tile loop that UNROLL_TILES unrolls, -1 for none.
@@ -340,15 +409,21 @@ void TunableEmitter::emit_prefetch_stores(bool boxes) {
   }
 }
 
-// The private caches of this work-item's private tile; `guarded`: in a step that may not be full.
+// The private caches of this work-item's private tile; `guarded`: in a step that may not be full. There, caches
+// filled from a local cache that holds every work-item's whole box (private_copy_unguarded) are copied as in full
+// steps: the guarded copy is the shape that NVIDIA's ptxas miscompiled (nvidia_build_options), and the unguarded one
+// keeps the edge work-groups as fast as the others.
 void TunableEmitter::emit_private_tile_loads(bool guarded) {
-  std::vector<int> accesses;
+  std::vector<int> whole, clipped;
   for (size_t a = 0; a < m_.inputs.size(); ++a)
-    if (cached(Layer::Private, a) != Memory::None) accesses.push_back(static_cast<int>(a));
-  if (accesses.empty()) return;
-  if (!guarded) {
-    line("// Cache this work-item's private tile of inputs.");
-    for (int a : accesses) {
+    if (cached(Layer::Private, a) != Memory::None)
+      (guarded && !private_copy_unguarded(b_, c_, static_cast<int>(a)) ? clipped : whole)
+          .push_back(static_cast<int>(a));
+  if (!whole.empty()) {
+    line(guarded
+             ? "// Cache this work-item's private tile of inputs, whole (what lies past the tile's end is not used)."
+             : "// Cache this work-item's private tile of inputs.");
+    for (int a : whole) {
       emit_box(Layer::Private, a, "pt_begin_", "pt_end_", "", false);
       if (vector_copy(Layer::Private, a)) {
         emit_vector_private_copy(a);
@@ -365,14 +440,14 @@ void TunableEmitter::emit_private_tile_loads(bool guarded) {
       emit_copy_body(Layer::Private, a, relative);
       close_loops(loops.size());
     }
-    return;
   }
+  if (clipped.empty()) return;
   std::vector<std::string> nonempty;
   for (size_t d = 0; d < m_.dims.size(); ++d)
     nonempty.push_back("pt_end_" + dim(static_cast<int>(d)) + " > pt_begin_" + dim(static_cast<int>(d)));
   line("// Cache this work-item's private tile of inputs (nothing where it has no elements in this step).");
   line("const int pt_nonempty = " + join(nonempty, " && ") + ";");
-  for (int a : accesses) {
+  for (int a : clipped) {
     // Every element of the private cache is written once per step, unconditionally: the loaded value inside the
     // private tile, zero outside it (never read). A copy guarded by `if` was miscompiled by NVIDIA's ptxas in 4 of
     // 22,000 soak configurations; this shape in 1 of them (nvidia_build_options below has the workaround).

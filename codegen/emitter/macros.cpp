@@ -94,6 +94,15 @@ void TunableEmitter::emit_macros() {
                                      ? " || " + macro("LT_SIZE", d) + " % " + macro("STEP", d) + " != 0"
                                      : std::string()));
   }
+  // Private caches copied whole in steps that may not be full (private_copy_unguarded): the steps divide the tile.
+  for (int d = 0; d < dims; ++d) {
+    if (g_.step_fullness[d] == Fullness::Always) continue;
+    bool relied_on = false;
+    for (size_t a = 0; a < m_.inputs.size(); ++a)
+      relied_on = relied_on || (moves_with(b_.inputs[a], d) && cached(Layer::Private, a) != Memory::None &&
+                                private_copy_unguarded(b_, c_, static_cast<int>(a)));
+    if (relied_on) breaks_full_tiles.push_back(macro("LT_SIZE", d) + " % " + macro("STEP", d) + " != 0");
+  }
   for (const std::string& condition : breaks_full_tiles)
     out_ << "#if " << condition
          << "\n#error \"generated for full tiles: generate the kernel again for other tuning values\"\n#endif\n";

@@ -216,6 +216,8 @@ class TunableEmitter {
   void open_copy_rounds(int a);
   void close_copy_rounds(int a);
   void emit_prefetch(int r, bool first, const std::vector<bool>& loop_open);
+  void emit_prefetch_loads(int a);
+  void emit_guarded_prefetch_loads(int a, const std::vector<FullTest>& tests);
   // UNROLL_TILES while the first copy of the unrolled tile loop's body is emitted: its indentation and where it
   // starts in out_ (close() repeats it), and the expression of its first tile.
   struct UnrolledBody {

@@ -740,7 +740,8 @@ TEST(KernelConfig, CheckConfigNamesTheViolatedConstraint) {
 }
 
 // DOUBLE_BUFFER needs a local cache; whether the sizes give a tile loop to pipeline is not a constraint, so the
-// GPU default of GEMM 1024^3 stays valid at 1000^3 (the tuned-results store takes the nearest size's), unpipelined.
+// GPU default of GEMM 1024^3 stays valid at 1000^3 (the tuned-results store takes the nearest size's), where the k
+// loop is pipelined too: its edge tiles load the next tile guarded.
 TEST(KernelConfig, DoubleBufferNeedsALocalCacheButNoParticularSize) {
   const BoundMdh bound = bind_app("apps/gemm.mdh", "I=1024,J=1024,K=1024");
   KernelConfig c = default_config(bound, h200_device_limits());
@@ -748,7 +749,7 @@ TEST(KernelConfig, DoubleBufferNeedsALocalCacheButNoParticularSize) {
   const BoundMdh other = bind_app("apps/gemm.mdh", "I=1000,J=1000,K=1000");
   const KernelConfig moved = config_from_json(other, config_to_json(bound, c));
   EXPECT_NO_THROW(check_config(other, moved, h200_device_limits()));
-  EXPECT_EQ(tunable_geometry(other, moved).prefetch_dimension, -1);  // 1000 = 7 x 128 + 104: edge tiles
+  EXPECT_EQ(tunable_geometry(other, moved).prefetch_dimension, 2);  // 1000 = 7 x 128 + 104: edge tiles
   c.input_memory[static_cast<int>(Layer::Local)] = {Memory::None, Memory::None};
   c.cache_dim_order[static_cast<int>(Layer::Local)][0] = {0, 1};  // an order needs a cache
   try {

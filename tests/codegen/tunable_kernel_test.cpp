@@ -1081,7 +1081,8 @@ TEST(TunableKernel, InputCachingPerLayerAndBuffer) {
 }
 
 // NVIDIA's PTX assembler miscompiles some kernels whose private caches are filled from local caches by guarded
-// copies (see nvidia_build_options in codegen/tunable_kernel.cpp): those, and only those, are assembled at level 1.
+// copies (see nvidia_build_options in codegen/tunable_kernel.cpp): those, and only those, are assembled at level 1;
+// edge steps whose private tiles lie inside the local cache copy them whole, unguarded.
 TEST(TunableKernel, NvidiaAssemblesGuardedPrivateCopiesFromLocalCachesAtLevelOne) {
   const BoundMdh bound = bind_app("apps/gemm.mdh", "I=5,J=7,K=3");
   const int l = static_cast<int>(Layer::Local), p = static_cast<int>(Layer::Private);
@@ -1108,6 +1109,14 @@ TEST(TunableKernel, NvidiaAssemblesGuardedPrivateCopiesFromLocalCachesAtLevelOne
   EXPECT_EQ(mismatch(full, f), "");
   f.local_tile_size = {4, 4, 3};  // K = 4 in tiles of 3: the second reduction step is short, its copy guarded
   EXPECT_EQ(generate_tunable_kernel(full, f, nvidia).build_options, "-cl-std=CL1.2 -cl-nv-opt-level=1");
+  // Edge tiles whose steps divide the tile (I = 9 in tiles of 4, steps of 4): the edge steps copy whole private
+  // tiles (private_copy_unguarded), no guard, the driver's own level.
+  const BoundMdh edges = bind_app("apps/gemm.mdh", "I=9,J=8,K=4");
+  KernelConfig e = f;
+  e.local_tile_size = {4, 4, 4};
+  e.num_wg = {3, 2, 1};
+  EXPECT_EQ(generate_tunable_kernel(edges, e, nvidia).build_options, "-cl-std=CL1.2");
+  EXPECT_EQ(mismatch(edges, e), "");
 }
 
 // Work-items that share a reduction exchange partial results through res_p between barriers. Declared restrict,

@@ -247,13 +247,9 @@ void gemm_tunable(__global const float* restrict A, __global const float* restri
                 const int pt_end_j = min(pt_begin_j + PT_SIZE_j, tile_end_j);
                 const int pt_begin_k = tile_begin_k + ps_k*STEP_k + wi_k*PT_SIZE_k;
                 const int pt_end_k = min(pt_begin_k + PT_SIZE_k, tile_end_k);
-                // Cache this work-item's private tile of inputs (nothing where it has no elements in this step).
-                const int pt_nonempty = pt_end_i > pt_begin_i && pt_end_j > pt_begin_j && pt_end_k > pt_begin_k;
+                // Cache this work-item's private tile of inputs, whole (what lies past the tile's end is not used).
                 const int cp_B_lo_0 = 0 + 1*pt_begin_k;
-                const int cp_B_ext_0 = pt_nonempty ? 1 + 1*((pt_end_k - 1) - pt_begin_k) : 0;
                 const int cp_B_lo_1 = 0 + 1*pt_begin_j;
-                const int cp_B_ext_1 = pt_nonempty ? 1 + 1*((pt_end_j - 1) - pt_begin_j) : 0;
-                const float zero_cache_p_B = {0};
                 #pragma unroll
                 for (int b_0 = 0; b_0 < CACHE_P_B_EXTENT_0; ++b_0) {
                   #pragma unroll
