@@ -353,7 +353,8 @@ def start_run(options, folder, cases, started):
     ran = {(case["name"], case["label"]) for case in cases}
     kept = kept_rows(options, folder, cases, run_id)
     selector = mdh_output(["devices", "--selector", options.device])
-    this_run = provenance.run_metadata(run_id, ROOT, mdh_output(["devices"]), selector, started)
+    built_from = mdh_output(["--version"]).split()[-1]
+    this_run = provenance.run_metadata(run_id, ROOT, mdh_output(["devices"]), selector, started, built_from)
     compiler = subprocess.run(["c++", "--version"], capture_output=True, text=True).stdout.split("\n")[0] if \
         shutil.which("c++") else "unknown"
     this_run.update({"compiler": compiler, "experiments": os.path.relpath(os.path.abspath(options.experiments), ROOT),

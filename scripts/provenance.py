@@ -96,12 +96,18 @@ def command_output(command):
     return result.stdout.strip() if result.returncode == 0 else None
 
 
-def source_state(root):
-    """The commit of the checkout and whether tracked files other than the results and the store (what benchmark
-    runs write) differ from it; a device copy without git says what its bundle recorded (MDH_COMMIT), dirty unknown."""
-    commit = command_output(["git", "-C", root, "rev-parse", "HEAD"])
-    if not commit:
-        return {"commit": os.environ.get("MDH_COMMIT", "unknown"), "dirty": "unknown (no git checkout)"}
+def source_state(root, built_from=None):
+    """The commit the programs were built from (`built_from`, what `mdh --version` reports; else the checkout's) and
+    whether tracked files other than the results and the store (what benchmark runs write) differ from it. A checkout
+    at another commit than the programs' (a device copy with a stale or no git history) is recorded beside it and
+    makes the local changes unknown; a device copy without git says what its bundle recorded (MDH_COMMIT)."""
+    checkout = command_output(["git", "-C", root, "rev-parse", "HEAD"])
+    commit = built_from or checkout or os.environ.get("MDH_COMMIT", "unknown")
+    if not checkout:
+        return {"commit": commit, "dirty": "unknown (no git checkout)"}
+    if checkout != commit:
+        return {"commit": commit, "checkout_commit": checkout,
+                "dirty": "unknown (the programs were built from another commit than the checkout's)"}
     changed = command_output(["git", "-C", root, "status", "--porcelain", "--untracked-files=no", "--", ".",
                               ":(exclude)results", ":(exclude)tuned"])
     return {"commit": commit, "dirty": bool(changed) if changed is not None else "unknown"}
@@ -120,13 +126,14 @@ def nvidia_gpus():
     return [dict(zip(fields, (v.strip() for v in line.split(",")))) for line in text.splitlines() if line.strip()]
 
 
-def run_metadata(run_id, root, devices_listing, selector, started):
-    """What benchmark.json records about a run at its start: machine, card, build and the exact command."""
+def run_metadata(run_id, root, devices_listing, selector, started, built_from=None):
+    """What benchmark.json records about a run at its start: machine, card, build and the exact command.
+    `built_from`: the commit the programs report (`mdh --version`), which names the run's source."""
     metadata = {
         RUN_ID_FIELD: run_id,
         "device": selected_device(devices_listing, selector),
         "host": {"cpu_model": cpu_model(), "cpu_cores": os.cpu_count(), "system": platform.platform()},
-        "source": source_state(root),
+        "source": source_state(root, built_from),
         "commands": [shlex.join([sys.executable] + sys.argv)],
         "start": utc(started),
     }

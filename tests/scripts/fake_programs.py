@@ -12,7 +12,7 @@ def write_programs(bin_dir, programs):
         os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
 
 
-# `mdh devices` of a machine with one fake GPU, slug fake-gpu: the listing, --slug and --selector.
+# `mdh devices` of a machine with one fake GPU, slug fake-gpu: the listing, --slug and --selector; `mdh --version`.
 FAKE_MDH = """#!/usr/bin/env python3
 import sys
 LISTING = '''Platform 0: Fake Platform (OpenCL 3.0 Fake 1.2)
@@ -24,6 +24,8 @@ if sys.argv[1:3] == ["devices", "--slug"]:
     print("fake-gpu")
 elif sys.argv[1:3] == ["devices", "--selector"]:
     print("0:0")
+elif sys.argv[1:2] == ["--version"]:
+    print("mdh " + "e" * 40)
 else:
     print(LISTING)
 """

@@ -79,6 +79,22 @@ class SourceState(unittest.TestCase):
                 f.write("2\n")
             self.assertEqual(provenance.source_state(root)["dirty"], True)
 
+    def test_the_programs_commit_names_the_source_and_a_checkout_at_another_commit_says_so(self):
+        with tempfile.TemporaryDirectory() as root:
+            def git(*args):
+                subprocess.run(["git", "-C", root, "-c", "user.name=t", "-c", "user.email=t@t.invalid"] + list(args),
+                               check=True, capture_output=True)
+            git("init", "-q")
+            git("commit", "-q", "--allow-empty", "-m", "x")
+            head = subprocess.run(["git", "-C", root, "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+            self.assertEqual(provenance.source_state(root, head), {"commit": head, "dirty": False})
+            other = provenance.source_state(root, "f" * 40)
+            self.assertEqual(other["commit"], "f" * 40)
+            self.assertEqual(other["checkout_commit"], head)
+            self.assertIn("another commit", other["dirty"])
+            self.assertNotIn("with local changes", provenance.run_line(
+                {provenance.RUN_ID_FIELD: "r", "source": other}))
+
 
 class NvidiaGpus(unittest.TestCase):
     def test_uuids_and_clocks_of_every_gpu_and_the_card_in_the_heading(self):
@@ -166,6 +182,7 @@ class Runs(unittest.TestCase):
                           run["device"]["opencl_version"]), ("Fake GPU", "1.0", "Fake Platform", "OpenCL 3.0 Fake"))
         self.assertTrue(run["host"]["cpu_model"] and run["host"]["cpu_cores"] >= 1)
         self.assertIn("dirty", run["source"])
+        self.assertEqual(run["source"]["commit"], "e" * 40)  # what the fake mdh --version reports
         self.assertEqual(len(run["commands"]), 1)
         self.assertLessEqual(run["start"], run["end"])
         self.assertEqual([(c["label"], c["ci"], c["warmups"]) for c in run["cases"]], [("A", 0.05, 2), ("B", 0.05, 2)])
