@@ -441,6 +441,7 @@ def benchmark(options):
         writer = csv.DictWriter(f, fieldnames=CSV_FIELDS, extrasaction="ignore")
         writer.writeheader()
         writer.writerows(dict(r, run_id=provenance.row_run_id(r)) for r in rows)
+    prune_records(records_folder, rows)
     for peer, versions in provenance.peer_versions(records).items():
         known = run_info["peer_library_versions"].setdefault(peer, [])
         known += [v for v in versions if v not in known]
@@ -449,6 +450,17 @@ def benchmark(options):
     with open(os.path.join(folder, "benchmark.json"), "w") as f:
         json.dump(benchmark_metadata(slug, rows, run_info, earlier_runs), f, indent=2)
     print("wrote %s (run %s)" % (shown_path(os.path.join(folder, "benchmark.csv")), run_id))
+
+
+def prune_records(records_folder, rows):
+    """Removes the records (and their logs) of programs that no row of the table names: a table's folder keeps the
+    records behind its rows only, not those of peers or cases that earlier runs measured."""
+    kept = {"device_peak"} | {"%s-%s-%s" % (r["routine"], r["label"], r["peer"]) for r in rows}
+    for path in glob.glob(os.path.join(records_folder, "*.json")):
+        if os.path.basename(path)[:-len(".json")] not in kept:
+            for stale in (path, path + ".log"):
+                if os.path.exists(stale):
+                    os.remove(stale)
 
 
 def benchmark_metadata(slug, rows, run_info, earlier_runs):

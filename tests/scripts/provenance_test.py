@@ -194,6 +194,20 @@ class Runs(unittest.TestCase):
         self.assertIn("Run: `%s` on Fake GPU, commit " % run_id, tables)
         self.assertNotIn("| run |", tables)
 
+    def test_records_that_no_row_names_leave_the_table_folder(self):
+        records = os.path.join(self.folder, "records")
+        os.makedirs(records)
+        for name in ("gemv-A-cublas_ttgt.json", "gemv-A-cublas_ttgt.json.log", "gemv-A-mdh-config-of-x.json"):
+            with open(os.path.join(records, name), "w") as f:
+                f.write("{}")
+        self.benchmark()
+        left = sorted(os.listdir(records))
+        self.assertNotIn("gemv-A-cublas_ttgt.json", left)
+        self.assertNotIn("gemv-A-cublas_ttgt.json.log", left)
+        self.assertNotIn("gemv-A-mdh-config-of-x.json", left)
+        self.assertIn("gemv-A-openblas.json", left)
+        self.assertIn("gemv-B-mdh-default.json", left)
+
     def test_rows_of_another_run_are_kept_only_with_merge_and_then_named_per_row(self):
         self.benchmark()
         first = self.rows()[0]["run_id"]
