@@ -102,8 +102,10 @@ void add_committed_cases(std::map<std::string, std::string>& cases) {
       const std::string name = fs::relative(file, root).generic_string();
       const std::string device_folder = name.substr(0, name.find('/'));
       cases[name] = outcome([&] {
-        const BoundMdh bound =
-            testing::bind_app(spec_relative_path(j["spec"].get<std::string>()), size_text(j["sizes"]));
+        BoundMdh bound = testing::bind_app(spec_relative_path(j["spec"].get<std::string>()), size_text(j["sizes"]));
+        // Results and records name the precision they ran in (fp32 where they do not).
+        if (j.contains("precision") && j["precision"].is_string())
+          bound.precision = parse_precision(j["precision"].get<std::string>());
         return generate_tunable_kernel(bound, config_from_json(bound, *config),
                                        testing::stored_device_limits(device_folder));
       });
