@@ -83,6 +83,16 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c, i
       g.tiles_decide_steps = false;
   }
   g.tiles_decide_steps = g.tiles_decide_steps && sometimes;
+  g.edge_points_computed.assign(static_cast<size_t>(dims), false);
+  if (g.tiles_decide_steps && has_label(c, "EDGE_POINTS", "computed"))
+    for (int d : g.concat_dims) {
+      if (g.step_fullness[d] != Fullness::Sometimes) continue;
+      bool inside = true;
+      for (size_t a = 0; a < mdh.inputs.size(); ++a)
+        if (moves_with(bound.inputs[a], d) && c.input_memory[static_cast<int>(Layer::Local)][a] != Memory::Local)
+          inside = false;
+      g.edge_points_computed[d] = inside;
+    }
 
   // Cached tiles: the footprint of a full tile (local: LT_SIZE, private: PT_SIZE per dimension) through the view.
   for (Layer layer : {Layer::Local, Layer::Private}) {

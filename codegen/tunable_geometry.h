@@ -62,6 +62,13 @@ struct TunableGeometry {
   // its local tiles are sometimes full, no dimension's steps are never full, and no work-item combine after each step
   // (CMB_RES = P with shared reductions) puts barriers in the step loops, which must stay outside branches.
   bool tiles_decide_steps = false;
+  // Per dimension: whether the steps of the dimension's edge tiles run the full tiles' code, computing f also on the
+  // points past the extent, whose results are never stored (the write-back tests each point). With EDGE_POINTS
+  // `computed` (which exists only where f's arithmetic on any float value is harmless), along a `++` dimension whose
+  // steps tiles decide and every input that moves with it is read through a local cache (allocated for the full
+  // tile, so every read stays inside it). An edge work-group then runs the interior's code; only a reduction's short
+  // last tile still runs guarded code.
+  std::vector<bool> edge_points_computed;
   int64_t result_slots = 1;                     // per work-item: product over `++` dims of private_steps * PT_SIZE
   int64_t work_group_size = 1;                  // product of NUM_WI
   int64_t concat_work_items = 1;                // product of NUM_WI over `++` dimensions

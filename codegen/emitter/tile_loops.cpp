@@ -293,10 +293,16 @@ void TunableEmitter::emit_local_tile(int prefetch) {
     // Where a step divides the local tile, a full tile has only full steps. One test per tile (uniform in the
     // work-group) then chooses between all steps unguarded and all steps guarded: the full tiles' steps run as
     // one stretch of code without branches, whose loads the compiler can issue together (docs/decisions.md).
+    // Along dimensions whose edge points are computed (TunableGeometry::edge_points_computed), an edge tile runs
+    // the full tiles' code too; only the write-back tests its points.
     std::vector<std::string> full;
     for (size_t d = 0; d < m_.dims.size(); ++d)
-      if (g_.step_fullness[d] == Fullness::Sometimes) full.push_back(local_tile_is_full(static_cast<int>(d)));
-    peel({{Fullness::Sometimes, join(full, " && ")}}, [&](bool guarded) { emit_steps(0, guarded); });
+      if (g_.step_fullness[d] == Fullness::Sometimes && !g_.edge_points_computed[d])
+        full.push_back(local_tile_is_full(static_cast<int>(d)));
+    if (full.empty())
+      emit_steps(0, false);
+    else
+      peel({{Fullness::Sometimes, join(full, " && ")}}, [&](bool guarded) { emit_steps(0, guarded); });
     split = 0;  // no step loop outside the test
   } else {
     open_step_loops(0, split);

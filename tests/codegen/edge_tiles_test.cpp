@@ -120,7 +120,8 @@ TEST(EdgeTiles, PropertyDrawsReachWholeAndGuardedPrivateCopiesInEdgeSteps) {
   int whole = 0, guarded = 0;
   for (const testing::PropertyCase& c : testing::property_cases())
     testing::for_each_property_configuration(
-        c, 50, 20261218, [&](const BoundMdh& bound, size_t, int, const KernelConfig& config) {
+        c, testing::kPropertyConfigurations, testing::kPropertySeed,
+        [&](const BoundMdh& bound, size_t, int, const KernelConfig& config) {
           const TunableGeometry g = tunable_geometry(bound, config);
           for (size_t a = 0; a < bound.inputs.size(); ++a) {
             if (config.input_memory[static_cast<int>(Layer::Local)][a] == Memory::None ||

@@ -1021,7 +1021,7 @@ TEST(TunableKernel, FullAndEdgeTilesAroundTileMultiples) {
   };
   const std::vector<std::string> sizes = {"I=8,J=6,K=4",  "I=7,J=12,K=5", "I=9,J=13,K=3",
                                           "I=1,J=5,K=11", "I=12,J=7,K=1", "I=3,J=8,K=10"};
-  int tested_per_tile = 0, tested_per_step = 0;
+  int tested_per_tile = 0, tested_per_step = 0, computed_edges = 0;
   for (const Shape& shape : shapes)
     for (const std::string& size : sizes) {
       const BoundMdh bound = bind_app("apps/gemm.mdh", size);
@@ -1041,26 +1041,36 @@ TEST(TunableKernel, FullAndEdgeTilesAroundTileMultiples) {
       c.input_memory[l] = {Memory::Local, Memory::Local};
       c.input_memory[p] = {Memory::Private, Memory::Private};
       c.result_memory[p] = Memory::Local;
-      for (Layer combine : {Layer::Private, Layer::Local}) {
-        if (combine == Layer::Local && c.num_wi[2] < 2) continue;  // CMB_RES L: work-items that share a reduction
-        c.combine_layer = combine;
-        const TunableGeometry g = tunable_geometry(bound, c);
-        const std::string source = generate_tunable_kernel(bound, c, testing::first_device_limits()).source;
-        const size_t steps = source.find("// Local layer: this work-item's private tiles of the local tile.");
-        ASSERT_NE(steps, std::string::npos);
-        // The line after the comment: the per-tile test, or the first step loop.
-        const std::string next = source.substr(source.find('\n', steps) + 1, 200);
-        EXPECT_EQ(next.find("if (tile_end_") < next.find('\n'), g.tiles_decide_steps) << size << "\n" << next;
-        tested_per_tile += g.tiles_decide_steps;
-        tested_per_step += !g.tiles_decide_steps &&
-                           std::count(g.step_fullness.begin(), g.step_fullness.end(), Fullness::Sometimes) > 0;
-        for (const char* options : {kFast, ""})
-          EXPECT_EQ(mismatch(bound, c, options), "")
-              << size << " " << options << " CMB_RES " << static_cast<int>(combine);
-      }
+      for (Layer combine : {Layer::Private, Layer::Local})
+        for (const char* edge_points : {"guarded", "computed"}) {
+          if (combine == Layer::Local && c.num_wi[2] < 2) continue;  // CMB_RES L: work-items that share a reduction
+          c.combine_layer = combine;
+          set_label(c, "EDGE_POINTS", edge_points);
+          const TunableGeometry g = tunable_geometry(bound, c);
+          const std::string source = generate_tunable_kernel(bound, c, testing::first_device_limits()).source;
+          const size_t steps = source.find("// Local layer: this work-item's private tiles of the local tile.");
+          ASSERT_NE(steps, std::string::npos);
+          // The line after the comment: the per-tile test, or the first step loop. With EDGE_POINTS computed the
+          // test leaves out the dimensions whose edge tiles run the full tiles' code, and is gone without others.
+          bool tested = false;
+          for (size_t d = 0; d < g.step_fullness.size(); ++d)
+            tested = tested || (g.step_fullness[d] == Fullness::Sometimes && !g.edge_points_computed[d]);
+          const std::string next = source.substr(source.find('\n', steps) + 1, 200);
+          EXPECT_EQ(next.find("if (tile_end_") < next.find('\n'), g.tiles_decide_steps && tested)
+              << size << " " << edge_points << "\n"
+              << next;
+          tested_per_tile += g.tiles_decide_steps && tested;
+          computed_edges += std::count(g.edge_points_computed.begin(), g.edge_points_computed.end(), true) > 0;
+          tested_per_step += !g.tiles_decide_steps &&
+                             std::count(g.step_fullness.begin(), g.step_fullness.end(), Fullness::Sometimes) > 0;
+          for (const char* options : {kFast, ""})
+            EXPECT_EQ(mismatch(bound, c, options), "")
+                << size << " " << options << " CMB_RES " << static_cast<int>(combine) << " " << edge_points;
+        }
     }
   EXPECT_GT(tested_per_tile, 0);
   EXPECT_GT(tested_per_step, 0);
+  EXPECT_GT(computed_edges, 0);
 }
 
 TEST(TunableKernel, InputCachingPerLayerAndBuffer) {

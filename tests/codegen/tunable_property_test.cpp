@@ -18,10 +18,8 @@
 namespace mdh::testing {
 namespace {
 
-// A new family changes every draw; TunablePropertyCoverage then says whether this seed's draws still reach every
-// shape of code (rare ones: pipelined loops need several full tiles per work-group), else the seed is chosen again.
-constexpr uint64_t kSeed = 20261236;
-constexpr int kConfigurations = 50;
+constexpr uint64_t kSeed = kPropertySeed;
+constexpr int kConfigurations = kPropertyConfigurations;
 // The tensor-core kernel's draws, chosen again as kSeed is when TensorCorePropertyCoverage fails.
 constexpr uint64_t kTensorCoreSeed = 20261202;
 constexpr int kTensorCoreConfigurations = 12;
@@ -114,6 +112,9 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
       strided_prefetch = 0, shuffles = 0, shuffle_levels_of_two = 0, vector_lanes = 0;  // families not about tiles
   // Configurations with private steps that are sometimes full: tested once per local tile, or once per step.
   int steps_tested_per_tile = 0, steps_tested_per_step = 0;
+  // Of those tested once per tile: edge tiles that run the full tiles' code along some `++` dimension, computing
+  // points past the extent (TunableGeometry::edge_points_computed), and those that run guarded code along all.
+  int edge_points_computed = 0, edge_points_guarded = 0;
   // MEM_RES_P private where work-items share a reduction (partial results copied into local memory for each
   // combine), per CMB_WI [serial, tree, shuffle]; the end of a reduction combined once (CMB_RES G) whose last
   // work-group fold is counted in by work-item 0 alone, without a barrier.
@@ -176,6 +177,10 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
           }
           if (std::count(g.step_fullness.begin(), g.step_fullness.end(), Fullness::Sometimes) > 0)
             ++(g.tiles_decide_steps ? steps_tested_per_tile : steps_tested_per_step);
+          if (g.tiles_decide_steps)
+            ++(std::count(g.edge_points_computed.begin(), g.edge_points_computed.end(), true) > 0
+                   ? edge_points_computed
+                   : edge_points_guarded);
           for (size_t d = 0; d < g.step_fullness.size(); ++d) {
             ++seen[0][static_cast<int>(g.local_tile_fullness[d])];
             ++seen[1][static_cast<int>(g.step_fullness[d])];
@@ -193,6 +198,10 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
             << " configurations, once per step: " << steps_tested_per_step << "\n";
   EXPECT_GT(steps_tested_per_tile, 0);
   EXPECT_GT(steps_tested_per_step, 0);
+  std::cout << "of those once per tile, edge points computed: " << edge_points_computed
+            << " configurations, guarded: " << edge_points_guarded << "\n";
+  EXPECT_GT(edge_points_computed, 0);
+  EXPECT_GT(edge_points_guarded, 0);
   std::cout << "WG_SWIZZLE > 1: " << swizzled << " configurations; DOUBLE_BUFFER pipelining: " << double_buffered
             << " through registers, " << two_local_tiles << " with two local tiles; UNROLL_STEPS: " << unrolled_steps
             << "; UNROLL_TILES: " << unrolled_tiles << "; LOCAL_PAD > 0: " << padded_rows

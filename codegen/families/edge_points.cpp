@@ -1,0 +1,55 @@
+// EDGE_POINTS: what an edge tile does along the `++` dimensions whose tiles the extent cuts. `guarded`: it runs
+// guarded code that computes only the points inside the extent. `computed`: it runs the full tiles' code and also
+// computes the points past the extent, which the write-back never stores (TunableGeometry::edge_points_computed says
+// where that is safe). Computing them costs the edge tile's missing points; guarding them costs a test per point and
+// a second copy of the step code, which on NVIDIA raised GEMM 1000^3's registers into spills (docs/decisions.md).
+#include "codegen/families/family_support.h"
+#include "codegen/vector_lanes.h"
+
+namespace mdh::families {
+
+namespace {
+
+// Every input and the output hold float or double scalars: f's arithmetic on any of their values, even one read
+// from memory that no point of the extent owns, has no effect beyond its own result (no trap, no fault).
+bool scalar_types_are_floating(const Mdh& mdh) {
+  auto floating = [&](int buffer) {
+    const ElementType& t = mdh.buffers.at(static_cast<size_t>(buffer)).type;
+    return !t.is_struct() && is_floating(t.scalar);
+  };
+  for (const auto& input : mdh.inputs)
+    if (!floating(input.buffer)) return false;
+  return floating(mdh.output.buffer);
+}
+
+std::string summary_note(const FamilyEmitContext& x) {
+  std::vector<std::string> dims;
+  for (size_t d = 0; d < x.geometry.edge_points_computed.size(); ++d)
+    if (x.geometry.edge_points_computed[d]) dims.push_back(x.dim(static_cast<int>(d)));
+  if (dims.empty()) return "";
+  std::string note = "EDGE_POINTS: edge tiles computed whole along ";
+  for (size_t k = 0; k < dims.size(); ++k) note += (k ? ", " : "") + dims[k];
+  return note;
+}
+
+}  // namespace
+
+void add_edge_points(std::vector<ParameterFamily>& table) {
+  ParameterFamily f;
+  f.name = "EDGE_POINTS";
+  f.kind = FamilyValueKind::enumeration;
+  f.meaning =
+      "whether edge tiles of `++` dimensions compute only their points inside the extent, in guarded code "
+      "(guarded), or run the full tiles' code and compute the points past the extent too, never stored (computed)";
+  f.labels = {"guarded", "computed"};
+  // Where computing a point past the extent is harmless: f an expression of its float arguments alone (no index,
+  // table or param it could read out of bounds with) and something to cut along.
+  f.exists = [](const BoundMdh& b, int) {
+    return !b.mdh->concat_dims().empty() && scalar_function_is_lanewise(*b.mdh) && scalar_types_are_floating(*b.mdh);
+  };
+  f.neutral = neutral_zero;
+  f.hooks.summary_note = summary_note;
+  table.push_back(f);
+}
+
+}  // namespace mdh::families
