@@ -78,7 +78,10 @@ TEST(CommittedResults, EveryConfigLoadsAndGeneratesAtItsSize) {
       continue;
     SCOPED_TRACE(file.string());
     ASSERT_TRUE(j.contains("spec") && j.contains("sizes")) << "a committed configuration must say what it is for";
-    const BoundMdh bound = load_and_bind(spec_in_this_checkout(j["spec"].get<std::string>()), size_text(j["sizes"]));
+    BoundMdh bound = load_and_bind(spec_in_this_checkout(j["spec"].get<std::string>()), size_text(j["sizes"]));
+    // Results and records name the precision they ran in (fp32 where they do not).
+    if (j.contains("precision") && j["precision"].is_string())
+      bound.precision = parse_precision(j["precision"].get<std::string>());
     try {
       const KernelConfig c = config_from_json(bound, config);
       const LaunchPlan plan = generate_tunable_kernel(bound, c, testing::stored_device_limits(file.string()));
