@@ -3,8 +3,8 @@
 
 #include "cli/common.h"
 #include "mdh/describe.h"
-#include "mdh/parser.h"
 #include "mdh/signature.h"
+#include "pipeline/pipeline.h"
 #include "pipeline/user_code_build.h"
 
 namespace mdh::cli {
@@ -17,7 +17,7 @@ int check_command(const Args& args) {
       ("no-build", "do not build the user code (scalar function, helpers, operators) on a device");
   po::variables_map vm;
   if (!parse_options("check", "SPEC [--size I=..,J=..] [--device D] [--no-build]", args, options, vm)) return 0;
-  std::shared_ptr<const Mdh> mdh = parse_spec_file(vm["spec"].as<std::string>());
+  std::shared_ptr<const Mdh> mdh = load_spec(vm["spec"].as<std::string>());
   std::cout << describe(*mdh);
   // What tuned results record of the md_hom, so that a changed spec does not reuse them (pipeline/tuned_store.h).
   std::cout << "  signature: " << md_hom_signature(*mdh) << '\n';

@@ -47,4 +47,12 @@ struct FamilyEmitterHooks {
   std::function<bool(const FamilyEmitContext&)> work_group_ids;
 };
 
+/// The names a family's hooks declare in the kernel beyond its parameters' macros (the table reserves a family's
+/// name and every name that starts with it and '_'): reserved, so that a spec cannot declare them
+/// (codegen/generated_names.h). Built-ins the hooks call are reserved with the emitters'.
+struct FamilyGeneratedNames {
+  std::vector<std::string> identifiers;       // as written: "wg_sw_rest"
+  std::vector<std::string> derived_prefixes;  // followed by a declared name or a number: "wg_sw_span_" + a dimension
+};
+
 }  // namespace mdh

@@ -2,7 +2,7 @@
 // tuner sets. A typed struct, read from and written to JSON (`--config cfg.json`). Whether a configuration is
 // valid for a device is decided by the constraints of the parameter families (codegen/parameter_families.h).
 //
-// Adding a parameter family: its module under codegen/families/ with one line in families/family_modules.h, and its
+// Adding a parameter family: its module under codegen/families/ (with its MDH_FAMILY_MODULE line), and its
 // tests (codegen/README.md). Its values live in family_values unless the family has a typed field here: the tile
 // geometry and the families whose code runs through the emitter's loop nest do (codegen/DESIGN.md, "Family modules").
 #pragma once

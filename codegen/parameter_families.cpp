@@ -1,19 +1,20 @@
 // The table of tuning-parameter families (see parameter_families.h), assembled from the family modules under
-// codegen/families/ in the order of family_modules.h, and the lookups every user of the table shares.
+// codegen/families/ in the order of their positions (family_module.h), and the lookups every user of the table shares.
 #include "codegen/parameter_families.h"
 
 #include <algorithm>
 #include <set>
 #include <utility>
 
-#include "codegen/families/family_modules.h"
+#include "codegen/families/family_module.h"
+#include "codegen/families/family_module_list.h"  // generated from the modules' MDH_FAMILY_MODULE lines
 #include "codegen/families/family_support.h"
 #include "support/error.h"
 
 namespace mdh {
 
 namespace families {
-#define MDH_DECLARE_FAMILY_MODULE(module) void add_##module(std::vector<ParameterFamily>& table);
+#define MDH_DECLARE_FAMILY_MODULE(module, position) MDH_FAMILY_MODULE(module, position);
 MDH_FAMILY_MODULES(MDH_DECLARE_FAMILY_MODULE)
 #undef MDH_DECLARE_FAMILY_MODULE
 }  // namespace families
@@ -22,7 +23,7 @@ namespace {
 
 std::vector<ParameterFamily> make_families() {
   std::vector<ParameterFamily> t;
-#define MDH_ADD_FAMILY_MODULE(module) families::add_##module(t);
+#define MDH_ADD_FAMILY_MODULE(module, position) families::add_##module(t);
   MDH_FAMILY_MODULES(MDH_ADD_FAMILY_MODULE)
 #undef MDH_ADD_FAMILY_MODULE
   // What a module may leave out: every member exists, the whole range is searched, label k's legacy code is k.
@@ -70,6 +71,15 @@ bool whole_warps_apply(const BoundMdh& bound, const DeviceLimits& limits) {
 const std::vector<ParameterFamily>& parameter_families() {
   static const std::vector<ParameterFamily> table = make_families();
   return table;
+}
+
+const std::vector<FamilyModule>& family_modules() {
+  static const std::vector<FamilyModule> modules = {
+#define MDH_LIST_FAMILY_MODULE(module, position) {#module, position},
+      MDH_FAMILY_MODULES(MDH_LIST_FAMILY_MODULE)
+#undef MDH_LIST_FAMILY_MODULE
+  };
+  return modules;
 }
 
 int family_index(const std::string& name) {

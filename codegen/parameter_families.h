@@ -5,10 +5,11 @@
 // introduces. Everything else is derived from this table: the config JSON form (config_json.h), the tuning space
 // and its checks (tuning_space.h), the tuner's parameters and their names in journals, and `mdh space`.
 //
-// The entries live in modules under codegen/families/, one per family or tight group, assembled in the order of
-// families/family_modules.h. Adding a family: its module and one line there, and its tests; its values need no field
-// of KernelConfig (ParameterFamily::get), and code local to one point of the kernel is the module's own
-// (ParameterFamily::hooks). Code that runs through the loop nest goes into emitter/.
+// The entries live in modules under codegen/families/, one per family or tight group, each declaring its position
+// in the table (families/family_module.h). Adding a family: its module, and its tests; its values need no field of
+// KernelConfig (ParameterFamily::get), code local to one point of the kernel is the module's own
+// (ParameterFamily::hooks), and so are the names that code declares (ParameterFamily::generated_names). Code that
+// runs through the loop nest goes into emitter/.
 #pragma once
 
 #include <cstdint>
@@ -122,8 +123,10 @@ class ParameterFamily {
   /// are not fast. A space with full_ranges drops them (TuningSpace::applies).
   std::function<std::vector<Condition>(const FamilyContext&)> lattice_constraints;
 
-  /// The family's code in the tile kernel, where it is local to a named point (codegen/family_hooks.h).
+  /// The family's code in the tile kernel, where it is local to a named point (codegen/family_hooks.h), and the
+  /// names that code declares.
   FamilyEmitterHooks hooks;
+  FamilyGeneratedNames generated_names;
 
   /// The members an md_hom has, in order (dimension or input access indices; {0} for single): none where the
   /// md_hom is generated in another kernel shape.
@@ -144,6 +147,13 @@ T& member_slot(std::vector<T>& values, int index) {
 /// The table, in declaration order (parameters are laid out in this order: the families grouped by dimension
 /// first, dimension by dimension, then every other family member by member).
 const std::vector<ParameterFamily>& parameter_families();
+/// A module of the table, codegen/families/<name>.cpp, and its position (families/family_module.h).
+struct FamilyModule {
+  std::string name;
+  int position = 0;
+};
+/// The modules whose families the table holds, in table order.
+const std::vector<FamilyModule>& family_modules();
 /// The index of a family in the table; an internal error for an unknown name (names are ours, not the user's).
 int family_index(const std::string& name);
 /// The family with this name, or nullptr.

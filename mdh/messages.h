@@ -140,7 +140,8 @@ inline std::string empty_window(const std::string& index) {
 inline std::string duplicate_name(const std::string& name, const char* first_kind, int first_line) {
   return "name " + q(name) + " is already declared as " + first_kind + " on line " + std::to_string(first_line);
 }
-/// `kind` as in duplicate_name ("a dimension"); `reason` from reserved_name_reason().
+/// `kind` as in duplicate_name ("a dimension"); `reason` from language_reserved_reason() or the generators' rule
+/// (verify.h).
 inline std::string reserved_name(const std::string& name, const char* kind, const std::string& reason) {
   return "name " + q(name) + " of " + kind + " is reserved (" + reason + "); choose another name";
 }

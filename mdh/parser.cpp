@@ -28,7 +28,8 @@ struct PendingAccess {
 
 class Parser {
  public:
-  Parser(const std::string& text, const std::string& file) : lex_(text, file), mdh_(std::make_shared<Mdh>()) {
+  Parser(const std::string& text, const std::string& file, const ReservedNameRule& generated_names)
+      : lex_(text, file), mdh_(std::make_shared<Mdh>()), generated_names_(generated_names) {
     mdh_->file = file;
   }
 
@@ -42,7 +43,7 @@ class Parser {
       if (!after.ends_statement()) throw UserError(after.loc, msg::junk_after_statement(after.describe(), statement_));
     }
     finish();
-    verify(*mdh_);
+    verify(*mdh_, generated_names_);
     note_called_functions(*mdh_);
     return mdh_;
   }
@@ -351,6 +352,7 @@ class Parser {
 
   Lexer lex_;
   std::shared_ptr<Mdh> mdh_;
+  const ReservedNameRule& generated_names_;                   // the code generators' names, checked with the language's
   std::string statement_;                                     // keyword of the statement being parsed, for diagnostics
   std::map<std::string, SourceLoc> seen_;                     // once-only statements already read
   std::vector<std::pair<std::string, SourceLoc>> type_uses_;  // struct names used as element types
@@ -362,7 +364,8 @@ class Parser {
 
 }  // namespace
 
-std::shared_ptr<Mdh> parse_spec(const std::string& text, const std::string& file) {
+std::shared_ptr<Mdh> parse_spec(const std::string& text, const std::string& file,
+                                const ReservedNameRule& generated_names) {
   // User code is passed on verbatim; a NUL byte in it would reach the device compiler as a puzzling error there.
   if (const size_t nul = text.find('\0'); nul != std::string::npos) {
     const size_t line_start = text.rfind('\n', nul);
@@ -371,13 +374,13 @@ std::shared_ptr<Mdh> parse_spec(const std::string& text, const std::string& file
     const int col = static_cast<int>(nul - (line_start == std::string::npos ? 0 : line_start + 1)) + 1;
     throw UserError(SourceLoc{file, line, col}, msg::kNulByte);
   }
-  return Parser(text, file).parse();
+  return Parser(text, file, generated_names).parse();
 }
 
-std::shared_ptr<Mdh> parse_spec_file(const std::string& path) {
+std::shared_ptr<Mdh> parse_spec_file(const std::string& path, const ReservedNameRule& generated_names) {
   const InputFile file = read_input_file(path, kMaxSpecBytes);
   if (!file.ok) throw UserError(SourceLoc{path, 0, 0}, std::string(msg::kCannotReadSpec) + ": " + file.problem);
-  return parse_spec(file.bytes, path);
+  return parse_spec(file.bytes, path, generated_names);
 }
 
 }  // namespace mdh

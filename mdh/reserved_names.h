@@ -1,9 +1,11 @@
-// The names a spec cannot declare because its generated OpenCL C could never compile with them: C and OpenCL C
-// keywords, type names and qualifiers, the identifiers the code generators emit themselves, and the patterns of
-// the names they derive from the spec's (macros such as NUM_WG_<dim>, variables such as t_<dim>). Sizes become
-// macros and dimensions, buffers and params variables of the kernels, so any of these would clash.
+// The names a spec cannot declare. The language reserves C and OpenCL C keywords, type names and qualifiers; the
+// code generators reserve the identifiers they emit and the patterns of the names they derive from the spec's
+// (macros such as NUM_WG_<dim>, variables such as t_<dim>). Sizes become macros and dimensions, buffers and params
+// variables of the kernels, so any of these would clash. mdh/ knows no generator: their names reach verify() as a
+// rule from the layer that does (codegen/generated_names.h, through pipeline's load_spec).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,16 +21,16 @@ enum class NameScope {
   member,  // a struct field or an operator's parameter: only keywords and macros clash
 };
 
-/// Why `name` is reserved where it is used as `scope` says, in an md_hom whose declared names are `declared`
-/// (nullopt: it is not), e.g. "a reserved word of OpenCL C" or "the generated code uses it".
-std::optional<std::string> reserved_name_reason(const std::string& name, NameScope scope,
-                                                const std::vector<std::string>& declared);
+/// Why `name` is reserved by the language, wherever it is declared (nullopt: it is not), e.g. "a reserved word of
+/// OpenCL C".
+std::optional<std::string> language_reserved_reason(const std::string& name);
+
+/// Why a layer above reserves `name` where it is used as `scope` says, in an md_hom whose declared names are
+/// `declared` (nullopt: it does not), e.g. "the generated code uses it".
+using ReservedNameRule = std::function<std::optional<std::string>(const std::string& name, NameScope scope,
+                                                                  const std::vector<std::string>& declared)>;
 
 /// Every name `mdh` declares (sizes, types, params, buffers, dimensions, operators, arguments and struct fields).
 std::vector<std::string> declared_names(const Mdh& mdh);
-
-/// The prefixes of the tuning-parameter and geometry macros of the tunable kernel (NUM_WG_, LT_SIZE_, ...), reserved
-/// outright: a macro replaces the name everywhere. The tests check codegen's family table against it.
-const std::vector<std::string>& reserved_macro_prefixes();
 
 }  // namespace mdh

@@ -56,12 +56,13 @@ void check_type(const Mdh& m, const ElementType& t, const SourceLoc& loc) {
   if (t.is_struct() && m.find_struct(t.struct_name) < 0) throw UserError(loc, msg::undeclared_type(t.struct_name));
 }
 
-/// Names the generated OpenCL C could never compile with (mdh/reserved_names.h).
-void check_reserved(const Mdh& m) {
+/// Names the generated OpenCL C could never compile with: the language's, then the generators' (mdh/reserved_names.h).
+void check_reserved(const Mdh& m, const ReservedNameRule& generated_names) {
   const std::vector<std::string> declared = declared_names(m);
   const auto check = [&](const std::string& name, NameScope scope, const char* kind, const SourceLoc& loc) {
-    if (auto reason = reserved_name_reason(name, scope, declared))
-      throw UserError(loc, msg::reserved_name(name, kind, *reason));
+    std::optional<std::string> reason = language_reserved_reason(name);
+    if (!reason && generated_names) reason = generated_names(name, scope, declared);
+    if (reason) throw UserError(loc, msg::reserved_name(name, kind, *reason));
   };
   for (const auto& s : m.sizes) check(s.name, NameScope::macro, "a size", s.loc);
   for (const auto& s : m.structs) {
@@ -248,10 +249,10 @@ void check_combine(const Mdh& m) {
 
 }  // namespace
 
-void verify(const Mdh& m) {
+void verify(const Mdh& m, const ReservedNameRule& generated_names) {
   if (m.name.empty()) throw UserError(SourceLoc{m.file, 1, 1}, msg::kMissingMdHom);
   check_names(m);
-  check_reserved(m);
+  check_reserved(m, generated_names);
   check_declarations(m);
   check_view(m);
   check_scalar(m);

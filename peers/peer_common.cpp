@@ -13,7 +13,7 @@
 #include <set>
 #include <thread>
 
-#include "mdh/parser.h"
+#include "pipeline/pipeline.h"
 #include "runtime/device.h"
 #include "runtime/prl_data.h"
 #include "runtime/verify_result.h"
@@ -134,7 +134,7 @@ bool parse_peer_options(int argc, const char* const* argv, const std::string& pr
 }
 
 PeerCase::PeerCase(PeerOptions options) : options_(std::move(options)) {
-  BoundMdh bound = bind(std::shared_ptr<const Mdh>(parse_spec_file(options_.spec)), parse_size_binding(options_.sizes));
+  BoundMdh bound = load_and_bind(options_.spec, options_.sizes);
   if (!bound.mdh->params.empty())
     throw UserError("peers take specs without params; " + options_.spec + " declares '" + bound.mdh->params[0].name +
                     "'");

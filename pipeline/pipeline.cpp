@@ -1,6 +1,7 @@
 // The pipeline driver (see pipeline.h).
 #include "pipeline/pipeline.h"
 
+#include "codegen/generated_names.h"
 #include "mdh/parser.h"
 #include "pipeline/buffer_fit.h"
 #include "pipeline/compute_precision.h"
@@ -8,9 +9,12 @@
 
 namespace mdh {
 
+std::shared_ptr<const Mdh> load_spec(const std::string& spec_path) {
+  return parse_spec_file(spec_path, generated_name_reason);  // lexer, parser and checks: mdh/; names: codegen/
+}
+
 BoundMdh load_and_bind(const std::string& spec_path, const std::string& sizes) {
-  std::shared_ptr<const Mdh> mdh = parse_spec_file(spec_path);  // lexer, parser and checks: mdh/
-  return bind(mdh, parse_size_binding(sizes));
+  return bind(load_spec(spec_path), parse_size_binding(sizes));
 }
 
 RunOutcome run_md_hom(const RunRequest& request) {

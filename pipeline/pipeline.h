@@ -20,7 +20,11 @@
 
 namespace mdh {
 
-/// Parses and checks the spec file and binds the sizes ("I=1024,J=1024"; empty for a spec without sizes).
+/// Parses and checks the spec file, refusing the names the code generators reserve beside the language's
+/// (codegen/generated_names.h): every spec that is to be generated is read this way.
+std::shared_ptr<const Mdh> load_spec(const std::string& spec_path);
+
+/// Parses and checks the spec file (load_spec) and binds the sizes ("I=1024,J=1024"; empty for a spec without sizes).
 BoundMdh load_and_bind(const std::string& spec_path, const std::string& sizes);
 
 struct RunRequest {

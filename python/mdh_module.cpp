@@ -23,7 +23,6 @@
 #include <string>
 #include <vector>
 
-#include "mdh/parser.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/run_inputs.h"
 #include "pipeline/tune.h"
@@ -164,7 +163,7 @@ nlohmann::json config_dict_json(const py::object& config) {
 
 class Spec {
  public:
-  explicit Spec(std::string path) : path_(std::move(path)), mdh_(parse_spec_file(path_)) {}
+  explicit Spec(std::string path) : path_(std::move(path)), mdh_(load_spec(path_)) {}
 
   const std::string& path() const { return path_; }
   const std::string& name() const { return mdh_->name; }

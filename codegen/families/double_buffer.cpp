@@ -3,6 +3,8 @@
 
 namespace mdh::families {
 
+MDH_FAMILY_MODULE(double_buffer, 90);
+
 void add_double_buffer(std::vector<ParameterFamily>& table) {
   ParameterFamily f;
   f.name = "DOUBLE_BUFFER";

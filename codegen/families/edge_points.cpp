@@ -34,6 +34,8 @@ std::string summary_note(const FamilyEmitContext& x) {
 
 }  // namespace
 
+MDH_FAMILY_MODULE(edge_points, 180);
+
 void add_edge_points(std::vector<ParameterFamily>& table) {
   ParameterFamily f;
   f.name = "EDGE_POINTS";

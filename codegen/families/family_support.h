@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "codegen/families/family_module.h"
 #include "codegen/parameter_families.h"
 #include "codegen/tunable_geometry.h"
 

@@ -10,6 +10,8 @@ const std::vector<Memory> kPrivateInputMemory{Memory::None, Memory::Private, Mem
 
 }  // namespace
 
+MDH_FAMILY_MODULE(input_caches, 40);
+
 void add_input_caches(std::vector<ParameterFamily>& table) {
   // 4. MEM_INP and BUF_ORDER for the local and private layers; the global layer always reads through.
   for (Layer layer : {Layer::Local, Layer::Private}) {

@@ -17,6 +17,8 @@ std::vector<int64_t> zero_and_powers_of_two(const LatticeContext& x) {
 
 }  // namespace
 
+MDH_FAMILY_MODULE(local_pad, 140);
+
 void add_local_pad(std::vector<ParameterFamily>& table) {
   ParameterFamily f;
   f.name = "LOCAL_PAD";

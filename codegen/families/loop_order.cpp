@@ -3,6 +3,8 @@
 
 namespace mdh::families {
 
+MDH_FAMILY_MODULE(loop_order, 30);
+
 void add_loop_order(std::vector<ParameterFamily>& table) {
   // 3. LOOP_ORDER per layer: the order in which the layer iterates the dimensions, outermost first.
   for (Layer layer : {Layer::Global, Layer::Local, Layer::Private}) {

@@ -26,6 +26,8 @@ Expr ocl_extent(const FamilyContext& x, int layer, int o, const std::string& nam
 
 }  // namespace
 
+MDH_FAMILY_MODULE(ocl_order, 20);
+
 void add_ocl_order(std::vector<ParameterFamily>& table) {
   // 2. ORDER_OCL: the OpenCL dimension of each md_hom dimension's work-group and work-item id.
   for (int layer = 0; layer < 2; ++layer) {

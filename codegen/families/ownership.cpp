@@ -3,6 +3,8 @@
 
 namespace mdh::families {
 
+MDH_FAMILY_MODULE(ownership, 60);
+
 void add_ownership(std::vector<ParameterFamily>& table) {
   {
     ParameterFamily f;

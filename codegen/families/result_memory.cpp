@@ -17,6 +17,8 @@ const std::vector<Layer> kCombineLayers{Layer::Private, Layer::Local, Layer::Glo
 
 }  // namespace
 
+MDH_FAMILY_MODULE(result_memory, 50);
+
 void add_result_memory(std::vector<ParameterFamily>& table) {
   for (Layer layer : {Layer::Private, Layer::Local}) {
     ParameterFamily f;

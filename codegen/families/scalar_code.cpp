@@ -35,6 +35,8 @@ std::function<std::vector<Condition>(const FamilyContext&)> gpus_search_only(con
 
 }  // namespace
 
+MDH_FAMILY_MODULE(scalar_code, 150);
+
 void add_scalar_code(std::vector<ParameterFamily>& table) {
   {
     ParameterFamily f;

@@ -5,6 +5,8 @@
 
 namespace mdh::families {
 
+MDH_FAMILY_MODULE(strided_run, 130);
+
 void add_strided_run(std::vector<ParameterFamily>& table) {
   ParameterFamily f;
   f.name = "STRIDED_RUN";

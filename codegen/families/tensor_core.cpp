@@ -83,6 +83,8 @@ ParameterFamily block_family(const std::string& name, const std::string& meaning
 
 }  // namespace
 
+MDH_FAMILY_MODULE(tensor_core, 160);
+
 void add_tensor_core(std::vector<ParameterFamily>& table) {
   table.push_back(block_family("MMA_BLOCK_M", "rows of C (the flattened M dimensions) per work-group", kFragmentRows,
                                256, "MMA_WARPS_M"));

@@ -15,6 +15,8 @@ constexpr int64_t kSimdMultiples = 8;
 
 }  // namespace
 
+MDH_FAMILY_MODULE(tile_sizes, 10);
+
 void add_tile_sizes(std::vector<ParameterFamily>& table) {
   // 1. The four sizes of each dimension (PACT'19 §V): local tiles, private tiles, work-items, work-groups.
   {

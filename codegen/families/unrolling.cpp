@@ -3,6 +3,8 @@
 
 namespace mdh::families {
 
+MDH_FAMILY_MODULE(unrolling, 100);
+
 void add_unrolling(std::vector<ParameterFamily>& table) {
   {
     ParameterFamily f;

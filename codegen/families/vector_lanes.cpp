@@ -12,6 +12,8 @@ constexpr int64_t kMaxVectorLanes = 16;
 
 }  // namespace
 
+MDH_FAMILY_MODULE(vector_lanes, 170);
+
 void add_vector_lanes(std::vector<ParameterFamily>& table) {
   ParameterFamily f;
   f.name = "VECTOR_LANES";

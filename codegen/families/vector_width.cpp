@@ -38,6 +38,8 @@ bool vectorisable(const BoundMdh& bound, int access) {
 
 }  // namespace
 
+MDH_FAMILY_MODULE(vector_width, 120);
+
 void add_vector_width(std::vector<ParameterFamily>& table) {
   {
     ParameterFamily f;

@@ -3,6 +3,8 @@
 
 namespace mdh::families {
 
+MDH_FAMILY_MODULE(work_group_combine, 80);
+
 void add_work_group_combine(std::vector<ParameterFamily>& table) {
   ParameterFamily f;
   f.name = "WG_COMBINE";

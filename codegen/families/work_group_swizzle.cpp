@@ -74,6 +74,8 @@ bool work_group_ids(const FamilyEmitContext& x) {
 
 }  // namespace
 
+MDH_FAMILY_MODULE(work_group_swizzle, 110);
+
 void add_work_group_swizzle(std::vector<ParameterFamily>& table) {
   ParameterFamily f;
   f.name = "WG_SWIZZLE";
@@ -97,6 +99,8 @@ void add_work_group_swizzle(std::vector<ParameterFamily>& table) {
   f.hooks.summary_note = summary_note;
   f.hooks.tuning_macros = tuning_macros;
   f.hooks.work_group_ids = work_group_ids;
+  f.generated_names.identifiers = {"wg_sw_rest"};
+  f.generated_names.derived_prefixes = {"wg_sw_first_", "wg_sw_height_", "wg_sw_in_", "wg_sw_span_"};
   table.push_back(f);
 }
 

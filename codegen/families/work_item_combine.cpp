@@ -3,6 +3,8 @@
 
 namespace mdh::families {
 
+MDH_FAMILY_MODULE(work_item_combine, 70);
+
 void add_work_item_combine(std::vector<ParameterFamily>& table) {
   ParameterFamily f;
   f.name = "CMB_WI";

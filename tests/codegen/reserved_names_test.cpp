@@ -1,8 +1,7 @@
-// mdh's reserved names (mdh/reserved_names.h) against what the generators emit: every identifier of the reference and
-// tunable kernels of every app and test md_hom (default and random configurations) that its spec does not hold
-// must be reserved, so that `mdh check` refuses every name that could clash, and the list cannot drift from codegen.
-#include "mdh/reserved_names.h"
-
+// The reserved names (the language's, mdh/reserved_names.h, and the generators', codegen/generated_names.h) against
+// what the generators emit: every identifier of the reference and tunable kernels of every app and test md_hom
+// (default and random configurations) that its spec does not hold must be reserved, so that `mdh check` refuses
+// every name that could clash, and neither list can drift from codegen, a family module's hooks included.
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -10,6 +9,7 @@
 #include <set>
 
 #include "codegen/default_config.h"
+#include "codegen/generated_names.h"
 #include "codegen/parameter_families.h"
 #include "codegen/reference_kernel.h"
 #include "codegen/tunable_kernel.h"
@@ -19,6 +19,14 @@
 
 namespace mdh {
 namespace {
+
+/// Why a spec cannot declare `name`, as load_spec (pipeline/pipeline.h) checks it: the language's reason, else the
+/// generators'.
+std::optional<std::string> reserved_name_reason(const std::string& name, NameScope scope,
+                                                const std::vector<std::string>& declared) {
+  if (auto reason = language_reserved_reason(name)) return reason;
+  return generated_name_reason(name, scope, declared);
+}
 
 bool identifier_start(char c) {
   return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
@@ -154,10 +162,12 @@ TEST(ReservedNames, EveryIdentifierTheGeneratorsEmitIsReserved) {
   }
   EXPECT_GT(programs, 100u);
   for (const auto& [id, program] : uncovered.anywhere)
-    ADD_FAILURE() << "'" << id << "' (in " << program << ") is not reserved for sizes (mdh/reserved_names.cpp)";
+    ADD_FAILURE() << "'" << id << "' (in " << program
+                  << ") is not reserved for sizes (codegen/generated_names.cpp, or the family's generated_names)";
   for (const auto& [id, program] : uncovered.in_kernels)
     ADD_FAILURE() << "'" << id << "' (in a kernel of " << program
-                  << ") is not reserved for dimensions, buffers and params (mdh/reserved_names.cpp)";
+                  << ") is not reserved for dimensions, buffers and params (codegen/generated_names.cpp, or the "
+                     "family's generated_names)";
 }
 
 // The tuning parameters are macros of the tunable kernel: each family's names are reserved by their pattern, for any
@@ -193,6 +203,19 @@ TEST(ReservedNames, ReasonsSayWhy) {
   EXPECT_EQ(reserved_name_reason("mma_x", NameScope::kernel, {}),
             "names that start with 'mma_' are the tensor-core kernel's");
   EXPECT_FALSE(reserved_name_reason("alpha", NameScope::macro, {"alpha"}));
+  // A family module's own names (work_group_swizzle.cpp), and a family's macros named by the wider prefix.
+  EXPECT_EQ(reserved_name_reason("wg_sw_rest", NameScope::kernel, {}), "the generated code uses it");
+  EXPECT_EQ(reserved_name_reason("wg_sw_span_i", NameScope::kernel, {"i"}),
+            "the generated code has its own 'wg_sw_span_i', made of 'wg_sw_span_' and a declared name");
+  EXPECT_EQ(reserved_name_reason("MMA_BLOCK_M", NameScope::member, {}),
+            "'MMA' and the names that start with 'MMA_' are the tunable kernel's macros");
+  EXPECT_EQ(reserved_name_reason("MEM_INP_G_A", NameScope::member, {}),
+            "'MEM_INP' and the names that start with 'MEM_INP_' are the tunable kernel's macros");
+  // mdh/ alone knows the language's words, not the generators' names.
+  EXPECT_FALSE(language_reserved_reason("slot"));
+  EXPECT_FALSE(language_reserved_reason("NUM_WG_i"));
+  EXPECT_EQ(language_reserved_reason("__x"),
+            "names that start with '__' or '_' and a capital letter are reserved in C");
 }
 
 }  // namespace

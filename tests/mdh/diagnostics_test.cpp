@@ -1,7 +1,8 @@
 // tests/diagnostics/: one small broken spec per error case, each carrying its exact expected diagnostic in a line
 // `# expect: MESSAGE`. A line `# sizes: I=4,J=5` makes the case a binding error: the spec must parse, and
 // binding it at those sizes must fail with the message. Specs are parsed under the path
-// `tests/diagnostics/NAME.mdh`, the file part of every expected message.
+// `tests/diagnostics/NAME.mdh`, the file part of every expected message, with the code generators' reserved names as
+// `mdh check` reads them (pipeline's load_spec).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "codegen/generated_names.h"
 #include "mdh/bind.h"
 #include "mdh/parser.h"
 
@@ -34,7 +36,7 @@ std::string diagnose(const std::string& text, const std::string& file, const std
                      std::string& stage) {
   stage = "parse";
   try {
-    auto mdh = parse_spec(text, file);
+    auto mdh = parse_spec(text, file, generated_name_reason);
     if (!sizes) return "no error";
     stage = "bind";
     bind(mdh, parse_size_binding(*sizes));
