@@ -308,7 +308,7 @@ const std::vector<std::string>& reserved_macro_prefixes() {
       "ORDER_OCL_",        "CACHE_",       "EXTENT_",       "STRIDE_",       "LOCAL_SIZE_",  "LOCAL_TILES_",
       "PRIVATE_STEPS_",    "SLOTS_",       "STEP_",         "TILES_PER_WG_", "COMBINE_WI",   "CONCAT_WI",
       "FOLD_POINT_GROUPS", "FOLD_SHARES",  "OUTPUT_POINTS", "REDUCTION_WG",  "REDUCTION_WI", "RESULT_SLOTS",
-      "WG_SIZE",           "MDH_",         "MMA_",
+      "WG_SIZE",           "MDH_",         "MMA_",          "PACK_INP",
   };
   return prefixes;
 }

@@ -21,4 +21,5 @@
   X(local_pad)                \
   X(scalar_code)              \
   X(tensor_core)              \
-  X(vector_lanes)
+  X(vector_lanes)             \
+  X(input_packing)
