@@ -91,8 +91,8 @@ std::string copy_kernel_source(const BoundMdh& bound, int access, const std::str
   s << "  } else {\n";
   s << "    for (int mdh_y = 0; mdh_y < " << kPackTile << "; ++mdh_y)\n";
   s << "      for (int mdh_x = 0; mdh_x < " << kPackTile << "; ++mdh_x)\n";
-  s << "        if (mdh_inner0 + mdh_y < " << extents[inner] << " && mdh_moving0 + mdh_x < " << extents[moving]
-    << ") " << copy << "\n";
+  s << "        if (mdh_inner0 + mdh_y < " << extents[inner] << " && mdh_moving0 + mdh_x < " << extents[moving] << ") "
+    << copy << "\n";
   s << "  }\n";
   s << "}\n";
 

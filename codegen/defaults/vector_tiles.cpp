@@ -45,7 +45,7 @@ constexpr uint64_t kSharedSliceBytes = 2u << 20;
 // shared) would otherwise take 64 slices of its 64-MiB output, 4 GiB. GEMM 1024^3's 4 slices take 16 MiB.
 constexpr uint64_t kSplitScratchBytes = 64u << 20;
 // Only inputs that at least this many work-groups read count as shared: an input that few work-groups reread
-// (MCC's F) gains nothing from slices (docs/decisions.md).
+// (MCC's F) gains nothing from slices, nor from a packed copy (PACK_INP) that costs a pass over it (docs/decisions.md).
 constexpr int64_t kSplitMinimumRereads = 16;
 // Work-groups per compute unit at least, so that PoCL's threads share the work evenly (fewer work-items per
 // work-group first, then smaller tiles). A choice for load balance, not a measurement.
@@ -64,6 +64,8 @@ int64_t dividing_tile(int64_t extent, int64_t desired) {
   return best > 0 ? best : std::min(desired, extent);
 }
 
+namespace {
+
 // The work-groups of `c` that read the same elements of an input: those along the `++` dimensions it does not move
 // with.
 int64_t rereads(const BoundMdh& bound, const KernelConfig& c, const BoundAccess& access) {
@@ -72,6 +74,8 @@ int64_t rereads(const BoundMdh& bound, const KernelConfig& c, const BoundAccess&
     if (!moves_with(access, d)) n *= c.num_wg[d];
   return n;
 }
+
+}  // namespace
 
 // The split of the longest reduction described at kSharedSliceBytes, for commutative operators (never a user
 // operator: its ordered fold stays in one work-item) whose reductions are not split yet; false (and `c` unchanged)
@@ -129,6 +133,8 @@ void copy_local_caches_in_vectors(const BoundMdh& bound, KernelConfig& c) {
     return static_cast<int64_t>(kGpuVectorBytes / std::max<size_t>(bytes, 1));
   });
 }
+
+namespace {
 
 // PACK_INP on every input that has the choice (an index moving with the output's unit-stride dimension that is not
 // its last) and that work-groups share (it does not move with some `++` dimension): its copy is made once per call
@@ -267,6 +273,8 @@ bool tile_for_vectors_in_layout(const BoundMdh& spec, const DeviceLimits& limits
   c = t;
   return true;
 }
+
+}  // namespace
 
 // Packed inputs where the tile then computes its results in vector lanes (VECTOR_LANES) and at least
 // kSplitMinimumRereads work-groups read each copy (one copy costs a pass over the input: MCC's filter, read by few

@@ -1,10 +1,11 @@
 // PACK_INP: an input read from a packed copy whose dimensions put the index that moves with the output's
 // unit-stride dimension innermost (codegen/input_packing.h), made by a copy kernel the plan launches first.
+#include "codegen/input_packing.h"
+
 #include <algorithm>
 #include <limits>
 
 #include "codegen/families/family_support.h"
-#include "codegen/input_packing.h"
 
 namespace mdh::families {
 

@@ -46,12 +46,12 @@ TEST(InputPacking, ExistsWhereAnIndexMovingWithTheOutputsUnitStrideDimensionIsNo
   const auto members = [](const char* spec, const char* sizes) {
     return find_family("PACK_INP")->members(bind_app(spec, sizes));
   };
-  EXPECT_EQ(members("apps/gemm_nt.mdh", "I=4,J=8,K=3"), std::vector<int>{1});  // B[j][k]
-  EXPECT_EQ(members("apps/gemv.mdh", "I=8,K=4"), std::vector<int>{0});         // A[i][k]
+  EXPECT_EQ(members("apps/gemm_nt.mdh", "I=4,J=8,K=3"), std::vector<int>{1});              // B[j][k]
+  EXPECT_EQ(members("apps/gemv.mdh", "I=8,K=4"), std::vector<int>{0});                     // A[i][k]
   EXPECT_EQ(members("apps/mcc.mdh", "N=1,P=2,Q=2,K=8,C=2,R=1,S=1"), std::vector<int>{1});  // F[k][r][s][c]
   EXPECT_EQ(members("apps/tc/abcdef-gdab-efgc.mdh", "A=2,B=2,C=2,D=2,E=2,F=2,G=2"), std::vector<int>{1});
-  EXPECT_TRUE(members("apps/gemm.mdh", "I=4,J=8,K=3").empty());  // B[k][j]: already innermost
-  EXPECT_TRUE(members("apps/dot.mdh", "K=16").empty());          // no `++` dimension
+  EXPECT_TRUE(members("apps/gemm.mdh", "I=4,J=8,K=3").empty());      // B[k][j]: already innermost
+  EXPECT_TRUE(members("apps/dot.mdh", "K=16").empty());              // no `++` dimension
   EXPECT_TRUE(members("apps/jacobi3d.mdh", "I=4,J=4,K=4").empty());  // one buffer, several accesses
   EXPECT_TRUE(members("apps/gaussian.mdh", "I=8,J=8").empty());      // a window
 
@@ -61,8 +61,9 @@ TEST(InputPacking, ExistsWhereAnIndexMovingWithTheOutputsUnitStrideDimensionIsNo
   EXPECT_EQ(packed_dimension_order(gemv, 0), (std::vector<int>{1, 0}));
 }
 
-// Neutral: no copy (the golden kernels check that the plan is the one generated before the family existed). Packed: the copy kernel first, the input's copy a
-// scratch buffer of its size, the main kernel reading the copy in the input's place, and the view it reads permuted.
+// Neutral: no copy (the golden kernels check that the plan is the one generated before the family existed). Packed: the
+// copy kernel first, the input's copy a scratch buffer of its size, the main kernel reading the copy in the input's
+// place, and the view it reads permuted.
 TEST(InputPacking, APackedInputIsCopiedByAFirstKernelAndReadFromScratch) {
   const DeviceLimits limits = testing::first_device_vector_limits();
   const BoundMdh bound = bind_app("apps/gemm_nt.mdh", "I=32,J=64,K=24");
@@ -83,7 +84,8 @@ TEST(InputPacking, APackedInputIsCopiedByAFirstKernelAndReadFromScratch) {
   ASSERT_EQ(plan.kernels[0].args[1].kind, KernelArg::Kind::Scratch);
   EXPECT_EQ(plan.scratch[static_cast<size_t>(scratch)].bytes, bound.byte_size(1));
   for (size_t k = 1; k < plan.kernels.size(); ++k)
-    for (const KernelArg& arg : plan.kernels[k].args) EXPECT_FALSE(arg.kind == KernelArg::Kind::Buffer && arg.name == "B");
+    for (const KernelArg& arg : plan.kernels[k].args)
+      EXPECT_FALSE(arg.kind == KernelArg::Kind::Buffer && arg.name == "B");
   EXPECT_NE(plan.source.find("__kernel void mdh_pack_B("), std::string::npos);
 
   const BoundMdh view = packed_view(bound, packed);
@@ -112,23 +114,24 @@ TEST(InputPacking, PackedKernelsMatchTheReference) {
                        limits),
               "");
   }
-  testing::PropertyCase contraction{"contraction4", "contraction4.mdh",
+  testing::PropertyCase contraction{"contraction4",
+                                    "contraction4.mdh",
                                     "md_hom contraction4\nsize A B C D\ninput X : float[A][C][D]\n"
                                     "input Y : float[D][B][C]\noutput Z : float[A][B]\n"
                                     "view (a < A, b < B, c < C, d < D) : X[a][c][d], Y[d][b][c] -> Z[a][b]\n"
                                     "scalar (x, y) = x * y\ncombine (++, ++, +, +)\n",
                                     {"A=3,B=18,C=2,D=5"}};
-  for (const testing::PropertyCase& c : {testing::PropertyCase{"gemm_nt", "apps/gemm_nt.mdh", "", {"I=5,J=19,K=17"}},
-                                         testing::PropertyCase{"mcc", "apps/mcc.mdh", "", {"N=1,P=2,Q=3,K=18,C=3,R=2,S=1"}},
-                                         contraction})
-    testing::for_each_property_configuration(
-        c, 6, 20261203, [&](const BoundMdh& bound, size_t, int index, const KernelConfig& config) {
-          SCOPED_TRACE(c.name + " configuration #" + std::to_string(index));
-          const KernelConfig packed = packing_every_member(bound, config);
-          ASSERT_TRUE(packs_any_input(bound, packed));
-          ASSERT_NO_THROW(check_config(bound, packed, limits));
-          EXPECT_EQ(mismatch(bound, packed, limits), "");
-        });
+  for (const testing::PropertyCase& c :
+       {testing::PropertyCase{"gemm_nt", "apps/gemm_nt.mdh", "", {"I=5,J=19,K=17"}},
+        testing::PropertyCase{"mcc", "apps/mcc.mdh", "", {"N=1,P=2,Q=3,K=18,C=3,R=2,S=1"}}, contraction})
+    testing::for_each_property_configuration(c, 6, 20261203,
+                                             [&](const BoundMdh& bound, size_t, int index, const KernelConfig& config) {
+                                               SCOPED_TRACE(c.name + " configuration #" + std::to_string(index));
+                                               const KernelConfig packed = packing_every_member(bound, config);
+                                               ASSERT_TRUE(packs_any_input(bound, packed));
+                                               ASSERT_NO_THROW(check_config(bound, packed, limits));
+                                               EXPECT_EQ(mismatch(bound, packed, limits), "");
+                                             });
 }
 
 // The copy is a scratch buffer of the input's size: a device whose largest allocation is smaller refuses packing
