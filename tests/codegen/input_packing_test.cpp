@@ -87,6 +87,9 @@ TEST(InputPacking, APackedInputIsCopiedByAFirstKernelAndReadFromScratch) {
     for (const KernelArg& arg : plan.kernels[k].args)
       EXPECT_FALSE(arg.kind == KernelArg::Kind::Buffer && arg.name == "B");
   EXPECT_NE(plan.source.find("__kernel void mdh_pack_B("), std::string::npos);
+  EXPECT_NE(plan.source.find("//   PACK_INP: read from copies with the index moving with the output's unit-stride "
+                             "dimension last: B (mdh_pack_B)"),
+            std::string::npos);
 
   const BoundMdh view = packed_view(bound, packed);
   EXPECT_EQ(view.buffer_extents[1], (std::vector<int64_t>{24, 64}));
