@@ -10,6 +10,7 @@
 
 #include "codegen/emitter/tunable_emitter.h"
 #include "codegen/index_range.h"
+#include "codegen/input_packing.h"
 #include "codegen/parameter_families.h"
 #include "codegen/tensor_core.h"
 #include "codegen/tunable_geometry.h"
@@ -83,8 +84,11 @@ LaunchPlan generate_tunable_kernel(const BoundMdh& bound, const KernelConfig& co
   check_config(bound, config, limits);
   if (kernel_shape(bound) == KernelShape::tensor_core)
     return generate_tensor_core_kernel(bound, config, limits, options);
-  LaunchPlan plan = emitter::TunableEmitter(bound, config, limits, options).emit();
-  plan.build_options += nvidia_build_options(bound, config, limits);
+  // PACK_INP: the main kernel is the kernel of the md_hom whose packed inputs have their copies' layouts.
+  const BoundMdh view = packed_view(bound, config);
+  LaunchPlan plan = emitter::TunableEmitter(view, config, limits, options).emit();
+  if (packs_any_input(bound, config)) add_packing_kernels(bound, config, options, plan);
+  plan.build_options += nvidia_build_options(view, config, limits);
   return plan;
 }
 

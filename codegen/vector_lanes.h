@@ -13,8 +13,8 @@ namespace mdh {
 /// window, and moves with that dimension through one index only (coefficient 1) or not at all, f is lanewise
 /// (scalar_function_is_lanewise) and every reduction is a built-in operator. -1 elsewhere. An input moves with it
 /// through an index other than its unit-stride one (GEMV's A[i][k], GEMM_NT's B[j][k]) only as a cache that keeps
-/// that index innermost (BUF_ORDER): its lanes are consecutive there; a kernel reading it from global memory computes
-/// one element at a time (TunableEmitter::vector_lanes).
+/// that index innermost (BUF_ORDER), or from a packed copy (PACK_INP, input_packing.h): its lanes are consecutive
+/// there; a kernel reading it from global memory computes one element at a time (TunableEmitter::vector_lanes).
 int vector_lanes_dimension(const BoundMdh& bound);
 
 /// Whether f is one expression over its arguments, numeric literals, `+ - * /`, parentheses, commas and the

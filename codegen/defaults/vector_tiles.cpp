@@ -3,6 +3,7 @@
 #include <set>
 
 #include "codegen/defaults/default_config_steps.h"
+#include "codegen/input_packing.h"
 #include "codegen/parameter_families.h"
 #include "codegen/tuning_space.h"
 #include "codegen/vector_lanes.h"
@@ -44,7 +45,7 @@ constexpr uint64_t kSharedSliceBytes = 2u << 20;
 // shared) would otherwise take 64 slices of its 64-MiB output, 4 GiB. GEMM 1024^3's 4 slices take 16 MiB.
 constexpr uint64_t kSplitScratchBytes = 64u << 20;
 // Only inputs that at least this many work-groups read count as shared: an input that few work-groups reread
-// (MCC's F) gains nothing from slices (docs/decisions.md).
+// (MCC's F) gains nothing from slices, nor from a packed copy (PACK_INP) that costs a pass over it (docs/decisions.md).
 constexpr int64_t kSplitMinimumRereads = 16;
 // Work-groups per compute unit at least, so that PoCL's threads share the work evenly (fewer work-items per
 // work-group first, then smaller tiles). A choice for load balance, not a measurement.
@@ -63,6 +64,19 @@ int64_t dividing_tile(int64_t extent, int64_t desired) {
   return best > 0 ? best : std::min(desired, extent);
 }
 
+namespace {
+
+// The work-groups of `c` that read the same elements of an input: those along the `++` dimensions it does not move
+// with.
+int64_t rereads(const BoundMdh& bound, const KernelConfig& c, const BoundAccess& access) {
+  int64_t n = 1;
+  for (int d : bound.mdh->concat_dims())
+    if (!moves_with(access, d)) n *= c.num_wg[d];
+  return n;
+}
+
+}  // namespace
+
 // The split of the longest reduction described at kSharedSliceBytes, for commutative operators (never a user
 // operator: its ordered fold stays in one work-item) whose reductions are not split yet; false (and `c` unchanged)
 // where the shared inputs fit or no even split into whole private tiles is left.
@@ -76,10 +90,8 @@ bool split_reduction_over_shared_slices(const BoundMdh& bound, KernelConfig& c) 
   if (longest < 0) return false;
   uint64_t shared_bytes = 0;
   for (const BoundAccess& access : bound.inputs) {
-    int64_t rereads = 1;  // the work-groups that read the same elements of the input
-    for (int d : mdh.concat_dims())
-      if (!moves_with(access, d)) rereads *= c.num_wg[d];
-    if (rereads >= kSplitMinimumRereads && moves_with(access, longest)) shared_bytes += bound.byte_size(access.buffer);
+    if (rereads(bound, c, access) >= kSplitMinimumRereads && moves_with(access, longest))
+      shared_bytes += bound.byte_size(access.buffer);
   }
   const uint64_t output_bytes = bound.byte_size(bound.output.buffer);
   const int64_t extent = bound.dim_extents[longest];
@@ -122,9 +134,28 @@ void copy_local_caches_in_vectors(const BoundMdh& bound, KernelConfig& c) {
   });
 }
 
-// The vector register tile described above; false (and `c` unchanged) where no input is shared or the result is
-// invalid.
-bool tile_for_vectors(const BoundMdh& bound, const DeviceLimits& limits, KernelConfig& c) {
+namespace {
+
+// PACK_INP on every input that has the choice (an index moving with the output's unit-stride dimension that is not
+// its last) and that work-groups share (it does not move with some `++` dimension): its copy is made once per call
+// and read by many work-groups, in place of a transposed copy into a cache at every reduction step
+// (docs/decisions.md). False (and `c` unchanged) where no input is packed.
+bool pack_shared_inputs(const BoundMdh& bound, KernelConfig& c) {
+  const Mdh& mdh = *bound.mdh;
+  bool packed = false;
+  for (int a : find_family("PACK_INP")->members(bound)) {
+    const std::vector<int> concat = mdh.concat_dims();
+    if (std::all_of(concat.begin(), concat.end(), [&](int d) { return moves_with(bound.inputs[a], d); })) continue;
+    set_label(c, "PACK_INP", "moving_innermost", a);
+    packed = true;
+  }
+  return packed;
+}
+
+// The vector register tile described above for the layouts `c` reads its inputs in (PACK_INP); false (and `c`
+// unchanged) where no input is shared or the result is invalid.
+bool tile_for_vectors_in_layout(const BoundMdh& spec, const DeviceLimits& limits, KernelConfig& c) {
+  const BoundMdh bound = packed_view(spec, c);
   const Mdh& mdh = *bound.mdh;
   const std::vector<int> concat = mdh.concat_dims();
   auto shared_along = [&](int d) {
@@ -226,14 +257,14 @@ bool tile_for_vectors(const BoundMdh& bound, const DeviceLimits& limits, KernelC
   }
   copy_private_caches_in_vectors(bound, width, t);
   try {
-    check_config(bound, t, limits);
+    check_config(spec, t, limits);
   } catch (const UserError&) {
     return false;  // e.g. the private memory budget
   }
   KernelConfig split = t;
   if (split_reduction_over_shared_slices(bound, split)) {
     try {
-      check_config(bound, split, limits);
+      check_config(spec, split, limits);
       t = split;
     } catch (const UserError&) {
       // the tile without the split (e.g. where the device cannot hold the partial results)
@@ -241,6 +272,27 @@ bool tile_for_vectors(const BoundMdh& bound, const DeviceLimits& limits, KernelC
   }
   c = t;
   return true;
+}
+
+}  // namespace
+
+// Packed inputs where the tile then computes its results in vector lanes (VECTOR_LANES) and at least
+// kSplitMinimumRereads work-groups read each copy (one copy costs a pass over the input: MCC's filter, read by few
+// work-groups, ran slower packed; docs/decisions.md), else the spec's layouts.
+bool tile_for_vectors(const BoundMdh& bound, const DeviceLimits& limits, KernelConfig& c) {
+  KernelConfig packed = c;
+  if (pack_shared_inputs(bound, packed) && tile_for_vectors_in_layout(bound, limits, packed) &&
+      packed.vector_lanes > 1) {
+    bool reread = true;
+    for (size_t a = 0; a < bound.inputs.size(); ++a)
+      if (packs_input(packed, static_cast<int>(a)))
+        reread = reread && rereads(bound, packed, bound.inputs[a]) >= kSplitMinimumRereads;
+    if (reread) {
+      c = packed;
+      return true;
+    }
+  }
+  return tile_for_vectors_in_layout(bound, limits, c);
 }
 
 }  // namespace mdh::defaults

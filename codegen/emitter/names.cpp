@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "codegen/emitter/tunable_emitter.h"
+#include "codegen/input_packing.h"
 #include "codegen/parameter_families.h"
 #include "codegen/tuning_space.h"
 #include "codegen/vector_lanes.h"
@@ -206,6 +207,13 @@ std::string TunableEmitter::summary() {
       << (g_.prefetch_dimension < 0 ? std::string("no reduction tile loop to pipeline at these sizes")
                                     : "the next local tile along " + dim(g_.prefetch_dimension) + " in registers" +
                                           (two_local_tiles() ? ", stored into a second local tile" : ""));
+  std::vector<std::string> packed;
+  for (size_t a = 0; a < m_.inputs.size(); ++a)
+    if (packs_input(c_, static_cast<int>(a)))
+      packed.push_back(buffer_name(m_.inputs[a].buffer) + " (mdh_pack_" + buffer_name(m_.inputs[a].buffer) + ")");
+  if (!packed.empty())
+    s << "\n//   PACK_INP: read from copies with the index moving with the output's unit-stride dimension last: "
+      << join(packed, ", ");
   return s.str();
 }
 

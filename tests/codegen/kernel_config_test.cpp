@@ -503,16 +503,23 @@ TEST(KernelConfig, DefaultTilesForVectorsWithoutDedicatedLocalMemory) {
     EXPECT_GE(tunable_geometry(small, sc).work_groups, 64);
   }
   {
-    // GEMM_NT reads B[j][k]: no input is contiguous along j (8 elements), and B's private cache keeps j innermost.
+    // GEMM_NT reads B[j][k], which every work-group along i rereads: B is packed with j innermost (PACK_INP), and
+    // the tile is GEMM's, 8 rows of two vectors along j in VECTOR_LANES, inputs read through.
     const BoundMdh bound = bind_app("apps/gemm_nt.mdh", "I=1024,J=1024,K=1024");
     const json j = config_to_json(bound, default_config(bound, cpu));
+    EXPECT_EQ(j["PACK_INP_B"], "moving_innermost");
     EXPECT_EQ(j["PT_SIZE_i"], 8);
-    EXPECT_EQ(j["PT_SIZE_j"], 8);
-    EXPECT_EQ(j["PT_SIZE_k"], 16);
-    EXPECT_EQ(j["BUF_ORDER_P_A"].dump(), "[0,1]");
-    EXPECT_EQ(j["BUF_ORDER_P_B"].dump(), "[1,0]");
-    EXPECT_EQ(j["VECTOR_WIDTH_A"], 16);
-    EXPECT_EQ(j["VECTOR_WIDTH_B"], 16);
+    EXPECT_EQ(j["PT_SIZE_j"], 32);
+    EXPECT_EQ(j["PT_SIZE_k"], 1);
+    EXPECT_EQ(j["VECTOR_LANES"], 16);
+    EXPECT_EQ(j["MEM_INP_P_A"], "none");
+    EXPECT_EQ(j["MEM_INP_P_B"], "none");
+    // Where the lanes do not divide the tile (1000 = 8 x 125), nothing is packed: B's private cache keeps j
+    // innermost.
+    const BoundMdh odd = bind_app("apps/gemm_nt.mdh", "I=1000,J=1000,K=1000");
+    const json o = config_to_json(odd, default_config(odd, cpu));
+    EXPECT_EQ(o["PACK_INP_B"], "spec");
+    EXPECT_EQ(o["BUF_ORDER_P_B"].dump(), "[1,0]");
   }
   {
     // GEMV: 8 rows of A per work-item (x is shared along i), vectors along k; no shared reduction.

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "codegen/input_packing.h"
 #include "codegen/parameter_families.h"
 #include "codegen/tensor_core.h"
 #include "codegen/tunable_geometry.h"
@@ -110,6 +111,9 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
   int swizzled = 0, double_buffered = 0, two_local_tiles = 0, unrolled_steps = 0, unrolled_tiles = 0, padded_rows = 0,
       inline_math = 0, inlined_f = 0, unrolled_f_loops = 0, last_group_folds = 0, atomic_adds = 0, strided_tiles = 0,
       strided_prefetch = 0, shuffles = 0, shuffle_levels_of_two = 0, vector_lanes = 0;  // families not about tiles
+  // PACK_INP: configurations reading a packed copy, [of rank 2, of rank 3 or more (the copy kernel's third
+  // NDRange dimension)].
+  std::array<int, 2> packed{};
   // Configurations with private steps that are sometimes full: tested once per local tile, or once per step.
   int steps_tested_per_tile = 0, steps_tested_per_step = 0;
   // Of those tested once per tile: edge tiles that run the full tiles' code along some `++` dimension, computing
@@ -175,6 +179,8 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
                 vector_copies[l][aligned] += summary.find(std::string(l == 0 ? "L " : "P ") +
                                                           (aligned == 0 ? "aligned" : "vloadN")) != std::string::npos;
           }
+          for (size_t a = 0; a < bound.inputs.size(); ++a)
+            if (packs_input(config, static_cast<int>(a))) ++packed[bound.inputs[a].indices.size() > 2];
           if (std::count(g.step_fullness.begin(), g.step_fullness.end(), Fullness::Sometimes) > 0)
             ++(g.tiles_decide_steps ? steps_tested_per_tile : steps_tested_per_step);
           if (g.tiles_decide_steps)
@@ -216,6 +222,10 @@ TEST(TunablePropertyCoverage, EveryShapeOfTileCodeIsDrawn) {
               << "aligned by the tile sizes, " << vector_copies[l][1] << " not provably aligned (vloadN)\n";
     for (int aligned = 0; aligned < 2; ++aligned) EXPECT_GT(vector_copies[l][aligned], 0) << layers[l];
   }
+  std::cout << "PACK_INP moving_innermost: " << packed[0] << " inputs of rank 2, " << packed[1]
+            << " of rank 3 or more\n";
+  EXPECT_GT(packed[0], 0);
+  EXPECT_GT(packed[1], 0);
   EXPECT_GT(swizzled, 0);
   EXPECT_GT(double_buffered, 0);
   EXPECT_GT(two_local_tiles, 0);

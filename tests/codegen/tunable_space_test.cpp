@@ -250,7 +250,8 @@ INSTANTIATE_TEST_SUITE_P(TuningSpace, TunersEstimate,
                                                                             {"BUF_ORDER_P_A", {0}},
                                                                             {"LOCAL_PAD_A", {0}},
                                                                             {"WG_SWIZZLE_i", {1}},
-                                                                            {"STORE_WIDTH", {1}}})}),
+                                                                            {"STORE_WIDTH", {1}},
+                                                                            {"PACK_INP_A", {0}}})}),
                          [](const ::testing::TestParamInfo<EstimatedSpace>& info) {
                            // "dot_K_4": the app's name and its sizes.
                            std::string name = std::string(info.param.app).substr(5);

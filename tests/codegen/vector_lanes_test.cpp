@@ -257,7 +257,7 @@ TEST(VectorLanes, RandomConfigurationsThatComputeLanesMatchTheReference) {
     SCOPED_TRACE(property_case.name);
     int runs = 0;
     testing::for_each_property_configuration(
-        property_case, 4000, 20261202, [&](const BoundMdh& bound, size_t, int, const KernelConfig& config) {
+        property_case, 4000, 20261204, [&](const BoundMdh& bound, size_t, int, const KernelConfig& config) {
           if (runs >= wanted || config.vector_lanes == 1) return;
           const std::string source = generate_tunable_kernel(bound, config, testing::first_device_limits()).source;
           if (source.find("//   VECTOR_LANES: ") == std::string::npos) return;

@@ -18,6 +18,7 @@
 #include "codegen/config_json.h"
 #include "codegen/default_config.h"
 #include "codegen/kernel_config.h"
+#include "codegen/parameter_families.h"
 #include "codegen/tuning_space.h"
 #include "mdh/parser.h"
 #include "pipeline/device_limits_query.h"
@@ -165,8 +166,9 @@ struct GemmRun {
 
 /// The application side, in this process: own context, queue and buffers; the runner on top.
 // `runs` launches, C set to NaN before each: the last one's C.
-GemmRun run_gemm_through_runner(const fs::path& directory, int runs = 1) {
-  mdh_runner::Plan plan = mdh_runner::Plan::load(directory.string(), "gemm");
+// `transposed_b`: the exported md_hom is gemm_nt, B stored as [J][K].
+GemmRun run_gemm_through_runner(const fs::path& directory, int runs = 1, bool transposed_b = false) {
+  mdh_runner::Plan plan = mdh_runner::Plan::load(directory.string(), transposed_b ? "gemm_nt" : "gemm");
   const size_t I = plan.size("I"), J = plan.size("J"), K = plan.size("K");
   cl_device_id device = select_device("").device;
   cl_int status = CL_SUCCESS;
@@ -205,7 +207,8 @@ GemmRun run_gemm_through_runner(const fs::path& directory, int runs = 1) {
   run.reference.assign(I * J, 0.0);
   for (size_t i = 0; i < I; ++i)
     for (size_t j = 0; j < J; ++j)
-      for (size_t k = 0; k < K; ++k) run.reference[i * J + j] += double(a[i * K + k]) * b[k * J + j];
+      for (size_t k = 0; k < K; ++k)
+        run.reference[i * J + j] += double(a[i * K + k]) * (transposed_b ? b[j * K + k] : b[k * J + j]);
   return run;
 }
 
@@ -225,6 +228,25 @@ nlohmann::json ExportTest::export_split_reduction(WorkGroupCombine combine, cons
   config.work_group_combine = combine;
   expect_export_equals_generate(dir_, " --config " + write_config(bound, config, name));
   return nlohmann::json::parse(read_file(dir_ / "export/gemm.launch.json"));
+}
+
+// PACK_INP: the copy kernel runs first through the runner, from the application's B into a scratch buffer that the
+// main kernel reads, with the reduction split over work-groups so that both kinds of scratch buffer meet.
+TEST_F(ExportTest, APackedInputRunsThroughTheRunner) {
+  const BoundMdh bound = bind(parse_spec_file(MDH_SOURCE_DIR "/apps/gemm_nt.mdh"), parse_size_binding(kGemmSize));
+  KernelConfig config = split_reduction_config(bound);
+  set_label(config, "PACK_INP", "moving_innermost", 1);
+  const fs::path out = dir_ / "export";
+  const Result r = mdh_cli(std::string("export apps/gemm_nt.mdh --size ") + kGemmSize + " --config " +
+                           write_config(bound, config, "packed.json") + " -o " + out.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  const nlohmann::json launch = nlohmann::json::parse(read_file(out / "gemm_nt.launch.json"));
+  ASSERT_EQ(launch.at("kernels").size(), 3u) << launch.dump(1);
+  EXPECT_EQ(launch.at("kernels").at(0).at("name"), "mdh_pack_B");
+  EXPECT_EQ(launch.at("scratch").size(), 2u);
+  const GemmRun run = run_gemm_through_runner(out, 1, true);
+  EXPECT_EQ(run.events, 3u);
+  expect_gemm_matches_reference(run);
 }
 
 TEST_F(ExportTest, ReductionSplitOverWorkGroupsRunsThroughTheRunner) {
