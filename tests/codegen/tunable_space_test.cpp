@@ -251,7 +251,8 @@ INSTANTIATE_TEST_SUITE_P(TuningSpace, TunersEstimate,
                                                                             {"LOCAL_PAD_A", {0}},
                                                                             {"WG_SWIZZLE_i", {1}},
                                                                             {"STORE_WIDTH", {1}},
-                                                                            {"PACK_INP_A", {0}}})}),
+                                                                            {"PACK_INP_A", {0}},
+                                                                            {"EDGE_POINTS", {0}}})}),
                          [](const ::testing::TestParamInfo<EstimatedSpace>& info) {
                            // "dot_K_4": the app's name and its sizes.
                            std::string name = std::string(info.param.app).substr(5);
