@@ -206,6 +206,8 @@ const std::set<std::string>& generator_identifiers() {
       "vstore4",
       "vstore8",
       "vstore16",
+      "vload_half",  // loads and stores of half buffers (codegen/preamble.h load_element)
+      "vstore_half_rte",
       // variables of the kernels
       "slot",
       "res_p",

@@ -71,6 +71,38 @@ scalar (x) = x
 combine (++, matmul)
 )";
 
+// Storage types: buffers of half and bfloat16, float in every computation (docs/spec-language.md).
+const char* const kGemmHalf = R"(md_hom gemm_half
+size   I J K
+input  A : half[I][K]
+input  B : half[K][J]
+output C : half[I][J]
+view   (i < I, j < J, k < K) : A[i][k], B[k][j] -> C[i][j]
+scalar (a, b) = a * b
+combine (++, ++, +)
+)";
+
+// A long reduction into one bfloat16 value: the work-groups' partial results (float) and their combine.
+const char* const kDotBfloat16 = R"(md_hom dot_bfloat16
+size   K
+input  x : bfloat16[K]
+input  y : bfloat16[K]
+output r : bfloat16[1]
+view   (k < K) : x[k], y[k] -> r[0]
+scalar (a, b) = a * b
+combine (+)
+)";
+
+// A window over half elements, read from global memory or from caches of floats.
+const char* const kStencilHalf = R"(md_hom stencil_half
+size   I J
+input  X : half[I+2][J+2]
+output Y : half[I][J]
+view   (i < I, j < J) : X[i + 0..2][j + 0..2] -> Y[i][j]
+scalar (w) = 0.25f * (w(0, 1) + w(2, 1) + w(1, 0) + w(1, 2)) - w(1, 1)
+combine (++, ++)
+)";
+
 std::string contraction_sizes(int a, int b, int c, int d, int e, int f, int g) {
   return "A=" + std::to_string(a) + ",B=" + std::to_string(b) + ",C=" + std::to_string(c) + ",D=" + std::to_string(d) +
          ",E=" + std::to_string(e) + ",F=" + std::to_string(f) + ",G=" + std::to_string(g);
@@ -117,6 +149,9 @@ std::vector<PropertyCase> property_cases() {
       {"contraction4", "contraction4.mdh", kContraction4, {"A=3,B=5,C=2,D=7", "A=2,B=2,C=5,D=3"}},
       {"strided", "strided.mdh", kStrided, {"I=3,J=5,R=2,S=3", "I=4,J=2,R=3,S=1"}},
       {"matrix_chain", "matrix_chain.mdh", kMatrixChain, {"N=3,M=7", "N=2,M=16", "N=5,M=1"}},
+      {"gemm_half", "gemm_half.mdh", kGemmHalf, {"I=5,J=7,K=3", "I=8,J=11,K=13"}},
+      {"dot_bfloat16", "dot_bfloat16.mdh", kDotBfloat16, {"K=1", "K=37", "K=64"}},
+      {"stencil_half", "stencil_half.mdh", kStencilHalf, {"I=7,J=5", "I=3,J=13"}},
   };
   for (const char* tc :
        {"abcdef-gdab-efgc", "abcdef-gdac-efgb", "abcdef-gdbc-efga", "abcdef-geab-dfgc", "abcdef-geac-dfgb",
