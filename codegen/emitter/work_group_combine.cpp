@@ -77,7 +77,7 @@ void TunableEmitter::emit_shuffle_down() {
 // before the count orders it), elsewhere a compare-and-swap loop on the float's bits, which every OpenCL 1.1 device
 // has.
 void TunableEmitter::emit_atomic_accumulate() {
-  const bool floating = m_.result_type().scalar == ScalarType::Float;
+  const bool floating = compute_type(m_.result_type().scalar) == ScalarType::Float;
   line("void mdh_accumulate(volatile __global " + result_type_ + "* p, " + result_type_ + " v)");
   line("{");
   ++indent_;
