@@ -13,6 +13,8 @@
 // B column g at rows t and t + 4, and C rows g and g + 8 at columns 2t and 2t + 1. Under NVIDIA's driver the
 // multiply is inline PTX `mma.sync`; elsewhere each warp exchanges its fragments through local memory and every
 // work-item computes its four results from them, so that PoCL runs (and the tests check) the same index arithmetic.
+// Half and bfloat16 inputs are converted to float as their tiles are loaded (TF32 holds them exactly, so their products
+// are exact) and take neither vector loads nor asynchronous copies; half and bfloat16 results round on their store.
 #include <algorithm>
 #include <functional>
 #include <sstream>
@@ -49,7 +51,6 @@ class MmaEmitter {
     --indent_;
     line("}" + tail);
   }
-  std::string buffer_type(int buffer) const { return element_type_name(m_, m_.buffers[buffer].type, options_); }
   int64_t value(const char* family) const { return c_.value(family); }
   // MMA_SPLIT_K > 1: work-groups along the reduction write partial results, which a second kernel adds up.
   bool split() const { return value("MMA_SPLIT_K") > 1; }
@@ -269,7 +270,7 @@ void MmaEmitter::emit_tile_load(int a, const std::string& k_tile, Into into, boo
     open("");
   const std::string at = emit_cell_offset(a);
   if (vector_width(a) == 1)
-    line("mma_v = " + buffer + "[" + at + "];");
+    line("mma_v = " + load_element(m_.buffers[x.buffer].type, buffer, at) + ";");
   else
     line("mma_v = *(__global const " + vector_type(a) + "*)(" + buffer + " + " + at + ");");
   close();
@@ -447,11 +448,11 @@ void MmaEmitter::emit_result_store(const std::string& row, const std::string& co
          "] = " + value + ";");
     return;
   }
-  const std::string buffer = m_.buffers[b_.output.buffer].name;
+  const Buffer& output = m_.buffers[b_.output.buffer];
   decompose(roles_.m_dims, row, "mma_c_");
   decompose(roles_.n_dims, column, "mma_c_");
-  line(buffer + "[" + offset(b_.output, [&](int d) { return role_var(d, "mma_c_", "mma_c_", "mma_c_"); }) +
-       "] = " + value + ";");
+  line(store_element(output.type, output.name,
+                     offset(b_.output, [&](int d) { return role_var(d, "mma_c_", "mma_c_", "mma_c_"); }), value));
 }
 
 // Each warp writes one fragment row (16 rows x MMA_WARP_COLUMNS) of its results into its part of `mma_staging`
@@ -495,7 +496,7 @@ void MmaEmitter::emit_split_combine_kernel(LaunchPlan& plan) {
   const int out = m_.output_buffer();
   line("");
   line("__kernel void " + launch.kernel_name + "(__global const float* restrict mma_partials, __global " +
-       buffer_type(out) + "* restrict " + m_.buffers[out].name + ")");
+       storage_type_name(m_, m_.buffers[out].type, options_) + "* restrict " + m_.buffers[out].name + ")");
   open("");
   line("const int mma_point = (int)get_global_id(0);");
   line("if (mma_point >= MMA_BATCH_EXTENT*MMA_M_EXTENT*MMA_N_EXTENT) return;");
@@ -510,8 +511,8 @@ void MmaEmitter::emit_split_combine_kernel(LaunchPlan& plan) {
   if (!roles_.batch_dims.empty()) decompose(roles_.batch_dims, "mma_batch", "mma_batch_");
   decompose(roles_.m_dims, "mma_row", "mma_c_");
   decompose(roles_.n_dims, "mma_column", "mma_c_");
-  line(m_.buffers[out].name + "[" +
-       offset(b_.output, [&](int d) { return role_var(d, "mma_c_", "mma_c_", "mma_c_"); }) + "] = mma_sum;");
+  line(store_element(m_.buffers[out].type, m_.buffers[out].name,
+                     offset(b_.output, [&](int d) { return role_var(d, "mma_c_", "mma_c_", "mma_c_"); }), "mma_sum"));
   close();
   launch.args.push_back({KernelArg::Kind::Scratch, "", 0});
   launch.args.push_back({KernelArg::Kind::Buffer, m_.buffers[out].name, -1});
@@ -566,7 +567,8 @@ std::vector<std::string> MmaEmitter::kernel_parameters(KernelLaunch& launch) {
     params.push_back("__global float* restrict mma_partials");
     launch.args.push_back({KernelArg::Kind::Scratch, "", 0});
   } else {
-    params.push_back("__global " + buffer_type(out) + "* restrict " + m_.buffers[out].name);
+    params.push_back("__global " + storage_type_name(m_, m_.buffers[out].type, options_) + "* restrict " +
+                     m_.buffers[out].name);
     launch.args.push_back({KernelArg::Kind::Buffer, m_.buffers[out].name, -1});
   }
   emitter::add_param_and_table_parameters(b_, options_, params, launch);

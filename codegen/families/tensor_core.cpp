@@ -146,7 +146,10 @@ void add_tensor_core(std::vector<ParameterFamily>& table) {
       "pairs of local tiles in flight: beyond 1, the tiles of A and B are copied asynchronously (cp.async under "
       "NVIDIA's driver) this many reduction tiles ahead of the products, without passing through registers");
   stages.min_value = 1;
-  stages.max_value = at_most(kMaxStages);
+  // Asynchronous copies move the inputs' bytes as they are: only float inputs, whose local tiles hold them as stored.
+  stages.max_value = [](const FamilyContext& x, int) {
+    return tensor_core_roles(x.bound)->stored_as_computed ? kMaxStages : int64_t{1};
+  };
   stages.neutral = neutral(1);
   // The ring of tile pairs replaces MMA_PREFETCH's registers and second pair.
   stages.member_constraints = [](const FamilyContext& x, int) {

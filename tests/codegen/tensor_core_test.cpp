@@ -88,6 +88,45 @@ TEST(TensorCore, NvidiaKernelMultipliesWithInlinePtx) {
   EXPECT_NE(portable.find("mma_mma("), std::string::npos);
 }
 
+// Half and bfloat16 inputs of one type take the tensor-core kernel (TF32 holds their values exactly): their tiles load
+// through vload_half or the bfloat16 widening, one cell at a time and never asynchronously, and a half or bfloat16
+// C rounds on its store, also after the splits' combine. Mixed or windowed inputs keep the tile kernel.
+TEST(TensorCore, HalfAndBfloat16InputsLoadAndStoreAsStored) {
+  const auto gemm = [](const std::string& a, const std::string& b, const std::string& c) {
+    BoundMdh bound =
+        bind_spec_text("md_hom g\nsize I J K\ninput A : " + a + "[I][K]\ninput B : " + b + "[K][J]\noutput C : " + c +
+                           "[I][J]\nview (i < I, j < J, k < K) : A[i][k], B[k][j] -> C[i][j]\n"
+                           "scalar (x, y) = x * y\ncombine (++, ++, +)\n",
+                       "g.mdh", "I=64,J=32,K=512");
+    bound.precision = ComputePrecision::tf32;
+    return bound;
+  };
+  EXPECT_FALSE(tensor_core_roles(gemm("half", "bfloat16", "float")));
+  EXPECT_FALSE(tensor_core_roles(gemm("half", "float", "float")));
+  const DeviceLimits h200 = h200_device_limits();
+  const BoundMdh half = gemm("half", "half", "half");
+  const auto roles = tensor_core_roles(half);
+  ASSERT_TRUE(roles);
+  EXPECT_FALSE(roles->stored_as_computed);
+  EXPECT_EQ(roles->a_vector, 1);
+  EXPECT_EQ(roles->b_vector, 1);
+  KernelConfig config = default_config(half, h200);
+  config.family_values[{"MMA_SPLIT_K", 0}] = 2;
+  EXPECT_NO_THROW(check_config(half, config, h200));
+  const std::string source = generate_tunable_kernel(half, config, h200).source;
+  EXPECT_NE(source.find("__global const half* restrict A"), std::string::npos) << source;
+  EXPECT_NE(source.find("mma_v = vload_half("), std::string::npos) << source;
+  EXPECT_NE(source.find("vstore_half_rte(mma_sum, "), std::string::npos) << source;
+  EXPECT_NE(source.find("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"), std::string::npos);
+  config.family_values[{"MMA_PREFETCH", 0}] = 0;
+  config.family_values[{"MMA_STAGES", 0}] = 2;
+  EXPECT_THROW(check_config(half, config, h200), UserError);
+  const BoundMdh bf16 = gemm("bfloat16", "bfloat16", "float");
+  const std::string bf16_source = generate_tunable_kernel(bf16, default_config(bf16, h200), h200).source;
+  EXPECT_NE(bf16_source.find("mma_v = mdh_bfloat16_to_float(A["), std::string::npos) << bf16_source;
+  EXPECT_EQ(bf16_source.find("cp.async"), std::string::npos);
+}
+
 // MMA_STAGES 3 under NVIDIA's driver: cp.async copies of 16 bytes (zero-filled past the extents), one group committed
 // per reduction tile, a wait for all but the newest, fragments rounded as they are read; paired loads read a row's
 // two reduction steps as one float2.

@@ -82,6 +82,16 @@ scalar (a, b) = a * b
 combine (++, ++, +)
 )";
 
+const char* const kGemmBfloat16 = R"(md_hom gemm_bfloat16
+size   I J K
+input  A : bfloat16[I][K]
+input  B : bfloat16[K][J]
+output C : float[I][J]
+view   (i < I, j < J, k < K) : A[i][k], B[k][j] -> C[i][j]
+scalar (a, b) = a * b
+combine (++, ++, +)
+)";
+
 // A long reduction into one bfloat16 value: the work-groups' partial results (float) and their combine.
 const char* const kDotBfloat16 = R"(md_hom dot_bfloat16
 size   K
@@ -186,6 +196,8 @@ std::vector<PropertyCase> tensor_core_property_cases() {
       {"batched_gemm", "batched_gemm.mdh", kBatchedGemm, {"N=3,I=17,J=10,K=9", "N=2,I=16,J=8,K=16"}, tf32},
       {"mcc", "apps/mcc.mdh", "", {"N=1,P=3,Q=5,K=9,C=3,R=2,S=3", "N=2,P=4,Q=4,K=8,C=2,R=2,S=2"}, tf32},
       {"contraction4", "contraction4.mdh", kContraction4, {"A=17,B=9,C=2,D=7", "A=16,B=8,C=4,D=2"}, tf32},
+      {"gemm_half", "gemm_half.mdh", kGemmHalf, {"I=21,J=9,K=13", "I=32,J=16,K=40"}, tf32},
+      {"gemm_bfloat16", "gemm_bfloat16.mdh", kGemmBfloat16, {"I=16,J=24,K=8", "I=37,J=19,K=29"}, tf32},
       {"tc_abcdef_gdab_efgc", "apps/tc/abcdef-gdab-efgc.mdh", "", {contraction_sizes(2, 3, 3, 2, 3, 2, 5)}, tf32},
       {"tc_abcdef_gfbc_dega", "apps/tc/abcdef-gfbc-dega.mdh", "", {contraction_sizes(3, 2, 2, 3, 2, 3, 9)}, tf32},
   };
