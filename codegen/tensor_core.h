@@ -3,10 +3,11 @@
 // C[m, n] = sum_k A[m, k] * B[k, n] once its dimensions are grouped: M = the `++` dimensions only the first input
 // reads, N = those only the second reads, K = the reductions (both read each), batch = the `++` dimensions both
 // read. GEMM, batched GEMM, tensor contractions and multi-channel convolution (whose input index p+r is affine in
-// an M and a K dimension) all have this shape, with float inputs or inputs of one storage type (half, bfloat16:
-// exact in TF32, converted as the tiles are loaded). Where the request asks for TF32 (BoundMdh::precision), such an
-// md_hom is generated as the tensor-core kernel (codegen/emitter/mma_kernel.cpp) with the tuning parameters of
-// codegen/families/tensor_core.cpp; every other md_hom and precision keeps the tile kernel.
+// an M and a K dimension) all have this shape, with float inputs (TF32 m16n8k8 fragments) or inputs of one storage
+// type (half, bfloat16: m16n8k16 fragments of that type, converted as the tiles are loaded). Where the request asks for
+// TF32 (BoundMdh::precision), such an md_hom is generated as the tensor-core kernel (codegen/emitter/mma_kernel.cpp)
+// with the tuning parameters of codegen/families/tensor_core.cpp; every other md_hom and precision keeps the tile
+// kernel.
 #pragma once
 
 #include <optional>
