@@ -182,7 +182,7 @@ KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
   // long reductions), lowered so that their partial results, one per output point each, fit the largest
   // allocation and the kernel's int indices.
   const int64_t points = bound.output_points();
-  const int64_t result_bytes = static_cast<int64_t>(mdh.size_of(mdh.result_type()));
+  const int64_t result_bytes = static_cast<int64_t>(mdh.compute_size_of(mdh.result_type()));
   const int64_t most_splits = std::min<int64_t>(
       {1024, std::numeric_limits<int32_t>::max() / points,
        static_cast<int64_t>(std::min<uint64_t>(limits.max_alloc_bytes, INT64_MAX) / result_bytes) / points});

@@ -64,6 +64,8 @@ const std::set<std::string>& generator_identifiers() {
       "vstore2",
       "vstore3",
       "vstore4",
+      "vload_half",  // loads and stores of half buffers (codegen/preamble.h load_element)
+      "vstore_half_rte",
       "vstore8",
       "vstore16",
       // variables of the kernels

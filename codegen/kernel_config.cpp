@@ -58,7 +58,8 @@ bool work_group_combine_atomic_applies(const Mdh& mdh) {
   if (reductions.empty() || mdh.result_type().is_struct()) return false;
   for (int d : reductions)
     if (mdh.dims[d].combine.kind != CombineOp::Kind::Add) return false;
-  const ScalarType t = mdh.result_type().scalar;
+  // Half and bfloat16 results accumulate in float accumulators; the last work-group's write-out rounds them.
+  const ScalarType t = compute_type(mdh.result_type().scalar);
   return t == ScalarType::Float || t == ScalarType::Int || t == ScalarType::Uint;
 }
 

@@ -76,7 +76,11 @@ nlohmann::json launch_to_json(const LaunchPlan& plan, const BoundMdh& bound, boo
   j["sizes"] = bound.sizes;
   j["buffers"] = nlohmann::json::array();
   for (size_t b = 0; b < mdh.buffers.size(); ++b) {
-    const ElementType type = promoted(mdh.buffers[b].type);
+    ElementType type = promoted(mdh.buffers[b].type);
+    // The verifying reference writes a half or bfloat16 output in double (codegen/reference_kernel.h).
+    if (float_as_double && mdh.buffers[b].kind == BufferKind::Output && !type.is_struct() &&
+        is_storage_only(type.scalar))
+      type = ElementType{ScalarType::Double, ""};
     const uint64_t element_bytes = mdh.size_of(type);
     j["buffers"].push_back(
         {{"name", mdh.buffers[b].name},

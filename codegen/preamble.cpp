@@ -3,6 +3,7 @@
 // number_generated_lines) so that a build error in it is reported at its spec line and column.
 #include "codegen/preamble.h"
 
+#include <algorithm>
 #include <cctype>
 #include <sstream>
 #include <string_view>
@@ -53,6 +54,24 @@ bool is_atomic_code(const std::string& s) {
   }
   return true;
 }
+
+bool is_bfloat16(const ElementType& t) {
+  return !t.is_struct() && t.scalar == ScalarType::Bfloat16;
+}
+
+// bfloat16 is the upper half of a float's bits: widening is a shift, and narrowing rounds to nearest even by adding
+// 0x7fff plus the lowest kept bit before the shift (a carry into the exponent rounds up to the next binade or to
+// infinity, as it should). A NaN keeps its sign and becomes quiet, where adding could carry it into infinity.
+// Written before `#define float double` would reach it, so that a verifying reference reads bfloat16 as float does.
+constexpr const char* kBfloat16Conversions =
+    "// bfloat16 elements are ushort bit patterns: the upper 16 bits of a float.\n"
+    "float mdh_bfloat16_to_float(const ushort mdh_pattern) { return as_float((uint)mdh_pattern << 16); }\n"
+    "ushort mdh_float_to_bfloat16(const float mdh_x)\n"
+    "{\n"
+    "  const uint mdh_bits = as_uint(mdh_x);\n"
+    "  if ((mdh_bits & 0x7fffffffu) > 0x7f800000u) return (ushort)((mdh_bits >> 16) | 0x0040u);\n"
+    "  return (ushort)((mdh_bits + 0x7fffu + ((mdh_bits >> 16) & 1u)) >> 16);\n"
+    "}\n";
 
 bool type_uses_double(const ElementType& t) {
   return !t.is_struct() && t.scalar == ScalarType::Double;
@@ -137,8 +156,29 @@ bool can_promote_to_double(const Mdh& mdh) {
 }
 
 std::string element_type_name(const Mdh& mdh, const ElementType& type, const PreambleOptions& options) {
-  if (options.promote_float_to_double && !type.is_struct() && type.scalar == ScalarType::Float) return "double";
-  return mdh.type_name(type);
+  if (type.is_struct()) return mdh.type_name(type);
+  const ScalarType computed = compute_type(type.scalar);
+  if (options.promote_float_to_double && computed == ScalarType::Float) return "double";
+  return opencl_name(computed);
+}
+
+std::string storage_type_name(const Mdh& mdh, const ElementType& type, const PreambleOptions& options) {
+  if (!type.is_struct() && is_storage_only(type.scalar)) return opencl_storage_name(type.scalar);
+  return element_type_name(mdh, type, options);
+}
+
+std::string load_element(const ElementType& type, const std::string& pointer, const std::string& offset) {
+  if (!type.is_struct() && type.scalar == ScalarType::Half) return "vload_half(" + offset + ", " + pointer + ")";
+  if (is_bfloat16(type)) return "mdh_bfloat16_to_float(" + pointer + "[" + offset + "])";
+  return pointer + "[" + offset + "]";
+}
+
+std::string store_element(const ElementType& type, const std::string& pointer, const std::string& offset,
+                          const std::string& value) {
+  if (!type.is_struct() && type.scalar == ScalarType::Half)
+    return "vstore_half_rte(" + value + ", " + offset + ", " + pointer + ");";
+  if (is_bfloat16(type)) return pointer + "[" + offset + "] = mdh_float_to_bfloat16(" + value + ");";
+  return pointer + "[" + offset + "] = " + value + ";";
 }
 
 std::string emit_preamble(const BoundMdh& bound, const PreambleOptions& options) {
@@ -153,6 +193,8 @@ std::string emit_preamble(const BoundMdh& bound, const PreambleOptions& options)
     out << "#if defined(__clang__)\n#pragma clang fp contract(fast)\n#endif\n";
   const bool fp64 = options.promote_float_to_double || uses_double(mdh);
   if (fp64) out << "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+  if (std::any_of(mdh.buffers.begin(), mdh.buffers.end(), [](const Buffer& b) { return is_bfloat16(b.type); }))
+    out << kBfloat16Conversions;
   if (options.promote_float_to_double)
     out << "// Verifying reference: every float of the spec (user code included) computes in double.\n"
            "#define float double\n";
@@ -202,7 +244,10 @@ std::string emit_scalar_function(const BoundMdh& bound, const std::string& funct
     }
     const WindowBinding& window = *windows[a];
     MDH_INTERNAL_ASSERT(window.strides.size() == access.indices.size(), "one window stride per index");
-    parameters.push_back(window.address_space + " const " + type + "* restrict " + arg + "_origin");
+    // Global memory holds half and bfloat16 as stored, caches hold their compute type.
+    const bool stored = window.address_space == "__global";
+    const std::string element_type = stored ? storage_type_name(mdh, buffer.type, options) + lanes_suffix : type;
+    parameters.push_back(window.address_space + " const " + element_type + "* restrict " + arg + "_origin");
     // The accessor takes one offset per index of the access; offset k moves along buffer dimension k. Its
     // parameters carry the reserved mdh_ prefix so that they cannot capture a name used in a stride.
     std::vector<std::string> names, terms;
@@ -215,8 +260,11 @@ std::string emit_scalar_function(const BoundMdh& bound, const std::string& funct
       term += stride == "1" ? ")" : ") * " + (is_atomic_code(stride) ? stride : '(' + stride + ')');
       terms.push_back(term);
     }
-    accessor_defines.push_back("#define " + arg + '(' + join(names, ", ") + ") (" + arg + "_origin[" +
-                               join(terms, " + ") + "])");
+    const std::string origin = arg + "_origin";
+    accessor_defines.push_back(
+        "#define " + arg + '(' + join(names, ", ") + ") (" +
+        (stored ? load_element(buffer.type, origin, join(terms, " + ")) : origin + "[" + join(terms, " + ") + "]") +
+        ")");
     accessor_undefs.push_back("#undef " + arg);
   }
   for (const auto& dim : mdh.dims) parameters.push_back("const int " + dim.name);

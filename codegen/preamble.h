@@ -82,7 +82,19 @@ inline constexpr const char* kGeneratedLineDirective = "#line 1 \"mdh-generated.
 /// so that build errors in generated code name their line in `source`. Call once, on the complete program.
 std::string number_generated_lines(const std::string& source, const std::string& file_name);
 
-/// The OpenCL C type name of an element type under the options (float becomes double when promoting).
+/// The OpenCL C type name of an element type under the options (float becomes double when promoting): the type
+/// values of it are computed in, so float for the storage types half and bfloat16 (mdh/ir.h is_storage_only).
 std::string element_type_name(const Mdh& mdh, const ElementType& type, const PreambleOptions& options);
+
+/// The OpenCL C type of a buffer's elements in global memory: `half` and `ushort` (bfloat16's bit patterns) for the
+/// storage types, element_type_name otherwise.
+std::string storage_type_name(const Mdh& mdh, const ElementType& type, const PreambleOptions& options);
+/// OpenCL C that reads element `offset` of `pointer` (a buffer of `type`) as its compute type: `vload_half` for half
+/// (core OpenCL C, no cl_khr_fp16), mdh_bfloat16_to_float for bfloat16, `pointer[offset]` otherwise.
+std::string load_element(const ElementType& type, const std::string& pointer, const std::string& offset);
+/// An OpenCL C statement (with its `;`) that writes `value` (of the compute type) to element `offset` of `pointer`,
+/// rounding to the nearest even half (`vstore_half_rte`) or bfloat16 (mdh_float_to_bfloat16) for those types.
+std::string store_element(const ElementType& type, const std::string& pointer, const std::string& offset,
+                          const std::string& value);
 
 }  // namespace mdh

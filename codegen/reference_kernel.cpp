@@ -273,6 +273,15 @@ class ReferenceKernelWriter {
   }
 
   std::string result_type() const { return element_type_name(mdh_, mdh_.result_type(), options_); }
+  // A verifying reference (computing in double) writes a half or bfloat16 output in double, unrounded: the check
+  // compares the rounded results against the exact ones.
+  bool output_widened() const {
+    const ElementType& t = mdh_.result_type();
+    return options_.promote_float_to_double && !t.is_struct() && is_storage_only(t.scalar);
+  }
+  std::string output_type() const {
+    return output_widened() ? result_type() : storage_type_name(mdh_, mdh_.result_type(), options_);
+  }
 
   void write_header(std::ostringstream& out) const {
     std::vector<int> concat = mdh_.concat_dims(), reduction = mdh_.reduction_dims();
@@ -340,8 +349,8 @@ class ReferenceKernelWriter {
   std::string kernel_parameters() const {
     std::vector<std::string> decls;
     for (const auto& b : mdh_.buffers) {
-      std::string type = element_type_name(mdh_, b.type, options_);
-      decls.push_back(b.kind == BufferKind::Output ? "__global " + type + "* " + b.name
+      std::string type = storage_type_name(mdh_, b.type, options_);
+      decls.push_back(b.kind == BufferKind::Output ? "__global " + output_type() + "* " + b.name
                                                    : "__global const " + type + "* restrict " + b.name);
     }
     for (const auto& p : mdh_.params)
@@ -358,7 +367,8 @@ class ReferenceKernelWriter {
     for (const auto& access : mdh_.inputs) {
       const std::string& buffer = mdh_.buffers.at(access.buffer).name;
       std::string offset = flat_offset_code(mdh_, access, code_, access.has_window());
-      args.push_back({access.has_window() ? buffer + " + " + offset : buffer + "[" + offset + "]",
+      const ElementType& type = mdh_.buffers.at(access.buffer).type;
+      args.push_back({access.has_window() ? buffer + " + " + offset : load_element(type, buffer, offset),
                       access_text(mdh_, access) + (access.has_window() ? ", window origin" : "")});
     }
     std::string dims;
@@ -428,8 +438,10 @@ class ReferenceKernelWriter {
     }
     write_reduction(out, reduction, 0, 1);
     std::string result = reduction.empty() ? "mdh_value" : "mdh_acc_" + mdh_.dims[reduction[0]].name;
-    out << "  " << mdh_.buffers.at(mdh_.output.buffer).name << "[" << flat_offset_code(mdh_, mdh_.output, code_, false)
-        << "] = " << result << ";  // " << access_text(mdh_, mdh_.output) << "\n}\n";
+    const Buffer& output = mdh_.buffers.at(mdh_.output.buffer);
+    const ElementType stored = output_widened() ? ElementType{ScalarType::Double, ""} : output.type;
+    out << "  " << store_element(stored, output.name, flat_offset_code(mdh_, mdh_.output, code_, false), result)
+        << "  // " << access_text(mdh_, mdh_.output) << "\n}\n";
   }
 
   const BoundMdh& bound_;

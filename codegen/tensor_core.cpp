@@ -92,13 +92,17 @@ int64_t widest_tile_vector(const BoundMdh& bound, const BoundAccess& x, const st
 std::optional<TensorCoreRoles> tensor_core_roles(const BoundMdh& bound) {
   const Mdh& mdh = *bound.mdh;
   if (mdh.inputs.size() != 2 || !multiplies_its_inputs(mdh)) return std::nullopt;
-  const auto is_float = [&](int buffer) {
+  // Float computation (half and bfloat16 compute in float); inputs of one type: float, or half or bfloat16, whose
+  // values TF32 holds exactly (11 and 8 significant bits, float's exponent range), so their products are exact.
+  const auto computes_in_float = [&](int buffer) {
     const ElementType& t = mdh.buffers[static_cast<size_t>(buffer)].type;
-    return !t.is_struct() && t.scalar == ScalarType::Float;
+    return !t.is_struct() && compute_type(t.scalar) == ScalarType::Float;
   };
-  if (!is_float(mdh.output_buffer())) return std::nullopt;
+  if (!computes_in_float(mdh.output_buffer())) return std::nullopt;
+  const ElementType& input_type = mdh.buffers[static_cast<size_t>(mdh.inputs[0].buffer)].type;
   for (const Access& access : mdh.inputs)
-    if (access.has_window() || !is_float(access.buffer)) return std::nullopt;
+    if (access.has_window() || !computes_in_float(access.buffer) || !(mdh.buffers[access.buffer].type == input_type))
+      return std::nullopt;
 
   TensorCoreRoles roles;
   const BoundAccess& a = bound.inputs[0];
@@ -132,8 +136,12 @@ std::optional<TensorCoreRoles> tensor_core_roles(const BoundMdh& bound) {
   roles.batch_extent = extent_of(bound, roles.batch_dims);
   roles.a_k_major = contains(roles.m_dims, unit_stride_dimension(bound, a));
   roles.b_k_major = contains(roles.n_dims, unit_stride_dimension(bound, b));
-  roles.a_vector = widest_tile_vector(bound, a, roles.a_k_major ? roles.m_dims : roles.k_dims);
-  roles.b_vector = widest_tile_vector(bound, b, roles.b_k_major ? roles.n_dims : roles.k_dims);
+  // Half and bfloat16 cells are converted one at a time (codegen/preamble.h load_element).
+  roles.stored_as_computed = input_type.scalar == ScalarType::Float;
+  roles.a_vector =
+      roles.stored_as_computed ? widest_tile_vector(bound, a, roles.a_k_major ? roles.m_dims : roles.k_dims) : 1;
+  roles.b_vector =
+      roles.stored_as_computed ? widest_tile_vector(bound, b, roles.b_k_major ? roles.n_dims : roles.k_dims) : 1;
   return roles;
 }
 

@@ -3,9 +3,11 @@
 // C[m, n] = sum_k A[m, k] * B[k, n] once its dimensions are grouped: M = the `++` dimensions only the first input
 // reads, N = those only the second reads, K = the reductions (both read each), batch = the `++` dimensions both
 // read. GEMM, batched GEMM, tensor contractions and multi-channel convolution (whose input index p+r is affine in
-// an M and a K dimension) all have this shape. Where the request asks for TF32 (BoundMdh::precision), such an
-// md_hom is generated as the tensor-core kernel (codegen/emitter/mma_kernel.cpp) with the tuning parameters of
-// codegen/families/tensor_core.cpp; every other md_hom and precision keeps the tile kernel.
+// an M and a K dimension) all have this shape, with float inputs (TF32 m16n8k8 fragments) or inputs of one storage
+// type (half, bfloat16: m16n8k16 fragments of that type, converted as the tiles are loaded). Where the request asks for
+// TF32 (BoundMdh::precision), such an md_hom is generated as the tensor-core kernel (codegen/emitter/mma_kernel.cpp)
+// with the tuning parameters of codegen/families/tensor_core.cpp; every other md_hom and precision keeps the tile
+// kernel.
 #pragma once
 
 #include <optional>
@@ -36,11 +38,14 @@ struct TensorCoreRoles {
   // along the input's unit stride, and every vector of that many cells starts aligned and lies wholly inside or
   // wholly outside the extents.
   int64_t a_vector = 1, b_vector = 1;
+  // Whether the inputs hold floats (false: half or bfloat16, converted as the tiles are loaded; their cells are
+  // neither vectors nor copied asynchronously, since local tiles hold floats).
+  bool stored_as_computed = true;
 };
 
-/// The roles, where the md_hom is a matrix product with float inputs and output: two input accesses without
-/// windows, `scalar (x, y) = x * y`, every reduction `+` and read by both inputs, at least one `++` dimension
-/// read by A alone and one by B alone. Nullopt elsewhere.
+/// The roles, where the md_hom is a matrix product computed in float: two input accesses of one type (float, half or
+/// bfloat16) without windows, an output of float, half or bfloat16, `scalar (x, y) = x * y`, every reduction `+` and
+/// read by both inputs, at least one `++` dimension read by A alone and one by B alone. Nullopt elsewhere.
 std::optional<TensorCoreRoles> tensor_core_roles(const BoundMdh& bound);
 
 /// tensor_core where the request asks for TF32 and the md_hom has roles; tiles elsewhere.

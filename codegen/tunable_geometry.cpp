@@ -37,7 +37,7 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c, i
   TunableGeometry g;
   g.concat_dims = mdh.concat_dims();
   g.reduction_dims = mdh.reduction_dims();
-  g.result_bytes = mdh.size_of(mdh.result_type());
+  g.result_bytes = mdh.compute_size_of(mdh.result_type());
   for (int d = 0; d < dims; ++d) {
     const int64_t n = bound.dim_extents[d];
     g.local_tiles.push_back(ceil_div(n, c.local_tile_size[d]));
@@ -113,7 +113,7 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c, i
       if (layer == Layer::Local && m == Memory::Local && t.extents.size() >= 2)
         t.row_pad = c.local_pad_of(static_cast<int>(a));
       const uint64_t bytes = bytes_of(saturating_mul(t.allocated_elements(), t.copies),
-                                      mdh.size_of(mdh.buffers[mdh.inputs[a].buffer].type));
+                                      mdh.compute_size_of(mdh.buffers[mdh.inputs[a].buffer].type));
       uint64_t& memory = m == Memory::Local ? g.local_memory_bytes : g.private_memory_bytes;
       memory = saturating_add(memory, bytes);
       g.cached_tiles.push_back(t);
@@ -138,7 +138,7 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c, i
     if (!copies_fit) break;
     prefetch_bytes =
         saturating_add(prefetch_bytes, bytes_of(ceil_div(t.elements(), g.work_group_size),
-                                                mdh.size_of(mdh.buffers[mdh.inputs[t.access].buffer].type)));
+                                                mdh.compute_size_of(mdh.buffers[mdh.inputs[t.access].buffer].type)));
   }
   for (auto d = c.loop_order[0].rbegin(); d != c.loop_order[0].rend() && !mdh.dims[*d].combine.is_concat(); ++d)
     if (g.tiles_per_wg[*d] > 1) {
@@ -172,7 +172,7 @@ TunableGeometry tunable_geometry(const BoundMdh& bound, const KernelConfig& c, i
       if (t.layer == Layer::Local && t.memory == Memory::Local)
         g.local_memory_bytes = saturating_add(
             g.local_memory_bytes,
-            bytes_of(t.allocated_elements(), mdh.size_of(mdh.buffers[mdh.inputs[t.access].buffer].type)));
+            bytes_of(t.allocated_elements(), mdh.compute_size_of(mdh.buffers[mdh.inputs[t.access].buffer].type)));
 
   // Partial results in local memory: every work-item's slots (MEM_RES[P]), the leaders' slots (MEM_RES[L]).
   const int p = static_cast<int>(Layer::Private), l = static_cast<int>(Layer::Local);

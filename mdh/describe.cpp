@@ -54,6 +54,7 @@ std::string describe(const Mdh& m) {
     out << "    " << std::left << std::setw(6) << buffer_kind_name(b.kind) << std::right << " " << b.name << " : "
         << m.type_name(b.type);
     for (const auto& e : b.extents) out << "[" << e.to_string() << "]";
+    if (!b.type.is_struct() && is_storage_only(b.type.scalar)) out << "  (stored; computed in float)";
     out << "\n";
   }
   out << "  view:\n    ";
@@ -61,7 +62,9 @@ std::string describe(const Mdh& m) {
   out << " -> " << access_text(m, m.output) << "\n";
   out << "  scalar: (";
   for (size_t k = 0; k < m.scalar.arg_names.size(); ++k) out << (k ? ", " : "") << m.scalar.arg_names[k];
-  out << ") -> " << m.type_name(m.result_type())
+  // f computes in the output's compute type: float for half and bfloat16.
+  const ElementType& result = m.result_type();
+  out << ") -> " << (result.is_struct() ? m.type_name(result) : std::string(opencl_name(compute_type(result.scalar))))
       << (m.scalar.is_expression ? " = " + collapse_blanks(m.scalar.body.text) : " { ... }") << "\n";
   if (!m.params.empty()) {
     out << "  params:\n";

@@ -16,20 +16,24 @@ struct ScalarInfo {
   size_t size;
   bool floating;
   bool is_signed;
+  int fraction_bits;
   const char* lowest;   // OpenCL C of the smallest value (the identity of max); -INFINITY for floating types
   const char* highest;  // of the largest value (the identity of min); INFINITY for floating types
 };
 constexpr ScalarInfo kScalars[] = {
-    {ScalarType::Float, "float", 4, true, true, "-INFINITY", "INFINITY"},
-    {ScalarType::Double, "double", 8, true, true, "-INFINITY", "INFINITY"},
-    {ScalarType::Int, "int", 4, false, true, "INT_MIN", "INT_MAX"},
-    {ScalarType::Uint, "uint", 4, false, false, "0", "UINT_MAX"},
-    {ScalarType::Long, "long", 8, false, true, "LONG_MIN", "LONG_MAX"},
-    {ScalarType::Ulong, "ulong", 8, false, false, "0", "ULONG_MAX"},
-    {ScalarType::Short, "short", 2, false, true, "SHRT_MIN", "SHRT_MAX"},
-    {ScalarType::Ushort, "ushort", 2, false, false, "0", "USHRT_MAX"},
-    {ScalarType::Char, "char", 1, false, true, "CHAR_MIN", "CHAR_MAX"},
-    {ScalarType::Uchar, "uchar", 1, false, false, "0", "UCHAR_MAX"},
+    {ScalarType::Float, "float", 4, true, true, 23, "-INFINITY", "INFINITY"},
+    {ScalarType::Double, "double", 8, true, true, 52, "-INFINITY", "INFINITY"},
+    {ScalarType::Int, "int", 4, false, true, 0, "INT_MIN", "INT_MAX"},
+    {ScalarType::Uint, "uint", 4, false, false, 0, "0", "UINT_MAX"},
+    {ScalarType::Long, "long", 8, false, true, 0, "LONG_MIN", "LONG_MAX"},
+    {ScalarType::Ulong, "ulong", 8, false, false, 0, "0", "ULONG_MAX"},
+    {ScalarType::Short, "short", 2, false, true, 0, "SHRT_MIN", "SHRT_MAX"},
+    {ScalarType::Ushort, "ushort", 2, false, false, 0, "0", "USHRT_MAX"},
+    {ScalarType::Char, "char", 1, false, true, 0, "CHAR_MIN", "CHAR_MAX"},
+    {ScalarType::Uchar, "uchar", 1, false, false, 0, "0", "UCHAR_MAX"},
+    // Storage types: their lowest and highest are those of float, the type they compute in.
+    {ScalarType::Half, "half", 2, true, true, 10, "-INFINITY", "INFINITY"},
+    {ScalarType::Bfloat16, "bfloat16", 2, true, true, 7, "-INFINITY", "INFINITY"},
 };
 const ScalarInfo& info(ScalarType t) {
   for (const auto& s : kScalars)
@@ -57,6 +61,18 @@ bool is_floating(ScalarType t) {
 }
 bool is_signed(ScalarType t) {
   return info(t).is_signed;
+}
+bool is_storage_only(ScalarType t) {
+  return t == ScalarType::Half || t == ScalarType::Bfloat16;
+}
+ScalarType compute_type(ScalarType t) {
+  return is_storage_only(t) ? ScalarType::Float : t;
+}
+const char* opencl_storage_name(ScalarType t) {
+  return t == ScalarType::Bfloat16 ? "ushort" : info(t).name;
+}
+int fraction_bits(ScalarType t) {
+  return info(t).fraction_bits;
 }
 const char* opencl_lowest(ScalarType t) {
   return info(t).lowest;
@@ -126,6 +142,10 @@ size_t Mdh::size_of(const ElementType& t) const {
   int s = find_struct(t.struct_name);
   MDH_INTERNAL_ASSERT(s >= 0, "unknown struct " + t.struct_name);
   return structs[s].size;
+}
+
+size_t Mdh::compute_size_of(const ElementType& t) const {
+  return t.is_struct() ? size_of(t) : mdh::size_of(compute_type(t.scalar));
 }
 
 size_t Mdh::alignment_of(const ElementType& t) const {

@@ -15,7 +15,7 @@ namespace mdh {
 
 // ---------------------------------------------------------------------------------------------- types
 
-enum class ScalarType { Float, Double, Int, Uint, Long, Ulong, Short, Ushort, Char, Uchar };
+enum class ScalarType { Float, Double, Int, Uint, Long, Ulong, Short, Ushort, Char, Uchar, Half, Bfloat16 };
 
 /// OpenCL C spelling ("float", "uchar", ...).
 const char* opencl_name(ScalarType t);
@@ -27,6 +27,18 @@ bool is_signed(ScalarType t);
 /// OpenCL C of the type's smallest and largest value ("INT_MIN", "UCHAR_MAX"; the infinities for floating types).
 const char* opencl_lowest(ScalarType t);
 const char* opencl_highest(ScalarType t);
+/// half and bfloat16 are storage types: buffers hold them, and everything else computes in float (their
+/// compute_type): loads convert to float, f and the combine operators run in float, the output rounds to nearest
+/// even on its store. No spec can ask for arithmetic in them (docs/spec-language.md, "Element types").
+bool is_storage_only(ScalarType t);
+/// float for half and bfloat16, the type itself otherwise.
+ScalarType compute_type(ScalarType t);
+/// The OpenCL C type a buffer of `t` is declared with in a kernel: `half` (readable through vload_half without
+/// cl_khr_fp16), `ushort` for bfloat16's bit patterns, the type's own name otherwise.
+const char* opencl_storage_name(ScalarType t);
+/// Bits of the significand after the point: 10 for half, 7 for bfloat16, 23 for float, 52 for double, 0 for
+/// integer types. The unit roundoff of rounding to nearest is 2^-(fraction_bits + 1).
+int fraction_bits(ScalarType t);
 /// Every scalar type, in declaration order.
 const std::vector<ScalarType>& all_scalar_types();
 
@@ -213,6 +225,9 @@ struct Mdh {
   std::vector<int> concat_dims() const;     // the `++` dimensions, in order
   std::vector<int> reduction_dims() const;  // all other dimensions, in order
   size_t size_of(const ElementType& t) const;
+  /// Bytes of a value of `t` as kernels compute with it: a float's for half and bfloat16 (in caches, partial results,
+  /// scratch buffers), size_of otherwise.
+  size_t compute_size_of(const ElementType& t) const;
   size_t alignment_of(const ElementType& t) const;
   std::string type_name(const ElementType& t) const;  // OpenCL C spelling
   bool calls(const std::string& function) const;      // in called_functions

@@ -101,6 +101,27 @@ inline std::string bad_struct_field_type(const std::string& st, const std::strin
   return "expected a field declaration 'SCALAR_TYPE name[N]...;' in struct " + q(st) + ", found " + found +
          " (fields are float, double, int, uint, long, ulong, short, ushort, char or uchar)";
 }
+// half and bfloat16 are storage types of buffers (mdh/ir.h is_storage_only): everything else computes in float.
+inline std::string storage_type_field(const std::string& st, const std::string& type) {
+  return "struct " + q(st) + " cannot have a " + type +
+         " field: half and bfloat16 are element types of input and output buffers only; use float";
+}
+inline std::string storage_type_param(const std::string& param, const std::string& type) {
+  return "param " + q(param) + " cannot be " + type +
+         ": params are computed in float (half and bfloat16 are element types of input and output buffers only); "
+         "declare it float";
+}
+inline std::string storage_type_table(const std::string& table, const std::string& type) {
+  return "table " + q(table) + " cannot be " + type +
+         ": f reads a table's elements as stored, and half and bfloat16 are element types of input and output "
+         "buffers only; declare it float";
+}
+inline std::string storage_type_operator(const std::string& op, const std::string& type) {
+  return "operator " + q(op) + " cannot take " + type +
+         ": mdh combines half and bfloat16 results in float and "
+         "offers no other accumulation; declare 'operator " +
+         op + "(float p, float q)'";
+}
 inline std::string duplicate_field(const std::string& st, const std::string& field) {
   return "struct " + q(st) + " declares field " + q(field) + " twice";
 }
@@ -226,6 +247,12 @@ inline std::string operator_type_mismatch(const std::string& op, const std::stri
                                           const std::string& output_type) {
   return "operator " + q(op) + " takes " + q(op_type) + " but the output " + q(output) + " has element type " +
          q(output_type);
+}
+// A half or bfloat16 output is combined in float: its operators take float.
+inline std::string operator_type_mismatch_storage(const std::string& op, const std::string& op_type,
+                                                  const std::string& output, const std::string& output_type) {
+  return "operator " + q(op) + " takes " + q(op_type) + " but the output " + q(output) + " of element type " +
+         q(output_type) + " is combined in float; declare 'operator " + op + "(float p, float q)'";
 }
 inline std::string builtin_on_struct(const std::string& op, const std::string& output, const std::string& type) {
   return "combine operator " + q(op) + " needs a scalar element type, but the output " + q(output) + " has type " +

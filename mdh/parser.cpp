@@ -147,7 +147,10 @@ class Parser {
   void parse_param() {
     Token name = expect_identifier("the param's name after 'param'");
     expect_punct(":", "after param name '" + name.text + "'");
+    const SourceLoc type_loc = lex_.peek().loc;
     ElementType type = parse_type_name("the param's element type");
+    if (!type.is_struct() && is_storage_only(type.scalar))
+      throw UserError(type_loc, msg::storage_type_param(name.text, opencl_name(type.scalar)));
     mdh_->params.push_back(Param{name.text, type, name.loc});
   }
 
@@ -159,7 +162,10 @@ class Parser {
     buffer.name = name.text;
     buffer.loc = name.loc;
     expect_punct(":", "after buffer name '" + name.text + "'");
+    const SourceLoc type_loc = lex_.peek().loc;
     buffer.type = parse_type_name("the element type of buffer '" + name.text + "'");
+    if (kind == BufferKind::Table && !buffer.type.is_struct() && is_storage_only(buffer.type.scalar))
+      throw UserError(type_loc, msg::storage_type_table(name.text, opencl_name(buffer.type.scalar)));
     if (!lex_.peek().is("[")) throw UserError(lex_.peek().loc, msg::buffer_without_extents(name.text, lex_.peek()));
     while (accept_punct("[")) {
       if (buffer.extents.size() == msg::kMaxDimensions)
@@ -251,7 +257,10 @@ class Parser {
     op.name = name.text;
     op.loc = name.loc;
     expect_punct("(", "to open the operator's parameter list, e.g. 'operator best(T p, T q)'");
+    const SourceLoc type_loc = lex_.peek().loc;
     op.type = parse_type_name("the type of the operator's first parameter");
+    if (!op.type.is_struct() && is_storage_only(op.type.scalar))
+      throw UserError(type_loc, msg::storage_type_operator(op.name, opencl_name(op.type.scalar)));
     op.lhs_name = expect_identifier("the name of the operator's first parameter").text;
     expect_punct(",", "between the operator's two parameters");
     SourceLoc rhs_type_loc = lex_.peek().loc;

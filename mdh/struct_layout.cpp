@@ -32,6 +32,7 @@ StructType parse_struct_body(const std::string& name, const SourceLoc& name_loc,
     std::optional<ScalarType> type;
     if (type_token.kind == TokenKind::Identifier) type = parse_scalar_type(type_token.text);
     if (!type) throw UserError(type_token.loc, msg::bad_struct_field_type(name, type_token.describe()));
+    if (is_storage_only(*type)) throw UserError(type_token.loc, msg::storage_type_field(name, type_token.text));
     do {
       skip_newlines();
       Token field_name = lex.next();

@@ -238,7 +238,12 @@ void check_combine(const Mdh& m) {
       int k = m.find_operator(op.user_name);
       if (k < 0) throw UserError(op.loc, msg::unknown_combine_operator(op.user_name));
       const UserOperator& user = m.operators[k];
-      if (!(user.type == result))
+      // A half or bfloat16 output is combined in float, so its operators take float.
+      if (!result.is_struct() && is_storage_only(result.scalar)) {
+        if (!(user.type == ElementType{compute_type(result.scalar), ""}))
+          throw UserError(
+              op.loc, msg::operator_type_mismatch_storage(user.name, m.type_name(user.type), output_name, result_name));
+      } else if (!(user.type == result))
         throw UserError(op.loc,
                         msg::operator_type_mismatch(user.name, m.type_name(user.type), output_name, result_name));
     } else if (builtin_combine_operator(op.kind).scalar_types_only && result.is_struct()) {

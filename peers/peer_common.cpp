@@ -24,11 +24,13 @@ namespace mdh::peers {
 
 namespace {
 
-/// "fp32" for float outputs (the GEMMbench name), else the spec's type name.
+/// "fp32" for float outputs (the GEMMbench name), "fp16", "bf16" and "fp64" likewise, else the spec's type name.
 std::string data_type_name(const Mdh& mdh) {
   const ElementType& t = mdh.result_type();
   if (!t.is_struct() && t.scalar == ScalarType::Float) return "fp32";
   if (!t.is_struct() && t.scalar == ScalarType::Double) return "fp64";
+  if (!t.is_struct() && t.scalar == ScalarType::Half) return "fp16";
+  if (!t.is_struct() && t.scalar == ScalarType::Bfloat16) return "bf16";
   return mdh.type_name(t);
 }
 

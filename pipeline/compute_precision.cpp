@@ -18,7 +18,8 @@ void settle_precision(BoundMdh& bound, ComputePrecision requested, const DeviceL
   if (!tensor_core_roles(bound)) {
     if (note)
       note("--precision tf32: " + bound.mdh->name +
-           " is not a product of two float inputs reduced with + (the shape tensor cores compute); running in fp32");
+           " is not a product of two float, half or bfloat16 inputs reduced with + (the shape tensor cores "
+           "compute); running in fp32");
     return;
   }
   bound.precision = requested;

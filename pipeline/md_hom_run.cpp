@@ -166,7 +166,8 @@ const HostBuffer& MdHomRun::reference_output() {
     const Buffer& decl = mdh.buffers[b];
     bool widen = !decl.type.is_struct() && decl.type.scalar == ScalarType::Float;
     if (decl.kind == BufferKind::Output) {
-      if (widen) output = float_to_double(output);
+      // Half and bfloat16 results too, unrounded (codegen/reference_kernel.h); their inputs stay as stored.
+      if (widen || (!decl.type.is_struct() && is_storage_only(decl.type.scalar))) output = float_to_double(output);
       DeviceBuffer buffer = context_.create_buffer(output.bytes.size());
       buffer.write(std::vector<unsigned char>(output.bytes.size(), 0xFF));
       buffers.emplace(decl.name, std::move(buffer));

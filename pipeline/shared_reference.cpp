@@ -53,8 +53,10 @@ std::optional<SharedReference> load_shared_reference(const std::string& path, co
   reference.output.extents = shape.extents;
   reference.in_double = header.value("in_double", false);
   const size_t bytes = header.value("bytes", size_t{0});
-  // A reference in double widens the output's float elements (MdHomRun::reference_output); other types stay.
-  const bool widened = reference.in_double && !shape.type.is_struct() && shape.type.scalar == ScalarType::Float;
+  // A reference in double widens the output's float, half and bfloat16 elements (MdHomRun::reference_output); other
+  // types stay.
+  const bool widened =
+      reference.in_double && !shape.type.is_struct() && compute_type(shape.type.scalar) == ScalarType::Float;
   const size_t element_size = widened ? sizeof(double) : shape.element_size;
   if (header.value("buffer", std::string()) != shape.name ||
       header.value("extents", std::vector<int64_t>{}) != shape.extents ||

@@ -61,6 +61,11 @@ const char* dtype_name(ScalarType t) {
       return "int8";
     case ScalarType::Uchar:
       return "uint8";
+    case ScalarType::Half:
+      return "float16";
+    // numpy has no bfloat16: arrays of its bit patterns, as in .npy files (runtime/npy.h).
+    case ScalarType::Bfloat16:
+      return "uint16";
   }
   return "";
 }

@@ -14,6 +14,7 @@
 
 #include "support/english.h"
 #include "support/error.h"
+#include "support/storage_float.h"
 
 namespace mdh {
 
@@ -75,6 +76,14 @@ void store_random(ScalarType type, std::mt19937_64& rng, unsigned char* at) {
       return;
     case ScalarType::Uchar:
       store(at, static_cast<uint8_t>(small_unsigned(rng)));
+      return;
+    // Uniform floats in [0, 1) rounded to the storage type: products and sums of them stay far from half's largest
+    // value (65504) at every size a buffer can have.
+    case ScalarType::Half:
+      store(at, float_to_half(uniform_float(rng)));
+      return;
+    case ScalarType::Bfloat16:
+      store(at, float_to_bfloat16(uniform_float(rng)));
       return;
   }
   MDH_INTERNAL_ASSERT(false, "unknown scalar type");
@@ -244,15 +253,20 @@ void fill_random(HostBuffer& buffer, const Mdh& mdh, uint64_t seed) {
 }
 
 HostBuffer float_to_double(const HostBuffer& buffer) {
-  MDH_INTERNAL_ASSERT(!buffer.type.is_struct() && buffer.type.scalar == ScalarType::Float,
-                      buffer.name + " is not a float buffer");
+  MDH_INTERNAL_ASSERT(!buffer.type.is_struct() && compute_type(buffer.type.scalar) == ScalarType::Float,
+                      buffer.name + " is not a float, half or bfloat16 buffer");
+  const ScalarType from = buffer.type.scalar;
   HostBuffer out = buffer;
   out.type.scalar = ScalarType::Double;
   out.element_size = sizeof(double);
   out.bytes.assign(static_cast<size_t>(buffer.element_count()) * sizeof(double), 0);
-  for (int64_t e = 0; e < buffer.element_count(); ++e)
-    store(out.bytes.data() + e * sizeof(double),
-          static_cast<double>(load<float>(buffer.bytes.data() + e * sizeof(float))));
+  for (int64_t e = 0; e < buffer.element_count(); ++e) {
+    const unsigned char* at = buffer.bytes.data() + e * buffer.element_size;
+    const float value = from == ScalarType::Half       ? half_to_float(load<uint16_t>(at))
+                        : from == ScalarType::Bfloat16 ? bfloat16_to_float(load<uint16_t>(at))
+                                                       : load<float>(at);
+    store(out.bytes.data() + e * sizeof(double), static_cast<double>(value));
+  }
   return out;
 }
 

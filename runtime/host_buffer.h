@@ -36,15 +36,17 @@ struct HostBufferView {
 HostBuffer make_host_buffer(const BoundMdh& bound, int buffer);
 
 /// Fills `buffer` with deterministic values, identical on every platform:
-///   floating: uniform in [0, 1); signed integers: uniform in [-8, 8]; unsigned: uniform in [0, 16];
-///   structs: field by field (and element by element of array fields) by the field's type, padding zero.
+///   floating: uniform in [0, 1) (half and bfloat16: a uniform float rounded to them); signed integers: uniform in [-8,
+///   8]; unsigned: uniform in [0, 16]; structs: field by field (and element by element of array fields) by the field's
+///   type, padding zero.
 /// The generator for a buffer is seeded from (seed, buffer name), so adding a buffer changes no other.
 void fill_random(HostBuffer& buffer, const Mdh& mdh, uint64_t seed);
 
 /// The seed fill_random uses for buffer `name`: a mix of seed and a 64-bit FNV-1a hash of the name.
 uint64_t buffer_seed(uint64_t seed, const std::string& name);
 
-/// A scalar float buffer as double (for the reference run in double precision), and back (rounding to nearest).
+/// A scalar float, half or bfloat16 buffer as double (for the reference run in double precision), and a double buffer
+/// as float (rounding to nearest).
 HostBuffer float_to_double(const HostBuffer& buffer);
 HostBuffer double_to_float(const HostBuffer& buffer);
 

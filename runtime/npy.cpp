@@ -127,6 +127,15 @@ class HeaderParser {
   size_t pos_ = 0;
 };
 
+// How to make the file a half or bfloat16 buffer needs, for the message about a dtype that does not fit.
+std::string storage_dtype_hint(ScalarType type) {
+  if (type == ScalarType::Half) return "; convert with x.astype(numpy.float16)";
+  if (type == ScalarType::Bfloat16)
+    return "; NumPy has no bfloat16: give its bit patterns as uint16, the upper 16 bits of each float32 "
+           "((x.astype(numpy.float32).view(numpy.uint32) >> 16).astype(numpy.uint16) truncates; mdh's docs round)";
+  return "";
+}
+
 uint64_t buffer_bytes(const HostBuffer& buffer) {
   return static_cast<uint64_t>(buffer.element_count()) * buffer.element_size;
 }
@@ -160,6 +169,11 @@ std::string npy_dtype(ScalarType type) {
       return "<i8";
     case ScalarType::Ulong:
       return "<u8";
+    case ScalarType::Half:
+      return "<f2";
+    // NumPy has no bfloat16: its files hold the 16-bit patterns, the upper half of each float32's bits.
+    case ScalarType::Bfloat16:
+      return "<u2";
   }
   MDH_INTERNAL_ASSERT(false, "unknown scalar type");
   return "";
@@ -202,7 +216,8 @@ void parse_npy(const std::string& bytes, HostBuffer& buffer, const std::string& 
   if (!dtype.empty() && dtype[0] == '>' && dtype.substr(1) == expected_dtype.substr(1))
     throw UserError(where + " is big-endian (" + header.descr + "); mdh reads little-endian .npy files");
   if (dtype != expected_dtype)
-    throw UserError(where + " has dtype " + header.descr + " but " + declared + " (dtype " + expected_dtype + ")");
+    throw UserError(where + " has dtype " + header.descr + " but " + declared + " (dtype " + expected_dtype + ")" +
+                    storage_dtype_hint(buffer.type.scalar));
   if (header.shape != buffer.extents)
     throw UserError(where + " has shape " + shape_text(header.shape) + " but " + declared);
   const uint64_t expected_bytes = buffer_bytes(buffer);

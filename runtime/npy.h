@@ -8,7 +8,8 @@
 
 namespace mdh {
 
-/// The NumPy dtype string of a scalar type: "<f4", "<f8", "|i1", "|u1", "<i2", ... (1-byte types use '|').
+/// The NumPy dtype string of a scalar type: "<f4", "<f8", "|i1", "|u1", "<i2", ... (1-byte types use '|'); half is
+/// "<f2", and bfloat16, which NumPy lacks, "<u2": its bit patterns, the upper 16 bits of the float32 values.
 std::string npy_dtype(ScalarType type);
 
 /// Reads `path` into `buffer.bytes`; buffer's type and extents say what the file must hold. `role` names the

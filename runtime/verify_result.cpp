@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "support/error.h"
+#include "support/storage_float.h"
 
 namespace mdh {
 
@@ -55,7 +56,16 @@ T load(const unsigned char* at) {
 }
 
 double load_floating(ScalarType type, const unsigned char* at) {
-  return type == ScalarType::Float ? static_cast<double>(load<float>(at)) : load<double>(at);
+  switch (type) {
+    case ScalarType::Float:
+      return static_cast<double>(load<float>(at));
+    case ScalarType::Half:
+      return static_cast<double>(half_to_float(load<uint16_t>(at)));
+    case ScalarType::Bfloat16:
+      return static_cast<double>(bfloat16_to_float(load<uint16_t>(at)));
+    default:
+      return load<double>(at);
+  }
 }
 
 // Integers as long double: exact for every 64-bit value's comparison against another of the same type, and
@@ -86,7 +96,7 @@ long double load_integer(ScalarType type, const unsigned char* at) {
 
 std::string print_floating(double v, ScalarType type) {
   char text[40];
-  std::snprintf(text, sizeof text, type == ScalarType::Float ? "%.9g" : "%.17g", v);
+  std::snprintf(text, sizeof text, type == ScalarType::Double ? "%.17g" : "%.9g", v);
   return text;
 }
 
@@ -152,15 +162,23 @@ double machine_epsilon(ScalarType type) {
   return 0.0;
 }
 
+double storage_rounding_tolerance(ScalarType type) {
+  return is_storage_only(type) ? std::ldexp(1.0, -fraction_bits(type)) : 0.0;
+}
+
 double result_tolerance(ScalarType type, int64_t reduction_size, ComputePrecision precision) {
-  const double tf32_products = type == ScalarType::Float ? product_rounding_tolerance(precision) : 0.0;
-  return 16.0 * machine_epsilon(type) * std::sqrt(static_cast<double>(std::max<int64_t>(reduction_size, 64))) +
-         tf32_products;
+  // The arithmetic's part is that of the compute type (float for half and bfloat16), plus the final rounding to a
+  // storage type: tol = 16 * eps(compute) * sqrt(max(R, 64)) + tf32 products + 2u(storage).
+  const ScalarType computed = compute_type(type);
+  const double tf32_products = computed == ScalarType::Float ? product_rounding_tolerance(precision) : 0.0;
+  return 16.0 * machine_epsilon(computed) * std::sqrt(static_cast<double>(std::max<int64_t>(reduction_size, 64))) +
+         tf32_products + storage_rounding_tolerance(type);
 }
 
 double largest_finite_magnitude(const HostBuffer& reference) {
   MDH_INTERNAL_ASSERT(!reference.type.is_struct() && is_floating(reference.type.scalar),
                       "M of a reference that is not scalar floating: " + reference.name);
+  if (is_storage_only(reference.type.scalar)) return largest_finite_magnitude_of<double>(float_to_double(reference));
   return reference.type.scalar == ScalarType::Double ? largest_finite_magnitude_of<double>(reference)
                                                      : largest_finite_magnitude_of<float>(reference);
 }
@@ -168,7 +186,7 @@ double largest_finite_magnitude(const HostBuffer& reference) {
 VerifyReport verify_result(const HostBuffer& output, const HostBuffer& reference, const Mdh& mdh,
                            int64_t reduction_size, size_t max_reported, ComputePrecision precision) {
   MDH_INTERNAL_ASSERT(output.extents == reference.extents, "output and reference extents differ for " + output.name);
-  const bool widened = !output.type.is_struct() && output.type.scalar == ScalarType::Float &&
+  const bool widened = !output.type.is_struct() && compute_type(output.type.scalar) == ScalarType::Float &&
                        reference.type == ElementType{ScalarType::Double, ""};
   MDH_INTERNAL_ASSERT(output.type == reference.type || widened, "reference type does not fit output " + output.name);
   const std::vector<Component> out_parts = components_of(output, mdh);
@@ -183,6 +201,10 @@ VerifyReport verify_result(const HostBuffer& output, const HostBuffer& reference
     std::optional<VerifyReport> fast;
     if (output.type.scalar == ScalarType::Double)
       fast = check_finite_and_close<double, double>(output, reference, count, tol);
+    else if (is_storage_only(output.type.scalar) && widened)
+      fast = check_finite_and_close<double, double>(float_to_double(output), reference, count, tol);
+    else if (is_storage_only(output.type.scalar))
+      fast = check_finite_and_close<double, double>(float_to_double(output), float_to_double(reference), count, tol);
     else if (widened)
       fast = check_finite_and_close<float, double>(output, reference, count, tol);
     else

@@ -13,6 +13,12 @@
 // itself, and tol grows by 16 * 2u = 2^-7: products of both signs add their errors like a random walk, whose sum
 // stays within a few times 2u of M, while a wrong index or a lost term is off by the size of a term. NaN matches only
 // NaN; infinities match only themselves. Struct outputs are compared field by field (array fields entry by entry).
+// Half and bfloat16 results are computed in float and rounded once to their storage type, which is off by up to its
+// unit roundoff u = 2^-(f + 1) of the result, f its fraction bits (half 10, bfloat16 7); a reference computed without
+// fp64 is rounded to the storage type too, off by u again. So for them
+//     tol = 16 * eps(float) * sqrt(max(R, 64)) + 2u(storage),   2u = 2^-f: half 2^-10, bfloat16 2^-7
+// (their inputs are exact in both the result and the reference, which reads the same stored values). Subnormal half
+// results (below 2^-14) round by up to 2^-25 absolutely, which this relative bound covers only where M is large.
 #pragma once
 
 #include <cstdint>
@@ -26,7 +32,11 @@ namespace mdh {
 
 /// 2^-23 for float, 2^-52 for double, 0 for integer types (compared exactly).
 double machine_epsilon(ScalarType type);
-/// tol = 16 * eps(type) * sqrt(max(reduction_size, 64)), plus 2^-7 for float under TF32; 0 for integer types.
+/// 2u(type) = 2^-fraction_bits for half (2^-10) and bfloat16 (2^-7): the rounding of a float result to them, and of a
+/// reference computed without fp64; 0 for every other type, whose results are not rounded after they are computed.
+double storage_rounding_tolerance(ScalarType type);
+/// tol = 16 * eps(compute_type(type)) * sqrt(max(reduction_size, 64)), plus 2^-7 for float (and half, bfloat16)
+/// under TF32, plus storage_rounding_tolerance(type); 0 for integer types.
 double result_tolerance(ScalarType type, int64_t reduction_size, ComputePrecision precision = ComputePrecision::fp32);
 /// M: the largest finite |ref| of a reference of scalar float or double elements.
 double largest_finite_magnitude(const HostBuffer& reference);

@@ -57,7 +57,9 @@ void feed_register_tiles_with_vectors(const BoundMdh& bound, const std::vector<i
     place_innermost(t.cache_dim_order[local][a], first_index_moving_with(access, run_dimension));
     t.input_memory[priv][a] = Memory::Private;
     if (t.vector_width.size() <= a) t.vector_width.resize(a + 1, 1);
-    t.vector_width[a] = t.strided_run_of(run_dimension);
+    // Half and bfloat16 inputs have no VECTOR_WIDTH (codegen/families/vector_width.cpp): their copies move elements.
+    const ElementType& type = bound.mdh->buffers[access.buffer].type;
+    if (type.is_struct() || !is_storage_only(type.scalar)) t.vector_width[a] = t.strided_run_of(run_dimension);
   }
 }
 
@@ -283,7 +285,7 @@ constexpr int64_t kMaxUnrolledSteps = 16;
 // output's unit-stride dimension (STORE_WIDTH: the widest vector dividing the run, TunableGeometry::store_run, at
 // most 16 bytes; docs/decisions.md).
 void store_in_vectors(const BoundMdh& bound, const TunableGeometry& g, KernelConfig& c) {
-  if (g.store_run <= 0) return;
+  if (g.store_run <= 0 || find_family("STORE_WIDTH")->members(bound).empty()) return;
   const Mdh& mdh = *bound.mdh;
   const size_t bytes = mdh.size_of(mdh.buffers[bound.output.buffer].type);
   int64_t width = static_cast<int64_t>(kGpuVectorBytes / std::max<size_t>(bytes, 1));

@@ -16,7 +16,7 @@ void add_input_buffer_parameters(const BoundMdh& bound, const PreambleOptions& o
   const Mdh& mdh = *bound.mdh;
   for (const Buffer& buffer : mdh.buffers) {
     if (buffer.kind != BufferKind::Input) continue;
-    params.push_back("__global const " + element_type_name(mdh, buffer.type, options) + "* restrict " + buffer.name);
+    params.push_back("__global const " + storage_type_name(mdh, buffer.type, options) + "* restrict " + buffer.name);
     launch.args.push_back({KernelArg::Kind::Buffer, buffer.name, -1});
   }
 }
@@ -45,7 +45,7 @@ std::vector<std::string> TunableEmitter::kernel_parameters(LaunchPlan& plan, Ker
     add_scratch("partials", "partial results of the work-groups along the reduction dimensions",
                 g_.partial_results_bytes);
   if (!g_.combines_work_groups() || g_.folds_in_last_group()) {
-    params.push_back("__global " + result_type_ + "* restrict " + buffer_name(out_buffer));
+    params.push_back("__global " + output_storage_type() + "* restrict " + buffer_name(out_buffer));
     launch.args.push_back({KernelArg::Kind::Buffer, buffer_name(out_buffer), -1});
   }
   if (g_.folds_in_last_group()) {
@@ -142,7 +142,7 @@ void TunableEmitter::emit_result_and_cache_storage() {
     const std::string aligned =
         t.layer == Layer::Local && vector_width(t.access) > 1
             ? " __attribute__((aligned(" +
-                  str(vector_width(t.access) * m_.size_of(m_.buffers[m_.inputs[t.access].buffer].type)) + ")))"
+                  str(vector_width(t.access) * m_.compute_size_of(m_.buffers[m_.inputs[t.access].buffer].type)) + ")))"
             : "";
     if (t.memory == Memory::Local && t.layer == Layer::Local && two_local_tiles()) {
       line("__local " + type + " " + second_tile_array(t.access) + "[2 * " + size + "]" + aligned + ";");
@@ -218,7 +218,7 @@ void TunableEmitter::emit_results_write_back() {
       line("vstore" + str(width) + "((" + buffer_type(out_buffer) + str(width) + ")(" + join(elements, ", ") +
            "), 0, " + buffer_name(out_buffer) + " + " + output_offset() + ");");
     } else {
-      line(buffer_name(out_buffer) + "[" + output_offset() + "] = " + result(slots) + ";");
+      line(store_output(output_offset(), result(slots)));
     }
     if (!inside.empty()) close();
     close_loops(loops.size());

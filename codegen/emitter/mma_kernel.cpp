@@ -13,6 +13,9 @@
 // B column g at rows t and t + 4, and C rows g and g + 8 at columns 2t and 2t + 1. Under NVIDIA's driver the
 // multiply is inline PTX `mma.sync`; elsewhere each warp exchanges its fragments through local memory and every
 // work-item computes its four results from them, so that PoCL runs (and the tests check) the same index arithmetic.
+// Half and bfloat16 inputs are converted to float as their tiles are loaded (exactly) and multiply as m16n8k16
+// fragments of their type (emit_k16_fragment_products), without vector loads or asynchronous copies; half and bfloat16
+// results round on their store.
 #include <algorithm>
 #include <functional>
 #include <sstream>
@@ -49,7 +52,6 @@ class MmaEmitter {
     --indent_;
     line("}" + tail);
   }
-  std::string buffer_type(int buffer) const { return element_type_name(m_, m_.buffers[buffer].type, options_); }
   int64_t value(const char* family) const { return c_.value(family); }
   // MMA_SPLIT_K > 1: work-groups along the reduction write partial results, which a second kernel adds up.
   bool split() const { return value("MMA_SPLIT_K") > 1; }
@@ -59,6 +61,13 @@ class MmaEmitter {
   int64_t stages() const { return value("MMA_STAGES"); }
   // MMA_FRAGMENT_LOADS paired: the mma's reduction slots t and t + 4 read the tiles' steps 2t and 2t + 1.
   bool paired() const { return value("MMA_FRAGMENT_LOADS") == 1; }
+  // Half and bfloat16 inputs multiply as m16n8k16 fragments of their own type (PTX .f16 or .bf16).
+  bool k16() const { return !roles_.stored_as_computed; }
+  const char* fragment_type() const {
+    return m_.buffers[b_.inputs[0].buffer].type.scalar == ScalarType::Half ? "f16" : "bf16";
+  }
+  void emit_k16_helpers();
+  void emit_k16_fragment_products();
   std::string vector_type(int a) const { return vector_width(a) == 1 ? "float" : "float" + str(vector_width(a)); }
   // `v` rounded to TF32, component by component.
   std::string rounded(int a, const std::string& v) const;
@@ -147,7 +156,9 @@ void MmaEmitter::emit_macros() {
   layout("MMA_B_TILE", roles_.b_k_major, "MMA_BLOCK_N");
   if (staged())
     out_ << "#define MMA_STAGING_ROW (MMA_WARP_COLUMNS + 8)\n#define MMA_STAGING_FLOATS (16*MMA_STAGING_ROW)\n";
-  out_ << "#if MMA_BLOCK_M % (16*MMA_WARPS_M) != 0 || MMA_BLOCK_N % (8*MMA_WARPS_N) != 0 || MMA_BLOCK_K % 8 != 0\n"
+  out_ << "#if MMA_BLOCK_M % (16*MMA_WARPS_M) != 0 || MMA_BLOCK_N % (8*MMA_WARPS_N) != 0 || MMA_BLOCK_K % "
+       << (k16() ? "16" : "8")
+       << " != 0\n"
           "#error \"MMA_BLOCK_M, _N, _K must be multiples of the warps' fragments\"\n#endif\n\n";
 }
 
@@ -186,6 +197,93 @@ void MmaEmitter::emit_tf32_helpers() {
           "  }\n"
           "  barrier(CLK_LOCAL_MEM_FENCE);\n"
           "}\n\n";
+}
+
+// m16n8k16 (PTX ISA, .f16/.bf16): lane 4g + t holds A rows g and g + 8 at columns 2t, 2t + 1, 2t + 8, 2t + 9 (a0-a7:
+// row g cols 2t, 2t+1; row g+8 the same; then both rows 8 columns on), B column g at rows 2t, 2t + 1, 2t + 8, 2t + 9,
+// and C as m16n8k8. Each 32-bit register holds two neighbours, the lower index in its lower half.
+void MmaEmitter::emit_k16_helpers() {
+  if (nvidia_) {
+    out_ << "// Two floats (exact in " << fragment_type()
+         << ") packed into one register, `mma_low` in its lower half.\n"
+         << "inline uint mma_pack(float mma_low, float mma_high) {\n"
+         << "  uint mma_r;\n"
+         << "  asm(\"cvt.rn." << fragment_type() << "x2.f32 %0, %1, %2;\" : \"=r\"(mma_r) : \"f\"(mma_high), "
+         << "\"f\"(mma_low));\n"
+         << "  return mma_r;\n"
+         << "}\n\n";
+    return;
+  }
+  out_ << "// mma.m16n8k16 of one warp through local memory (`mma_exchange`: 384 floats of this warp): each work-item\n"
+          "// publishes its fragments of A (8) and B (4), then computes its four results of C from all of them.\n"
+          "inline void mma_mma16(float* mma_acc, const float* mma_a, const float* mma_b, __local float* mma_exchange, "
+          "int mma_lane) {\n"
+          "  for (int mma_q = 0; mma_q < 8; ++mma_q) mma_exchange[mma_lane*8 + mma_q] = mma_a[mma_q];\n"
+          "  for (int mma_q = 0; mma_q < 4; ++mma_q) mma_exchange[256 + mma_lane*4 + mma_q] = mma_b[mma_q];\n"
+          "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+          "  const int mma_g = mma_lane >> 2, mma_t = mma_lane & 3;\n"
+          "  for (int mma_q = 0; mma_q < 4; ++mma_q) {\n"
+          "    const int mma_row = mma_g + 8*(mma_q >> 1), mma_column = 2*mma_t + (mma_q & 1);\n"
+          "    float mma_sum = mma_acc[mma_q];\n"
+          "    for (int mma_k = 0; mma_k < 16; ++mma_k) {\n"
+          "      const int mma_pair = (mma_k & 7) >> 1, mma_half = mma_k & 1, mma_upper = mma_k >> 3;\n"
+          "      const float mma_a_rk = mma_exchange[((mma_row & 7)*4 + mma_pair)*8 + mma_half + 2*(mma_row >> 3) + "
+          "4*mma_upper];\n"
+          "      const float mma_b_kc = mma_exchange[256 + (mma_column*4 + mma_pair)*4 + mma_half + 2*mma_upper];\n"
+          "      mma_sum += mma_a_rk * mma_b_kc;\n"
+          "    }\n"
+          "    mma_acc[mma_q] = mma_sum;\n"
+          "  }\n"
+          "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+          "}\n\n";
+}
+
+// The warp's m16n8k16 fragments of the current local tiles, 16 reduction steps at a time (cells read one by one:
+// MMA_FRAGMENT_LOADS is scalar and the tiles hold floats, loaded whole).
+void MmaEmitter::emit_k16_fragment_products() {
+  const auto cell = [&](bool a, const std::string& free, const std::string& step) {
+    const std::string tile = a ? "mma_a_tile" : "mma_b_tile";
+    return tile + "[" + (a ? "MMA_A" : "MMA_B") + "_TILE_AT(" + free + ", mma_ks + " + step + ")]";
+  };
+  const std::vector<std::string> steps = {"2*mma_t", "2*mma_t + 1", "2*mma_t + 8", "2*mma_t + 9"};
+  line("#pragma unroll");
+  open("for (int mma_ks = 0; mma_ks < MMA_BLOCK_K; mma_ks += 16)");
+  line("float mma_fa[MMA_FRAGMENTS_M][8], mma_fb[MMA_FRAGMENTS_N][4];");
+  line("#pragma unroll");
+  open("for (int mma_fm = 0; mma_fm < MMA_FRAGMENTS_M; ++mma_fm)");
+  line("const int mma_row = mma_warp_m*MMA_WARP_ROWS + mma_fm*16 + mma_g;");
+  for (int i = 0; i < 8; ++i) {
+    const std::string row = (i & 2) ? "mma_row + 8" : "mma_row";
+    line("mma_fa[mma_fm][" + str(i) + "] = " + cell(true, row, steps[(i & 1) + 2 * (i >> 2)]) + ";");
+  }
+  close();
+  line("#pragma unroll");
+  open("for (int mma_fn = 0; mma_fn < MMA_FRAGMENTS_N; ++mma_fn)");
+  line("const int mma_column = mma_warp_n*MMA_WARP_COLUMNS + mma_fn*8 + mma_g;");
+  for (int i = 0; i < 4; ++i) line("mma_fb[mma_fn][" + str(i) + "] = " + cell(false, "mma_column", steps[i]) + ";");
+  close();
+  line("#pragma unroll");
+  open("for (int mma_fm = 0; mma_fm < MMA_FRAGMENTS_M; ++mma_fm)");
+  line("#pragma unroll");
+  open("for (int mma_fn = 0; mma_fn < MMA_FRAGMENTS_N; ++mma_fn)");
+  if (nvidia_) {
+    const std::string type = fragment_type();
+    line("asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32." + type + "." + type +
+         ".f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\"");
+    line(
+        "    : \"+f\"(mma_acc[mma_fm][mma_fn][0]), \"+f\"(mma_acc[mma_fm][mma_fn][1]), "
+        "\"+f\"(mma_acc[mma_fm][mma_fn][2]), \"+f\"(mma_acc[mma_fm][mma_fn][3])");
+    line(
+        "    : \"r\"(mma_pack(mma_fa[mma_fm][0], mma_fa[mma_fm][1])), \"r\"(mma_pack(mma_fa[mma_fm][2], "
+        "mma_fa[mma_fm][3])), \"r\"(mma_pack(mma_fa[mma_fm][4], mma_fa[mma_fm][5])), "
+        "\"r\"(mma_pack(mma_fa[mma_fm][6], mma_fa[mma_fm][7])), \"r\"(mma_pack(mma_fb[mma_fn][0], "
+        "mma_fb[mma_fn][1])), \"r\"(mma_pack(mma_fb[mma_fn][2], mma_fb[mma_fn][3])));");
+  } else {
+    line("mma_mma16(mma_acc[mma_fm][mma_fn], mma_fa[mma_fm], mma_fb[mma_fn], mma_exchange + mma_warp*384, mma_lane);");
+  }
+  close();
+  close();
+  close();
 }
 
 void MmaEmitter::decompose(const std::vector<int>& dims, const std::string& flat, const std::string& prefix) {
@@ -269,7 +367,7 @@ void MmaEmitter::emit_tile_load(int a, const std::string& k_tile, Into into, boo
     open("");
   const std::string at = emit_cell_offset(a);
   if (vector_width(a) == 1)
-    line("mma_v = " + buffer + "[" + at + "];");
+    line("mma_v = " + load_element(m_.buffers[x.buffer].type, buffer, at) + ";");
   else
     line("mma_v = *(__global const " + vector_type(a) + "*)(" + buffer + " + " + at + ");");
   close();
@@ -345,6 +443,7 @@ void MmaEmitter::emit_register_stores() {
 // read the tiles' steps t and t + 4, or 2t and 2t + 1 when paired (one float2 where a row runs along the
 // reduction); tiles copied asynchronously are rounded to TF32 here.
 void MmaEmitter::emit_fragment_products() {
+  if (k16()) return emit_k16_fragment_products();
   const std::string low = paired() ? "2*mma_t" : "mma_t", high = paired() ? "2*mma_t + 1" : "mma_t + 4";
   const auto cell = [&](const std::string& tile, const std::string& free, const std::string& step) {
     const std::string v =
@@ -447,11 +546,11 @@ void MmaEmitter::emit_result_store(const std::string& row, const std::string& co
          "] = " + value + ";");
     return;
   }
-  const std::string buffer = m_.buffers[b_.output.buffer].name;
+  const Buffer& output = m_.buffers[b_.output.buffer];
   decompose(roles_.m_dims, row, "mma_c_");
   decompose(roles_.n_dims, column, "mma_c_");
-  line(buffer + "[" + offset(b_.output, [&](int d) { return role_var(d, "mma_c_", "mma_c_", "mma_c_"); }) +
-       "] = " + value + ";");
+  line(store_element(output.type, output.name,
+                     offset(b_.output, [&](int d) { return role_var(d, "mma_c_", "mma_c_", "mma_c_"); }), value));
 }
 
 // Each warp writes one fragment row (16 rows x MMA_WARP_COLUMNS) of its results into its part of `mma_staging`
@@ -495,7 +594,7 @@ void MmaEmitter::emit_split_combine_kernel(LaunchPlan& plan) {
   const int out = m_.output_buffer();
   line("");
   line("__kernel void " + launch.kernel_name + "(__global const float* restrict mma_partials, __global " +
-       buffer_type(out) + "* restrict " + m_.buffers[out].name + ")");
+       storage_type_name(m_, m_.buffers[out].type, options_) + "* restrict " + m_.buffers[out].name + ")");
   open("");
   line("const int mma_point = (int)get_global_id(0);");
   line("if (mma_point >= MMA_BATCH_EXTENT*MMA_M_EXTENT*MMA_N_EXTENT) return;");
@@ -510,8 +609,8 @@ void MmaEmitter::emit_split_combine_kernel(LaunchPlan& plan) {
   if (!roles_.batch_dims.empty()) decompose(roles_.batch_dims, "mma_batch", "mma_batch_");
   decompose(roles_.m_dims, "mma_row", "mma_c_");
   decompose(roles_.n_dims, "mma_column", "mma_c_");
-  line(m_.buffers[out].name + "[" +
-       offset(b_.output, [&](int d) { return role_var(d, "mma_c_", "mma_c_", "mma_c_"); }) + "] = mma_sum;");
+  line(store_element(m_.buffers[out].type, m_.buffers[out].name,
+                     offset(b_.output, [&](int d) { return role_var(d, "mma_c_", "mma_c_", "mma_c_"); }), "mma_sum"));
   close();
   launch.args.push_back({KernelArg::Kind::Scratch, "", 0});
   launch.args.push_back({KernelArg::Kind::Buffer, m_.buffers[out].name, -1});
@@ -566,7 +665,8 @@ std::vector<std::string> MmaEmitter::kernel_parameters(KernelLaunch& launch) {
     params.push_back("__global float* restrict mma_partials");
     launch.args.push_back({KernelArg::Kind::Scratch, "", 0});
   } else {
-    params.push_back("__global " + buffer_type(out) + "* restrict " + m_.buffers[out].name);
+    params.push_back("__global " + storage_type_name(m_, m_.buffers[out].type, options_) + "* restrict " +
+                     m_.buffers[out].name);
     launch.args.push_back({KernelArg::Kind::Buffer, m_.buffers[out].name, -1});
   }
   emitter::add_param_and_table_parameters(b_, options_, params, launch);
@@ -582,7 +682,10 @@ LaunchPlan MmaEmitter::emit() {
     for (int d : dims) out.push_back(m_.dims[d].name);
     return out.empty() ? std::string("-") : join(out, ",");
   };
-  out_ << "// " << m_.name << ": tensor-core kernel (TF32 mma.m16n8k8) generated by mdh.\n"
+  out_ << "// " << m_.name << ": tensor-core kernel ("
+       << (k16() ? std::string(fragment_type()) == "f16" ? "FP16 mma.m16n8k16" : "BF16 mma.m16n8k16"
+                 : "TF32 mma.m16n8k8")
+       << ") generated by mdh.\n"
        << "// C[m, n] = sum_k A[m, k] * B[k, n] with M = (" << names(roles_.m_dims) << "), N = ("
        << names(roles_.n_dims) << "), K = (" << names(roles_.k_dims) << "), mma_batch = (" << names(roles_.batch_dims)
        << "); A tile " << (roles_.a_k_major ? "K-major" : "M-major") << ", B tile "
@@ -590,6 +693,7 @@ LaunchPlan MmaEmitter::emit() {
   out_ << emit_preamble(b_, options_) << '\n';
   emit_macros();
   emit_tf32_helpers();
+  if (k16()) emit_k16_helpers();
   const std::vector<std::string> params = kernel_parameters(launch);
   line("__kernel __attribute__((reqd_work_group_size(MMA_WORK_ITEMS, 1, 1)))");
   line("void " + launch.kernel_name + "(" + join(params, ", ") + ")");
@@ -610,7 +714,7 @@ LaunchPlan MmaEmitter::emit() {
     line("__local float mma_a_tiles[" + pairs + "MMA_A_TILE_FLOATS] __attribute__((aligned(16)));");
     line("__local float mma_b_tiles[" + pairs + "MMA_B_TILE_FLOATS] __attribute__((aligned(16)));");
   }
-  if (!nvidia_) line("__local float mma_exchange[MMA_WARPS_M*MMA_WARPS_N*192];");
+  if (!nvidia_) line("__local float mma_exchange[MMA_WARPS_M*MMA_WARPS_N*" + str(k16() ? 384 : 192) + "];");
   line("const int mma_w = (int)get_local_id(0);");
   line("const int mma_lane = mma_w & 31, mma_warp = mma_w >> 5;");
   line("const int mma_warp_m = mma_warp % MMA_WARPS_M, mma_warp_n = mma_warp / MMA_WARPS_M;");

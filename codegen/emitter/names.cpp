@@ -261,7 +261,8 @@ std::string TunableEmitter::cache_offset(Layer l, int a, const std::vector<std::
 // The element at absolute buffer coordinates, read from `source`.
 std::string TunableEmitter::element_at(int a, Source source, const std::vector<std::string>& coords) const {
   const int buffer = m_.inputs[a].buffer;
-  if (source == Source::Global) return buffer_name(buffer) + "[" + flat_offset(buffer, coords) + "]";
+  if (source == Source::Global)
+    return load_element(m_.buffers[buffer].type, buffer_name(buffer), flat_offset(buffer, coords));
   const Layer l = source == Source::LocalTile ? Layer::Local : Layer::Private;
   std::vector<std::string> relative;
   for (size_t k = 0; k < coords.size(); ++k) {

@@ -114,6 +114,13 @@ class TunableEmitter {
   Memory result_memory(Layer l) const { return c_.result_memory[static_cast<int>(l)]; }
   const std::string& buffer_name(int buffer) const { return m_.buffers[buffer].name; }
   std::string buffer_type(int buffer) const { return element_type_name(m_, m_.buffers[buffer].type, options_); }
+  // The output buffer's elements as stored, and the statement storing `value` (a result) at `offset` of it.
+  std::string output_storage_type() const {
+    return storage_type_name(m_, m_.buffers[m_.output_buffer()].type, options_);
+  }
+  std::string store_output(const std::string& offset, const std::string& value) const {
+    return store_element(m_.buffers[m_.output_buffer()].type, buffer_name(m_.output_buffer()), offset, value);
+  }
 
   Source source_of(int a) const;
 

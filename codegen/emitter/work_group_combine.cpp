@@ -77,7 +77,7 @@ void TunableEmitter::emit_shuffle_down() {
 // before the count orders it), elsewhere a compare-and-swap loop on the float's bits, which every OpenCL 1.1 device
 // has.
 void TunableEmitter::emit_atomic_accumulate() {
-  const bool floating = m_.result_type().scalar == ScalarType::Float;
+  const bool floating = compute_type(m_.result_type().scalar) == ScalarType::Float;
   line("void mdh_accumulate(volatile __global " + result_type_ + "* p, " + result_type_ + " v)");
   line("{");
   ++indent_;
@@ -100,7 +100,6 @@ void TunableEmitter::emit_atomic_accumulate() {
 }
 
 void TunableEmitter::emit_last_group_fold(const std::vector<int>& concat_order) {
-  const int out_buffer = m_.output_buffer();
   const bool tree = g_.fold_shares > 1;
   const bool atomic = g_.accumulates_atomically();
   line(atomic ? "// WG_COMBINE atomic: count this work-group in; the last of the REDUCTION_WG work-groups of these "
@@ -150,7 +149,7 @@ void TunableEmitter::emit_last_group_fold(const std::vector<int>& concat_order) 
     open("for (int q = wi_lin; q < tile_points; q += WG_SIZE)");
     decode_point();
     line("const int point = " + point_index() + ";");
-    line(buffer_name(out_buffer) + "[" + output_offset() + "] = summed[point];");
+    line(store_output(output_offset(), "summed[point]"));
     line("summed[point] = 0;");
     close();
     close_loops(concat_order.size());
@@ -186,7 +185,7 @@ void TunableEmitter::emit_last_group_fold(const std::vector<int>& concat_order) 
   }
   open("if (active && share == 0)");
   decode_point();
-  line(buffer_name(out_buffer) + "[" + output_offset() + "] = acc;");
+  line(store_output(output_offset(), "acc"));
   close();
   close();
   close_loops(concat_order.size());
@@ -203,7 +202,7 @@ void TunableEmitter::emit_combine_kernel(LaunchPlan& plan) {
   const bool parallel = parallel_work_group_combine();
   line("// Second kernel: combines the partial results of the work-groups along the reduction dimensions.");
   const std::string signature = "void " + kernel_name + "(__global const " + result_type_ +
-                                "* restrict partials, __global " + result_type_ + "* restrict " +
+                                "* restrict partials, __global " + output_storage_type() + "* restrict " +
                                 buffer_name(out_buffer) + ")";
   if (parallel) {
     define("COMBINE_WI", str(kCombineWorkItems));
@@ -235,14 +234,14 @@ void TunableEmitter::emit_combine_kernel(LaunchPlan& plan) {
   if (!parallel) {
     line(result_type_ + " acc = partials[point];");
     line("for (int g = 1; g < REDUCTION_WG; ++g) acc = " + combine("acc", "partials[g*OUTPUT_POINTS + point]") + ";");
-    line(buffer_name(out_buffer) + "[" + output_offset() + "] = acc;");
+    line(store_output(output_offset(), "acc"));
   } else {
     line("__local " + result_type_ + " shares[COMBINE_WI];");
     line(result_type_ + " acc = " + identity() + ";");
     emit_share_loop({"w", "COMBINE_WI", kCombineWorkItems, "shares", "w", "", false},
                     "partials[g*OUTPUT_POINTS + point]");
     emit_share_tree({"w", "COMBINE_WI", kCombineWorkItems, "shares", "w", "", false});
-    line("if (w == 0) " + buffer_name(out_buffer) + "[" + output_offset() + "] = shares[0];");
+    line("if (w == 0) " + store_output(output_offset(), "shares[0]"));
   }
   --indent_;
   line("}");

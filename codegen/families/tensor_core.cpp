@@ -11,7 +11,7 @@ namespace mdh::families {
 namespace {
 
 // The MMA fragment: 16 rows of A and C, 8 columns of B and C, 8 reduction steps (TF32 m16n8k8).
-constexpr int64_t kFragmentRows = 16, kFragmentColumns = 8, kFragmentDepth = 8;
+constexpr int64_t kFragmentRows = 16, kFragmentColumns = 8, kFragmentDepth = 8, kHalfFragmentDepth = 16;
 constexpr int64_t kWarp = 32;
 // A warp's accumulators and the registers of a prefetched tile, in 32-bit registers per work-item: within this, the
 // 255 registers NVIDIA's compiler allows a work-item keep room for fragments and addresses.
@@ -90,8 +90,16 @@ void add_tensor_core(std::vector<ParameterFamily>& table) {
                                256, "MMA_WARPS_M"));
   table.push_back(block_family("MMA_BLOCK_N", "columns of C (the flattened N dimensions) per work-group",
                                kFragmentColumns, 256, "MMA_WARPS_N"));
-  table.push_back(
-      block_family("MMA_BLOCK_K", "reduction steps (the flattened K dimensions) per tile", kFragmentDepth, 64, ""));
+  ParameterFamily depth =
+      block_family("MMA_BLOCK_K", "reduction steps (the flattened K dimensions) per tile", kFragmentDepth, 64, "");
+  // Half and bfloat16 inputs multiply as m16n8k16 fragments: 16 reduction steps each.
+  depth.member_constraints = [steps = depth.member_constraints](const FamilyContext& x, int member) {
+    std::vector<Condition> out = steps(x, member);
+    if (!tensor_core_roles(x.bound)->stored_as_computed)
+      out.push_back(Condition::multiple_of(x.parameter("MMA_BLOCK_K"), c(kHalfFragmentDepth)));
+    return out;
+  };
+  table.push_back(depth);
 
   ParameterFamily wm = tensor_core_family("MMA_WARPS_M", "warps of a work-group along M");
   wm.max_value = at_most(8);
@@ -148,7 +156,10 @@ void add_tensor_core(std::vector<ParameterFamily>& table) {
       "pairs of local tiles in flight: beyond 1, the tiles of A and B are copied asynchronously (cp.async under "
       "NVIDIA's driver) this many reduction tiles ahead of the products, without passing through registers");
   stages.min_value = 1;
-  stages.max_value = at_most(kMaxStages);
+  // Asynchronous copies move the inputs' bytes as they are: only float inputs, whose local tiles hold them as stored.
+  stages.max_value = [](const FamilyContext& x, int) {
+    return tensor_core_roles(x.bound)->stored_as_computed ? kMaxStages : int64_t{1};
+  };
   stages.neutral = neutral(1);
   // The ring of tile pairs replaces MMA_PREFETCH's registers and second pair.
   stages.member_constraints = [](const FamilyContext& x, int) {
@@ -156,12 +167,19 @@ void add_tensor_core(std::vector<ParameterFamily>& table) {
   };
   table.push_back(stages);
 
-  table.push_back(choice_family(
+  ParameterFamily fragment_loads = choice_family(
       "MMA_FRAGMENT_LOADS",
       "how work-items read their fragments from the local tiles: a float at a time (scalar), or two reduction steps "
       "at once where a tile's rows run along the reduction (paired; the steps of every fragment are permuted alike "
       "in A and B so that a work-item's two steps are neighbours)",
-      {"scalar", "paired"}));
+      {"scalar", "paired"});
+  // m16n8k16 fragments (half and bfloat16 inputs) read their steps 2t, 2t + 1, 2t + 8, 2t + 9 one at a time.
+  fragment_loads.member_constraints = [](const FamilyContext& x, int) {
+    std::vector<Condition> out;
+    if (!tensor_core_roles(x.bound)->stored_as_computed) out.push_back(x.is("MMA_FRAGMENT_LOADS", 0, "scalar"));
+    return out;
+  };
+  table.push_back(fragment_loads);
 
   table.push_back(choice_family(
       "MMA_EPILOGUE",

@@ -22,11 +22,19 @@ int64_t widest_vector(int64_t row) {
   return width;
 }
 
-// Whether an input access can move vectors: scalar elements (OpenCL has no vectors of structs), and a unit-stride
-// index that spans more than one element in a tile (it moves with a dimension, or reads a window).
+// Half and bfloat16 elements are converted one at a time on load and store (codegen/preamble.h load_element), so
+// VECTOR_WIDTH and STORE_WIDTH do not exist for buffers of them: their copies and stores move elements.
+bool stored_as_computed(const ElementType& type) {
+  return type.is_struct() || !is_storage_only(type.scalar);
+}
+
+// Whether an input access can move vectors: scalar elements (OpenCL has no vectors of structs) stored as they are
+// computed, and a unit-stride index that spans more than one element in a tile (it moves with a dimension, or reads a
+// window).
 bool vectorisable(const BoundMdh& bound, int access) {
   const Mdh& mdh = *bound.mdh;
-  if (mdh.buffers[mdh.inputs[access].buffer].type.is_struct()) return false;
+  const ElementType& type = mdh.buffers[mdh.inputs[access].buffer].type;
+  if (type.is_struct() || !stored_as_computed(type)) return false;
   const auto& indices = bound.inputs[access].indices;
   if (indices.empty()) return false;
   const BoundIndex& unit_stride = indices.back();
@@ -78,7 +86,9 @@ void add_vector_width(std::vector<ParameterFamily>& table) {
     f.meaning =
         "results a work-item writes at a time along the output buffer's unit-stride dimension (vstoreN; 1: one at a "
         "time)";
-    f.exists = [](const BoundMdh& b, int) { return store_dimension(b) >= 0; };
+    f.exists = [](const BoundMdh& b, int) {
+      return store_dimension(b) >= 0 && stored_as_computed(b.mdh->buffers[b.output.buffer].type);
+    };
     f.max_value = [](const FamilyContext& x, int) {
       return widest_vector(x.bound.buffer_extents[x.bound.output.buffer].back());
     };

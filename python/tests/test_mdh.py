@@ -51,6 +51,50 @@ def test_precision_tf32_without_tensor_cores_runs_in_fp32_with_a_note(capsys):
         spec.run(A=a, B=b, precision="fp16")
 
 
+def write_spec(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def gemm_in(element_type):
+    return (f"md_hom gemm_{element_type}\nsize I J K\ninput A : {element_type}[I][K]\n"
+            f"input B : {element_type}[K][J]\noutput C : {element_type}[I][J]\n"
+            "view (i < I, j < J, k < K) : A[i][k], B[k][j] -> C[i][j]\nscalar (a, b) = a * b\ncombine (++, ++, +)\n")
+
+
+def test_half_buffers_are_float16_arrays_computed_in_float(tmp_path):
+    rng = np.random.default_rng(4)
+    a = rng.random((17, 40)).astype(np.float16)
+    b = rng.random((40, 9)).astype(np.float16)
+    c = mdh.load(write_spec(tmp_path, "gemm_half.mdh", gemm_in("half"))).run(A=a, B=b, verify=True)
+    assert c.dtype == np.float16
+    exact = a.astype(np.float64) @ b.astype(np.float64)
+    # Summed in float, rounded once to half: within half's unit roundoff (2^-11) of the exact product, and float's
+    # arithmetic.
+    assert float(np.max(np.abs(c.astype(np.float64) - exact) - (2.0 ** -11 + 1e-5) * np.abs(exact))) <= 0
+
+
+def test_bfloat16_buffers_are_uint16_bit_patterns(tmp_path):
+    rng = np.random.default_rng(5)
+
+    def to_bfloat16(x):  # round to nearest even on the upper 16 bits of the float32 patterns
+        u = x.astype(np.float32).view(np.uint32).astype(np.uint64)
+        return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+
+    def from_bfloat16(bits):
+        return (bits.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+
+    a, b = to_bfloat16(rng.random((8, 33))), to_bfloat16(rng.random((33, 12)))
+    spec = mdh.load(write_spec(tmp_path, "gemm_bf16.mdh", gemm_in("bfloat16")))
+    c = spec.run(A=a, B=b, verify=True)
+    assert c.dtype == np.uint16
+    exact = from_bfloat16(a) @ from_bfloat16(b)
+    assert float(np.max(np.abs(from_bfloat16(c) - exact) - (2.0 ** -8 + 1e-5) * np.abs(exact))) <= 0
+    with pytest.raises(mdh.Error, match=r"^run: input A is a float32 array, but A holds bfloat16 \(numpy uint16\)"):
+        spec.run(A=a.astype(np.float32), B=b)
+
+
 def test_output_is_the_memory_read_from_the_device_not_a_copy():
     x = np.arange(1000, dtype=np.float32)
     r = mdh.load(app("dot.mdh")).run(x=x, y=np.ones(1000, dtype=np.float32))

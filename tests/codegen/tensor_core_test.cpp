@@ -88,6 +88,77 @@ TEST(TensorCore, NvidiaKernelMultipliesWithInlinePtx) {
   EXPECT_NE(portable.find("mma_mma("), std::string::npos);
 }
 
+// Half and bfloat16 inputs of one type take the tensor-core kernel with m16n8k16 fragments of their type: their tiles
+// load through vload_half or the bfloat16 widening, one cell at a time and never asynchronously, blocks of K are whole
+// fragments of 16 steps read one step at a time, and a half or bfloat16 C rounds on its store, also after the splits'
+// combine. The exact asm text, since only a GPU build would catch a wrong constraint. Mixed inputs keep the tile
+// kernel.
+TEST(TensorCore, HalfAndBfloat16InputsLoadAndStoreAsStored) {
+  const auto gemm = [](const std::string& a, const std::string& b, const std::string& c) {
+    BoundMdh bound =
+        bind_spec_text("md_hom g\nsize I J K\ninput A : " + a + "[I][K]\ninput B : " + b + "[K][J]\noutput C : " + c +
+                           "[I][J]\nview (i < I, j < J, k < K) : A[i][k], B[k][j] -> C[i][j]\n"
+                           "scalar (x, y) = x * y\ncombine (++, ++, +)\n",
+                       "g.mdh", "I=64,J=32,K=512");
+    bound.precision = ComputePrecision::tf32;
+    return bound;
+  };
+  EXPECT_FALSE(tensor_core_roles(gemm("half", "bfloat16", "float")));
+  EXPECT_FALSE(tensor_core_roles(gemm("half", "float", "float")));
+  const DeviceLimits h200 = h200_device_limits();
+  const BoundMdh half = gemm("half", "half", "half");
+  const auto roles = tensor_core_roles(half);
+  ASSERT_TRUE(roles);
+  EXPECT_FALSE(roles->stored_as_computed);
+  EXPECT_EQ(roles->a_vector, 1);
+  EXPECT_EQ(roles->b_vector, 1);
+  KernelConfig config = default_config(half, h200);
+  config.family_values[{"MMA_SPLIT_K", 0}] = 2;
+  EXPECT_NO_THROW(check_config(half, config, h200));
+  const std::string source = generate_tunable_kernel(half, config, h200).source;
+  EXPECT_NE(source.find("__global const half* restrict A"), std::string::npos) << source;
+  EXPECT_NE(source.find("mma_v = vload_half("), std::string::npos) << source;
+  EXPECT_NE(source.find("vstore_half_rte(mma_sum, "), std::string::npos) << source;
+  EXPECT_NE(source.find("asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, "
+                        "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\""),
+            std::string::npos)
+      << source;
+  EXPECT_NE(source.find(": \"r\"(mma_pack(mma_fa[mma_fm][0], mma_fa[mma_fm][1])), \"r\"(mma_pack(mma_fa[mma_fm][2], "
+                        "mma_fa[mma_fm][3])), \"r\"(mma_pack(mma_fa[mma_fm][4], mma_fa[mma_fm][5])), "
+                        "\"r\"(mma_pack(mma_fa[mma_fm][6], mma_fa[mma_fm][7])), \"r\"(mma_pack(mma_fb[mma_fn][0], "
+                        "mma_fb[mma_fn][1])), \"r\"(mma_pack(mma_fb[mma_fn][2], mma_fb[mma_fn][3])));"),
+            std::string::npos);
+  EXPECT_NE(source.find("asm(\"cvt.rn.f16x2.f32 %0, %1, %2;\" : \"=r\"(mma_r) : \"f\"(mma_high), \"f\"(mma_low));"),
+            std::string::npos);
+  EXPECT_NE(source.find("mma_fa[mma_fm][6] = mma_a_tile[MMA_A_TILE_AT(mma_row + 8, mma_ks + 2*mma_t + 8)];"),
+            std::string::npos);
+  EXPECT_NE(source.find("mma_fb[mma_fn][3] = mma_b_tile[MMA_B_TILE_AT(mma_column, mma_ks + 2*mma_t + 9)];"),
+            std::string::npos);
+  EXPECT_EQ(source.find("m16n8k8"), std::string::npos);
+  const auto invalid = [&](const char* family, int64_t value) {
+    KernelConfig changed = config;
+    changed.family_values[{family, 0}] = value;
+    if (std::string(family) == "MMA_STAGES") changed.family_values[{"MMA_PREFETCH", 0}] = 0;
+    EXPECT_THROW(check_config(half, changed, h200), UserError) << family << " " << value;
+  };
+  invalid("MMA_STAGES", 2);
+  invalid("MMA_BLOCK_K", 8);
+  invalid("MMA_FRAGMENT_LOADS", 1);
+  const BoundMdh bf16 = gemm("bfloat16", "bfloat16", "float");
+  const std::string bf16_source = generate_tunable_kernel(bf16, default_config(bf16, h200), h200).source;
+  EXPECT_NE(bf16_source.find("mma_v = mdh_bfloat16_to_float(A["), std::string::npos) << bf16_source;
+  EXPECT_NE(bf16_source.find("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "), std::string::npos);
+  EXPECT_NE(bf16_source.find("asm(\"cvt.rn.bf16x2.f32 %0, %1, %2;\""), std::string::npos);
+  EXPECT_EQ(bf16_source.find("cp.async"), std::string::npos);
+  // Elsewhere the warp's fragments meet in local memory, 384 floats per warp.
+  const DeviceLimits pocl = first_device_limits();
+  const std::string portable = generate_tunable_kernel(half, default_config(half, pocl), pocl).source;
+  EXPECT_EQ(portable.find("asm"), std::string::npos);
+  EXPECT_NE(portable.find("mma_mma16(mma_acc[mma_fm][mma_fn], mma_fa[mma_fm], mma_fb[mma_fn], mma_exchange + "
+                          "mma_warp*384, mma_lane);"),
+            std::string::npos);
+}
+
 // MMA_STAGES 3 under NVIDIA's driver: cp.async copies of 16 bytes (zero-filled past the extents), one group committed
 // per reduction tile, a wait for all but the newest, fragments rounded as they are read; paired loads read a row's
 // two reduction steps as one float2.

@@ -71,6 +71,48 @@ scalar (x) = x
 combine (++, matmul)
 )";
 
+// Storage types: buffers of half and bfloat16, float in every computation (docs/spec-language.md).
+const char* const kGemmHalf = R"(md_hom gemm_half
+size   I J K
+input  A : half[I][K]
+input  B : half[K][J]
+output C : half[I][J]
+view   (i < I, j < J, k < K) : A[i][k], B[k][j] -> C[i][j]
+scalar (a, b) = a * b
+combine (++, ++, +)
+)";
+
+const char* const kGemmBfloat16 = R"(md_hom gemm_bfloat16
+size   I J K
+input  A : bfloat16[I][K]
+input  B : bfloat16[K][J]
+output C : float[I][J]
+view   (i < I, j < J, k < K) : A[i][k], B[k][j] -> C[i][j]
+scalar (a, b) = a * b
+combine (++, ++, +)
+)";
+
+// A long reduction into one bfloat16 value: the work-groups' partial results (float) and their combine.
+const char* const kDotBfloat16 = R"(md_hom dot_bfloat16
+size   K
+input  x : bfloat16[K]
+input  y : bfloat16[K]
+output r : bfloat16[1]
+view   (k < K) : x[k], y[k] -> r[0]
+scalar (a, b) = a * b
+combine (+)
+)";
+
+// A window over half elements, read from global memory or from caches of floats.
+const char* const kStencilHalf = R"(md_hom stencil_half
+size   I J
+input  X : half[I+2][J+2]
+output Y : half[I][J]
+view   (i < I, j < J) : X[i + 0..2][j + 0..2] -> Y[i][j]
+scalar (w) = 0.25f * (w(0, 1) + w(2, 1) + w(1, 0) + w(1, 2)) - w(1, 1)
+combine (++, ++)
+)";
+
 std::string contraction_sizes(int a, int b, int c, int d, int e, int f, int g) {
   return "A=" + std::to_string(a) + ",B=" + std::to_string(b) + ",C=" + std::to_string(c) + ",D=" + std::to_string(d) +
          ",E=" + std::to_string(e) + ",F=" + std::to_string(f) + ",G=" + std::to_string(g);
@@ -117,6 +159,9 @@ std::vector<PropertyCase> property_cases() {
       {"contraction4", "contraction4.mdh", kContraction4, {"A=3,B=5,C=2,D=7", "A=2,B=2,C=5,D=3"}},
       {"strided", "strided.mdh", kStrided, {"I=3,J=5,R=2,S=3", "I=4,J=2,R=3,S=1"}},
       {"matrix_chain", "matrix_chain.mdh", kMatrixChain, {"N=3,M=7", "N=2,M=16", "N=5,M=1"}},
+      {"gemm_half", "gemm_half.mdh", kGemmHalf, {"I=5,J=7,K=3", "I=8,J=11,K=13"}},
+      {"dot_bfloat16", "dot_bfloat16.mdh", kDotBfloat16, {"K=1", "K=37", "K=64"}},
+      {"stencil_half", "stencil_half.mdh", kStencilHalf, {"I=7,J=5", "I=3,J=13"}},
   };
   for (const char* tc :
        {"abcdef-gdab-efgc", "abcdef-gdac-efgb", "abcdef-gdbc-efga", "abcdef-geab-dfgc", "abcdef-geac-dfgb",
@@ -151,6 +196,8 @@ std::vector<PropertyCase> tensor_core_property_cases() {
       {"batched_gemm", "batched_gemm.mdh", kBatchedGemm, {"N=3,I=17,J=10,K=9", "N=2,I=16,J=8,K=16"}, tf32},
       {"mcc", "apps/mcc.mdh", "", {"N=1,P=3,Q=5,K=9,C=3,R=2,S=3", "N=2,P=4,Q=4,K=8,C=2,R=2,S=2"}, tf32},
       {"contraction4", "contraction4.mdh", kContraction4, {"A=17,B=9,C=2,D=7", "A=16,B=8,C=4,D=2"}, tf32},
+      {"gemm_half", "gemm_half.mdh", kGemmHalf, {"I=21,J=9,K=13", "I=32,J=16,K=40"}, tf32},
+      {"gemm_bfloat16", "gemm_bfloat16.mdh", kGemmBfloat16, {"I=16,J=24,K=8", "I=37,J=19,K=29"}, tf32},
       {"tc_abcdef_gdab_efgc", "apps/tc/abcdef-gdab-efgc.mdh", "", {contraction_sizes(2, 3, 3, 2, 3, 2, 5)}, tf32},
       {"tc_abcdef_gfbc_dega", "apps/tc/abcdef-gfbc-dega.mdh", "", {contraction_sizes(3, 2, 2, 3, 2, 3, 9)}, tf32},
   };

@@ -31,7 +31,7 @@ struct PropertyCase {
 void PrintTo(const PropertyCase& c, std::ostream* out);
 
 /// Every spec of apps/ and the extra test md_homs (1-D max, min-plus, 4-D contraction, strided view,
-/// non-commutative 2x2 matrix product).
+/// non-commutative 2x2 matrix product; GEMM, DOT and a window stencil on half and bfloat16 buffers).
 std::vector<PropertyCase> property_cases();
 
 /// The matrix-product md_homs in TF32, generated as the tensor-core kernel: on PoCL its fragments travel through

@@ -64,6 +64,31 @@ std::string build_log(cl_program program) {
   return log;
 }
 
+}  // namespace
+
+// Tests decode and draw half and bfloat16 from their definitions, apart from the runtime's conversions
+// (support/storage_float.h) and the kernels' (codegen/preamble.cpp).
+double decode_storage_bits(ScalarType t, uint16_t bits) {
+  const int fraction = t == ScalarType::Half ? 10 : 7;
+  const int exponent_bits = 15 - fraction, bias = (1 << (exponent_bits - 1)) - 1;
+  const int exponent = (bits >> fraction) & ((1 << exponent_bits) - 1);
+  const int mantissa = bits & ((1 << fraction) - 1);
+  const double sign = (bits & 0x8000) != 0 ? -1.0 : 1.0;
+  if (exponent == (1 << exponent_bits) - 1) return mantissa != 0 ? std::nan("") : sign * INFINITY;
+  if (exponent == 0) return sign * std::ldexp(mantissa, 1 - bias - fraction);
+  return sign * std::ldexp(mantissa + (1 << fraction), exponent - bias - fraction);
+}
+
+uint16_t random_storage_bits(ScalarType t, std::mt19937_64& rng) {
+  // Values in [0.125, 1): the two binades below 1, any fraction; no sums of them come near half's largest value.
+  const int fraction = t == ScalarType::Half ? 10 : 7;
+  const int bias = t == ScalarType::Half ? 15 : 127;
+  const int exponent = bias - 3 + static_cast<int>(rng() % 3);
+  return static_cast<uint16_t>((exponent << fraction) | static_cast<int>(rng() % (1u << fraction)));
+}
+
+namespace {
+
 void fill_scalar(ScalarType t, unsigned char* at, std::mt19937_64& rng) {
   std::uniform_real_distribution<double> real(0.05, 0.95);
   std::uniform_int_distribution<int> integer(-8, 8), natural(0, 15);
@@ -118,6 +143,12 @@ void fill_scalar(ScalarType t, unsigned char* at, std::mt19937_64& rng) {
       std::memcpy(at, &v, 1);
       return;
     }
+    case ScalarType::Half:
+    case ScalarType::Bfloat16: {
+      const uint16_t v = random_storage_bits(t, rng);
+      std::memcpy(at, &v, 2);
+      return;
+    }
   }
 }
 
@@ -139,6 +170,19 @@ bool same_scalar(ScalarType t, const unsigned char* e, const unsigned char* a, d
   double x = 0, y = 0;
   bool floating = false;
   switch (t) {
+    case ScalarType::Half:
+    case ScalarType::Bfloat16: {
+      uint16_t p, q;
+      std::memcpy(&p, e, 2);
+      std::memcpy(&q, a, 2);
+      x = decode_storage_bits(t, p);
+      y = decode_storage_bits(t, q);
+      // Both sides round a float result to the storage type once: one unit in its last place apart at most.
+      if (std::fabs(x - y) <= std::ldexp(std::max(std::fabs(x), std::fabs(y)), -fraction_bits(t)) + 1e-5 * scale)
+        return true;
+      floating = true;
+      break;
+    }
     case ScalarType::Float: {
       float p, q;
       std::memcpy(&p, e, 4);
@@ -180,6 +224,10 @@ double largest_magnitude(ScalarType t, const unsigned char* data, size_t count, 
       float f;
       std::memcpy(&f, data + k * stride, 4);
       v = f;
+    } else if (is_storage_only(t)) {
+      uint16_t bits;
+      std::memcpy(&bits, data + k * stride, 2);
+      v = decode_storage_bits(t, bits);
     } else if (t == ScalarType::Double) {
       std::memcpy(&v, data + k * stride, 8);
     }

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -38,8 +39,15 @@ DeviceLimits h200_device_limits();
 /// candidates are all of them.
 int64_t for_each_valid_assignment(const TuningSpace& space, const std::function<void(const Assignment&)>& visit);
 
-/// Every input and table buffer filled from `seed` (floats in [0.05, 0.95], integers in [-8, 8] or [0, 15] for
-/// unsigned types; struct fields by their scalar type), and the output buffer zeroed.
+/// The value of a half or bfloat16 bit pattern, decoded from the formats' definitions (sign, exponent with its bias,
+/// fraction; subnormals, infinities, NaN), independently of mdh's own conversions.
+double decode_storage_bits(ScalarType t, uint16_t bits);
+/// A random half or bfloat16 bit pattern of a value in [0.125, 1).
+uint16_t random_storage_bits(ScalarType t, std::mt19937_64& rng);
+
+/// Every input and table buffer filled from `seed` (floats in [0.05, 0.95], half and bfloat16 in [0.125, 1),
+/// integers in [-8, 8] or [0, 15] for unsigned types; struct fields by their scalar type), and the output buffer
+/// zeroed.
 std::map<std::string, Bytes> seeded_buffers(const BoundMdh& bound, uint64_t seed);
 
 /// Runs every kernel of `plan` once on copies of `buffers` and returns the output buffer's bytes, or the error
@@ -57,7 +65,8 @@ RunResult run_plan_with_scratch(const BoundMdh& bound, const LaunchPlan& plan,
 Bytes reference_output(const BoundMdh& bound, const std::map<std::string, Bytes>& buffers);
 
 /// Nullopt when `actual` matches `expected` element by element (integers exactly, floating values within a relative
-/// tolerance of 1e-4 plus an absolute 1e-5 times the largest magnitude); otherwise the first mismatch, described.
+/// tolerance of 1e-4 plus an absolute 1e-5 times the largest magnitude; half and bfloat16 within one unit in their last
+/// place); otherwise the first mismatch, described.
 std::optional<std::string> compare_outputs(const BoundMdh& bound, const Bytes& expected, const Bytes& actual);
 
 }  // namespace mdh::testing

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "mdh/parser.h"
 #include "runtime/context.h"
@@ -281,6 +282,33 @@ TEST(Cli, ParamsAndNpyFilesRoundTrip) {
   r = mdh_cli("run " + spec + " --size N=10 --param alpha=2.5 --repeat 1 --input x=" + out);
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_NE(r.output.find("input x"), std::string::npos) << r.output;
+  fs::remove_all(dir);
+}
+
+// A half output goes to a `<f2` .npy and comes back as the input of a bfloat16 md_hom only through its own dtype:
+// a bfloat16 input refuses the half file and says how to give it.
+TEST(Cli, HalfAndBfloat16RunVerifiedWithNpyFiles) {
+  fs::path dir = temp_dir();
+  std::ofstream(dir / "gemv_half.mdh") << "md_hom gemv_half\nsize I K\ninput A : half[I][K]\ninput x : half[K]\n"
+                                          "output y : half[I]\nview (i < I, k < K) : A[i][k], x[k] -> y[i]\n"
+                                          "scalar (a, b) = a * b\ncombine (++, +)\n";
+  std::ofstream(dir / "scale_bf16.mdh") << "md_hom scale_bf16\nsize N\ninput x : bfloat16[N]\noutput y : "
+                                           "bfloat16[N]\nview (i < N) : x[i] -> y[i]\nscalar (a) = 2.0f * a\n"
+                                           "combine (++)\n";
+  const std::string out = (dir / "y.npy").string();
+  Result r =
+      mdh_cli("run " + (dir / "gemv_half.mdh").string() + " --size I=13,K=300 --repeat 1 --verify --output y=" + out);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("verify (reference in double): PASS"), std::string::npos) << r.output;
+  std::ifstream written(out, std::ios::binary);
+  const std::string header((std::istreambuf_iterator<char>(written)), std::istreambuf_iterator<char>());
+  EXPECT_NE(header.find("'descr': '<f2'"), std::string::npos);
+  r = mdh_cli("run " + (dir / "scale_bf16.mdh").string() + " --size N=13 --repeat 1 --verify");
+  EXPECT_EQ(r.status, 0) << r.output;
+  r = mdh_cli("run " + (dir / "scale_bf16.mdh").string() + " --size N=13 --repeat 1 --input x=" + out);
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("has dtype <f2 but x is bfloat16[13] (dtype <u2); NumPy has no bfloat16"), std::string::npos)
+      << r.output;
   fs::remove_all(dir);
 }
 

@@ -78,6 +78,36 @@ TEST_F(NpyTest, RoundTripEveryDtypeAndShape) {
   EXPECT_EQ(npy_dtype(ScalarType::Ushort), "<u2");
 }
 
+// half is NumPy's float16; bfloat16, which NumPy lacks, travels as its bit patterns in uint16 arrays.
+TEST_F(NpyTest, HalfAndBfloat16RoundTripAndSayWhatTheyNeed) {
+  for (ScalarType type : {ScalarType::Half, ScalarType::Bfloat16}) {
+    HostBuffer out = buffer_of("A", type, {3, 5});
+    write_npy(path("a.npy"), out);
+    HostBuffer in = buffer_of("A", type, {3, 5});
+    std::fill(in.bytes.begin(), in.bytes.end(), 0);
+    read_npy(path("a.npy"), in, "input A");
+    EXPECT_EQ(in.bytes, out.bytes) << opencl_name(type);
+  }
+  EXPECT_EQ(npy_dtype(ScalarType::Half), "<f2");
+  EXPECT_EQ(npy_dtype(ScalarType::Bfloat16), "<u2");
+  // The header as NumPy writes it for numpy.float16 (1.0 and -2.0).
+  HostBuffer h = buffer_of("A", ScalarType::Half, {2});
+  const std::string one_minus_two("\x00\x3c\x00\xc0", 4);
+  write_raw("h.npy", numpy_file("{'descr': '<f2', 'fortran_order': False, 'shape': (2,), }", one_minus_two));
+  read_npy(path("h.npy"), h, "input A");
+  EXPECT_EQ(std::string(h.bytes.begin(), h.bytes.end()), one_minus_two);
+
+  write_npy(path("f.npy"), buffer_of("A", ScalarType::Float, {3, 5}));
+  EXPECT_EQ(read_error(path("f.npy"), buffer_of("A", ScalarType::Half, {3, 5})),
+            "input A: file " + path("f.npy") +
+                " has dtype <f4 but A is half[3][5] (dtype <f2); convert with x.astype(numpy.float16)");
+  EXPECT_EQ(read_error(path("f.npy"), buffer_of("A", ScalarType::Bfloat16, {3, 5})),
+            "input A: file " + path("f.npy") +
+                " has dtype <f4 but A is bfloat16[3][5] (dtype <u2); NumPy has no bfloat16: give its bit patterns as "
+                "uint16, the upper 16 bits of each float32 ((x.astype(numpy.float32).view(numpy.uint32) >> "
+                "16).astype(numpy.uint16) truncates; mdh's docs round)");
+}
+
 TEST_F(NpyTest, ReadsHeadersAsNumpyWritesThem) {
   HostBuffer b = buffer_of("A", ScalarType::Char, {2, 3});
   std::string data = "\x01\x02\x03\xfd\xfe\xff";

@@ -35,6 +35,40 @@ TEST(Tolerance, DocumentedFormula) {
   EXPECT_EQ(result_tolerance(ScalarType::Double, 4096), std::ldexp(1.0, -42));
 }
 
+// Half and bfloat16 compute in float and round once to their storage: float's term plus 2u = 2^-fraction bits.
+TEST(Tolerance, StorageTypesAddOneUnitInTheLastPlace) {
+  EXPECT_EQ(storage_rounding_tolerance(ScalarType::Half), std::ldexp(1.0, -10));
+  EXPECT_EQ(storage_rounding_tolerance(ScalarType::Bfloat16), std::ldexp(1.0, -7));
+  EXPECT_EQ(storage_rounding_tolerance(ScalarType::Float), 0.0);
+  EXPECT_EQ(storage_rounding_tolerance(ScalarType::Int), 0.0);
+  EXPECT_EQ(result_tolerance(ScalarType::Half, 1), std::ldexp(1.0, -16) + std::ldexp(1.0, -10));
+  EXPECT_EQ(result_tolerance(ScalarType::Bfloat16, 1024), std::ldexp(1.0, -14) + std::ldexp(1.0, -7));
+  EXPECT_EQ(result_tolerance(ScalarType::Half, 64, ComputePrecision::tf32),
+            std::ldexp(1.0, -16) + std::ldexp(1.0, -7) + std::ldexp(1.0, -10));
+}
+
+// A half output against the double reference: 1 + 2^-10 (the next half above 1) passes against 1 + 2^-11 and fails
+// against 1 - 2^-9 (bound (2^-16 + 2^-10) * 2 at M = 1, R = 1).
+TEST(VerifyResult, HalfAndBfloat16OutputsAgainstDouble) {
+  const std::vector<uint16_t> half_out = {0x3c01, 0x3c01};  // 1 + 2^-10 twice
+  HostBuffer out = buffer_from<uint16_t>(half_out, ScalarType::Half);
+  const VerifyReport pass =
+      verify_result(out, buffer_from<double>({1.0 + 0x1p-11, 1.0}, ScalarType::Double), kNoStructs, 1);
+  EXPECT_TRUE(pass.passed) << pass.summary();
+  EXPECT_EQ(pass.max_abs_error, std::ldexp(1.0, -10));
+  const VerifyReport fail =
+      verify_result(out, buffer_from<double>({1.0, 1.0 - 0x1p-9 - 0x1p-10}, ScalarType::Double), kNoStructs, 1);
+  EXPECT_FALSE(fail.passed);
+  EXPECT_EQ(fail.mismatches, 1);
+  ASSERT_EQ(fail.first_mismatches.size(), 1u);
+  EXPECT_EQ(fail.first_mismatches[0].element, 1);
+  EXPECT_EQ(fail.first_mismatches[0].value, "1.00097656");
+  // bfloat16: 0x3f81 is 1 + 2^-7, within (2^-16 + 2^-7) * 2 of 1.005 but not of 0.98.
+  HostBuffer b = buffer_from<uint16_t>({0x3f81, 0x3f81}, ScalarType::Bfloat16);
+  EXPECT_TRUE(verify_result(b, buffer_from<double>({1.005, 1.0}, ScalarType::Double), kNoStructs, 1).passed);
+  EXPECT_FALSE(verify_result(b, buffer_from<double>({1.0, 0.98}, ScalarType::Double), kNoStructs, 1).passed);
+}
+
 TEST(VerifyResult, FloatAgainstDoubleJustInsideAndJustOutside) {
   // R = 1: tol = 2^-16; ref = 1 everywhere, so M = 1 and the bound is 2^-16 * (1 + 1) = 2^-15.
   HostBuffer ref = buffer_from<double>({1.0, 1.0}, ScalarType::Double);
