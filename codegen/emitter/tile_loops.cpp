@@ -18,8 +18,14 @@ std::string TunableEmitter::f_call() const {
   for (size_t a = 0; a < m_.inputs.size(); ++a) {
     const Source s = source_of(static_cast<int>(a));
     const auto coords = access_coords(b_.inputs[a]);
-    const std::string element = element_at(static_cast<int>(a), s, coords);
-    args.push_back(m_.inputs[a].has_window() ? "&" + element : element);
+    // A window gets the address of its origin; in global memory that is the stored element's, not a converted value
+    // (half and bfloat16 are read through load_element, which yields a float).
+    const int buffer = m_.inputs[a].buffer;
+    if (m_.inputs[a].has_window())
+      args.push_back(s == Source::Global ? "&" + buffer_name(buffer) + "[" + flat_offset(buffer, coords) + "]"
+                                         : "&" + element_at(static_cast<int>(a), s, coords));
+    else
+      args.push_back(element_at(static_cast<int>(a), s, coords));
   }
   for (const auto& v : dim_vars_) args.push_back(v);
   const std::string trailing = param_and_table_args(b_);

@@ -45,8 +45,10 @@ void add_edge_points(std::vector<ParameterFamily>& table) {
       "(guarded), or run the full tiles' code and compute the points past the extent too, never stored (computed)";
   f.labels = {"guarded", "computed"};
   // Where computing a point past the extent is harmless: f an expression of its float arguments alone (no index,
-  // table or param it could read out of bounds with) and something to cut along.
+  // table, param or window it could read out of bounds with) and something to cut along.
   f.exists = [](const BoundMdh& b, int) {
+    for (const auto& input : b.mdh->inputs)
+      if (input.has_window()) return false;  // a window's reads reach past the point it is called for
     return !b.mdh->concat_dims().empty() && scalar_function_is_lanewise(*b.mdh) && scalar_types_are_floating(*b.mdh);
   };
   f.neutral = neutral_zero;
