@@ -37,19 +37,7 @@ std::string size_binding(const BoundMdh& bound, const std::vector<int64_t>& exte
 
 // Empty when the tunable kernel of `config` matches the reference on seeded inputs, else what went wrong.
 std::string mismatch(const BoundMdh& bound, const KernelConfig& config, const DeviceLimits& limits) {
-  const auto buffers = testing::seeded_buffers(bound, 11);
-  const auto expected = testing::reference_output(bound, buffers);
-  LaunchPlan plan;
-  try {
-    plan = generate_tunable_kernel(bound, config, limits);
-  } catch (const std::exception& e) {
-    return std::string("generation failed: ") + e.what();
-  }
-  const auto run = testing::run_plan_with_scratch(bound, plan, buffers, "-cl-opt-disable");
-  const std::string where = "\nconfig: " + config_to_json(bound, config).dump();
-  if (!run.error.empty()) return run.error + where;
-  if (auto why = testing::compare_outputs(bound, expected, run.output)) return *why + where;
-  return "";
+  return testing::mismatch_with_reference(bound, config, "-cl-opt-disable", limits, 11);
 }
 
 // For each md_hom, the default's tiles at `sizes`; then, one dimension at a time, that dimension's extent set to two

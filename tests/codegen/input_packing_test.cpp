@@ -26,14 +26,7 @@ using testing::bind_app;
 
 // The first mismatch against the reference kernel on PoCL, "" where there is none.
 std::string mismatch(const BoundMdh& bound, const KernelConfig& config, const DeviceLimits& limits) {
-  const auto buffers = testing::seeded_buffers(bound, 11);
-  const auto expected = testing::reference_output(bound, buffers);
-  const LaunchPlan plan = generate_tunable_kernel(bound, config, limits);
-  const auto run = testing::run_plan_with_scratch(bound, plan, buffers, "-cl-opt-disable");
-  const std::string where = "\nconfig: " + config_to_json(bound, config).dump();
-  if (!run.error.empty()) return run.error + where;
-  if (auto why = testing::compare_outputs(bound, expected, run.output)) return *why + where;
-  return "";
+  return testing::mismatch_with_reference(bound, config, "-cl-opt-disable", limits, 11);
 }
 
 // Every member of PACK_INP set to moving_innermost.

@@ -35,19 +35,7 @@ const char* const kFast = "-cl-opt-disable";
 // Runs `config` and the reference on seeded inputs; empty when they agree, else what went wrong.
 std::string mismatch(const BoundMdh& bound, const KernelConfig& config, const std::string& build_options = kFast,
                      const DeviceLimits& limits = testing::first_device_limits()) {
-  const auto buffers = testing::seeded_buffers(bound, 7);
-  const auto expected = testing::reference_output(bound, buffers);
-  LaunchPlan plan;
-  try {
-    plan = generate_tunable_kernel(bound, config, limits);
-  } catch (const std::exception& e) {
-    return std::string("generation failed: ") + e.what();
-  }
-  const auto run = testing::run_plan_with_scratch(bound, plan, buffers, build_options);
-  const std::string where = "\nconfig: " + config_to_json(bound, config).dump();
-  if (!run.error.empty()) return run.error + where;
-  if (auto why = testing::compare_outputs(bound, expected, run.output)) return *why + where;
-  return "";
+  return testing::mismatch_with_reference(bound, config, build_options, limits, 7);
 }
 
 // A gemm config in which every layer has work: several work-groups and work-items per dimension, remainders

@@ -10,7 +10,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "codegen/config_json.h"
 #include "codegen/reference_kernel.h"
+#include "codegen/tunable_kernel.h"
 #include "pipeline/tuning_search_space.h"
 #include "tests/hopper_device_limits.h"
 
@@ -437,6 +439,23 @@ std::optional<std::string> compare_outputs(const BoundMdh& bound, const Bytes& e
     }
   }
   return std::nullopt;
+}
+
+std::string mismatch_with_reference(const BoundMdh& bound, const KernelConfig& config, const std::string& build_options,
+                                    const DeviceLimits& limits, uint64_t seed) {
+  const auto buffers = seeded_buffers(bound, seed);
+  const auto expected = reference_output(bound, buffers);
+  LaunchPlan plan;
+  try {
+    plan = generate_tunable_kernel(bound, config, limits);
+  } catch (const std::exception& e) {
+    return std::string("generation failed: ") + e.what();
+  }
+  const auto run = run_plan_with_scratch(bound, plan, buffers, build_options);
+  const std::string where = "\nconfig: " + config_to_json(bound, config).dump();
+  if (!run.error.empty()) return run.error + where;
+  if (auto why = compare_outputs(bound, expected, run.output)) return *why + where;
+  return "";
 }
 
 }  // namespace mdh::testing

@@ -69,4 +69,10 @@ Bytes reference_output(const BoundMdh& bound, const std::map<std::string, Bytes>
 /// place); otherwise the first mismatch, described.
 std::optional<std::string> compare_outputs(const BoundMdh& bound, const Bytes& expected, const Bytes& actual);
 
+/// The first difference between the tunable kernel of `config` and the reference kernel on inputs seeded with
+/// `seed`, "" where there is none: generation refused, a build or run error, or a mismatched element, each with the
+/// configuration.
+std::string mismatch_with_reference(const BoundMdh& bound, const KernelConfig& config, const std::string& build_options,
+                                    const DeviceLimits& limits, uint64_t seed);
+
 }  // namespace mdh::testing

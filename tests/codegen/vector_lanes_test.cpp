@@ -30,14 +30,7 @@ using testing::bind_spec_text;
 
 // The first mismatch against the reference kernel on PoCL, "" where there is none.
 std::string mismatch(const BoundMdh& bound, const KernelConfig& config, const std::string& build_options) {
-  const auto buffers = testing::seeded_buffers(bound, 7);
-  const auto expected = testing::reference_output(bound, buffers);
-  const LaunchPlan plan = generate_tunable_kernel(bound, config, testing::first_device_limits());
-  const auto run = testing::run_plan_with_scratch(bound, plan, buffers, build_options);
-  const std::string where = "\nconfig: " + config_to_json(bound, config).dump();
-  if (!run.error.empty()) return run.error + where;
-  if (auto why = testing::compare_outputs(bound, expected, run.output)) return *why + where;
-  return "";
+  return testing::mismatch_with_reference(bound, config, build_options, testing::first_device_limits(), 7);
 }
 
 std::string gemm_with_scalar(const std::string& scalar) {
