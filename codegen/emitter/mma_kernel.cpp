@@ -67,6 +67,15 @@ class MmaEmitter {
     return m_.buffers[b_.inputs[0].buffer].type.scalar == ScalarType::Half ? "f16" : "bf16";
   }
   void emit_k16_helpers();
+  struct WarpExchange {
+    const char* instruction;  // "mma.m16n8k8"
+    const char* function;     // the helper's name
+    int k, a_per_lane, b_per_lane;
+    const char* k_step_prelude;  // lines at the start of each reduction step
+    const char* a_cell;          // where lane 4g + t put A's row mma_row, step mma_k
+    const char* b_cell;          // where it put B's column mma_column, step mma_k (after A's cells)
+  };
+  void emit_warp_exchange(const WarpExchange& x);
   void emit_k16_fragment_products();
   std::string vector_type(int a) const { return vector_width(a) == 1 ? "float" : "float" + str(vector_width(a)); }
   // `v` rounded to TF32, component by component.
@@ -175,22 +184,42 @@ void MmaEmitter::emit_tf32_helpers() {
   out_ << "// A float rounded to TF32 (10 fraction bits, to nearest, ties away from zero), as cvt.rna.tf32.f32 does.\n"
           "inline float mma_tf32(float mma_x) {\n"
           "  return isfinite(mma_x) ? as_float((as_uint(mma_x) + 0x1000u) & 0xffffe000u) : mma_x;\n"
-          "}\n\n"
-          "// mma.m16n8k8 of one warp through local memory (`mma_exchange`: 192 floats of this warp): each work-item\n"
-          "// publishes its fragments of A (4) and B (2), then computes its four results of C from all of them.\n"
-          "inline void mma_mma(float* mma_acc, const float* mma_a, const float* mma_b, __local float* mma_exchange, "
-          "int mma_lane) {\n"
-          "  for (int mma_q = 0; mma_q < 4; ++mma_q) mma_exchange[mma_lane*4 + mma_q] = mma_a[mma_q];\n"
-          "  for (int mma_q = 0; mma_q < 2; ++mma_q) mma_exchange[128 + mma_lane*2 + mma_q] = mma_b[mma_q];\n"
+          "}\n\n";
+  emit_warp_exchange({"mma.m16n8k8", "mma_mma", 8, 4, 2, "",
+                      "((mma_row & 7)*4 + (mma_k & 3))*4 + (mma_row >> 3) + 2*(mma_k >> 2)",
+                      "(mma_column*4 + (mma_k & 3))*2 + (mma_k >> 2)"});
+}
+
+// One warp's m16n8k`k` on a device without the instruction: each work-item publishes its fragments of A and B in
+// local memory, then computes its four results of C from all of them, reading each fragment where its lane put it.
+void MmaEmitter::emit_warp_exchange(const WarpExchange& x) {
+  const int b_base = 32 * x.a_per_lane;
+  out_ << "// " << x.instruction << " of one warp through local memory (`mma_exchange`: " << b_base + 32 * x.b_per_lane
+       << " floats of this warp): each work-item\n"
+          "// publishes its fragments of A ("
+       << x.a_per_lane << ") and B (" << x.b_per_lane
+       << "), then computes its four results of C from all of them.\n"
+          "inline void "
+       << x.function
+       << "(float* mma_acc, const float* mma_a, const float* mma_b, __local float* mma_exchange, int mma_lane) {\n"
+          "  for (int mma_q = 0; mma_q < "
+       << x.a_per_lane << "; ++mma_q) mma_exchange[mma_lane*" << x.a_per_lane
+       << " + mma_q] = mma_a[mma_q];\n"
+          "  for (int mma_q = 0; mma_q < "
+       << x.b_per_lane << "; ++mma_q) mma_exchange[" << b_base << " + mma_lane*" << x.b_per_lane
+       << " + mma_q] = mma_b[mma_q];\n"
           "  barrier(CLK_LOCAL_MEM_FENCE);\n"
           "  const int mma_g = mma_lane >> 2, mma_t = mma_lane & 3;\n"
           "  for (int mma_q = 0; mma_q < 4; ++mma_q) {\n"
           "    const int mma_row = mma_g + 8*(mma_q >> 1), mma_column = 2*mma_t + (mma_q & 1);\n"
           "    float mma_sum = mma_acc[mma_q];\n"
-          "    for (int mma_k = 0; mma_k < 8; ++mma_k) {\n"
-          "      const float mma_a_rk = mma_exchange[((mma_row & 7)*4 + (mma_k & 3))*4 + (mma_row >> 3) + 2*(mma_k >> "
-          "2)];\n"
-          "      const float mma_b_kc = mma_exchange[128 + (mma_column*4 + (mma_k & 3))*2 + (mma_k >> 2)];\n"
+          "    for (int mma_k = 0; mma_k < "
+       << x.k << "; ++mma_k) {\n"
+       << x.k_step_prelude << "      const float mma_a_rk = mma_exchange[" << x.a_cell
+       << "];\n"
+          "      const float mma_b_kc = mma_exchange["
+       << b_base << " + " << x.b_cell
+       << "];\n"
           "      mma_sum += mma_a_rk * mma_b_kc;\n"
           "    }\n"
           "    mma_acc[mma_q] = mma_sum;\n"
@@ -214,28 +243,10 @@ void MmaEmitter::emit_k16_helpers() {
          << "}\n\n";
     return;
   }
-  out_ << "// mma.m16n8k16 of one warp through local memory (`mma_exchange`: 384 floats of this warp): each work-item\n"
-          "// publishes its fragments of A (8) and B (4), then computes its four results of C from all of them.\n"
-          "inline void mma_mma16(float* mma_acc, const float* mma_a, const float* mma_b, __local float* mma_exchange, "
-          "int mma_lane) {\n"
-          "  for (int mma_q = 0; mma_q < 8; ++mma_q) mma_exchange[mma_lane*8 + mma_q] = mma_a[mma_q];\n"
-          "  for (int mma_q = 0; mma_q < 4; ++mma_q) mma_exchange[256 + mma_lane*4 + mma_q] = mma_b[mma_q];\n"
-          "  barrier(CLK_LOCAL_MEM_FENCE);\n"
-          "  const int mma_g = mma_lane >> 2, mma_t = mma_lane & 3;\n"
-          "  for (int mma_q = 0; mma_q < 4; ++mma_q) {\n"
-          "    const int mma_row = mma_g + 8*(mma_q >> 1), mma_column = 2*mma_t + (mma_q & 1);\n"
-          "    float mma_sum = mma_acc[mma_q];\n"
-          "    for (int mma_k = 0; mma_k < 16; ++mma_k) {\n"
-          "      const int mma_pair = (mma_k & 7) >> 1, mma_half = mma_k & 1, mma_upper = mma_k >> 3;\n"
-          "      const float mma_a_rk = mma_exchange[((mma_row & 7)*4 + mma_pair)*8 + mma_half + 2*(mma_row >> 3) + "
-          "4*mma_upper];\n"
-          "      const float mma_b_kc = mma_exchange[256 + (mma_column*4 + mma_pair)*4 + mma_half + 2*mma_upper];\n"
-          "      mma_sum += mma_a_rk * mma_b_kc;\n"
-          "    }\n"
-          "    mma_acc[mma_q] = mma_sum;\n"
-          "  }\n"
-          "  barrier(CLK_LOCAL_MEM_FENCE);\n"
-          "}\n\n";
+  emit_warp_exchange({"mma.m16n8k16", "mma_mma16", 16, 8, 4,
+                      "      const int mma_pair = (mma_k & 7) >> 1, mma_half = mma_k & 1, mma_upper = mma_k >> 3;\n",
+                      "((mma_row & 7)*4 + mma_pair)*8 + mma_half + 2*(mma_row >> 3) + 4*mma_upper",
+                      "(mma_column*4 + mma_pair)*4 + mma_half + 2*mma_upper"});
 }
 
 // The warp's m16n8k16 fragments of the current local tiles, 16 reduction steps at a time (cells read one by one:
