@@ -76,6 +76,7 @@ class MmaEmitter {
     const char* b_cell;          // where it put B's column mma_column, step mma_k (after A's cells)
   };
   void emit_warp_exchange(const WarpExchange& x);
+  void open_fragment_grid();
   void emit_k16_fragment_products();
   std::string vector_type(int a) const { return vector_width(a) == 1 ? "float" : "float" + str(vector_width(a)); }
   // `v` rounded to TF32, component by component.
@@ -190,6 +191,14 @@ void MmaEmitter::emit_tf32_helpers() {
                       "(mma_column*4 + (mma_k & 3))*2 + (mma_k >> 2)"});
 }
 
+// Unrolled loops over the warp's fragments of C, mma_fm (rows) outside mma_fn (columns); close() twice ends them.
+void MmaEmitter::open_fragment_grid() {
+  line("#pragma unroll");
+  open("for (int mma_fm = 0; mma_fm < MMA_FRAGMENTS_M; ++mma_fm)");
+  line("#pragma unroll");
+  open("for (int mma_fn = 0; mma_fn < MMA_FRAGMENTS_N; ++mma_fn)");
+}
+
 // One warp's m16n8k`k` on a device without the instruction: each work-item publishes its fragments of A and B in
 // local memory, then computes its four results of C from all of them, reading each fragment where its lane put it.
 void MmaEmitter::emit_warp_exchange(const WarpExchange& x) {
@@ -273,10 +282,7 @@ void MmaEmitter::emit_k16_fragment_products() {
   line("const int mma_column = mma_warp_n*MMA_WARP_COLUMNS + mma_fn*8 + mma_g;");
   for (int i = 0; i < 4; ++i) line("mma_fb[mma_fn][" + str(i) + "] = " + cell(false, "mma_column", steps[i]) + ";");
   close();
-  line("#pragma unroll");
-  open("for (int mma_fm = 0; mma_fm < MMA_FRAGMENTS_M; ++mma_fm)");
-  line("#pragma unroll");
-  open("for (int mma_fn = 0; mma_fn < MMA_FRAGMENTS_N; ++mma_fn)");
+  open_fragment_grid();
   if (nvidia_) {
     const std::string type = fragment_type();
     line("asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32." + type + "." + type +
@@ -499,10 +505,7 @@ void MmaEmitter::emit_fragment_products() {
     line("mma_fb[mma_fn][1] = " + cell("mma_b_tile", "mma_column", high) + ";");
   }
   close();
-  line("#pragma unroll");
-  open("for (int mma_fm = 0; mma_fm < MMA_FRAGMENTS_M; ++mma_fm)");
-  line("#pragma unroll");
-  open("for (int mma_fn = 0; mma_fn < MMA_FRAGMENTS_N; ++mma_fn)");
+  open_fragment_grid();
   if (nvidia_) {
     line(
         "asm volatile(\"mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
@@ -529,10 +532,7 @@ void MmaEmitter::emit_write_back(bool guarded) {
     emit_staged_write_back(guarded);
     return;
   }
-  line("#pragma unroll");
-  open("for (int mma_fm = 0; mma_fm < MMA_FRAGMENTS_M; ++mma_fm)");
-  line("#pragma unroll");
-  open("for (int mma_fn = 0; mma_fn < MMA_FRAGMENTS_N; ++mma_fn)");
+  open_fragment_grid();
   line("#pragma unroll");
   open("for (int mma_q = 0; mma_q < 4; ++mma_q)");
   line("const int mma_row = mma_block_m*MMA_BLOCK_M + mma_warp_m*MMA_WARP_ROWS + mma_fm*16 + mma_g + 8*(mma_q >> 1);");
