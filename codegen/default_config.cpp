@@ -204,14 +204,16 @@ KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
   // No caching, identity orders, partial results in private memory: config_frame's neutral values.
   c.result_memory = {Memory::Global, Memory::Private, Memory::Private};
   c.combine_layer = Layer::Private;
-  // Where most bytes stream along one long reduction dimension with a built-in operator (GEMV, DOT), work-items
-  // share it; a non-commutative user operator keeps one work-item per reduction (its ordered fold).
+  // Where most bytes stream along one long reduction dimension with a built-in operator and are read for few output
+  // points (GEMV, DOT), work-items share it; a non-commutative user operator keeps one work-item per reduction (its
+  // ordered fold).
   const std::vector<int> reductions = mdh.reduction_dims();
   const int contiguous = most_read_contiguous_dimension(bound);
   if (!limits.local_memory_dedicated && tile_for_vectors(bound, limits, c)) {
     // A CPU: register tiles in vectors, ahead of the shared reduction (docs/decisions.md).
   } else if (reductions.size() == 1 && contiguous == reductions[0] && mdh.dims[contiguous].combine.is_commutative() &&
-             bound.dim_extents[contiguous] >= kSharedReductionMinimum) {
+             bound.dim_extents[contiguous] >= kSharedReductionMinimum &&
+             reuse_of_streamed_input(bound, contiguous) < kRegisterTileElements) {
     KernelConfig shared = c;
     share_reduction(bound, limits, contiguous, shared);
     try {

@@ -21,6 +21,9 @@ inline constexpr int64_t kReductionChunk = 4096;  // elements per work-group of 
 // GPUs, one vector on CPUs) instead of one work-item streaming a row alone.
 inline constexpr int64_t kSharedReductionWorkItems = 256;
 inline constexpr int64_t kSharedReductionMinimum = 1024;
+// ... and only where each element of that input is read for fewer output points than a register tile holds along a
+// dimension (GEMV, DOT: 1): an input that many points reuse (GEMM's A when I > J) gains more from register tiles
+// over cached inputs than from coalesced streaming.
 inline constexpr int64_t kSharedReductionSteps = 64;  // private steps per work-item before a long reduction is split
 // On a CPU through PoCL: kCpuReductionWorkItems work-items, each owning blocks of kCpuReductionElements consecutive
 // elements, its private caches moved in vectors of kCpuReductionVectorWidth: PoCL runs a few work-items with vector
@@ -101,6 +104,7 @@ bool tile_for_vectors(const BoundMdh& bound, const DeviceLimits& limits, KernelC
 
 // Reductions shared by the work-items of a work-group or split over work-groups (shared_reductions.cpp).
 int most_read_contiguous_dimension(const BoundMdh& bound);
+int64_t reuse_of_streamed_input(const BoundMdh& bound, int r);
 void share_reduction(const BoundMdh& bound, const DeviceLimits& limits, int r, KernelConfig& c);
 uint64_t device_work_items(const DeviceLimits& limits);
 uint64_t output_points(const BoundMdh& bound);

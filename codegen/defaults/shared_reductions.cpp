@@ -25,6 +25,25 @@ int most_read_contiguous_dimension(const BoundMdh& bound) {
   return best;
 }
 
+// How many output points read each element of the input that streams the most bytes along r: the product of the
+// extents of the `++` dimensions its access leaves out (GEMV's A: 1; GEMM's A along k: J).
+int64_t reuse_of_streamed_input(const BoundMdh& bound, int r) {
+  const Mdh& mdh = *bound.mdh;
+  const BoundAccess* streamed = nullptr;
+  for (const BoundAccess& access : bound.inputs)
+    if (unit_stride_dimension(access) == r &&
+        (!streamed || bound.byte_size(access.buffer) > bound.byte_size(streamed->buffer)))
+      streamed = &access;
+  if (!streamed) return 1;
+  int64_t reuse = 1;
+  for (int d : mdh.concat_dims()) {
+    const bool read = std::any_of(streamed->indices.begin(), streamed->indices.end(),
+                                  [&](const BoundIndex& index) { return index.coefficient[d] != 0; });
+    if (!read) reuse = saturating_mul(reuse, bound.dim_extents[d]);
+  }
+  return reuse;
+}
+
 // The shared-reduction layout (see kSharedReductionWorkItems): work-items along reduction dimension r, on OpenCL
 // dimension 0, each owning every NUM_WI-th element (private tiles of 1); their partial results meet in local
 // memory and are combined once at the end (CMB_RES = G); a long reduction is split over work-groups. The `++`

@@ -321,6 +321,26 @@ TEST(KernelConfig, GpuDefaultsStoreInVectorsUnrollShortLoopsAndShapeVolumeStenci
 // share_reduction_per_point and split_reduction_over_work_groups): among a work-group's work-items where even one
 // point per work-item leaves each compute unit under 128 work-items, then among work-groups where fewer
 // work-groups than compute units remain.
+TEST(KernelConfig, DefaultSharesAReductionOnlyWhereItsStreamedInputIsReadForFewPoints) {
+  const DeviceLimits gpu = h200_device_limits();
+  // k carries the most contiguous bytes of GEMM 2048x1024x1024 (A) and GEMM_NT 1024^3 (A and B), but each of
+  // those elements is read for 1,024 output points: register tiles over cached inputs, not GEMV's shared
+  // reduction. Read for 4 points (J = 4), k is still shared.
+  for (const auto& [spec, sizes] :
+       {std::pair{"apps/gemm.mdh", "I=2048,J=1024,K=1024"}, std::pair{"apps/gemm_nt.mdh", "I=1024,J=1024,K=1024"}}) {
+    const BoundMdh bound = bind_app(spec, sizes);
+    const json j = config_to_json(bound, default_config(bound, gpu));
+    EXPECT_EQ(j["MEM_INP_L_A"], "local") << spec;
+    EXPECT_EQ(j["MEM_INP_L_B"], "local") << spec;
+    EXPECT_EQ(j["NUM_WI_k"], 1) << spec;
+    EXPECT_EQ(j["CMB_WI"], "serial") << spec;
+  }
+  const BoundMdh narrow = bind_app("apps/gemm.mdh", "I=4096,J=4,K=4096");
+  const json j = config_to_json(narrow, default_config(narrow, gpu));
+  EXPECT_EQ(j["NUM_WI_k"], 256);
+  EXPECT_EQ(j["CMB_WI"], "tree");
+}
+
 TEST(KernelConfig, DefaultSplitsTheReductionWhereTheOutputIsTooSmallForTheDevice) {
   const DeviceLimits gpu = h200_device_limits();
   {
