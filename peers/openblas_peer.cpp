@@ -1,6 +1,7 @@
 // peer_openblas: cblas_sgemm / cblas_sgemv / cblas_sdot from the system's OpenBLAS on the CPU, on mdh's inputs.
 // Device time = call time = host wall time of the one cblas call (the result is in host memory when it returns);
-// steady time: the host clock around calls back to back. Runs without OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE (main).
+// steady time: the host clock around calls back to back. Runs without an inherited OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE,
+// and with the CPU's own kernels where OpenBLAS does not recognise it (main).
 #include <cblas.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include <memory>
 #include <thread>
 
+#include "peers/openblas_coretype.h"
 #include "peers/peer_common.h"
 
 namespace mdh::peers {
@@ -29,7 +31,12 @@ PeerSetup prepare_openblas(PeerCase& pc) {
   setup.call_time_includes = "host wall time of the cblas call (operands already in host memory)";
   setup.notes["threads"] = openblas_get_num_threads();
   setup.notes["core"] = openblas_get_corename();  // the kernels OpenBLAS chose for this CPU
-  setup.notes["environment"] = "OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset before OpenBLAS loaded (main)";
+  if (const char* detected = std::getenv("MDH_OPENBLAS_CORETYPE"))
+    setup.notes["environment"] =
+        std::string("OPENBLAS_CORETYPE=") + openblas_get_corename() + ": OpenBLAS's detection chose " + detected +
+        " kernels for this CPU, which has the instruction sets of " + openblas_get_corename() + " (main)";
+  else
+    setup.notes["environment"] = "OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset before OpenBLAS loaded (main)";
   setup.steady_time_includes =
       "host steady clock around n cblas calls back to back (each returns with its result in host memory)";
 
@@ -87,13 +94,26 @@ PeerSetup prepare_openblas(PeerCase& pc) {
 
 int main(int argc, char** argv) {
   // OpenBLAS reads these when it loads, before main: an inherited OPENBLAS_CORETYPE pins kernels older than the CPU
-  // (Prescott's on a Skylake-X), OPENBLAS_L2_SIZE its blocking. Where either is set, run again without them.
-  if (std::getenv("OPENBLAS_CORETYPE") || std::getenv("OPENBLAS_L2_SIZE")) {
+  // (Prescott's on a Skylake-X), OPENBLAS_L2_SIZE its blocking. Where either is set, run again without them; where
+  // OpenBLAS's detection then falls back to pre-AVX kernels on a CPU it does not know, run again with the kernels the
+  // CPU's instruction sets support (openblas_coretype.h). MDH_OPENBLAS_CORETYPE marks that last run.
+  const char* chosen = std::getenv("MDH_OPENBLAS_CORETYPE");
+  if (!chosen && (std::getenv("OPENBLAS_CORETYPE") || std::getenv("OPENBLAS_L2_SIZE"))) {
     unsetenv("OPENBLAS_CORETYPE");
     unsetenv("OPENBLAS_L2_SIZE");
     execv("/proc/self/exe", argv);
     std::perror("peer_openblas: cannot run itself again without OPENBLAS_CORETYPE");
     return 2;
+  }
+  if (!chosen) {
+    if (const auto core =
+            mdh::peers::coretype_for_fallback(openblas_get_corename(), mdh::peers::host_vector_features())) {
+      setenv("OPENBLAS_CORETYPE", core->c_str(), 1);
+      setenv("MDH_OPENBLAS_CORETYPE", openblas_get_corename(), 1);
+      execv("/proc/self/exe", argv);
+      std::perror("peer_openblas: cannot run itself again with OPENBLAS_CORETYPE");
+      return 2;
+    }
   }
   return mdh::peers::peer_main(argc, argv, "peer_openblas", {}, mdh::peers::prepare_openblas);
 }
