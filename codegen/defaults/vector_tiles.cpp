@@ -66,6 +66,25 @@ int64_t dividing_tile(int64_t extent, int64_t desired) {
 
 namespace {
 
+// The private tile along the lanes dimension, in whole vectors of `width`: a divisor of the extent near `desired`
+// elements (by dividing_tile's ratio) that is a multiple of the vector, else of half the vector (the lanes then
+// narrow to it), else `desired` itself where the shorter tile at the edge is at most one in kMostTilesPerEdgeTile;
+// 0 where none of these exists (the tile is then computed element by element). On PoCL an edge tile costs several
+// interior ones, but far less than a tile computed element by element everywhere (docs/decisions.md).
+constexpr int64_t kMostTilesPerEdgeTile = 32;
+int64_t lane_tile(int64_t extent, int64_t desired, int64_t width) {
+  auto ratio = [&](int64_t v) {
+    return v > desired ? static_cast<double>(v) / desired : static_cast<double>(desired) / v;
+  };
+  for (int64_t vector = width; vector >= std::max<int64_t>(2, width / 2); vector /= 2) {
+    int64_t best = 0;
+    for (int64_t v = vector; v <= 2 * desired && v <= extent; v += vector)
+      if (2 * v >= desired && extent % v == 0 && (best == 0 || ratio(v) < ratio(best))) best = v;
+    if (best > 0) return best;
+  }
+  return extent >= kMostTilesPerEdgeTile * desired ? desired : 0;
+}
+
 // The work-groups of `c` that read the same elements of an input: those along the `++` dimensions it does not move
 // with.
 int64_t rereads(const BoundMdh& bound, const KernelConfig& c, const BoundAccess& access) {
@@ -207,8 +226,8 @@ bool tile_for_vectors_in_layout(const BoundMdh& spec, const DeviceLimits& limits
   // repeats f per element in the work-item's loop body. One element per work-item then, along every dimension
   // (docs/decisions.md).
   const bool vectorless = vectorisable.empty();
-  const bool in_lanes = !vectorless && contiguous[lanes] && vector_lanes_dimension(bound) == lanes &&
-                        dividing_tile(bound.dim_extents[lanes], lane_vectors_per_row(width) * width) % width == 0;
+  const int64_t lanes_tile = lane_tile(bound.dim_extents[lanes], lane_vectors_per_row(width) * width, width);
+  const bool in_lanes = !vectorless && contiguous[lanes] && vector_lanes_dimension(bound) == lanes && lanes_tile > 0;
   for (int d : concat) {
     const int64_t elements = vectorless   ? 1
                              : d == lanes ? (in_lanes        ? lane_vectors_per_row(width) * width
@@ -216,7 +235,8 @@ bool tile_for_vectors_in_layout(const BoundMdh& spec, const DeviceLimits& limits
                                                              : kVectorTileRows)
                              : d == rows  ? kVectorTileRows
                                           : 1;
-    set_concat_tile(d, dividing_tile(bound.dim_extents[d], elements), c.ocl_dim[1][d] < 2 ? kVectorTileWorkItems : 1);
+    const int64_t tile = d == lanes && in_lanes ? lanes_tile : dividing_tile(bound.dim_extents[d], elements);
+    set_concat_tile(d, tile, c.ocl_dim[1][d] < 2 ? kVectorTileWorkItems : 1);
   }
   for (int r : mdh.reduction_dims())
     if (vectorless || in_lanes)

@@ -277,5 +277,27 @@ TEST(VectorLanes, CpuDefaultOfGemmComputesRowsInVectors) {
   EXPECT_EQ(default_config(bound, gpu).vector_lanes, 1);
 }
 
+// Off the vector multiples the CPU default still computes in lanes: a dividing tile of half vectors (J = 1000: 40
+// columns, lanes of 8 where the device's width is 16), or, where no such divisor exists and the edge is at most one
+// tile in 32, tiles of whole vectors and a shorter one at the edge (J = 1030: 32 columns, the last 6 guarded).
+TEST(VectorLanes, CpuDefaultOffTheVectorMultiplesComputesInLanes) {
+  DeviceLimits limits = testing::first_device_vector_limits();
+  if (limits.float_vector_width < 2 || limits.local_memory_dedicated) GTEST_SKIP() << "no CPU vector width";
+  limits.float_vector_width = 16;
+  const BoundMdh halves = bind_app("apps/gemm.mdh", "I=8,J=1000,K=8");
+  const KernelConfig h = default_config(halves, limits);
+  EXPECT_EQ(h.private_tile_size[1], 40);
+  EXPECT_EQ(h.vector_lanes, 8);
+  EXPECT_EQ(mismatch(halves, h, ""), "");
+  const BoundMdh edge = bind_app("apps/gemm.mdh", "I=8,J=1030,K=8");
+  const KernelConfig e = default_config(edge, limits);
+  EXPECT_EQ(e.private_tile_size[1], 32);
+  EXPECT_EQ(e.vector_lanes, 16);
+  EXPECT_EQ(mismatch(edge, e, ""), "");
+  // J = 500 would leave one edge tile in 16: computed element by element, in tiles that divide it.
+  const BoundMdh short_row = bind_app("apps/gemm.mdh", "I=8,J=500,K=8");
+  EXPECT_EQ(default_config(short_row, limits).vector_lanes, 1);
+}
+
 }  // namespace
 }  // namespace mdh
