@@ -14,6 +14,7 @@
 #include "support/utf8.h"
 #include "tuner/abort.h"
 #include "tuner/search/technique_registry.h"
+#include "tuner/search/techniques.h"
 
 namespace mdh::cli {
 
@@ -67,8 +68,16 @@ double positive_seconds(const po::variables_map& vm, const char* option) {
 std::string technique_help() {
   std::string names;
   for (const std::string& name : tuner::technique_names()) names += (names.empty() ? "" : ", ") + name;
-  return "search technique: " + names + " (default: " + tuner::kDefaultTechnique +
-         "; with --resume: the one the journal was recorded with)";
+  std::string help = "search technique: " + names + " (default: " + tuner::kDefaultTechnique +
+                     "; with --resume: the one the journal was recorded with)";
+  // The model's proposals compile slower and it reached worse results than local in the same time on every case
+  // measured, so the help says where it can pay (docs/decisions.md).
+  if (tuner::model_guided_built_in())
+    help +=
+        ". model needs fewer evaluations than local to come near the best of a recorded space, but ran fewer "
+        "evaluations per second and ended slower in the same time wherever compiles dominate: use it only where "
+        "one evaluation (a long kernel, a slow device) costs much more than a compile";
+  return help;
 }
 
 // More compile threads than this only queue for the same cores (and each runs a compile worker process).
