@@ -88,6 +88,10 @@ tf32 = {("cublas", "gemm"), ("cublas", "gemm_nt"), ("cublaslt", "gemm"), ("cubla
 offered = lambda peer, routine: precision == "fp32" or (peer, "tc" if routine.startswith("tc") else routine) in tf32
 small = [("cublas", "gemm", "apps/gemm.mdh", "I=37,J=29,K=41"), ("cublaslt", "gemm", "apps/gemm.mdh", "I=37,J=29,K=41"),
          ("cublaslt", "gemm_nt", "apps/gemm_nt.mdh", "I=37,J=29,K=41"),
+         ("cublas", "gemm", "apps/gemm_half.mdh", "I=37,J=29,K=41"),
+         ("cublaslt", "gemm", "apps/gemm_half.mdh", "I=37,J=29,K=41"),
+         ("cublas", "gemm", "apps/gemm_bfloat16.mdh", "I=37,J=29,K=40"),
+         ("cublaslt", "gemm", "apps/gemm_bfloat16.mdh", "I=37,J=29,K=40"),
          ("cudnn", "gaussian", "apps/gaussian.mdh", "I=37,J=29"), ("cuda_stencil", "gaussian", "apps/gaussian.mdh", "I=37,J=29"),
          ("cudnn", "jacobi3d", "apps/jacobi3d.mdh", "I=13,J=11,K=37"),
          ("cuda_stencil", "jacobi3d", "apps/jacobi3d.mdh", "I=13,J=11,K=37"),
