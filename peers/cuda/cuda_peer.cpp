@@ -9,6 +9,7 @@
 #include <cuda_runtime_api.h>
 #include <cudnn.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -93,13 +94,15 @@ PeerSetup prepare_cuda(PeerCase& pc) {
                     (*peer->tf32_routines ? std::string(" (tf32: ") + peer->tf32_routines + ")" : std::string()));
   // Inputs stored in 2 bytes: only the GEMMs of cuBLAS and cuBLASLt take them, with their types checked here too.
   const std::optional<ScalarType> inputs = input_scalar_type(pc.mdh());
-  const bool two_byte_inputs = inputs && is_storage_only(*inputs);
+  const bool two_byte_inputs = std::any_of(pc.mdh().buffers.begin(), pc.mdh().buffers.end(), [](const Buffer& b) {
+    return b.kind == BufferKind::Input && !b.type.is_struct() && is_storage_only(b.type.scalar);
+  });
   if (two_byte_inputs) {
     if (!offers(peer->two_byte_routines, pc))
       throw UserError("--peer " + peer_name + " computes '" + pc.options().routine + "' on float inputs only" +
                       (*peer->two_byte_routines ? std::string(" (half, bfloat16: ") + peer->two_byte_routines + ")"
                                                 : std::string()));
-    cublas_gemm_case(pc);
+    cublas_gemm_case(pc);  // A and B of one type from here on
   }
   // main() sets NVIDIA_TF32_OVERRIDE=0, which rules out TF32 in every NVIDIA library whatever the math modes say;
   // for TF32 it goes before cuBLAS and cuDNN initialise (below), so that the math modes set here decide.

@@ -583,6 +583,15 @@ TEST(Peers, CudaPeerWithoutACudaDeviceIsNotAvailableHere) {
                 "peer_cuda: error: --peer cublas computes 'gemv' on float inputs only (half, bfloat16: gemm, gemm_nt)"),
             std::string::npos)
       << gemv_of_half.stderr_text;
+  const fs::path mixed = scratch_dir() / "gemm_mixed.mdh";
+  std::ofstream(mixed) << "md_hom gemm\nsize I J K\ninput A : half[I][K]\ninput B : bfloat16[K][J]\n"
+                          "output C : float[I][J]\nview (i < I, j < J, k < K) : A[i][k], B[k][j] -> C[i][j]\n"
+                          "scalar (a, b) = a * b\ncombine (++, ++, +)\n";
+  PeerRun mixed_inputs =
+      run_peer("peer_cuda", "--peer cublas --routine gemm --spec " + mixed.string() + " --size I=4,J=4,K=4");
+  EXPECT_EQ(mixed_inputs.exit_code, 2);
+  EXPECT_NE(mixed_inputs.stderr_text.find("a cuBLAS GEMM takes A and B of one scalar type"), std::string::npos)
+      << mixed_inputs.stderr_text;
   // A peer asked for a routine it does not compute is a user error on any machine.
   PeerRun wrong = run_peer("peer_cuda", "--peer cublaslt --routine gemv" + spec("gemv.mdh") + " --size I=4,K=4");
   EXPECT_EQ(wrong.exit_code, 2);
