@@ -124,7 +124,10 @@ while read -r peer routine spec size label; do
     --label "$label" --max-runs "${MAX_RUNS:-30}" --ci "${CI:-0.05}" "${precision_args[@]}" --json "$json" \
     >/dev/null 2>"$json.err"
   code=$?
-  line=$(CODE=$code python3 - "$json" "$peer" "$routine" "$size" <<'PY'
+  # A spec of the routine in other element types (gemm_half.mdh) is named beside it.
+  shown=$routine
+  [[ $(basename "$spec" .mdh) == "${routine}_"* ]] && shown="$routine ($(basename "$spec" .mdh))"
+  line=$(CODE=$code python3 - "$json" "$peer" "$shown" "$size" <<'PY'
 import json, os, sys
 path, peer, routine, size = sys.argv[1:5]
 code = int(os.environ["CODE"])
