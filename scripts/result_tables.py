@@ -75,7 +75,8 @@ def disagree(first, second, column):
 def computed_in(items):
     """The precision cell of a case from its rows: fp32 or tf32 (before the column, fp32), or for half and bfloat16
     inputs "fp16 (fp32 acc.)" / "bf16 (fp32 acc.)": their products are exact in float and in TF32 alike, so such a row
-    computes in one precision whichever it asked for, and the cell names the inputs instead."""
+    computes in one precision whichever it asked for, and the cell names the inputs instead. The inputs' type comes
+    from the programs' records; a case where no program left one shows the precision it asked for."""
     inputs = next((r.get("input_type") for r in items if r.get("input_type")), "fp32")
     if inputs in percent_of_limit.TWO_BYTE_INPUTS:
         return "%s (fp32 acc.)" % inputs
