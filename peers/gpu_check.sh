@@ -88,6 +88,10 @@ tf32 = {("cublas", "gemm"), ("cublas", "gemm_nt"), ("cublaslt", "gemm"), ("cubla
 offered = lambda peer, routine: precision == "fp32" or (peer, "tc" if routine.startswith("tc") else routine) in tf32
 small = [("cublas", "gemm", "apps/gemm.mdh", "I=37,J=29,K=41"), ("cublaslt", "gemm", "apps/gemm.mdh", "I=37,J=29,K=41"),
          ("cublaslt", "gemm_nt", "apps/gemm_nt.mdh", "I=37,J=29,K=41"),
+         ("cublas", "gemm", "apps/gemm_half.mdh", "I=37,J=29,K=41"),
+         ("cublaslt", "gemm", "apps/gemm_half.mdh", "I=37,J=29,K=41"),
+         ("cublas", "gemm", "apps/gemm_bfloat16.mdh", "I=37,J=29,K=40"),
+         ("cublaslt", "gemm", "apps/gemm_bfloat16.mdh", "I=37,J=29,K=40"),
          ("cudnn", "gaussian", "apps/gaussian.mdh", "I=37,J=29"), ("cuda_stencil", "gaussian", "apps/gaussian.mdh", "I=37,J=29"),
          ("cudnn", "jacobi3d", "apps/jacobi3d.mdh", "I=13,J=11,K=37"),
          ("cuda_stencil", "jacobi3d", "apps/jacobi3d.mdh", "I=13,J=11,K=37"),
@@ -120,7 +124,10 @@ while read -r peer routine spec size label; do
     --label "$label" --max-runs "${MAX_RUNS:-30}" --ci "${CI:-0.05}" "${precision_args[@]}" --json "$json" \
     >/dev/null 2>"$json.err"
   code=$?
-  line=$(CODE=$code python3 - "$json" "$peer" "$routine" "$size" <<'PY'
+  # A spec of the routine in other element types (gemm_half.mdh) is named beside it.
+  shown=$routine
+  [[ $(basename "$spec" .mdh) == "${routine}_"* ]] && shown="$routine ($(basename "$spec" .mdh))"
+  line=$(CODE=$code python3 - "$json" "$peer" "$shown" "$size" <<'PY'
 import json, os, sys
 path, peer, routine, size = sys.argv[1:5]
 code = int(os.environ["CODE"])

@@ -22,20 +22,6 @@ namespace po = boost::program_options;
 
 namespace mdh::peers {
 
-namespace {
-
-/// "fp32" for float outputs (the GEMMbench name), "fp16", "bf16" and "fp64" likewise, else the spec's type name.
-std::string data_type_name(const Mdh& mdh) {
-  const ElementType& t = mdh.result_type();
-  if (!t.is_struct() && t.scalar == ScalarType::Float) return "fp32";
-  if (!t.is_struct() && t.scalar == ScalarType::Double) return "fp64";
-  if (!t.is_struct() && t.scalar == ScalarType::Half) return "fp16";
-  if (!t.is_struct() && t.scalar == ScalarType::Bfloat16) return "bf16";
-  return mdh.type_name(t);
-}
-
-}  // namespace
-
 double now_ns() {
   return static_cast<double>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -167,6 +153,46 @@ void PeerCase::require_md_hom(const std::string& md_hom_name) const {
                     options_.spec + " declares '" + mdh().name + "'");
 }
 
+void PeerCase::require_md_hom_of_any_storage(const std::string& md_hom_name) const {
+  const std::optional<ScalarType> inputs = input_scalar_type(mdh());
+  for (ScalarType stored : {ScalarType::Half, ScalarType::Bfloat16})
+    if (inputs == stored && mdh().name == md_hom_name + "_" + opencl_name(stored)) return;
+  if (mdh().name != md_hom_name)
+    throw UserError("routine '" + options_.routine + "' expects the md_hom '" + md_hom_name + "' (or '" + md_hom_name +
+                    "_half', '" + md_hom_name + "_bfloat16' with inputs of that type), but " + options_.spec +
+                    " declares '" + mdh().name + "'");
+}
+
+std::optional<ScalarType> input_scalar_type(const Mdh& mdh) {
+  std::optional<ScalarType> type;
+  for (const Buffer& b : mdh.buffers) {
+    if (b.kind != BufferKind::Input) continue;
+    if (b.type.is_struct() || (type && *type != b.type.scalar)) return std::nullopt;
+    type = b.type.scalar;
+  }
+  return type;
+}
+
+std::string data_type_name(const Mdh& mdh, const ElementType& t) {
+  if (!t.is_struct() && t.scalar == ScalarType::Float) return "fp32";  // the GEMMbench names
+  if (!t.is_struct() && t.scalar == ScalarType::Double) return "fp64";
+  if (!t.is_struct() && t.scalar == ScalarType::Half) return "fp16";
+  if (!t.is_struct() && t.scalar == ScalarType::Bfloat16) return "bf16";
+  return mdh.type_name(t);
+}
+
+std::string input_type_name(const Mdh& mdh) {
+  std::vector<std::string> names;
+  for (const Buffer& b : mdh.buffers) {
+    const std::string name = data_type_name(mdh, b.type);
+    if (b.kind == BufferKind::Input && std::find(names.begin(), names.end(), name) == names.end())
+      names.push_back(name);
+  }
+  std::string text;
+  for (const std::string& name : names) text += (text.empty() ? "" : ",") + name;
+  return text;
+}
+
 HostBuffer float_output(const PeerCase& peer_case, const std::vector<float>& values) {
   HostBuffer out = peer_case.make_output();
   if (out.type.is_struct() || out.type.scalar != ScalarType::Float)
@@ -230,7 +256,8 @@ nlohmann::json run_and_record(PeerCase& peer_case, PeerSetup& setup) {
       {"device", setup.device_name},
       {"reference_device", peer_case.context().device().name},
       {"library_version", setup.library_version},
-      {"data_type", data_type_name(peer_case.mdh())},
+      {"data_type", data_type_name(peer_case.mdh(), peer_case.mdh().result_type())},
+      {"input_type", input_type_name(peer_case.mdh())},
       {"precision", precision_name(setup.precision)},
       {"layouts", setup.layouts},
       {"time_includes",

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -70,6 +71,9 @@ class PeerCase {
 
   /// UserError unless the spec's md_hom is named `md_hom_name` (guards against a routine/spec mix-up).
   void require_md_hom(const std::string& md_hom_name) const;
+  /// As require_md_hom for a routine a peer also computes on inputs stored in 2 bytes: accepts `md_hom_name`, or
+  /// `md_hom_name`_half / _bfloat16 where every input is of that type (apps/gemm_half.mdh, apps/gemm_bfloat16.mdh).
+  void require_md_hom_of_any_storage(const std::string& md_hom_name) const;
 
  private:
   PeerOptions options_;
@@ -138,6 +142,13 @@ SteadyCalls host_steady_calls(std::function<void()> call);
 
 /// Host wall clock in nanoseconds (steady clock).
 double now_ns();
+
+/// The one scalar type of every input buffer of `mdh` (tables aside); nullopt where they differ or one is a struct.
+std::optional<ScalarType> input_scalar_type(const Mdh& mdh);
+/// A type as records name it: "fp32", "fp64", "fp16" (half), "bf16" (bfloat16), else the spec's spelling.
+std::string data_type_name(const Mdh& mdh, const ElementType& type);
+/// The records' input_type: data_type_name of the inputs' one type, else of each distinct type, joined with ",".
+std::string input_type_name(const Mdh& mdh);
 
 /// Copies `values` into an output HostBuffer of float elements (UserError if the counts differ).
 HostBuffer float_output(const PeerCase& peer_case, const std::vector<float>& values);

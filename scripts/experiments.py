@@ -66,7 +66,10 @@ PEER_ENVIRONMENT_REMOVED = {"openblas": ["OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"
 # The headline time is steady_time (time per call of N calls back to back between one pair of device timestamps,
 # peers/steady_measurement.h); device_time (one call's events) and call_time (one call's host wall time) stay as
 # diagnostic columns.
-CSV_FIELDS = ["run_id", "device", "routine", "label", "sizes", "precision", "peer", "peer_device", "status",
+# input_type: the spec's input type as the program's record names it (fp32, fp16, bf16, ...); empty without a record
+# and in rows from before the column, which were fp32.
+CSV_FIELDS = ["run_id", "device", "routine", "label", "sizes", "precision", "input_type", "peer", "peer_device",
+              "status",
               "steady_time_median_ns", "steady_time_min_ns", "steady_time_max_ns", "steady_time_stddev_ns",
               "steady_calls_per_sample", "steady_samples", "steady_ci_met", "device_time_median_ns",
               "device_time_min_ns", "device_time_max_ns", "device_time_stddev_ns", "call_time_median_ns",
@@ -289,7 +292,7 @@ def flat_record(run_id, device, case, peer, record, status):
             for key in ("median", "min", "max", "stddev"):
                 row["%s_%s_ns" % (quantity, key)] = stats.get(key, "")
         steady = record.get("steady") or {}
-        row.update({"peer_device": record.get("device", ""),
+        row.update({"peer_device": record.get("device", ""), "input_type": record.get("input_type", ""),
                     "steady_calls_per_sample": steady.get("calls_per_sample", ""),
                     "steady_samples": steady.get("samples", ""), "steady_ci_met": steady.get("ci_met", ""),
                     "steady_time_includes": record.get("time_includes", {}).get("steady", "")})
@@ -473,9 +476,12 @@ def benchmark_metadata(slug, rows, run_info, earlier_runs):
         "run_ids": ids,
         "merged": len(ids) > 1,
         "runs": sorted(runs, key=lambda r: ids.index(r[provenance.RUN_ID_FIELD])),
-        "data_type": "fp32 (PRL: 14-byte records, float weights)",
+        "data_type": "fp32 (PRL: 14-byte records, float weights), or as each row's input_type says (fp16, bf16: "
+                     "half and bfloat16 inputs, apps/gemm_half.mdh and apps/gemm_bfloat16.mdh)",
         "precision": "each row's precision column: fp32 throughout, or tf32 (float storage, products of TF32-rounded "
-                     "inputs on the tensor cores, float accumulation; validated with the tolerance plus 2^-7)",
+                     "inputs on the tensor cores, float accumulation; validated with the tolerance plus 2^-7); rows "
+                     "of half or bfloat16 inputs (input_type fp16, bf16) multiply them exactly and accumulate in "
+                     "float, in either precision (tf32: on the tensor cores)",
         "layouts": "row-major as the spec files declare; each record states the library's own layout",
         "method": "warm-ups, then runs until the 95% confidence interval of the median is within the case's "
                   "repetitions.ci (2% unless the experiments file says otherwise; each run's cases list them) or "

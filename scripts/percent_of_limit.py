@@ -6,13 +6,16 @@ FP32 multiply-add throughput and its copy bandwidth. A row's achieved GFLOP/s an
 peers/steady_measurement.h); its share of the limit is the larger of
 the two ratios, named by the limit it is closer to: "73% BW" or "41% FP32". A row computed in TF32 (its record's
 `precision`) is judged by the bandwidth only: device_peak measures no tensor-core peak, and the FP32 one is not
-its limit. A bandwidth share is claimed only for a working set at least twice the device's global-memory cache
-(device_peak records CL_DEVICE_GLOBAL_MEM_CACHE_SIZE): below that, part of it stays in the cache between the calls
-timed back to back. Standard library only, like experiments.py, which calls these functions.
+its limit. So is a row of half or bfloat16 inputs (its record's `input_type`), which cuBLAS multiplies on the tensor
+cores in either precision. A bandwidth share is claimed only for a working set at least twice the device's
+global-memory cache (device_peak records CL_DEVICE_GLOBAL_MEM_CACHE_SIZE): below that, part of it stays in the cache
+between the calls timed back to back. Standard library only, like experiments.py, which calls these functions.
 """
 import json
 import os
 
+# Records' input_type of half and bfloat16 inputs.
+TWO_BYTE_INPUTS = ("fp16", "bf16")
 PEAK_RECORD = "device_peak.json"  # in results/<device>/records/, beside the rows' own records
 
 # Columns this adds to benchmark.csv. Each row keeps the limits it was judged against, so rows from earlier runs
@@ -68,7 +71,7 @@ def limit_fields(record, peak):
     fields["peak_fp32_gflops"] = "%.1f" % peak["fp32_gflops"]
     fields["peak_copy_gbytes_per_s"] = "%.1f" % peak["copy_gbytes_per_s"]
     shares = []
-    if flops and record.get("precision", "fp32") == "fp32":
+    if flops and record.get("precision", "fp32") == "fp32" and record.get("input_type") not in TWO_BYTE_INPUTS:
         shares.append((float(flops) / float(median) / peak["fp32_gflops"], "FP32"))
     if nbytes:
         shares.append((float(nbytes) / float(median) / peak["copy_gbytes_per_s"], "BW"))

@@ -72,6 +72,17 @@ def disagree(first, second, column):
         return False
 
 
+def computed_in(items):
+    """The precision cell of a case from its rows: fp32 or tf32 (before the column, fp32), or for half and bfloat16
+    inputs "fp16 (fp32 acc.)" / "bf16 (fp32 acc.)": their products are exact in float and in TF32 alike, so such a row
+    computes in one precision whichever it asked for, and the cell names the inputs instead. The inputs' type comes
+    from the programs' records; a case where no program left one shows the precision it asked for."""
+    inputs = next((r.get("input_type") for r in items if r.get("input_type")), "fp32")
+    if inputs in percent_of_limit.TWO_BYTE_INPUTS:
+        return "%s (fp32 acc.)" % inputs
+    return items[0].get("precision") or "fp32"
+
+
 def table(rows, folder=None):
     """One dict per case of one device: routine, label, sizes, precision, run (its run_id), ours (program name), ours_ms, peers
     [(peer, ms, speedup)] of the peers that ran, unavailable [(peer, reason)] of those that cannot run on this
@@ -92,7 +103,7 @@ def table(rows, folder=None):
             else None
         ours_time, ours_why = row_time(ours, column) if ours else ("", "not run")
         # A benchmark.csv from before the precision column holds fp32 rows only.
-        case = {"routine": routine, "label": label, "sizes": sizes, "precision": items[0].get("precision") or "fp32",
+        case = {"routine": routine, "label": label, "sizes": sizes, "precision": computed_in(items),
                 "ours": ours["peer"] if ours else "mdh", "run": provenance.row_run_id(ours or items[0]),
                 "ours_ms": fmt_ms(ours_time) if ours_time else "N/A (%s)" % ours_why,
                 "peers": [], "unavailable": [], "percent": []}
@@ -252,7 +263,10 @@ def tables_text(folder, store, cases, limits, column=STEADY_COLUMN, heading=()):
              "where the tuned configuration is the default one, the two times then differing by the run-to-run "
              "noise. Precision: fp32 throughout, or tf32 (products of TF32-rounded inputs on the tensor cores, float "
              "accumulation), mdh and every peer of the row alike; a tf32 row's %% of limit is its bandwidth share "
-             "(device_peak measures no tensor-core peak)." % (percent_of_limit.IN_CACHE, percent_of_limit.PARTLY_IN_CACHE, SEARCH_BEST,
+             "(device_peak measures no tensor-core peak). fp16 (fp32 acc.), bf16 (fp32 acc.): half or bfloat16 "
+             "inputs, their products exact and summed in float by every program of the row (on the tensor cores in "
+             "a row asked for tf32, label suffix -fp16 or -bf16; cuBLAS's always); judged by the bandwidth share "
+             "too." % (percent_of_limit.IN_CACHE, percent_of_limit.PARTLY_IN_CACHE, SEARCH_BEST,
                                                           SEARCH_MARK),
              ""]
     run_header = ("| run " if merged else "", "|---" if merged else "")

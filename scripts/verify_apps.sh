@@ -13,6 +13,8 @@ cases=(
   "apps/gemm.mdh|I=10,J=500,K=64|"
   "apps/gemm.mdh|I=256,J=256,K=256|"
   "apps/gemm_nt.mdh|I=256,J=256,K=256|"
+  "apps/gemm_half.mdh|I=256,J=256,K=256|"
+  "apps/gemm_bfloat16.mdh|I=256,J=256,K=256|"
   "apps/gaussian.mdh|I=224,J=224|"
   "apps/jacobi3d.mdh|I=64,J=64,K=64|"
   "apps/mcc.mdh|N=1,P=7,Q=7,K=64,C=64,R=3,S=3|"

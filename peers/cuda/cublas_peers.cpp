@@ -1,9 +1,12 @@
-// cublas (SGEMM NN/NT, SGEMV, SDOT) and cublaslt (cublasLtMatmul FP32, the fastest of the algorithms its heuristic
+// cublas (SGEMM NN/NT, SGEMV, SDOT) and cublaslt (cublasLtMatmul, the fastest of the algorithms its heuristic
 // returns, workspace allowed) on row-major operands as the specs store them: FP32 without TF32, or with
 // --precision tf32 the GEMMs' products in TF32 (the handle's math mode, cuda_peer.cpp; cuBLASLt's compute type).
+// GEMMs of half or bfloat16 inputs (cublasGemmEx, cuBLASLt) take the spec's 2-byte values to the tensor cores and
+// accumulate in float, in either precision (cublas_gemm_types.h).
 #include <cstdint>
 #include <string>
 
+#include "cublas_gemm_types.h"
 #include "cuda_state.h"
 
 namespace mdh::peers {
@@ -17,6 +20,51 @@ std::shared_ptr<void> owned(T handle, cublasStatus_t (*destroy)(T)) {
   return std::shared_ptr<void>(static_cast<void*>(handle), [destroy](void* p) { destroy(static_cast<T>(p)); });
 }
 
+/// The device copies of A and B as the spec stores them (2-byte values) and C of the spec's output type.
+struct TwoByteOperands {
+  const void* a = nullptr;
+  const void* b = nullptr;
+};
+TwoByteOperands upload_two_byte_operands(PeerCase& pc, CudaState& s) {
+  TwoByteOperands o{s.upload_bytes(pc.input("A")), s.upload_bytes(pc.input("B"))};
+  const HostBuffer out = pc.make_output();
+  s.output_count = static_cast<size_t>(out.element_count());
+  s.output_element_size = out.element_size;
+  s.output = s.allocate((out.bytes.size() + sizeof(float) - 1) / sizeof(float), "C");
+  return o;
+}
+
+/// What records say of the types: the inputs and output as cuBLAS names them, and the compute type.
+nlohmann::json types_note(const CublasGemmTypes& t) {
+  return {{"input_type", cuda_data_type_name(t.inputs)},
+          {"output_type", cuda_data_type_name(t.output)},
+          {"compute_type", cublas_compute_type_name(t.compute)},
+          {"scale_type", cuda_data_type_name(t.scale)}};
+}
+
+/// A GEMM of half or bfloat16 inputs: cublasGemmEx with the default algorithm choice, which takes the tensor cores
+/// for these types whatever the handle's math mode (cuda_peer.cpp never sets the pedantic mode).
+void prepare_cublas_gemm_ex(PeerCase& pc, CudaState& s, PeerSetup& setup, const CublasGemmCase& gemm, int m, int n,
+                            int k) {
+  const CublasGemmTypes t = gemm.types;
+  const TwoByteOperands ops = upload_two_byte_operands(pc, s);
+  const bool nt = gemm.nt;
+  setup.layouts = std::string(nt ? "row-major A MxK, B NxK, C MxN; cublasGemmEx(OP_T, OP_N, N, M, K, B, ldb=K, "
+                                 : "row-major A MxK, B KxN, C MxN; cublasGemmEx(OP_N, OP_N, N, M, K, B, ldb=N, ") +
+                  "A, lda=K, C, ldc=N), A and B " + cuda_data_type_name(t.inputs) + ", C " +
+                  cuda_data_type_name(t.output) + ", " + cublas_compute_type_name(t.compute) + ", CUBLAS_GEMM_DEFAULT";
+  nlohmann::json note = types_note(t);
+  note["algorithm"] = "CUBLAS_GEMM_DEFAULT (tensor cores allowed)";
+  setup.notes["cublas"] = note;
+  void* c = s.output;
+  s.enqueue = [&s, ops, c, t, m, n, k, nt] {
+    const float alpha = 1.0f, beta = 0.0f;
+    check_cublas(cublasGemmEx(s.cublas, nt ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, ops.b, t.inputs,
+                              nt ? k : n, ops.a, t.inputs, k, &beta, c, t.output, n, t.compute, CUBLAS_GEMM_DEFAULT),
+                 "cublasGemmEx");
+  };
+}
+
 }  // namespace
 
 /// cuBLAS is column-major: a row-major X (r x c) is the column-major X^T, so row-major C = A B is computed as the
@@ -26,10 +74,14 @@ void prepare_cublas(PeerCase& pc, CudaState& s, PeerSetup& setup) {
   if (routine != "gemm" && routine != "gemm_nt" && routine != "gemv" && routine != "dot")
     throw UserError("peer_cuda --peer cublas has no routine '" + routine + "' (it offers gemm, gemm_nt, gemv, dot)");
   if (routine == "gemm" || routine == "gemm_nt") {
-    const bool nt = routine == "gemm_nt";
-    pc.require_md_hom(nt ? "gemm_nt" : "gemm");
+    const CublasGemmCase gemm = cublas_gemm_case(pc);
+    const bool nt = gemm.nt;
     const int m = static_cast<int>(pc.size("I")), n = static_cast<int>(pc.size("J")),
               k = static_cast<int>(pc.size("K"));
+    if (gemm.types.stored_in_two_bytes) {
+      prepare_cublas_gemm_ex(pc, s, setup, gemm, m, n, k);
+      return;
+    }
     const float* a = s.upload(float_values(pc.input("A")), "A");
     const float* b = s.upload(float_values(pc.input("B")), "B");
     s.output_count = static_cast<size_t>(m) * n;
@@ -73,22 +125,28 @@ void prepare_cublaslt(PeerCase& pc, CudaState& s, PeerSetup& setup) {
   const std::string& routine = pc.options().routine;
   if (routine != "gemm" && routine != "gemm_nt")
     throw UserError("peer_cuda --peer cublaslt has no routine '" + routine + "' (it offers gemm, gemm_nt)");
-  const bool nt = routine == "gemm_nt";
-  pc.require_md_hom(nt ? "gemm_nt" : "gemm");
+  const CublasGemmCase gemm = cublas_gemm_case(pc);
+  const CublasGemmTypes& t = gemm.types;
+  const bool nt = gemm.nt;
   check_cublas(cublasLtCreate(&s.cublas_lt), "cublasLtCreate");
   const int64_t m = pc.size("I"), n = pc.size("J"), k = pc.size("K");
-  const float* a = s.upload(float_values(pc.input("A")), "A");
-  const float* b = s.upload(float_values(pc.input("B")), "B");
-  s.output_count = static_cast<size_t>(m * n);
-  s.output = s.allocate(s.output_count, "C");
+  const void* a = nullptr;
+  const void* b = nullptr;
+  if (t.stored_in_two_bytes) {
+    const TwoByteOperands ops = upload_two_byte_operands(pc, s);
+    a = ops.a, b = ops.b;
+  } else {
+    a = s.upload(float_values(pc.input("A")), "A");
+    b = s.upload(float_values(pc.input("B")), "B");
+    s.output_count = static_cast<size_t>(m * n);
+    s.output = s.allocate(s.output_count, "C");
+  }
   float* workspace = s.allocate(kLtWorkspaceBytes / sizeof(float), "cublasLt workspace");
 
   // Column-major as cuBLAS: C^T (N x M, ld N) = op(B^T) (N x K) * A^T (K x M, ld K); B^T is B row-major KxN read as
   // column-major NxK (ld N), or for gemm_nt B row-major NxK read as column-major KxN (ld K) and transposed.
   cublasLtMatmulDesc_t op = nullptr;
-  const bool tf32 = setup.precision == ComputePrecision::tf32;
-  check_cublas(cublasLtMatmulDescCreate(&op, tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F, CUDA_R_32F),
-               "cublasLtMatmulDescCreate");
+  check_cublas(cublasLtMatmulDescCreate(&op, t.compute, t.scale), "cublasLtMatmulDescCreate");
   s.keep_alive.push_back(owned(op, cublasLtMatmulDescDestroy));
   const cublasOperation_t trans_first = nt ? CUBLAS_OP_T : CUBLAS_OP_N, trans_second = CUBLAS_OP_N;
   check_cublas(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA, &trans_first, sizeof trans_first),
@@ -96,9 +154,9 @@ void prepare_cublaslt(PeerCase& pc, CudaState& s, PeerSetup& setup) {
   check_cublas(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB, &trans_second, sizeof trans_second),
                "cublasLtMatmulDescSetAttribute(TRANSB)");
   cublasLtMatrixLayout_t first = nullptr, second = nullptr, result = nullptr;
-  check_cublas(cublasLtMatrixLayoutCreate(&first, CUDA_R_32F, nt ? k : n, nt ? n : k, nt ? k : n), "layout of B");
-  check_cublas(cublasLtMatrixLayoutCreate(&second, CUDA_R_32F, k, m, k), "layout of A");
-  check_cublas(cublasLtMatrixLayoutCreate(&result, CUDA_R_32F, n, m, n), "layout of C");
+  check_cublas(cublasLtMatrixLayoutCreate(&first, t.inputs, nt ? k : n, nt ? n : k, nt ? k : n), "layout of B");
+  check_cublas(cublasLtMatrixLayoutCreate(&second, t.inputs, k, m, k), "layout of A");
+  check_cublas(cublasLtMatrixLayoutCreate(&result, t.output, n, m, n), "layout of C");
   for (cublasLtMatrixLayout_t layout : {first, second, result})
     s.keep_alive.push_back(owned(layout, cublasLtMatrixLayoutDestroy));
   cublasLtMatmulPreference_t preference = nullptr;
@@ -146,14 +204,19 @@ void prepare_cublaslt(PeerCase& pc, CudaState& s, PeerSetup& setup) {
   }
   if (best < 0) throw UserError("no algorithm of cublasLt's heuristic ran for this GEMM");
   const cublasLtMatmulHeuristicResult_t chosen = heuristics[static_cast<size_t>(best)];
-  setup.notes["cublaslt"] = {{"chosen", candidates[static_cast<size_t>(best)]},
-                             {"candidates", candidates},
-                             {"compute_type", tf32 ? "CUBLAS_COMPUTE_32F_FAST_TF32" : "CUBLAS_COMPUTE_32F (no TF32)"},
-                             {"workspace_limit_bytes", kLtWorkspaceBytes}};
-  setup.layouts = nt ? "row-major A MxK, B NxK, C MxN; cublasLtMatmul column-major C^T(NxM) = op_T(B: KxN, ld K) * "
-                       "A^T(KxM, ld K)"
-                     : "row-major A MxK, B KxN, C MxN; cublasLtMatmul column-major C^T(NxM) = B^T(NxK, ld N) * "
-                       "A^T(KxM, ld K)";
+  nlohmann::json note = types_note(t);
+  if (t.compute == CUBLAS_COMPUTE_32F && !t.stored_in_two_bytes) note["compute_type"] = "CUBLAS_COMPUTE_32F (no TF32)";
+  note.update({{"chosen", candidates[static_cast<size_t>(best)]},
+               {"candidates", candidates},
+               {"workspace_limit_bytes", kLtWorkspaceBytes}});
+  setup.notes["cublaslt"] = note;
+  setup.layouts =
+      std::string(nt ? "row-major A MxK, B NxK, C MxN; cublasLtMatmul column-major C^T(NxM) = "
+                       "op_T(B: KxN, ld K) * A^T(KxM, ld K)"
+                     : "row-major A MxK, B KxN, C MxN; cublasLtMatmul column-major C^T(NxM) = "
+                       "B^T(NxK, ld N) * A^T(KxM, ld K)") +
+      (t.stored_in_two_bytes ? ", A and B " + cuda_data_type_name(t.inputs) + ", C " + cuda_data_type_name(t.output)
+                             : std::string());
   s.enqueue = [matmul, chosen] { matmul(chosen); };
 }
 

@@ -1,17 +1,21 @@
 // peer_cuda: the CUDA peers (--peer NAME) on an NVIDIA GPU, in FP32 without TF32 or, with --precision tf32, with
 // TF32 tensor-core products where the library offers them: cublas, cublaslt (GEMM), cudnn (Gaussian, Jacobi 3D,
 // MCC), im2col_cublas (MCC), cuda_stencil (Gaussian, Jacobi 3D), ttgt_lib (tensor contractions), prl_cuda (PRL).
-// Each is checked against mdh's reference on the OpenCL --device before it is timed.
-// Steady time: N calls back to back between one CUDA event pair. Device time: one event pair around one call. Call
-// time: host wall time of one call until cudaStreamSynchronize returns.
+// cublas and cublaslt also multiply half and bfloat16 inputs, on the tensor cores. Each is checked against mdh's
+// reference on the OpenCL --device before it is timed. Steady time: N calls back to back between one CUDA event pair.
+// Device time: one event pair around one call. Call time: host wall time of one call until cudaStreamSynchronize
+// returns.
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 #include <cudnn.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 
+#include "cublas_gemm_types.h"
 #include "cuda_state.h"
 
 namespace mdh::peers {
@@ -21,18 +25,19 @@ struct CudaPeer {
   const char* name;
   const char* routines;  // for messages
   PrepareCudaPeer prepare;
-  const char* library;        // what computes, for library_version
-  const char* tf32_routines;  // the routines whose products it can compute in TF32 (a GEMM or a convolution)
+  const char* library;            // what computes, for library_version
+  const char* tf32_routines;      // the routines whose products it can compute in TF32 (a GEMM or a convolution)
+  const char* two_byte_routines;  // the routines it computes on half and bfloat16 inputs (cublas_gemm_types.h)
 };
 
 const CudaPeer kCudaPeers[] = {
-    {"cublas", "gemm, gemm_nt, gemv, dot", prepare_cublas, "cuBLAS", "gemm, gemm_nt"},
-    {"cublaslt", "gemm, gemm_nt", prepare_cublaslt, "cuBLASLt", "gemm, gemm_nt"},
-    {"cudnn", "gaussian, jacobi3d, mcc", prepare_cudnn, "cuDNN", "gaussian, jacobi3d, mcc"},
-    {"im2col_cublas", "mcc", prepare_im2col_cublas, "own im2col kernel + cuBLAS", "mcc"},
-    {"cuda_stencil", "gaussian, jacobi3d", prepare_cuda_stencil, "own CUDA stencil kernels", ""},
-    {"ttgt_lib", "tc*", prepare_ttgt_lib, "own tiled transposes + cuBLAS geam/SGEMM", "tc*"},
-    {"prl_cuda", "prl", prepare_prl_cuda, "own CUDA kernel", ""},
+    {"cublas", "gemm, gemm_nt, gemv, dot", prepare_cublas, "cuBLAS", "gemm, gemm_nt", "gemm, gemm_nt"},
+    {"cublaslt", "gemm, gemm_nt", prepare_cublaslt, "cuBLASLt", "gemm, gemm_nt", "gemm, gemm_nt"},
+    {"cudnn", "gaussian, jacobi3d, mcc", prepare_cudnn, "cuDNN", "gaussian, jacobi3d, mcc", ""},
+    {"im2col_cublas", "mcc", prepare_im2col_cublas, "own im2col kernel + cuBLAS", "mcc", ""},
+    {"cuda_stencil", "gaussian, jacobi3d", prepare_cuda_stencil, "own CUDA stencil kernels", "", ""},
+    {"ttgt_lib", "tc*", prepare_ttgt_lib, "own tiled transposes + cuBLAS geam/SGEMM", "tc*", ""},
+    {"prl_cuda", "prl", prepare_prl_cuda, "own CUDA kernel", "", ""},
 };
 
 /// The peer a routine gets without --peer (the library row of each routine).
@@ -87,6 +92,18 @@ PeerSetup prepare_cuda(PeerCase& pc) {
   if (tf32 && !offers(peer->tf32_routines, pc))
     throw UserError("--peer " + peer_name + " computes '" + pc.options().routine + "' in fp32 only" +
                     (*peer->tf32_routines ? std::string(" (tf32: ") + peer->tf32_routines + ")" : std::string()));
+  // Inputs stored in 2 bytes: only the GEMMs of cuBLAS and cuBLASLt take them, with their types checked here too.
+  const std::optional<ScalarType> inputs = input_scalar_type(pc.mdh());
+  const bool two_byte_inputs = std::any_of(pc.mdh().buffers.begin(), pc.mdh().buffers.end(), [](const Buffer& b) {
+    return b.kind == BufferKind::Input && !b.type.is_struct() && is_storage_only(b.type.scalar);
+  });
+  if (two_byte_inputs) {
+    if (!offers(peer->two_byte_routines, pc))
+      throw UserError("--peer " + peer_name + " computes '" + pc.options().routine + "' on float inputs only" +
+                      (*peer->two_byte_routines ? std::string(" (half, bfloat16: ") + peer->two_byte_routines + ")"
+                                                : std::string()));
+    cublas_gemm_case(pc);  // A and B of one type from here on
+  }
   // main() sets NVIDIA_TF32_OVERRIDE=0, which rules out TF32 in every NVIDIA library whatever the math modes say;
   // for TF32 it goes before cuBLAS and cuDNN initialise (below), so that the math modes set here decide.
   if (tf32) unsetenv("NVIDIA_TF32_OVERRIDE");
@@ -125,9 +142,13 @@ PeerSetup prepare_cuda(PeerCase& pc) {
   setup.notes["cuda_runtime"] = cuda_version_text(runtime_version);
   setup.notes["cuda_driver"] = cuda_version_text(driver_version);
   setup.notes["math"] =
-      tf32 ? "TF32: CUBLAS_TF32_TENSOR_OP_MATH, cuBLASLt CUBLAS_COMPUTE_32F_FAST_TF32, cuDNN CUDNN_TENSOR_OP_MATH "
-             "(FP32 algorithms compete too), NVIDIA_TF32_OVERRIDE unset"
-           : "FP32: CUBLAS_DEFAULT_MATH, CUBLAS_COMPUTE_32F, cuDNN CUDNN_FMA_MATH, NVIDIA_TF32_OVERRIDE=0";
+      two_byte_inputs
+          ? std::string(*inputs == ScalarType::Half ? "FP16" : "BF16") +
+                " inputs on the tensor cores, float accumulation (CUBLAS_COMPUTE_32F) in fp32 and tf32 alike: the "
+                "products of 2-byte values are exact in both"
+      : tf32 ? "TF32: CUBLAS_TF32_TENSOR_OP_MATH, cuBLASLt CUBLAS_COMPUTE_32F_FAST_TF32, cuDNN CUDNN_TENSOR_OP_MATH "
+               "(FP32 algorithms compete too), NVIDIA_TF32_OVERRIDE unset"
+             : "FP32: CUBLAS_DEFAULT_MATH, CUBLAS_COMPUTE_32F, cuDNN CUDNN_FMA_MATH, NVIDIA_TF32_OVERRIDE=0";
   setup.steady_time_includes =
       "n calls enqueued back to back on one stream between one pair of CUDA events: every kernel and library call "
       "of each call (transforms, transposes, im2col included), the gaps between them, no host synchronisation";
@@ -168,9 +189,10 @@ PeerSetup prepare_cuda(PeerCase& pc) {
   };
   setup.read_output = [&pc, s] {
     HostBuffer out = pc.make_output();
-    if (out.bytes.size() != s->output_count * sizeof(float))
-      throw UserError("the peer's output holds " + std::to_string(s->output_count * sizeof(float)) +
-                      " bytes, the spec's " + std::to_string(out.bytes.size()));
+    const size_t bytes = s->output_count * s->output_element_size;
+    if (out.bytes.size() != bytes)
+      throw UserError("the peer's output holds " + std::to_string(bytes) + " bytes, the spec's " +
+                      std::to_string(out.bytes.size()));
     check_cuda(cudaMemcpy(out.bytes.data(), s->output, out.bytes.size(), cudaMemcpyDeviceToHost), "cudaMemcpy(output)");
     return out;
   };

@@ -24,8 +24,9 @@ struct CudaState {
   cudaStream_t stream = nullptr;
   cudaEvent_t start = nullptr, stop = nullptr;
   std::vector<DeviceFloats> buffers;
-  float* output = nullptr;  // float outputs; PRL's match[] output is read through output_bytes
+  float* output = nullptr;  // the output's device memory (of output_element_size bytes per element)
   size_t output_count = 0;
+  size_t output_element_size = sizeof(float);     // 2 for half and bfloat16 outputs
   std::function<void()> enqueue;                  // one whole call on `stream`
   std::vector<std::shared_ptr<void>> keep_alive;  // descriptors and plans the enqueue uses
 
@@ -45,6 +46,13 @@ struct CudaState {
     buffers.push_back(device_floats(host.size(), what));
     check_cuda(cudaMemcpy(buffers.back().get(), host.data(), host.size() * sizeof(float), cudaMemcpyHostToDevice),
                "cudaMemcpy(" + what + ")");
+    return buffers.back().get();
+  }
+  /// A buffer exactly as mdh holds it (half and bfloat16: their 2-byte bit patterns, which CUDA's types share).
+  const void* upload_bytes(const HostBuffer& host) {
+    buffers.push_back(device_floats((host.bytes.size() + sizeof(float) - 1) / sizeof(float), host.name));
+    check_cuda(cudaMemcpy(buffers.back().get(), host.bytes.data(), host.bytes.size(), cudaMemcpyHostToDevice),
+               "cudaMemcpy(" + host.name + ")");
     return buffers.back().get();
   }
   float* allocate(size_t count, const std::string& what) {

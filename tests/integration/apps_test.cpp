@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 #include "codegen/reference_kernel.h"
@@ -28,6 +29,29 @@ Context& shared_context() {
 std::vector<float> floats(const HostBuffer& b) {
   std::vector<float> out(b.element_count());
   std::memcpy(out.data(), b.bytes.data(), out.size() * sizeof(float));
+  return out;
+}
+
+/// The values of a half or bfloat16 buffer, decoded here from their bit patterns (IEEE binary16; the upper half of a
+/// float) rather than through the runtime's conversions.
+std::vector<float> decoded(const HostBuffer& b) {
+  std::vector<uint16_t> bits(b.element_count());
+  std::memcpy(bits.data(), b.bytes.data(), bits.size() * sizeof(uint16_t));
+  std::vector<float> out;
+  for (uint16_t v : bits) {
+    if (b.type.scalar == ScalarType::Bfloat16) {
+      const uint32_t word = uint32_t{v} << 16;
+      float f;
+      std::memcpy(&f, &word, sizeof f);
+      out.push_back(f);
+      continue;
+    }
+    const int exponent = (v >> 10) & 0x1f, fraction = v & 0x3ff;
+    EXPECT_NE(exponent, 0x1f) << "random inputs in [0, 1) are finite";
+    const double magnitude =
+        exponent == 0 ? std::ldexp(fraction, -24) : std::ldexp(1024 + fraction, exponent - 25);  // subnormal: f 2^-24
+    out.push_back(static_cast<float>(v >> 15 ? -magnitude : magnitude));
+  }
   return out;
 }
 
@@ -96,6 +120,15 @@ TEST(Apps, GemmNt) {
     check_app("gemm_nt.mdh", sizes, [I = I, J = J, K = K](const MdHomRun& r) {
       return test::gemm_reference(floats(r.input("A")), floats(r.input("B")), I, J, K, true);
     });
+}
+
+// Inputs stored in 2 bytes, products and sums in float.
+TEST(Apps, GemmOfHalfAndBfloat16Inputs) {
+  for (const char* spec : {"gemm_half.mdh", "gemm_bfloat16.mdh"})
+    for (auto [sizes, I, J, K] : {std::tuple{"I=32,J=24,K=16", 32, 24, 16}, std::tuple{"I=13,J=7,K=11", 13, 7, 11}})
+      check_app(spec, sizes, [I = I, J = J, K = K](const MdHomRun& r) {
+        return test::gemm_reference(decoded(r.input("A")), decoded(r.input("B")), I, J, K, false);
+      });
 }
 
 TEST(Apps, Gaussian) {

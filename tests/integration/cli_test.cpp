@@ -220,6 +220,17 @@ TEST(Cli, Tf32WithoutTensorCoresRunsInFp32WithANote) {
   EXPECT_NE(space.output.find("running in fp32"), std::string::npos) << space.output;
 }
 
+// A GEMM of half inputs asked for tf32 (the tensor cores' FP16 fragments) on PoCL: the same note, then fp32, verified.
+TEST(Cli, BenchOfHalfInputsInTf32WithoutTensorCoresRunsInFp32) {
+  Result r = mdh_cli("bench apps/gemm_half.mdh --size I=37,J=29,K=41 --precision tf32 --rounds 2");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find(" has no TF32 tensor cores that mdh reaches (NVIDIA's driver, compute capability 8.0 or "
+                          "later); running in fp32\n"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("  verify: PASS: "), std::string::npos) << r.output;
+}
+
 TEST(Cli, RunVerifiesAtPrimeSizes) {
   Result r = mdh_cli("run apps/gemm.mdh --size I=13,J=7,K=5 --repeat 2 --verify");
   EXPECT_EQ(r.status, 0) << r.output;
@@ -236,6 +247,8 @@ TEST(Cli, EveryAppVerifiesAtItsRealWorldSize) {
       {"apps/gemv.mdh", "I=1000,K=2048"},
       {"apps/gemm.mdh", "I=10,J=500,K=64"},
       {"apps/gemm_nt.mdh", "I=10,J=500,K=64"},
+      {"apps/gemm_half.mdh", "I=10,J=500,K=64"},
+      {"apps/gemm_bfloat16.mdh", "I=10,J=500,K=64"},
       {"apps/gaussian.mdh", "I=224,J=224"},
       {"apps/jacobi3d.mdh", "I=256,J=256,K=256"},
       {"apps/mcc.mdh", "N=1,P=7,Q=7,K=512,C=512,R=3,S=3"},

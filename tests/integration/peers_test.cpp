@@ -222,6 +222,27 @@ TEST(Peers, MdhValidatesItsFirstCallAndOneAfterTheTimedCalls) {
   EXPECT_NE(run.record.at("steady").at("includes").get<std::string>().find(kernels), std::string::npos);
 }
 
+// mdh's GEMM of half or bfloat16 inputs: the record names the inputs' type beside the output's, and on a device
+// without tensor cores mdh computes in fp32, so a tf32 row is refused rather than recorded in fp32.
+TEST(Peers, MdhRecordsTheTypeOfTwoByteInputs) {
+  for (const auto& [spec_file, type] : {std::pair{"gemm_half.mdh", "fp16"}, std::pair{"gemm_bfloat16.mdh", "bf16"}}) {
+    SCOPED_TRACE(spec_file);
+    const PeerRun run =
+        run_peer("peer_mdh", "--routine gemm" + spec(spec_file) + " --size I=37,J=29,K=41 --label test");
+    expect_validated_record(run, "mdh-default", "gemm");
+    EXPECT_EQ(run.record.at("input_type"), type);
+    EXPECT_EQ(run.record.at("data_type"), "fp32");
+    EXPECT_EQ(run.record.at("precision"), "fp32");
+  }
+  if (mdh::select_device("").name.find("NVIDIA") != std::string::npos) GTEST_SKIP() << "an NVIDIA device";
+  const PeerRun tf32 =
+      run_peer("peer_mdh", "--routine gemm" + spec("gemm_half.mdh") + " --size I=4,J=4,K=4 --precision tf32");
+  EXPECT_EQ(tf32.exit_code, 2);
+  EXPECT_NE(tf32.stderr_text.find("mdh-default computes gemm in fp32 only, not in tf32 (--precision)"),
+            std::string::npos)
+      << tf32.stderr_text;
+}
+
 // A DOT case for a fake peer of run_and_record's tests: no warm-ups, at most `max_runs` timed calls.
 mdh::peers::PeerOptions fake_dot_options(int max_runs) {
   mdh::peers::PeerOptions options;
@@ -478,6 +499,11 @@ TEST(Peers, RoutineAndSpecMustAgree) {
   EXPECT_NE(run.stderr_text.find("peer_openblas: error: routine 'gemm' expects the md_hom 'gemm', but "),
             std::string::npos)
       << run.stderr_text;
+  // A GEMM of half inputs is not the float GEMM a CPU library computes.
+  PeerRun half = run_peer("peer_openblas", "--routine gemm" + spec("gemm_half.mdh") + " --size I=4,J=4,K=4");
+  EXPECT_EQ(half.exit_code, 2);
+  EXPECT_NE(half.stderr_text.find("routine 'gemm' expects the md_hom 'gemm', but "), std::string::npos)
+      << half.stderr_text;
   PeerRun unknown = run_peer("peer_eigen", "--routine fft" + spec("gemv.mdh") + " --size I=4,K=4");
   EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_NE(unknown.stderr_text.find("peer_eigen has no routine 'fft' (it offers gemm, gemm_nt, gemv, dot)"),
@@ -530,6 +556,42 @@ TEST(Peers, CudaPeerWithoutACudaDeviceIsNotAvailableHere) {
   EXPECT_NE(gemv.stderr_text.find("--peer cublas computes 'gemv' in fp32 only (tf32: gemm, gemm_nt)"),
             std::string::npos)
       << gemv.stderr_text;
+  // GEMMs of half and bfloat16 inputs: cublas and cublaslt take them in fp32 and tf32 alike.
+  for (const char* peer : {"cublas", "cublaslt"})
+    for (const char* spec_file : {"gemm_half.mdh", "gemm_bfloat16.mdh"})
+      for (const char* precision : {"fp32", "tf32"}) {
+        SCOPED_TRACE(std::string(peer) + " " + spec_file + " " + precision);
+        PeerRun run = run_peer("peer_cuda", std::string("--peer ") + peer + " --routine gemm" + spec(spec_file) +
+                                                " --size I=4,J=4,K=4 --label test --precision " + precision);
+        EXPECT_EQ(run.exit_code, 3) << run.stderr_text;
+      }
+  // Every other pairing with 2-byte inputs is refused before a device is looked for.
+  PeerRun half_nt =
+      run_peer("peer_cuda", "--peer cublaslt --routine gemm_nt" + spec("gemm_half.mdh") + " --size I=4,J=4,K=4");
+  EXPECT_EQ(half_nt.exit_code, 2);
+  EXPECT_NE(half_nt.stderr_text.find("routine 'gemm_nt' expects the md_hom 'gemm_nt' (or 'gemm_nt_half', "
+                                     "'gemm_nt_bfloat16' with inputs of that type), but "),
+            std::string::npos)
+      << half_nt.stderr_text;
+  const fs::path gemv_half = scratch_dir() / "gemv_half.mdh";
+  std::ofstream(gemv_half) << "md_hom gemv\nsize I K\ninput A : half[I][K]\ninput x : half[K]\noutput y : float[I]\n"
+                              "view (i < I, k < K) : A[i][k], x[k] -> y[i]\nscalar (a, b) = a * b\ncombine (++, +)\n";
+  PeerRun gemv_of_half =
+      run_peer("peer_cuda", "--peer cublas --routine gemv --spec " + gemv_half.string() + " --size I=4,K=4");
+  EXPECT_EQ(gemv_of_half.exit_code, 2);
+  EXPECT_NE(gemv_of_half.stderr_text.find(
+                "peer_cuda: error: --peer cublas computes 'gemv' on float inputs only (half, bfloat16: gemm, gemm_nt)"),
+            std::string::npos)
+      << gemv_of_half.stderr_text;
+  const fs::path mixed = scratch_dir() / "gemm_mixed.mdh";
+  std::ofstream(mixed) << "md_hom gemm\nsize I J K\ninput A : half[I][K]\ninput B : bfloat16[K][J]\n"
+                          "output C : float[I][J]\nview (i < I, j < J, k < K) : A[i][k], B[k][j] -> C[i][j]\n"
+                          "scalar (a, b) = a * b\ncombine (++, ++, +)\n";
+  PeerRun mixed_inputs =
+      run_peer("peer_cuda", "--peer cublas --routine gemm --spec " + mixed.string() + " --size I=4,J=4,K=4");
+  EXPECT_EQ(mixed_inputs.exit_code, 2);
+  EXPECT_NE(mixed_inputs.stderr_text.find("a cuBLAS GEMM takes A and B of one scalar type"), std::string::npos)
+      << mixed_inputs.stderr_text;
   // A peer asked for a routine it does not compute is a user error on any machine.
   PeerRun wrong = run_peer("peer_cuda", "--peer cublaslt --routine gemv" + spec("gemv.mdh") + " --size I=4,K=4");
   EXPECT_EQ(wrong.exit_code, 2);

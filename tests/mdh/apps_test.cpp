@@ -68,6 +68,10 @@ INSTANTIATE_TEST_SUITE_P(
         AppCase{"gemv.mdh", "I=1000,K=2048", 2.0 * 1000 * 2048, 4.0 * (1000 * 2048 + 2048 + 1000)},
         AppCase{"gemm.mdh", "I=10,J=500,K=64", 2.0 * 10 * 500 * 64, 4.0 * (10 * 64 + 64 * 500 + 10 * 500)},
         AppCase{"gemm_nt.mdh", "I=10,J=500,K=64", 2.0 * 10 * 500 * 64, 4.0 * (10 * 64 + 64 * 500 + 10 * 500)},
+        // 2-byte inputs, a float output.
+        AppCase{"gemm_half.mdh", "I=10,J=500,K=64", 2.0 * 10 * 500 * 64, 2.0 * (10 * 64 + 64 * 500) + 4.0 * 10 * 500},
+        AppCase{"gemm_bfloat16.mdh", "I=10,J=500,K=64", 2.0 * 10 * 500 * 64,
+                2.0 * (10 * 64 + 64 * 500) + 4.0 * 10 * 500},
         AppCase{"gaussian.mdh", "I=224,J=224", 50.0 * 224 * 224, 4.0 * (228 * 228 + 224 * 224)},
         AppCase{"jacobi3d.mdh", "I=256,J=256,K=256", 13.0 * 256 * 256 * 256,
                 4.0 * (258.0 * 258 * 258 + 256.0 * 256 * 256)},
@@ -99,7 +103,7 @@ TEST(Apps, EveryShippedSpecIsCovered) {
   int specs = 0;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(app("")))
     if (entry.path().extension() == ".mdh") ++specs;
-  EXPECT_EQ(specs, 17);
+  EXPECT_EQ(specs, 19);
 }
 
 TEST(Apps, PrlReadsAsTheIssueWritesIt) {

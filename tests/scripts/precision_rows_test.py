@@ -18,6 +18,9 @@ import experiments  # noqa: E402
 import fake_programs  # noqa: E402
 import percent_of_limit  # noqa: E402
 
+# The half and bfloat16 GEMMs of experiments.gpu.json and the label suffix of their rows.
+TWO_BYTE_GEMMS = {"apps/gemm_half.mdh": "-fp16", "apps/gemm_bfloat16.mdh": "-bf16"}
+
 # mdh: the device's slug and name, and for `tune` a line of its arguments in TUNE_LOG.
 FAKE_MDH = """#!/usr/bin/env python3
 import os, sys
@@ -34,8 +37,10 @@ import json, sys
 a = sys.argv
 peer = a[a.index("--peer") + 1] if "--peer" in a else "%(peer)s"
 precision = a[a.index("--precision") + 1] if "--precision" in a else "fp32"
+spec = a[a.index("--spec") + 1]
+input_type = "fp16" if spec.endswith("gemm_half.mdh") else "fp32"
 stats = {"median": 1e6, "min": 1e6, "max": 1e6, "stddev": 0}
-record = {"peer": peer, "device": "Fake GPU", "precision": precision, "steady_time_ns": stats,
+record = {"peer": peer, "device": "Fake GPU", "precision": precision, "input_type": input_type, "steady_time_ns": stats,
           "device_time_ns": stats, "call_time_ns": stats, "runs": 5, "ci_met": True, "arguments": a[1:],
           "steady": {"calls_per_sample": 10, "samples": 5, "ci_met": True, "includes": "fake pair"},
           "validation": {"passed": True, "max_abs_error": 0, "max_rel_error": 0}, "time_includes": {}}
@@ -82,7 +87,7 @@ class GpuExperiments(unittest.TestCase):
     def test_tf32_rows_repeat_the_sizes_of_fp32_rows_with_tf32_peers(self):
         cases = experiments.load_experiments(os.path.join(ROOT, "experiments.gpu.json"))
         fp32 = {(c["name"], c["size"]) for c in cases if c["precision"] == "fp32"}
-        tf32 = [c for c in cases if c["precision"] == "tf32"]
+        tf32 = [c for c in cases if c["precision"] == "tf32" and c["spec"] not in TWO_BYTE_GEMMS]
         self.assertEqual({(c["name"], c["size"]) for c in tf32} - fp32, set())
         names = [c["name"] for c in tf32]
         self.assertEqual(names.count("gemm"), 2)
@@ -94,6 +99,21 @@ class GpuExperiments(unittest.TestCase):
                             case["peers"])
 
 
+    def test_half_and_bfloat16_gemms_ask_for_the_tensor_cores_against_cublas(self):
+        cases = experiments.load_experiments(os.path.join(ROOT, "experiments.gpu.json"))
+        two_byte = [c for c in cases if c["spec"] in TWO_BYTE_GEMMS]
+        self.assertEqual(sorted((c["spec"], c["size"]) for c in two_byte), [
+            ("apps/gemm_bfloat16.mdh", "I=4096,J=4096,K=4096"), ("apps/gemm_half.mdh", "I=1024,J=1024,K=1024"),
+            ("apps/gemm_half.mdh", "I=4096,J=4096,K=4096")])
+        fp32 = {(c["name"], c["size"]) for c in cases if c["precision"] == "fp32"}
+        for case in two_byte:
+            self.assertIn((case["name"], case["size"]), fp32)  # beside the float GEMM of that size
+            self.assertEqual(case["precision"], "tf32")
+            self.assertTrue(case["label"].endswith(TWO_BYTE_GEMMS[case["spec"]]), case["label"])
+            self.assertEqual(case["peers"], ["cublas", "cublaslt"])
+            self.assertTrue(os.path.exists(os.path.join(ROOT, case["spec"])), case["spec"])
+
+
 class LimitOfATf32Row(unittest.TestCase):
     def test_a_tf32_row_is_judged_by_its_bandwidth_only(self):
         peak = {"device": "Fake GPU", "fp32_gflops": 100.0, "copy_gbytes_per_s": 1000.0}
@@ -101,6 +121,14 @@ class LimitOfATf32Row(unittest.TestCase):
         self.assertEqual(percent_of_limit.limit_fields(record, peak)["limit"], "FP32")  # 400% of 100 GFLOP/s
         fields = percent_of_limit.limit_fields(dict(record, precision="tf32"), peak)
         self.assertEqual((fields["percent_of_limit"], fields["limit"]), ("10.0", "BW"))
+
+    def test_a_row_of_half_or_bfloat16_inputs_is_judged_by_its_bandwidth_in_either_precision(self):
+        peak = {"device": "Fake GPU", "fp32_gflops": 100.0, "copy_gbytes_per_s": 1000.0}
+        record = {"device": "Fake GPU", "steady_time_ns": {"median": 1e6}, "flops": 4e8, "bytes": 1e8}
+        for input_type in ("fp16", "bf16"):
+            for precision in ("fp32", "tf32"):
+                fields = percent_of_limit.limit_fields(dict(record, precision=precision, input_type=input_type), peak)
+                self.assertEqual((fields["percent_of_limit"], fields["limit"]), ("10.0", "BW"))
 
 
 class Benchmark(unittest.TestCase):
@@ -155,6 +183,27 @@ class Benchmark(unittest.TestCase):
         self.assertIn("| routine | label | sizes | precision | mdh |", tables)
         self.assertIn("| gemm | PC | I=4,J=4,K=4 | fp32 | 1.0000 |", tables)
         self.assertIn("| gemm | PC-tf32 | I=4,J=4,K=4 | tf32 | 1.0000 |", tables)
+
+    def test_a_row_of_half_inputs_names_them_in_the_precision_column(self):
+        with open(self.experiments, "w") as f:
+            json.dump({"routines": [
+                {"name": "gemm", "spec": "apps/gemm.mdh", "peers": ["cublas"], "precision": "tf32",
+                 "sizes": [{"label": "PC-tf32", "size": "I=4,J=4,K=4"}]},
+                {"name": "gemm", "spec": "apps/gemm_half.mdh", "peers": ["cublas", "cublaslt"], "precision": "tf32",
+                 "sizes": [{"label": "PC-fp16", "size": "I=4,J=4,K=4"}]}]}, f)
+        experiments.benchmark(self.options)
+        with open(os.path.join(self.folder, "benchmark.csv")) as f:
+            rows = {(r["label"], r["peer"]): r for r in csv.DictReader(f)}
+        self.assertEqual({key: (r["precision"], r["input_type"]) for key, r in rows.items()},
+                         {("PC-tf32", "mdh-default"): ("tf32", "fp32"), ("PC-tf32", "cublas"): ("tf32", "fp32"),
+                          ("PC-fp16", "mdh-default"): ("tf32", "fp16"), ("PC-fp16", "cublas"): ("tf32", "fp16"),
+                          ("PC-fp16", "cublaslt"): ("tf32", "fp16")})
+        self.options.command = "print"
+        experiments.print_results(self.options)
+        with open(os.path.join(self.folder, "tables.md")) as f:
+            tables = f.read()
+        self.assertIn("| gemm | PC-tf32 | I=4,J=4,K=4 | tf32 | 1.0000 |", tables)
+        self.assertIn("| gemm | PC-fp16 | I=4,J=4,K=4 | fp16 (fp32 acc.) | 1.0000 |", tables)
 
     def test_a_benchmark_csv_from_before_the_column_keeps_its_rows_as_fp32(self):
         os.makedirs(self.folder)
