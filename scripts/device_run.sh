@@ -11,17 +11,18 @@
 #       reported as unfinished, never as passed. Logs: F (default $OUT/soak.tar.gz, else /tmp/soak.tar.gz).
 #       Defaults: 540 s, 8 shards, 12 GPU and 4 CPU jobs, every TunableSoak case.
 #   scripts/device_run.sh bench DEVICE EXPERIMENTS [--seconds N] [--run-timeout N] [--portability] [--run-id ID]
-#                               [CASE...]
+#                               [--merge] [CASE...]
 #       Benchmarks mdh and the peers (experiments.py benchmark) one case (ROUTINE:LABEL) per call, so a call stopped
-#       by the deadline keeps the rows of the cases before it. The calls are one run (one --run-id); rows of cases
-#       they did not measure again stay with --merge, each naming its own run in the table. Default: every case of
+#       by the deadline keeps the rows of the cases before it. The calls are one run (one --run-id), and the table is
+#       that run's alone (experiments.py --replace); with --merge, rows of other runs that it did not measure again
+#       stay, each naming its own run in the table. Default: every case of
 #       EXPERIMENTS, 520 s, runs limited to 30 s each; --portability also runs every other device's tuned
 #       configuration. --run-id continues a run that an earlier call began (its table and benchmark.json in the
 #       tree), on the same card only: a benchmark longer than one call of a time-limited machine.
 #   scripts/device_run.sh retune DEVICE EXPERIMENTS [--scale S] [--tune-seconds N] [--bench-seconds N]
 #                                [--run-timeout N] CASE...
 #       Deletes the tuned configurations of the cases, tunes them again (budgets of EXPERIMENTS times S, default 1;
-#       CLBlast's own tuners skipped) within --tune-seconds (default 250), benchmarks them as `bench` does within
+#       CLBlast's own tuners skipped) within --tune-seconds (default 250), benchmarks them as `bench --merge` does within
 #       --bench-seconds (default 150), and prints each case's best time, evaluations and tuning seconds.
 #
 # DEVICE is an mdh device selector (gpu, cpu, P:D). The programs come from $MDH_BIN, else from the directory of the
@@ -42,11 +43,11 @@ fi
 export MDH_BIN
 mdh="$MDH_BIN/mdh"
 
-# bench_cases DEVICE EXPERIMENTS SECONDS RUN_TIMEOUT PORTABILITY RUN_ID CASE...: one experiments.py call per case,
-# all of one run (RUN_ID, else a new one).
+# bench_cases DEVICE EXPERIMENTS SECONDS RUN_TIMEOUT PORTABILITY RUN_ID KEEP CASE...: one experiments.py call per
+# case, all of one run (RUN_ID, else a new one); KEEP is --replace (the table is this run's) or --merge.
 bench_cases() {
-  local dev=$1 exp=$2 end=$(($(date +%s) + $3)) run_timeout=$4 portability=$5 run_id=$6
-  shift 6
+  local dev=$1 exp=$2 end=$(($(date +%s) + $3)) run_timeout=$4 portability=$5 run_id=$6 keep=$7
+  shift 7
   local c left
   [[ -n $run_id ]] || run_id=$(python3 scripts/experiments.py run-id --device "$dev") || return
   echo "== run $run_id"
@@ -58,7 +59,7 @@ bench_cases() {
     fi
     echo "== benchmark $dev $c"
     timeout "$left" python3 scripts/experiments.py benchmark --device "$dev" --experiments "$exp" --only "$c" \
-      --run-id "$run_id" --merge --run-timeout "$run_timeout" $portability 2>&1 | grep -vE '^\+|^wrote|^run '
+      --run-id "$run_id" "$keep" --run-timeout "$run_timeout" $portability 2>&1 | grep -vE '^\+|^wrote|^run '
   done
 }
 
@@ -149,7 +150,7 @@ soak() {
 
 bench() {
   (($# >= 2)) || usage
-  local dev=$1 exp=$2 seconds=520 run_timeout=30 portability="" run_id="" cases=()
+  local dev=$1 exp=$2 seconds=520 run_timeout=30 portability="" run_id="" keep=--replace cases=()
   shift 2
   while (($#)); do
     case $1 in
@@ -157,13 +158,14 @@ bench() {
       --run-timeout) run_timeout=$2; shift ;;
       --portability) portability=--portability ;;
       --run-id) run_id=$2; shift ;;
+      --merge) keep=--merge ;;
       -*) usage ;;
       *) cases+=("$1") ;;
     esac
     shift
   done
   ((${#cases[@]})) || read -r -a cases <<<"$(every_case "$exp")"
-  bench_cases "$dev" "$exp" "$seconds" "$run_timeout" "$portability" "$run_id" "${cases[@]}"
+  bench_cases "$dev" "$exp" "$seconds" "$run_timeout" "$portability" "$run_id" "$keep" "${cases[@]}"
 }
 
 retune() {
@@ -191,7 +193,7 @@ retune() {
   timeout "$tune_seconds" python3 scripts/experiments.py tune --device "$dev" --experiments "$exp" \
     --budget-scale "$scale" --skip-peer-tuning "${only[@]}" 2>&1 | grep -E "^(best|stopped|warning|note)|error" ||
     echo "(tuning stopped at the deadline, $tune_seconds s, or printed nothing)"
-  bench_cases "$dev" "$exp" "$bench_seconds" "$run_timeout" "" "" "${cases[@]}"
+  bench_cases "$dev" "$exp" "$bench_seconds" "$run_timeout" "" "" --merge "${cases[@]}"
   for c in "${cases[@]}"; do
     python3 -c "
 import json, sys

@@ -330,6 +330,8 @@ def kept_rows(options, folder, cases, run_id):
     """The rows of the device's table that a run of `cases` keeps; refuses rows of another run without --merge."""
     ran = {(case["name"], case["label"]) for case in cases}
     kept = [r for r in read_rows(folder) if (r["routine"], r["label"]) not in ran]
+    if options.replace:  # this run's table alone: rows of other runs go, whatever their cases
+        kept = [r for r in kept if provenance.row_run_id(r) == run_id]
     others = [other for other in provenance.run_ids(kept) if other != run_id]
     if others and not options.merge:
         fail("%s holds rows of %s that this run does not measure again (%s); benchmark those cases too, write to "
@@ -789,6 +791,9 @@ def main():
     parser.add_argument("--merge", action="store_true",
                         help="benchmark: keep the rows of other runs that this run does not measure again (the "
                              "table then names each row's run)")
+    parser.add_argument("--replace", action="store_true",
+                        help="benchmark: drop the rows of every other run, so that the table is this run's alone "
+                             "(rows of this --run-id from earlier calls stay)")
     parser.add_argument("--run-timeout", type=float, default=None,
                         help="benchmark: stop one program run after this many seconds (recorded, never fatal)")
     options = parser.parse_args()

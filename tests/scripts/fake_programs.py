@@ -35,7 +35,7 @@ def benchmark_options(test_root, experiments_file, command="benchmark", **overri
     """experiments.py's options for a benchmark or print in `test_root` (results/ and tuned/ under it)."""
     import argparse
     options = argparse.Namespace(command=command, device="gpu", device_given=True, experiments=experiments_file,
-                                 only=[], portability=False, run_timeout=None, run_id=None, merge=False,
+                                 only=[], portability=False, run_timeout=None, run_id=None, merge=False, replace=False,
                                  results=os.path.join(test_root, "results"), tuned=os.path.join(test_root, "tuned"))
     for key, value in overrides.items():
         setattr(options, key, value)

@@ -250,6 +250,20 @@ class Runs(unittest.TestCase):
         with self.assertRaises(SystemExit):
             self.benchmark(run_id="not-a-run-id")
 
+    def test_replace_makes_the_table_this_runs_alone(self):
+        os.makedirs(self.folder)
+        with open(os.path.join(self.folder, "benchmark.csv"), "w") as f:
+            f.write("device,routine,label,sizes,peer,status,device_time_median_ns\n"
+                    "fake-gpu,prl,small,\"N=4,M=4\",mdh-default,ok,1000\n")
+        run_id = provenance.new_run_id("fake-gpu")
+        self.benchmark(only=["gemv:A"], run_id=run_id, replace=True)
+        self.benchmark(only=["gemv:B"], run_id=run_id, replace=True)  # a later call of the same run keeps gemv:A
+        rows, metadata = self.rows(), self.metadata()
+        self.assertEqual(({(r["routine"], r["label"]) for r in rows}, {r["run_id"] for r in rows}),
+                         ({("gemv", "A"), ("gemv", "B")}, {run_id}))
+        self.assertEqual((metadata["run_ids"], metadata["merged"]), ([run_id], False))
+        self.assertNotIn("legacy", metadata)
+
     def test_legacy_rows_kept_with_merge_say_so(self):
         os.makedirs(self.folder)
         with open(os.path.join(self.folder, "benchmark.csv"), "w") as f:
