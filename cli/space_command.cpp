@@ -23,18 +23,22 @@ int space_command(const Args& args) {
        "narrow a parameter: NAME=V1,V2,... (repeatable)")                                             //
       ("full-ranges", "search every integer of each range, not only the lattices of sensible sizes")  //
       ("quiet,q", "print only the size");
+  add_device_profile_option(options);
   add_precision_option(options);
   po::variables_map vm;
-  if (!parse_options("space", "SPEC --size I=..,J=.. [--device D] [--full-ranges]", args, options, vm)) return 0;
+  if (!parse_options("space", "SPEC --size I=..,J=.. [--device D | --device-profile P] [--full-ranges]", args, options,
+                     vm))
+    return 0;
   BoundMdh bound = load_and_bind(vm["spec"].as<std::string>(), vm["size"].as<std::string>());
-  DeviceInfo device = select_device(vm["device"].as<std::string>());
-  const DeviceLimits limits = device_limits(device);
-  settle_precision(bound, precision_option(vm), limits, device.name, print_note);
+  // A profile's limits bound the space as a device's do: the space of a GPU is shown on a machine without one.
+  const TargetDevice target = target_device(vm, true);
+  const DeviceLimits& limits = target.limits;
+  settle_precision(bound, precision_option(vm), limits, target.name, print_note);
   const TuningSpace space = restricted_tuning_space(bound, limits, restrictions(vm), vm.count("full-ranges") > 0);
   const std::vector<std::vector<int64_t>> searched = search_values(space);
   if (!vm.count("quiet")) {
-    std::cout << "tuning space of " << bound.mdh->name << " (" << vm["size"].as<std::string>() << ") on " << device.name
-              << " [" << device.selector() << "]\n\nparameters (" << space.parameters.size() << "):\n";
+    std::cout << "tuning space of " << bound.mdh->name << " (" << vm["size"].as<std::string>() << ") on "
+              << target.described() << "\n\nparameters (" << space.parameters.size() << "):\n";
     for (size_t n = 0; n < space.parameters.size(); ++n) {
       const TuningParameter& p = space.parameters[n];
       std::cout << "  " << p.name << " in ";

@@ -197,6 +197,9 @@ KernelConfig config_from_json(const BoundMdh& bound, const nlohmann::json& input
   }
   KernelConfig c = config_from_assignment(bound, space, values);
   check_config_shape(bound, c);
+  // Normalised, not refused: a value without effect (EDGE_POINTS computed where the tiles leave no edge, as stored
+  // results hold) is the neutral value's kernel, which the space holds instead.
+  reset_values_without_effect(bound, c);
   return c;
 }
 

@@ -234,9 +234,6 @@ KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
   // And f with a loop inlined into the loop nest, its loops unrolled (families/scalar_code.cpp).
   if (!limits.local_memory_dedicated && find_family("F_INLINE")->has_member(bound, 0))
     set_label(c, "F_INLINE", "unrolled");
-  // Edge tiles computed whole where that is harmless: guarded code for them raised GEMM's registers into spills on
-  // NVIDIA and made 1000^3 3.8x slower (families/edge_points.cpp).
-  if (find_family("EDGE_POINTS")->has_member(bound, 0)) set_label(c, "EDGE_POINTS", "computed");
   // Reductions last in the work-group loop nest: the space requires it (LOOP_ORDER_G in families/loop_order.cpp).
   std::stable_partition(c.loop_order[0].begin(), c.loop_order[0].end(),
                         [&](int d) { return mdh.dims[d].combine.is_concat(); });
@@ -248,6 +245,11 @@ KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
     store_in_vectors(bound, g, c);
     unroll_short_loops(g, c);
   }
+  // Edge tiles computed whole where that is harmless: guarded code for them raised GEMM's registers into spills on
+  // NVIDIA and made 1000^3 3.8x slower (families/edge_points.cpp). Set last, where the tiles are final: without edge
+  // tiles it applies to, the value is the guarded one (the same kernel), as the space holds it.
+  if (find_family("EDGE_POINTS")->has_member(bound, 0)) set_label(c, "EDGE_POINTS", "computed");
+  reset_values_without_effect(bound, c);
   check_config(bound, c, limits);
   return c;
 }

@@ -219,4 +219,16 @@ KernelConfig config_from_values(const BoundMdh& bound, const ValueSource& values
   return c;
 }
 
+void reset_values_without_effect(const BoundMdh& bound, KernelConfig& config) {
+  for (const ParameterFamily& family : parameter_families()) {
+    if (!family.effect) continue;
+    for (int index : family.members(bound)) {
+      const std::optional<int64_t> neutral = family.neutral(bound, index);
+      MDH_INTERNAL_ASSERT(neutral.has_value(), "family " + family.name + " has an effect but no neutral value");
+      if (family.get(config, index) != *neutral && family.effect->count(bound, config, index) == 0)
+        family.set(config, index, *neutral);
+    }
+  }
+}
+
 }  // namespace mdh

@@ -123,6 +123,19 @@ class ParameterFamily {
   /// are not fast. A space with full_ranges drops them (TuningSpace::applies).
   std::function<std::vector<Condition>(const FamilyContext&)> lattice_constraints;
 
+  /// Where a configuration can leave a member nothing to act on (EDGE_POINTS where no `++` dimension has edge tiles
+  /// it applies to), and every value then generates the neutral value's kernel: `count` says how many things the
+  /// member would act on with a non-neutral value (its own value ignored), reading only the families `reads` names.
+  /// Where it counts none, the member holds its neutral value only: the space says so in one constraint ("EDGE_POINTS
+  /// = guarded unless <name> >= 1"), so that no kernel is searched twice, and config_from_json reads any other value
+  /// as the neutral one (reset_values_without_effect), so that configurations stored before keep loading.
+  struct Effect {
+    std::string name;
+    std::vector<std::string> reads;
+    std::function<int64_t(const BoundMdh&, const KernelConfig&, int index)> count;
+  };
+  std::optional<Effect> effect;
+
   /// The family's code in the tile kernel, where it is local to a named point (codegen/family_hooks.h), and the
   /// names that code declares.
   FamilyEmitterHooks hooks;
@@ -185,6 +198,10 @@ bool whole_warps_apply(const BoundMdh& bound, const DeviceLimits& limits);
 /// A config of the md_hom's shape with the fixed values of the global layer (inputs read through, results in
 /// global memory) and every parameter at its family's neutral value (sizes 1, OpenCL dimension 0).
 KernelConfig config_frame(const BoundMdh& bound);
+
+/// Sets every member that has nothing to act on in the configuration (ParameterFamily::effect) to its neutral value:
+/// the same kernel, in the one form the space holds.
+void reset_values_without_effect(const BoundMdh& bound, KernelConfig& config);
 
 /// The typed configuration whose every parameter has the value the source gives (config_frame for the rest).
 KernelConfig config_from_values(const BoundMdh& bound, const ValueSource& values);

@@ -210,6 +210,30 @@ int64_t tunable_index_reach(int64_t extent, int64_t local_tile, int64_t work_gro
   return std::max({extent + local_tile - 1, saturating_add(local_tile, step) - 1, furthest});
 }
 
+namespace {
+
+// "EDGE_POINTS = guarded unless <effect> >= 1" (ParameterFamily::effect): a value other than the neutral one only
+// where the member has something to act on, which a measured quantity counts over the families it reads.
+Condition without_effect_neutral(const FamilyContext& context, const ParameterFamily& family, int index) {
+  const BoundMdh* bound = &context.bound;
+  const int f = family_index(family.name);
+  std::vector<ParameterRef> reads;
+  for (const std::string& name : family.effect->reads) {
+    const int read = family_index(name);
+    for (int member : parameter_families()[read].members(*bound)) reads.push_back({read, member});
+  }
+  const int64_t neutral = family.neutral(*bound, index).value();
+  const Expr acts_on = Expr::measured(family.effect->name, reads, [bound, f, index](const ValueSource& v) {
+    return parameter_families()[f].effect->count(*bound, config_from_values(*bound, v), index);
+  });
+  const Condition is_neutral = family.kind == FamilyValueKind::enumeration
+                                   ? context.is(family.name, index, family.labels.at(static_cast<size_t>(neutral)))
+                                   : context.parameter(family.name, index) == Expr::constant(neutral);
+  return Condition::unless(is_neutral, acts_on >= Expr::constant(1));
+}
+
+}  // namespace
+
 TuningSpace make_tuning_space(const BoundMdh& bound, const DeviceLimits& limits) {
   const Mdh& mdh = *bound.mdh;
   const std::vector<int> reduction = mdh.reduction_dims();
@@ -294,6 +318,8 @@ TuningSpace make_tuning_space(const BoundMdh& bound, const DeviceLimits& limits)
       for (const Condition& c : family.family_constraints(context)) constrain(c);
     if (family.lattice_constraints)
       for (const Condition& c : family.lattice_constraints(context)) constrain(c, true);
+    if (family.effect)
+      for (int index : family.members(bound)) constrain(without_effect_neutral(context, family, index));
     if (family.permutation_classes)
       for (int index : family.members(bound)) {
         const ParameterRef ref{family_index(family.name), index};

@@ -3,6 +3,8 @@
 // computes the points past the extent, which the write-back never stores (TunableGeometry::edge_points_computed says
 // where that is safe). Computing them costs the edge tile's missing points; guarding them costs a test per point and
 // a second copy of the step code, which on NVIDIA raised GEMM 1000^3's registers into spills (docs/decisions.md).
+#include <algorithm>
+
 #include "codegen/families/family_support.h"
 #include "codegen/vector_lanes.h"
 
@@ -20,6 +22,15 @@ bool scalar_types_are_floating(const Mdh& mdh) {
   for (const auto& input : mdh.inputs)
     if (!floating(input.buffer)) return false;
   return floating(mdh.output.buffer);
+}
+
+// The `++` dimensions whose edge tiles `computed` would run whole in this configuration
+// (TunableGeometry::edge_points_computed): none where the tiles leave no edge, or none that it applies to.
+int64_t dims_computed_whole(const BoundMdh& bound, const KernelConfig& config, int) {
+  KernelConfig computed = config;
+  set_label(computed, "EDGE_POINTS", "computed");
+  const std::vector<bool> dims = tunable_geometry(bound, computed).edge_points_computed;
+  return std::count(dims.begin(), dims.end(), true);
 }
 
 std::string summary_note(const FamilyEmitContext& x) {
@@ -52,6 +63,11 @@ void add_edge_points(std::vector<ParameterFamily>& table) {
     return !b.mdh->concat_dims().empty() && scalar_function_is_lanewise(*b.mdh) && scalar_types_are_floating(*b.mdh);
   };
   f.neutral = neutral_zero;
+  // Without such a dimension `computed` generates the guarded kernel byte for byte: offered only where it differs,
+  // it no longer doubles the space at sizes the tiles divide.
+  f.effect = ParameterFamily::Effect{"`++` dimensions whose edge tiles EDGE_POINTS computed runs whole",
+                                     {"LT_SIZE", "PT_SIZE", "NUM_WI", "NUM_WG", "MEM_INP_L", "CMB_RES"},
+                                     dims_computed_whole};
   f.hooks.summary_note = summary_note;
   table.push_back(f);
 }

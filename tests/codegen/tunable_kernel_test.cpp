@@ -1034,6 +1034,7 @@ TEST(TunableKernel, FullAndEdgeTilesAroundTileMultiples) {
           if (combine == Layer::Local && c.num_wi[2] < 2) continue;  // CMB_RES L: work-items that share a reduction
           c.combine_layer = combine;
           set_label(c, "EDGE_POINTS", edge_points);
+          reset_values_without_effect(bound, c);  // `computed` with no edge tile it applies to: the guarded kernel
           const TunableGeometry g = tunable_geometry(bound, c);
           const std::string source = generate_tunable_kernel(bound, c, testing::first_device_limits()).source;
           const size_t steps = source.find("// Local layer: this work-item's private tiles of the local tile.");

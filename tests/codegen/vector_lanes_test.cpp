@@ -240,24 +240,25 @@ TEST(VectorLanes, AnInputMovingWithTheLanesInAnotherIndexGivesVectorsFromATransp
 // reference on PoCL, optimised (the vector code is what the optimiser must keep right). GEMM reads its inputs along
 // the lanes; GEMM_NT, GEMV and MCC compute lanes only from a transposed cache of one input.
 TEST(VectorLanes, RandomConfigurationsThatComputeLanesMatchTheReference) {
-  const std::vector<std::pair<testing::PropertyCase, int>> cases = {
-      {{"gemm_lanes", "apps/gemm.mdh", "", {"I=6,J=32,K=5", "I=5,J=48,K=7"}}, 12},
-      {{"gemm_nt_lanes", "apps/gemm_nt.mdh", "", {"I=6,J=32,K=5", "I=5,J=48,K=7"}}, 4},
-      {{"gemv_lanes", "apps/gemv.mdh", "", {"I=64,K=5", "I=48,K=9"}}, 4},
-      {{"mcc_lanes", "apps/mcc.mdh", "", {"N=1,P=2,Q=3,K=32,C=3,R=2,S=2"}}, 4},
+  // MCC computes lanes in about one draw in 3,000, the rarest: it gets more draws.
+  const std::vector<std::tuple<testing::PropertyCase, int, int>> cases = {
+      {{"gemm_lanes", "apps/gemm.mdh", "", {"I=6,J=32,K=5", "I=5,J=48,K=7"}}, 12, 4000},
+      {{"gemm_nt_lanes", "apps/gemm_nt.mdh", "", {"I=6,J=32,K=5", "I=5,J=48,K=7"}}, 4, 4000},
+      {{"gemv_lanes", "apps/gemv.mdh", "", {"I=64,K=5", "I=48,K=9"}}, 4, 4000},
+      {{"mcc_lanes", "apps/mcc.mdh", "", {"N=1,P=2,Q=3,K=32,C=3,R=2,S=2"}}, 4, 16000},
   };
-  for (const auto& [property_case, wanted] : cases) {
+  for (const auto& [property_case, wanted, draws] : cases) {
     SCOPED_TRACE(property_case.name);
     int runs = 0;
     testing::for_each_property_configuration(
-        property_case, 4000, 20261204, [&](const BoundMdh& bound, size_t, int, const KernelConfig& config) {
+        property_case, draws, 20261204, [&](const BoundMdh& bound, size_t, int, const KernelConfig& config) {
           if (runs >= wanted || config.vector_lanes == 1) return;
           const std::string source = generate_tunable_kernel(bound, config, testing::first_device_limits()).source;
           if (source.find("//   VECTOR_LANES: ") == std::string::npos) return;
           ++runs;
           EXPECT_EQ(mismatch(bound, config, ""), "");
         });
-    EXPECT_EQ(runs, wanted);  // 4,000 draws per size hold that many
+    EXPECT_EQ(runs, wanted);  // the draws hold that many
   }
 }
 

@@ -113,9 +113,9 @@ SamplingBlocks::SamplingBlocks(std::span<const uint64_t> leaf_counts, const Glob
     internal_fraction_ *= static_cast<double>(valid_combinations) / static_cast<double>(combinations);
     drawn_from_ *= BigUnsigned(valid_combinations);
   }
+  // Inactive lists are kept (at most kMaxBlockCombinations leaves per group): SearchSpace::sample draws through them
+  // where plain rejection gives up.
   active_ = !blocks_.empty() && internal_fraction_ < kPlainRejectionFloor;
-  if (!active_)  // draws never read the lists; the counts above stay
-    for (Block& block : blocks_) std::vector<uint64_t>().swap(block.combinations);
 }
 
 void SamplingBlocks::draw(Rng& rng, std::vector<uint64_t>& point) const {

@@ -39,6 +39,8 @@ class SamplingBlocks {
 
   /// Whether draws go through the blocks (see kPlainRejectionFloor).
   bool active() const { return active_; }
+  /// Whether draw() can be called: some block, none empty (active or not).
+  bool can_draw() const { return !blocks_.empty() && !has_empty_block_; }
   size_t block_count() const { return blocks_.size(); }
   /// The share of uniform candidates that satisfy every constraint internal to a block (0 when a block has no
   /// valid combination).

@@ -417,6 +417,16 @@ Point SearchSpace::sample(Rng& rng) const {
     draw(rng, point);
     if (is_valid(point, *scratch)) return point;
   }
+  // Where the blocks' own constraints pass often enough for plain rejection (inactive blocks) but the others make
+  // valid candidates rarer than one in kMaxSampleAttempts, draws through the blocks, uniform too, still find one;
+  // a space that rejection serves keeps its draws (journals resume), and an empty one its diagnosis.
+  const Rng after_rejection = rng;
+  if (!blocks_.active() && blocks_.can_draw())
+    for (uint64_t attempt = 0; attempt < kMaxSampleAttempts; ++attempt) {
+      blocks_.draw(rng, point);
+      if (is_valid(point, *scratch)) return point;
+    }
+  rng = after_rejection;
   throw no_valid_configuration(rng, /*exhaustive=*/false);
 }
 

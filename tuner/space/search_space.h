@@ -87,8 +87,9 @@ class SearchSpace {
   Configuration configuration_from_json(const nlohmann::json& json) const;
 
   /// A configuration drawn uniformly from all valid ones (with global constraints: rejection of uniform
-  /// candidates, or of uniform draws through the sampling blocks where those are active). Throws mdh::UserError
-  /// naming the constraints that fail most when kMaxSampleAttempts draws in a row are invalid.
+  /// candidates, or of uniform draws through the sampling blocks where those are active; where rejecting
+  /// candidates gives up, through the inactive blocks). Throws mdh::UserError naming the constraints that fail most
+  /// when kMaxSampleAttempts draws in a row are invalid (each way).
   Point sample(Rng& rng) const;
   static constexpr uint64_t kMaxSampleAttempts = 1'000'000;
   /// The groups that global constraints tie into blocks for sampling (sampling_blocks.h).
