@@ -30,8 +30,8 @@ void prepare_prl_cuda(PeerCase& pc, CudaState& s, PeerSetup& setup) {
   if (pc.options().routine != "prl")
     throw UserError("peer_cuda --peer prl_cuda has no routine '" + pc.options().routine + "' (it offers prl)");
   static_assert(sizeof(PrlMatch) == 8 && sizeof(uint4) == 16, "match and packed record layouts");
+  const PrlWeights weights = prl_weights_of(pc);  // first: it refuses a spec of another md_hom
   const std::vector<uint4> a_host = packed_records(pc.input("a")), b_host = packed_records(pc.input("b"));
-  const PrlWeights weights = prl_weights_of(pc);
   const int n = static_cast<int>(a_host.size()), m = static_cast<int>(b_host.size());
   auto upload_records = [&s](const std::vector<uint4>& host, const std::string& what) {
     float* device = s.allocate(host.size() * 4, what);
