@@ -93,7 +93,8 @@ void add_data_options(po::options_description& options) {
       ("param", po::value<std::vector<std::string>>()->composing(), "a param value, NAME=VALUE (repeatable)")  //
       ("input", po::value<std::vector<std::string>>()->composing(),
        "read input NAME from FILE (.npy for numeric types, raw .bin for structs): NAME=FILE (repeatable)")  //
-      ("prl-data", "inputs a, b and freq from the seeded synthetic record generator (for apps/prl.mdh)")    //
+      ("prl-data",
+       "inputs a, b and freq or agree, differ from the seeded synthetic record generator (apps/prl*.mdh)")  //
       ("seed", po::value<uint64_t>()->default_value(1), "seed of the inputs not given with --input");
 }
 

@@ -129,9 +129,9 @@ PeerCase::PeerCase(PeerOptions options) : options_(std::move(options)) {
   context_ = std::make_unique<Context>(select_device(options_.device));
   std::map<std::string, HostBuffer> inputs;
   // PRL's inputs come from the synthetic record generator, as `mdh run --prl-data` makes them.
-  if (options_.routine == "prl" || bound.mdh->name == "prl") {
+  if (options_.routine == "prl" || bound.mdh->name == "prl" || bound.mdh->name == "prl_weights") {
     PrlData data = make_prl_data(bound, options_.seed);
-    for (HostBuffer* b : {&data.a, &data.b, &data.freq}) inputs.emplace(b->name, std::move(*b));
+    for (HostBuffer* b : data.buffers()) inputs.emplace(b->name, std::move(*b));
   }
   run_ = std::make_unique<MdHomRun>(*context_, std::move(bound), std::move(inputs),
                                     std::map<std::string, std::string>{}, options_.seed);

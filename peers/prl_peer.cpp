@@ -1,6 +1,6 @@
 // peer_prl: probabilistic record linkage on every core of the CPU, written as an expert would for this machine: the
-// weights of apps/prl.mdh precomputed per field and value (prl_weights.h, set-up), `b` stored field by field so that
-// the pair loop is a vectorisable compare-and-add over a chunk of `b`, one std::thread per hardware thread over
+// weights precomputed per field and value (apps/prl_weights.mdh's tables, prl_weights.h), `b` stored field by field so
+// that the pair loop is a vectorisable compare-and-add over a chunk of `b`, one std::thread per hardware thread over
 // contiguous blocks of `a`. Weights add in field order, as the spec's scalar function does, so they equal the
 // reference's; ties go to the smaller index of b. Built with -O3 and -march (MDH_PEERS_MARCH, default native).
 // Device time = call time = steady time per call = host wall time, thread creation and joining included.
@@ -24,7 +24,7 @@ struct Match {
   float weight;
   int32_t index;
 };
-static_assert(sizeof(Match) == 8, "match must be laid out as in apps/prl.mdh");
+static_assert(sizeof(Match) == 8, "match must be laid out as in apps/prl_weights.mdh");
 
 struct PrlOperands {
   std::vector<PrlRecord> a;
@@ -87,17 +87,15 @@ std::vector<PrlRecord> records_of(const HostBuffer& buffer) {
 PeerSetup prepare_prl(PeerCase& pc) {
   if (pc.options().routine != "prl")
     throw UserError("peer_prl has no routine '" + pc.options().routine + "' (it offers prl)");
-  pc.require_md_hom("prl");
+  PrlWeights weights = prl_weights_of(pc);
   const unsigned threads = host_cpu_threads();
   auto ops = std::make_shared<PrlOperands>();
   ops->a = records_of(pc.input("a"));
   const std::vector<PrlRecord> b = records_of(pc.input("b"));
-  const std::vector<float> freq = float_values(pc.input("freq"));
   ops->b_count = b.size();
   ops->b_fields.resize(static_cast<size_t>(kPrlFields) * b.size());
   for (size_t j = 0; j < b.size(); ++j)
     for (int f = 0; f < kPrlFields; ++f) ops->b_fields[static_cast<size_t>(f) * b.size() + j] = b[j][f];
-  PrlWeights weights = prl_weights(freq);
   ops->agree_weight = std::move(weights.agree);
   ops->differ_weight = std::move(weights.differ);
   ops->best.assign(ops->a.size(), Match{0.0f, 0});
@@ -113,7 +111,7 @@ PeerSetup prepare_prl(PeerCase& pc) {
   setup.call_time_includes = "host wall time: starting the threads, linking every record of a, joining";
   setup.steady_time_includes = "host steady clock around n calls back to back, each starting and joining its threads";
   setup.notes["threads"] = threads;
-  setup.notes["setup_not_timed"] = "weight tables from freq; b transposed to field-major";
+  setup.notes["setup_not_timed"] = "weight tables (the spec's, or from freq); b transposed to field-major";
   auto call = [ops, threads] { link_records(*ops, threads); };
   setup.run_once = [call] {
     const double start = now_ns();

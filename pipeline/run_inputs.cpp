@@ -49,7 +49,7 @@ RunInputs load_run_inputs(const BoundMdh& bound, const DataOptions& options) {
   }
   if (options.prl_data) {
     PrlData prl = make_prl_data(bound, data.seed);
-    for (HostBuffer* b : {&prl.a, &prl.b, &prl.freq})
+    for (HostBuffer* b : prl.buffers())
       if (!data.inputs.count(b->name)) data.inputs.emplace(b->name, std::move(*b));
   }
   return data;

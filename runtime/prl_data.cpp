@@ -116,6 +116,20 @@ void check_record_buffer(const BoundMdh& bound, int k) {
                     " extent(s)");
 }
 
+// One of the float[14][256] tables, filled with `values`.
+HostBuffer table_buffer(const BoundMdh& bound, int k, const std::vector<float>& values) {
+  const Mdh& mdh = *bound.mdh;
+  const std::string& name = mdh.buffers[k].name;
+  if (mdh.buffers[k].type != ElementType{ScalarType::Float, ""} ||
+      bound.buffer_extents[k] != std::vector<int64_t>{kPrlFields, kPrlValues})
+    throw UserError("the PRL data generator needs " + name + " : float[14][256]; spec '" + mdh.name + "' declares " +
+                    name + " : " + make_host_buffer(bound, k).declaration());
+  HostBuffer out = make_host_buffer(bound, k);
+  MDH_INTERNAL_ASSERT(out.bytes.size() == values.size() * sizeof(float), "table size");
+  std::memcpy(out.bytes.data(), values.data(), out.bytes.size());
+  return out;
+}
+
 HostBuffer records_buffer(const BoundMdh& bound, int k, const std::vector<PrlRecord>& records) {
   HostBuffer out = make_host_buffer(bound, k);
   MDH_INTERNAL_ASSERT(out.bytes.size() == records.size() * kPrlFields, "record buffer size");
@@ -159,21 +173,48 @@ PrlRecords generate_prl_records(int64_t n, int64_t m, uint64_t seed) {
   return out;
 }
 
+PrlWeights prl_weights(const std::vector<float>& freq) {
+  if (freq.size() != static_cast<size_t>(kPrlFields * kPrlValues)) throw UserError("table freq must be float[14][256]");
+  PrlWeights w;
+  w.agree.resize(freq.size());
+  w.differ.resize(freq.size());
+  for (int f = 0; f < kPrlFields; ++f)
+    for (int v = 0; v < kPrlValues; ++v) {
+      const size_t at = static_cast<size_t>(f * kPrlValues + v);
+      const float u = freq[at], m = kPrlMatchProbability[f];
+      w.agree[at] = std::log(m / u);
+      w.differ[at] = std::log((1.0f - m) / (1.0f - u));
+    }
+  return w;
+}
+
+std::vector<HostBuffer*> PrlData::buffers() {
+  std::vector<HostBuffer*> out{&a, &b};
+  for (std::optional<HostBuffer>* table : {&freq, &agree, &differ})
+    if (*table) out.push_back(&**table);
+  return out;
+}
+
 PrlData make_prl_data(const BoundMdh& bound, uint64_t seed) {
   const Mdh& mdh = *bound.mdh;
-  int a = find_buffer_or_fail(mdh, "a", "buffers a, b (14-byte records) and freq : float[14][256]");
-  int b = find_buffer_or_fail(mdh, "b", "buffers a, b (14-byte records) and freq : float[14][256]");
-  int freq = find_buffer_or_fail(mdh, "freq", "buffers a, b (14-byte records) and freq : float[14][256]");
+  const std::string need = "buffers a, b (14-byte records) and freq : float[14][256] or agree, differ : float[14][256]";
+  int a = find_buffer_or_fail(mdh, "a", need);
+  int b = find_buffer_or_fail(mdh, "b", need);
+  const int freq = mdh.find_buffer("freq"), agree = mdh.find_buffer("agree"), differ = mdh.find_buffer("differ");
+  if (freq < 0 && (agree < 0 || differ < 0))
+    throw UserError("the PRL data generator needs " + need + "; spec '" + mdh.name +
+                    "' has no buffer 'freq' and not both of 'agree', 'differ'");
   check_record_buffer(bound, a);
   check_record_buffer(bound, b);
-  if (mdh.buffers[freq].type != ElementType{ScalarType::Float, ""} ||
-      bound.buffer_extents[freq] != std::vector<int64_t>{kPrlFields, kPrlValues})
-    throw UserError("the PRL data generator needs freq : float[14][256]; spec '" + mdh.name +
-                    "' declares freq : " + make_host_buffer(bound, freq).declaration());
 
   PrlRecords records = generate_prl_records(bound.buffer_extents[a][0], bound.buffer_extents[b][0], seed);
-  PrlData data{records_buffer(bound, a, records.a), records_buffer(bound, b, records.b), make_host_buffer(bound, freq)};
-  std::memcpy(data.freq.bytes.data(), records.freq.data(), records.freq.size() * sizeof(float));
+  PrlData data{records_buffer(bound, a, records.a), records_buffer(bound, b, records.b), {}, {}, {}};
+  if (freq >= 0) data.freq = table_buffer(bound, freq, records.freq);
+  if (agree >= 0 && differ >= 0) {
+    const PrlWeights weights = prl_weights(records.freq);
+    data.agree = table_buffer(bound, agree, weights.agree);
+    data.differ = table_buffer(bound, differ, weights.differ);
+  }
   return data;
 }
 

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "mdh/bind.h"
@@ -50,13 +51,33 @@ struct PrlRecords {
 ///    log(m / u) and log((1 - m) / (1 - u)) stay finite.
 PrlRecords generate_prl_records(int64_t n, int64_t m, uint64_t seed);
 
-struct PrlData {
-  HostBuffer a, b, freq;
+/// m_i of SAC'19: names 0.975, birth date 0.99, gender 0.999, municipality 0.9 (apps/prl.mdh's m_prob).
+constexpr float kPrlMatchProbability[kPrlFields] = {0.975f, 0.975f, 0.975f, 0.975f, 0.975f, 0.975f, 0.975f,
+                                                    0.975f, 0.975f, 0.99f,  0.99f,  0.99f,  0.999f, 0.9f};
+
+/// The weights of a field's value, precomputed once: a pair's weight is the sum, in field order, of agree[f][x_f]
+/// where field f agrees and differ[f][x_f] where it differs, x_f being the value in a's record.
+struct PrlWeights {
+  std::vector<float> agree, differ;  // [kPrlFields][kPrlValues] row-major
 };
 
-/// The generated records as the spec's buffers `a`, `b` (a 14-byte record of uchar fields, alignment 1) and
-/// `freq` (float[14][256]), with n and m taken from the bound extents of a and b. Throws UserError when the spec
-/// does not declare buffers of that shape.
+/// From the table freq[14][256] of relative frequencies u, in float: agree = log(m / u) and
+/// differ = log((1 - m) / (1 - u)), the expressions of apps/prl.mdh's scalar function. apps/prl_weights.mdh, the
+/// PRL peers and their references all take their tables from here, so their sums are the same bits.
+PrlWeights prl_weights(const std::vector<float>& freq);
+
+struct PrlData {
+  HostBuffer a, b;
+  std::optional<HostBuffer> freq, agree, differ;  // the tables the spec declares
+
+  /// a, b and the tables present, to move into a run's inputs.
+  std::vector<HostBuffer*> buffers();
+};
+
+/// The generated records as the spec's buffers `a`, `b` (a 14-byte record of uchar fields, alignment 1), and the
+/// tables `freq` (float[14][256], apps/prl.mdh) and/or `agree`, `differ` (float[14][256] each, prl_weights of
+/// freq: apps/prl_weights.mdh), with n and m taken from the bound extents of a and b. Throws UserError when the
+/// spec does not declare buffers of that shape, or none of those tables.
 PrlData make_prl_data(const BoundMdh& bound, uint64_t seed);
 
 }  // namespace mdh

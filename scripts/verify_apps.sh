@@ -19,6 +19,7 @@ cases=(
   "apps/jacobi3d.mdh|I=64,J=64,K=64|"
   "apps/mcc.mdh|N=1,P=7,Q=7,K=64,C=64,R=3,S=3|"
   "apps/prl.mdh|N=1024,M=1024|--prl-data"
+  "apps/prl_weights.mdh|N=1024,M=1024|--prl-data"
   "apps/tc/abcdef-gdab-efgc.mdh|A=12,B=8,C=8,D=8,E=12,F=8,G=12|"
 )
 

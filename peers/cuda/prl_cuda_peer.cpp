@@ -29,10 +29,9 @@ std::vector<uint4> packed_records(const HostBuffer& buffer) {
 void prepare_prl_cuda(PeerCase& pc, CudaState& s, PeerSetup& setup) {
   if (pc.options().routine != "prl")
     throw UserError("peer_cuda --peer prl_cuda has no routine '" + pc.options().routine + "' (it offers prl)");
-  pc.require_md_hom("prl");
   static_assert(sizeof(PrlMatch) == 8 && sizeof(uint4) == 16, "match and packed record layouts");
+  const PrlWeights weights = prl_weights_of(pc);  // first: it refuses a spec of another md_hom
   const std::vector<uint4> a_host = packed_records(pc.input("a")), b_host = packed_records(pc.input("b"));
-  const PrlWeights weights = prl_weights(float_values(pc.input("freq")));
   const int n = static_cast<int>(a_host.size()), m = static_cast<int>(b_host.size());
   auto upload_records = [&s](const std::vector<uint4>& host, const std::string& what) {
     float* device = s.allocate(host.size() * 4, what);
@@ -62,7 +61,7 @@ void prepare_prl_cuda(PeerCase& pc, CudaState& s, PeerSetup& setup) {
       "global memory, read once per record of a into registers); best {float, int}[N] as the spec";
   setup.notes["threads_per_record_of_a"] = best_lanes;
   setup.notes["threads_per_record_ns"] = tried;
-  setup.notes["setup_not_timed"] = "weight tables from freq; records packed to 16 bytes";
+  setup.notes["setup_not_timed"] = "weight tables (the spec's, or from freq); records packed to 16 bytes";
   s.enqueue = [&s, a, n, b, m, agree, differ, best, best_lanes] {
     check_cuda(launch_prl(a, n, b, m, agree, differ, best, best_lanes, s.stream), "prl kernel");
   };

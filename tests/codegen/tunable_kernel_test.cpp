@@ -79,6 +79,7 @@ TEST(TunableKernel, DefaultConfigOfEveryAppWithTheDevicesVectorWidth) {
       {"apps/jacobi3d.mdh", "I=5,J=6,K=7"},
       {"apps/mcc.mdh", "N=1,P=3,Q=5,K=20,C=19,R=2,S=3"},
       {"apps/prl.mdh", "N=40,M=9"},
+      {"apps/prl_weights.mdh", "N=40,M=9"},
   };
   std::vector<std::string> apps;
   for (const char* folder : {"apps", "apps/tc"})

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <map>
 
 #include "codegen/reference_kernel.h"
 #include "mdh/parser.h"
@@ -164,15 +165,19 @@ TEST(Apps, TensorContractions) {
   }
 }
 
-TEST(Apps, Prl) {
+// Both PRL specs against the independent reference, which computes the weights per pair in double from freq:
+// apps/prl.mdh takes freq, apps/prl_weights.mdh the weight tables computed from it.
+void check_prl(const std::string& spec) {
   for (auto [n, m] : {std::pair{64, 200}, std::pair{13, 101}}) {
-    SCOPED_TRACE("N=" + std::to_string(n) + " M=" + std::to_string(m));
-    auto mdh = parse_spec_file(app_path("prl.mdh"));
+    SCOPED_TRACE(spec + " N=" + std::to_string(n) + " M=" + std::to_string(m));
+    auto mdh = parse_spec_file(app_path(spec));
     BoundMdh bound = bind(mdh, parse_size_binding("N=" + std::to_string(n) + ",M=" + std::to_string(m)));
     PrlData data = make_prl_data(bound, 3);
     std::vector<uint8_t> a(data.a.bytes.begin(), data.a.bytes.end()), b(data.b.bytes.begin(), data.b.bytes.end());
-    std::vector<float> freq = floats(data.freq);
-    MdHomRun run(shared_context(), bound, {{"a", data.a}, {"b", data.b}, {"freq", data.freq}}, {}, 7);
+    const std::vector<float> freq = generate_prl_records(n, m, 3).freq;
+    std::map<std::string, HostBuffer> inputs;
+    for (HostBuffer* buffer : data.buffers()) inputs.emplace(buffer->name, *buffer);
+    MdHomRun run(shared_context(), bound, inputs, {}, 7);
     run.run(generate_reference_kernel(bound, PreambleOptions{}), 0, 1);
     HostBuffer out = run.read_output();
     ASSERT_EQ(out.element_size, 8u);
@@ -196,6 +201,14 @@ TEST(Apps, Prl) {
     EXPECT_GT(links, 0) << "the generator plants near-duplicates, so some best matches must be at least possible "
                            "links (w >= 15)";
   }
+}
+
+TEST(Apps, Prl) {
+  check_prl("prl.mdh");
+}
+
+TEST(Apps, PrlWeights) {
+  check_prl("prl_weights.mdh");
 }
 
 }  // namespace

@@ -253,6 +253,7 @@ TEST(Cli, EveryAppVerifiesAtItsRealWorldSize) {
       {"apps/jacobi3d.mdh", "I=256,J=256,K=256"},
       {"apps/mcc.mdh", "N=1,P=7,Q=7,K=512,C=512,R=3,S=3"},
       {"apps/prl.mdh", "N=32768,M=1024 --prl-data"},
+      {"apps/prl_weights.mdh", "N=32768,M=1024 --prl-data"},
       {"apps/tc/abcdef-gdab-efgc.mdh", "A=24,B=16,C=16,D=16,E=24,F=16,G=24"},
       {"apps/tc/abcdef-gdac-efgb.mdh", "A=24,B=16,C=16,D=16,E=24,F=16,G=24"},
       {"apps/tc/abcdef-gdbc-efga.mdh", "A=24,B=16,C=16,D=16,E=24,F=16,G=24"},
@@ -271,9 +272,11 @@ TEST(Cli, EveryAppVerifiesAtItsRealWorldSize) {
 }
 
 TEST(Cli, RunPrlWithGeneratedRecords) {
-  Result r = mdh_cli("run apps/prl.mdh --size N=17,M=31 --prl-data --repeat 1 --verify");
-  EXPECT_EQ(r.status, 0) << r.output;
-  EXPECT_NE(r.output.find("PASS"), std::string::npos) << r.output;
+  for (const char* spec : {"apps/prl.mdh", "apps/prl_weights.mdh"}) {
+    Result r = mdh_cli(std::string("run ") + spec + " --size N=17,M=31 --prl-data --repeat 1 --verify");
+    EXPECT_EQ(r.status, 0) << spec << '\n' << r.output;
+    EXPECT_NE(r.output.find("PASS"), std::string::npos) << spec << '\n' << r.output;
+  }
 }
 
 TEST(Cli, ParamsAndNpyFilesRoundTrip) {

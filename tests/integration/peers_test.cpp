@@ -418,6 +418,14 @@ TEST(Peers, PrlValidatesAgainstTheReference) {
   EXPECT_EQ(run.record.at("bytes").get<double>(), 14.0 * 64 + 14.0 * 300 + 4.0 * 14 * 256 + 8.0 * 64);
 }
 
+// The spec the experiments' PRL rows run: the peer takes its weight tables as they are.
+TEST(Peers, PrlTakesTheWeightTablesOfPrlWeights) {
+  PeerRun run = run_peer("peer_prl", "--routine prl" + spec("prl_weights.mdh") + " --size N=64,M=300 --label test");
+  expect_validated_record(run, "cpp-threads", "prl");
+  EXPECT_EQ(run.record.at("flops").get<double>(), 14.0 * 64 * 300);
+  EXPECT_EQ(run.record.at("bytes").get<double>(), 14.0 * 64 + 14.0 * 300 + 8.0 * 14 * 256 + 8.0 * 64);
+}
+
 // device_peak's limits on the default device (PoCL here), at its quick sizes: positive numbers that follow from
 // the recorded work and times, and an FMA result equal to the recurrences recomputed here in double precision, so
 // that a compiler folding the chains away (or running fewer iterations) fails the test instead of inflating the peak.

@@ -78,6 +78,8 @@ INSTANTIATE_TEST_SUITE_P(
         AppCase{"mcc.mdh", "N=1,P=7,Q=7,K=512,C=512,R=3,S=3", 2.0 * 49 * 512 * 512 * 9,
                 4.0 * (9 * 9 * 512 + 512 * 9 * 512 + 49 * 512)},
         AppCase{"prl.mdh", "N=32768,M=1024", 42.0 * 32768 * 1024, 14.0 * 32768 + 14 * 1024 + 4 * 14 * 256 + 8 * 32768},
+        AppCase{"prl_weights.mdh", "N=32768,M=1024", 14.0 * 32768 * 1024,
+                14.0 * 32768 + 14 * 1024 + 2 * 4 * 14 * 256 + 8 * 32768},
         // tc_bytes(TA, TB, TC): the products of the extents each file declares for its buffers.
         AppCase{"tc/abcdef-gdab-efgc.mdh", kTcSizesDab, kTcFlopsDab,
                 tc_bytes(24 * 16 * 24 * 16, 24 * 16 * 24 * 16, kTcOutputDab)},
@@ -103,7 +105,7 @@ TEST(Apps, EveryShippedSpecIsCovered) {
   int specs = 0;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(app("")))
     if (entry.path().extension() == ".mdh") ++specs;
-  EXPECT_EQ(specs, 19);
+  EXPECT_EQ(specs, 20);
 }
 
 TEST(Apps, PrlReadsAsTheIssueWritesIt) {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "mdh/parser.h"
@@ -118,11 +119,52 @@ TEST(PrlData, BuffersMatchTheSpec) {
   PrlRecords r = generate_prl_records(100, 60, 11);
   EXPECT_EQ(data.a.declaration(), "record[100]");
   EXPECT_EQ(data.b.declaration(), "record[60]");
-  EXPECT_EQ(data.freq.declaration(), "float[14][256]");
   ASSERT_EQ(data.a.bytes.size(), 1400u);
   EXPECT_EQ(std::memcmp(data.a.bytes.data() + 14 * 99, r.a[99].data(), 14), 0);
   EXPECT_EQ(std::memcmp(data.b.bytes.data(), r.b[0].data(), 14), 0);
-  EXPECT_EQ(std::memcmp(data.freq.bytes.data(), r.freq.data(), r.freq.size() * 4), 0);
+  ASSERT_TRUE(data.freq.has_value());
+  EXPECT_EQ(data.freq->declaration(), "float[14][256]");
+  EXPECT_EQ(std::memcmp(data.freq->bytes.data(), r.freq.data(), r.freq.size() * 4), 0);
+  EXPECT_FALSE(data.agree.has_value());
+  EXPECT_EQ(data.buffers().size(), 3u);
+}
+
+// apps/prl_weights.mdh's tables: the weights of the generated freq, in float as the expressions of apps/prl.mdh
+// compute them, checked here against those expressions at a few values.
+TEST(PrlData, WeightTablesComeFromTheGeneratedFrequencies) {
+  std::string spec = kPrlSpec;
+  spec.replace(spec.find("table  freq : float[14][256]"), 28,
+               "table  agree : float[14][256]\ntable  differ : float[14][256]");
+  BoundMdh bound = bind(parse_spec(spec, "prl_weights.mdh"), {{"N", 100}, {"M", 60}});
+  PrlData data = make_prl_data(bound, 11);
+  PrlRecords r = generate_prl_records(100, 60, 11);
+  EXPECT_FALSE(data.freq.has_value());
+  ASSERT_TRUE(data.agree.has_value() && data.differ.has_value());
+  EXPECT_EQ(data.buffers().size(), 4u);
+  EXPECT_EQ(data.differ->declaration(), "float[14][256]");
+  const PrlWeights w = prl_weights(r.freq);
+  EXPECT_EQ(std::memcmp(data.agree->bytes.data(), w.agree.data(), w.agree.size() * 4), 0);
+  EXPECT_EQ(std::memcmp(data.differ->bytes.data(), w.differ.data(), w.differ.size() * 4), 0);
+  for (int at : {0, kGender * kPrlValues + 1, kMunicipality * kPrlValues + 3}) {
+    const float u = r.freq[at], m = kPrlMatchProbability[at / kPrlValues];
+    EXPECT_EQ(w.agree[at], std::log(m / u)) << at;
+    EXPECT_EQ(w.differ[at], std::log((1.0f - m) / (1.0f - u))) << at;
+  }
+}
+
+TEST(PrlData, SpecsWithoutWeightsOrFrequenciesAreRefused) {
+  std::string spec = kPrlSpec;
+  spec.replace(spec.find("table  freq : float[14][256]"), 28, "table  agree : float[14][256]");
+  spec.replace(spec.find("freq[f][x.field[f]]"), 19, "agree[f][x.field[f]]");
+  BoundMdh bound = bind(parse_spec(spec, "prl.mdh"), {{"N", 4}, {"M", 4}});
+  try {
+    make_prl_data(bound, 1);
+    FAIL();
+  } catch (const UserError& e) {
+    EXPECT_STREQ(e.what(),
+                 "the PRL data generator needs buffers a, b (14-byte records) and freq : float[14][256] or agree, "
+                 "differ : float[14][256]; spec 'prl' has no buffer 'freq' and not both of 'agree', 'differ'");
+  }
 }
 
 TEST(PrlData, OtherSpecsAreRefused) {
