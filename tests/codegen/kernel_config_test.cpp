@@ -504,14 +504,13 @@ TEST(KernelConfig, DefaultTilesForVectorsWithoutDedicatedLocalMemory) {
     const json s = config_to_json(short_k, default_config(short_k, cpu));
     EXPECT_EQ(s["PT_SIZE_j"], 32);
     EXPECT_EQ(s["VECTOR_LANES"], 16);
-    // Private tiles that divide the extents (1008 = 126 x 8 = 63 x 16); the divisor of 1008 nearest to two vectors
-    // (36) is no multiple of 16, so j keeps the tile of one vector cached privately; k (1008 = 63 x 16) has no even
-    // split into whole private tiles, so it stays whole.
+    // Private tiles that divide the extents (1008 = 126 x 8 = 21 x 48): along j the divisor of 1008 nearest to two
+    // vectors that is a multiple of one (48, three vectors), computed in lanes.
     const BoundMdh odd = bind_app("apps/gemm.mdh", "I=1008,J=1008,K=1008");
     const json o = config_to_json(odd, default_config(odd, cpu));
     EXPECT_EQ(o["LT_SIZE_i"], 8);
-    EXPECT_EQ(o["LT_SIZE_j"], 16);
-    EXPECT_EQ(o["NUM_WG_k"], 1);
+    EXPECT_EQ(o["LT_SIZE_j"], 48);
+    EXPECT_EQ(o["VECTOR_LANES"], 16);
     // GEMM 4096^3: 4 slices of its 64-MiB output would pass the partial results' budget (64 MiB): k stays whole.
     const BoundMdh big = bind_app("apps/gemm.mdh", "I=4096,J=4096,K=4096");
     const json g = config_to_json(big, default_config(big, cpu));
@@ -534,12 +533,12 @@ TEST(KernelConfig, DefaultTilesForVectorsWithoutDedicatedLocalMemory) {
     EXPECT_EQ(j["VECTOR_LANES"], 16);
     EXPECT_EQ(j["MEM_INP_P_A"], "none");
     EXPECT_EQ(j["MEM_INP_P_B"], "none");
-    // Where the lanes do not divide the tile (1000 = 8 x 125), nothing is packed: B's private cache keeps j
-    // innermost.
+    // At 1000 = 25 x 40 the tile along j is 40 columns in lanes of 8 (half vectors), and B is packed as at 1024.
     const BoundMdh odd = bind_app("apps/gemm_nt.mdh", "I=1000,J=1000,K=1000");
     const json o = config_to_json(odd, default_config(odd, cpu));
-    EXPECT_EQ(o["PACK_INP_B"], "spec");
-    EXPECT_EQ(o["BUF_ORDER_P_B"].dump(), "[1,0]");
+    EXPECT_EQ(o["PT_SIZE_j"], 40);
+    EXPECT_EQ(o["VECTOR_LANES"], 8);
+    EXPECT_EQ(o["PACK_INP_B"], "moving_innermost");
   }
   {
     // GEMV: 8 rows of A per work-item (x is shared along i), vectors along k; no shared reduction.

@@ -73,6 +73,8 @@ TEST(TunableKernel, DefaultConfigOfEveryAppWithTheDevicesVectorWidth) {
   const std::map<std::string, std::string> sizes{
       {"apps/gemm.mdh", "I=13,J=37,K=35"},
       {"apps/gemm_nt.mdh", "I=13,J=37,K=35"},
+      {"apps/gemm_half.mdh", "I=13,J=37,K=35"},
+      {"apps/gemm_bfloat16.mdh", "I=13,J=37,K=35"},
       {"apps/gemv.mdh", "I=37,K=70"},
       {"apps/dot.mdh", "K=1500"},  // long enough to share the reduction (two work-items of 32-element blocks)
       {"apps/gaussian.mdh", "I=9,J=20"},
