@@ -5,7 +5,6 @@
 #include <limits>
 
 #include "codegen/defaults/default_config_steps.h"
-#include "codegen/index_range.h"
 #include "codegen/parameter_families.h"
 #include "codegen/tensor_core.h"
 #include "codegen/tunable_geometry.h"
@@ -68,24 +67,6 @@ void shrink_private_tiles_until_valid(const BoundMdh& bound, const DeviceLimits&
     if (!mdh.dims[d].combine.is_concat()) continue;  // a reduction's local tile does not follow its private tile
     c.local_tile_size[d] = std::min<int64_t>(bound.dim_extents[d], c.num_wi[d] * c.private_tile_size[d]);
     c.num_wg[d] = (bound.dim_extents[d] + c.local_tile_size[d] - 1) / c.local_tile_size[d];
-  }
-}
-
-// Within about 2^31 / 6 of the end of the kernel's int indices, tiles that pass the end along a dimension wrap
-// (codegen/index_range.h): such a dimension keeps its work-groups (a split reduction's precision), with one
-// work-item each and tiles short enough that NUM_WG * LT_SIZE <= 2^31 - EXTENT, so the last tile of the last
-// work-group ends below 2^31.
-void keep_indices_within_int(const BoundMdh& bound, KernelConfig& c) {
-  constexpr int64_t kPastInt = int64_t{1} << 31;
-  for (size_t d = 0; d < bound.dim_extents.size(); ++d) {
-    const int64_t extent = bound.dim_extents[d];
-    if (tunable_index_reach(extent, c.local_tile_size[d], c.num_wg[d], c.num_wi[d], c.private_tile_size[d]) < kPastInt)
-      continue;
-    const int64_t room = kPastInt - extent;
-    c.num_wi[d] = c.private_tile_size[d] = 1;
-    c.num_wg[d] = std::min(c.num_wg[d], room);
-    c.local_tile_size[d] = std::clamp<int64_t>(room / c.num_wg[d], 1, c.local_tile_size[d]);  // never longer
-    c.num_wg[d] = std::min(c.num_wg[d], (extent + c.local_tile_size[d] - 1) / c.local_tile_size[d]);
   }
 }
 
@@ -237,7 +218,6 @@ KernelConfig default_config(const BoundMdh& bound, const DeviceLimits& limits) {
   // Reductions last in the work-group loop nest: the space requires it (LOOP_ORDER_G in families/loop_order.cpp).
   std::stable_partition(c.loop_order[0].begin(), c.loop_order[0].end(),
                         [&](int d) { return mdh.dims[d].combine.is_concat(); });
-  keep_indices_within_int(bound, c);
   shrink_private_tiles_until_valid(bound, limits, c);
   if (limits.local_memory_dedicated) {
     copy_local_caches_in_vectors(bound, c);

@@ -39,6 +39,9 @@ struct PreambleOptions {
   /// emit_scalar_function only: its inputs and result are vectors of this many elements of their type (VECTOR_LANES;
   /// only for a lanewise f without windows, codegen/vector_lanes.h). 1: scalars.
   int64_t vector_lanes = 1;
+  /// The tunable kernel computes its positions along the dimensions in `long` even where `int` holds them: tests
+  /// of that code at small sizes. Without it, only where needs_wide_indices (codegen/index_range.h).
+  bool wide_indices = false;
 };
 
 bool can_promote_to_double(const Mdh& mdh);

@@ -234,6 +234,15 @@ Condition without_effect_neutral(const FamilyContext& context, const ParameterFa
 
 }  // namespace
 
+bool needs_wide_indices(const BoundMdh& bound, const KernelConfig& config) {
+  constexpr int64_t kMaxIndex = std::numeric_limits<int32_t>::max();
+  for (size_t d = 0; d < bound.dim_extents.size(); ++d)
+    if (tunable_index_reach(bound.dim_extents[d], config.local_tile_size.at(d), config.num_wg.at(d),
+                            config.num_wi.at(d), config.private_tile_size.at(d)) > kMaxIndex)
+      return true;
+  return false;
+}
+
 TuningSpace make_tuning_space(const BoundMdh& bound, const DeviceLimits& limits) {
   const Mdh& mdh = *bound.mdh;
   const std::vector<int> reduction = mdh.reduction_dims();

@@ -92,11 +92,11 @@ void TunableEmitter::emit_box(Layer l, int a, const std::string& begin_prefix, c
       lo += " + " + str(c) + "*" + (c > 0 ? begin : last);
       ext += " + " + str(c < 0 ? -c : c) + "*(" + last + " - " + begin + ")";
     }
-    line("const int " + cache_var(l, a, lo_name, static_cast<int>(k)) + " = " + lo + ";");
+    line("const " + index_type() + " " + cache_var(l, a, lo_name, static_cast<int>(k)) + " = " + lo + ";");
     if (!with_extents) continue;
     if (!nonempty.empty()) ext = nonempty + " ? " + ext + " : 0";
     const std::string ext_name = lo_name.substr(0, lo_name.size() - 2) + "ext";
-    line("const int " + cache_var(l, a, ext_name, static_cast<int>(k)) + " = " + ext + ";");
+    line("const " + index_type() + " " + cache_var(l, a, ext_name, static_cast<int>(k)) + " = " + ext + ";");
   }
 }
 
@@ -258,16 +258,16 @@ void TunableEmitter::emit_prefetch(int r, bool first, const std::vector<bool>& l
       begin = first ? local_tile(r, "0") + "*" + macro("LT_SIZE", r) : next_tile_begin(r);
     else if (!loop_open[d])  // a reduction tile loop inside r's, of one tile per work-group
       begin = local_tile(di, "0") + "*" + macro("LT_SIZE", di);
-    line("const int next_begin_" + n + " = " + begin + ";");
+    line("const " + index_type() + " next_begin_" + n + " = " + begin + ";");
     if (edges) {  // the next tile's end, clipped as open_tile_loop clips it
-      line("const int next_end_" + n + " = " +
+      line("const " + index_type() + " next_end_" + n + " = " +
            (di != r && loop_open[d]
                 ? "tile_end_" + n
                 : "min(next_begin_" + n + " + " + macro("LT_SIZE", di) + ", " + macro("EXTENT", di) + ")") +
            ";");
       nonempty.push_back("next_end_" + n + " > next_begin_" + n);
     } else if (read_backwards[d]) {
-      line("const int next_end_" + n + " = next_begin_" + n + " + " + macro("LT_SIZE", di) + ";");
+      line("const " + index_type() + " next_end_" + n + " = next_begin_" + n + " + " + macro("LT_SIZE", di) + ";");
     }
   }
   if (edges) line("const int next_nonempty = " + join(nonempty, " && ") + ";");

@@ -13,7 +13,7 @@ std::vector<const FamilyEmitterHooks*> TunableEmitter::family_hooks() const {
 
 FamilyEmitContext TunableEmitter::family_context() {
   return FamilyEmitContext{b_, c_, g_, [this](const std::string& text) { line(text); },
-                           [this](const std::string& name, int64_t value) { define_tuning(name, value); }};
+                           [this](const std::string& name, int64_t value) { define_tuning(name, str(value)); }};
 }
 
 }  // namespace mdh::emitter

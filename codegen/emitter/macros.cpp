@@ -13,7 +13,7 @@
 namespace mdh::emitter {
 
 // ------------------------------------------------------------------ macros
-void TunableEmitter::define_tuning(const std::string& name, int64_t value) {
+void TunableEmitter::define_tuning(const std::string& name, const std::string& value) {
   out_ << "#ifndef " << name << "\n#define " << name << ' ' << value << "\n#endif\n";
 }
 
@@ -27,16 +27,16 @@ void TunableEmitter::emit_macros() {
   const int dims = static_cast<int>(m_.dims.size());
   out_ << "// Tuning parameters (override with -D; the launch sizes must then be changed to match).\n";
   for (int d = 0; d < dims; ++d) {
-    define_tuning(macro("NUM_WG", d), c_.num_wg[d]);
-    define_tuning(macro("NUM_WI", d), c_.num_wi[d]);
-    define_tuning(macro("LT_SIZE", d), c_.local_tile_size[d]);
-    define_tuning(macro("PT_SIZE", d), c_.private_tile_size[d]);
+    define_tuning(macro("NUM_WG", d), str(c_.num_wg[d]));
+    define_tuning(macro("NUM_WI", d), str(c_.num_wi[d]));
+    define_tuning(macro("LT_SIZE", d), size_literal(c_.local_tile_size[d]));
+    define_tuning(macro("PT_SIZE", d), size_literal(c_.private_tile_size[d]));
   }
   for (const FamilyEmitterHooks* hooks : family_hooks())
     if (hooks->tuning_macros) hooks->tuning_macros(family_context());
   out_ << "\n// Extents, and what the tuning parameters imply (see codegen/tunable_geometry.h).\n";
   for (int d = 0; d < dims; ++d) {
-    define(macro("EXTENT", d), str(b_.dim_extents[d]));
+    define(macro("EXTENT", d), size_literal(b_.dim_extents[d]));
     define(macro("LOCAL_TILES", d),
            "((" + macro("EXTENT", d) + " + " + macro("LT_SIZE", d) + " - 1) / " + macro("LT_SIZE", d) + ")");
     define(macro("TILES_PER_WG", d),

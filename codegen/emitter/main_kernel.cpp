@@ -189,7 +189,7 @@ void TunableEmitter::emit_results_write_back() {
       const int d = g_.concat_dims[n];
       const std::string step = "(" + slots[n] + " / " + macro("PT_SIZE", d) + ")*" + macro("STEP", d);
       const std::string element = slots[n] + " % " + macro("PT_SIZE", d);
-      line("const int " + dim(d) + " = tile_begin_" + dim(d) + " + " + step + " + " +
+      line("const " + index_type() + " " + dim(d) + " = tile_begin_" + dim(d) + " + " + step + " + " +
            (!strided(d)          ? "wi_" + dim(d) + "*" + macro("PT_SIZE", d) + " + " + element
             : run_length(d) == 1 ? owned_offset(d, element) + " + wi_" + dim(d)
                                  : owned_offset(d, element) + " + wi_" + dim(d) + "*" + str(run_length(d))) +

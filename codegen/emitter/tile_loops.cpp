@@ -139,18 +139,19 @@ void TunableEmitter::open_tile_loop(int d) {
     line("{");
     ++indent_;
     unrolled_ = {indent_, static_cast<size_t>(out_.tellp()), "tu_" + n + "*" + u};
-    line("const int t_" + n + " = " + unrolled_.counter + " + 0;");
+    line("const " + index_type() + " t_" + n + " = " + unrolled_.counter + " + 0;");
   } else {
-    open("for (int t_" + n + " = 0; t_" + n + " < " + macro("TILES_PER_WG", d) + "; ++t_" + n + ")");
+    open("for (" + index_type() + " t_" + n + " = 0; t_" + n + " < " + macro("TILES_PER_WG", d) + "; ++t_" + n + ")");
   }
   emit_tile_bounds(d);
 }
 
 void TunableEmitter::emit_tile_bounds(int d) {
   const std::string n = dim(d);
-  line("const int tile_begin_" + n + " = " + local_tile(d, "t_" + n) + "*" + macro("LT_SIZE", d) + ";");
-  line("const int tile_end_" + n + " = min(tile_begin_" + n + " + " + macro("LT_SIZE", d) + ", " + macro("EXTENT", d) +
-       ");");
+  line("const " + index_type() + " tile_begin_" + n + " = " + local_tile(d, "t_" + n) + "*" + macro("LT_SIZE", d) +
+       ";");
+  line("const " + index_type() + " tile_end_" + n + " = min(tile_begin_" + n + " + " + macro("LT_SIZE", d) + ", " +
+       macro("EXTENT", d) + ");");
 }
 
 // The unrolled tile loop along TunableGeometry::peeled_tile_loop: every group of tiles but the last in a loop whose
@@ -165,7 +166,7 @@ void TunableEmitter::emit_peeled_tile_loop(int d, const std::function<void()>& t
   std::ostringstream text;  // the body of a tile known to be full, at the indentation of the loop's copies
   std::swap(out_, text);
   indent_ += 2;
-  line("const int t_" + n + " = " + counter + " + 0;");
+  line("const " + index_type() + " t_" + n + " = " + counter + " + 0;");
   emit_tile_bounds(d);
   tile_body();
   indent_ -= 2;
@@ -186,7 +187,7 @@ void TunableEmitter::emit_peeled_tile_loop(int d, const std::function<void()>& t
   for (int64_t k = 0; k + 1 < g_.tile_loop_unroll; ++k) emit_tile_copy(full, counter, k);
   line("{");
   ++indent_;
-  line("const int t_" + n + " = " + counter + " + " + str(g_.tile_loop_unroll - 1) + ";");
+  line("const " + index_type() + " t_" + n + " = " + counter + " + " + str(g_.tile_loop_unroll - 1) + ";");
   emit_tile_bounds(d);
   tile_body();
   close();
@@ -225,7 +226,8 @@ void TunableEmitter::emit_private_elements(bool guarded) {
   std::vector<std::string> in_tile;
   for (size_t d = 0; d < m_.dims.size(); ++d) {
     const std::string n = dim(static_cast<int>(d));
-    line("const int " + n + " = pt_begin_" + n + " + " + owned_offset(static_cast<int>(d), "e_" + n) + ";");
+    line("const " + index_type() + " " + n + " = pt_begin_" + n + " + " + owned_offset(static_cast<int>(d), "e_" + n) +
+         ";");
     if (guarded && g_.step_fullness[d] != Fullness::Always) in_tile.push_back(n + " < pt_end_" + n);
   }
   if (!in_tile.empty()) open("if (" + join(in_tile, " && ") + ")");
@@ -281,14 +283,15 @@ void TunableEmitter::emit_local_tile(int prefetch) {
       // end, or the tile's where that comes first).
       const int di = static_cast<int>(d);
       const std::string step_begin = "tile_begin_" + n + " + ps_" + n + "*" + macro("STEP", di);
-      line("const int pt_begin_" + n + " = " + step_begin + " + wi_" + n +
+      line("const " + index_type() + " pt_begin_" + n + " = " + step_begin + " + wi_" + n +
            (!strided(di)         ? "*" + macro("PT_SIZE", di)
             : run_length(di) > 1 ? "*" + str(run_length(di))
                                  : "") +
            ";");
       const std::string end =
           strided(di) ? step_begin + " + " + macro("STEP", di) : "pt_begin_" + n + " + " + macro("PT_SIZE", di);
-      line("const int pt_end_" + n + " = " + (guarded ? "min(" + end + ", tile_end_" + n + ")" : end) + ";");
+      line("const " + index_type() + " pt_end_" + n + " = " + (guarded ? "min(" + end + ", tile_end_" + n + ")" : end) +
+           ";");
     }
     emit_private_tile_loads(guarded);
     emit_private_elements(guarded);

@@ -15,6 +15,7 @@
 
 #include "codegen/device_limits.h"
 #include "codegen/family_hooks.h"
+#include "codegen/index_range.h"
 #include "codegen/kernel_config.h"
 #include "codegen/launch_plan.h"
 #include "codegen/preamble.h"
@@ -86,6 +87,7 @@ class TunableEmitter {
       if (hooks->preamble_options) hooks->preamble_options(config, options_);
     for (const auto& d : m_.dims) dim_vars_.push_back(d.name);
     result_type_ = element_type_name(m_, m_.result_type(), options_);
+    wide_indices_ = options.wide_indices || needs_wide_indices(bound, config);
   }
 
   LaunchPlan emit();
@@ -93,6 +95,11 @@ class TunableEmitter {
  private:
   // ------------------------------------------------------------------ names
   const std::string& dim(int d) const { return m_.dims[d].name; }
+  // The type of positions along the dimensions (and of the tile counters they are computed from), and the suffix of
+  // the extents and tile sizes: `long` where positions may pass 2^31 (codegen/index_range.h), else `int`. The counts
+  // of work-groups and work-items stay `int`, so that built-ins such as min() never mix the two types.
+  std::string index_type() const { return wide_indices_ ? "long" : "int"; }
+  std::string size_literal(int64_t value) const { return str(value) + (wide_indices_ ? "L" : ""); }
   std::string macro(const char* family, int d) const { return std::string(family) + "_" + dim(d); }
   std::string access_id(int a) const;
   std::string cache_macro(Layer l, int a, const std::string& what) const;
@@ -148,7 +155,7 @@ class TunableEmitter {
   std::vector<std::optional<WindowBinding>> window_bindings() const;
 
   // ------------------------------------------------------------------ macros
-  void define_tuning(const std::string& name, int64_t value);
+  void define_tuning(const std::string& name, const std::string& value);
   void define(const std::string& name, const std::string& value) { out_ << "#define " << name << ' ' << value << '\n'; }
 
   std::string product_of(const char* family, const std::vector<int>& dims) const;
@@ -356,6 +363,7 @@ class TunableEmitter {
   int64_t subgroup_width_;  // CMB_WI shuffle's sub-groups (DeviceLimits::subgroup_width)
   std::vector<std::string> dim_vars_;
   std::string result_type_;
+  bool wide_indices_ = false;
   std::ostringstream out_;
   int indent_ = 0;
 };

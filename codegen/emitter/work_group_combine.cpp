@@ -125,7 +125,7 @@ void TunableEmitter::emit_last_group_fold(const std::vector<int>& concat_order) 
   std::vector<std::string> extents, clipped;
   for (int d : g_.concat_dims) {
     extents.push_back("(tile_end_" + dim(d) + " - tile_begin_" + dim(d) + ")");
-    clipped.push_back("max(" + extents.back() + ", 0)");
+    clipped.push_back("max(" + extents.back() + ", " + size_literal(0) + ")");
   }
   // Each extent clipped at zero: a work-group's last tiles may lie past the extent along several dimensions, and
   // the product of two negative extents is positive (the fold then read and wrote points outside the output).
@@ -136,7 +136,7 @@ void TunableEmitter::emit_last_group_fold(const std::vector<int>& concat_order) 
     line("int rest = q;");
     for (int n = static_cast<int>(g_.concat_dims.size()) - 1; n >= 0; --n) {
       const std::string v = dim(g_.concat_dims[n]);
-      line("const int " + v + " = tile_begin_" + v + " + rest % " + extents[n] + ";");
+      line("const " + index_type() + " " + v + " = tile_begin_" + v + " + rest % " + extents[n] + ";");
       line("rest /= " + extents[n] + ";");
     }
     line("(void)rest;");

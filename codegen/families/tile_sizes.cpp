@@ -3,7 +3,6 @@
 #include <set>
 
 #include "codegen/families/family_support.h"
-#include "codegen/index_range.h"
 
 namespace mdh::families {
 
@@ -116,29 +115,11 @@ void add_tile_sizes(std::vector<ParameterFamily>& table) {
     f.neutral = no_neutral;
     f.get = [](const KernelConfig& c, int d) { return c.num_wg.at(d); };
     f.set = [](KernelConfig& c, int d, int64_t v) { c.num_wg.at(d) = v; };
-    // A work-group beyond these would have no tile. And the kernel's `int` indices along the dimension must not wrap
-    // (a reduction of 2^31 - 1000 split over 1024 work-groups summed to 0); below 2^31 / 6 they cannot
-    // (codegen/index_range.h), and the spaces of smaller extents do without the constraint.
+    // A work-group beyond these would have no tile. Positions past 2^31 near the end of an extent are no constraint:
+    // the kernel then computes them in `long` (needs_wide_indices in codegen/index_range.h).
     f.member_constraints = [](const FamilyContext& x, int d) {
-      const int64_t extent = x.bound.dim_extents[d];
-      std::vector<Condition> out{x.parameter("NUM_WG", d) <=
-                                 ceil_div(Expr::constant(extent), x.parameter("LT_SIZE", d))};
-      if (extent <= kMaxOpenClIndex / 6) return out;
-      std::vector<ParameterRef> reads;
-      for (const char* family : {"LT_SIZE", "NUM_WG", "NUM_WI", "PT_SIZE"}) reads.push_back({family_index(family), d});
-      const Expr reach = Expr::measured("largest int index along " + x.bound.mdh->dims[d].name, reads,
-                                        [extent, reads](const ValueSource& v) {
-                                          return tunable_index_reach(extent, v.value(reads[0]), v.value(reads[1]),
-                                                                     v.value(reads[2]), v.value(reads[3]));
-                                        });
-      // The parts each reading fewer sizes first, so that the space's trees prune early (the extent alone bounds
-      // LT_SIZE near 2^31).
-      const Expr past_int = Expr::named_constant(kMaxOpenClIndex + 1, "2^31 (past the kernel's int indices)");
-      const Expr lt = x.parameter("LT_SIZE", d);
-      out.push_back(Expr::constant(extent) + lt <= past_int);
-      out.push_back(lt + x.parameter("NUM_WI", d) * x.parameter("PT_SIZE", d) <= past_int);
-      out.push_back(reach <= Expr::named_constant(kMaxOpenClIndex, "2147483647 (the kernel's int indices)"));
-      return out;
+      return std::vector<Condition>{x.parameter("NUM_WG", d) <=
+                                    ceil_div(Expr::constant(x.bound.dim_extents[d]), x.parameter("LT_SIZE", d))};
     };
     table.push_back(f);
   }

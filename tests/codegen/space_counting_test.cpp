@@ -9,6 +9,7 @@
 #include "codegen/default_config.h"
 #include "codegen/families/family_support.h"
 #include "codegen/index_range.h"
+#include "codegen/tunable_kernel.h"
 #include "codegen/tuning_space.h"
 #include "pipeline/tuning_search_space.h"
 #include "tests/codegen/codegen_test_support.h"
@@ -48,8 +49,8 @@ TEST(SpaceCounting, ExtentProductsSaturate) {
 }
 
 TEST(SpaceCounting, ThreeReductionsOfTwoToThe31) {
-  // At 2^28 - 57, a prime (few tile sizes divide it) below 2^31 / 6, where the kernel's int indices bound no tile,
-  // and at 2^31 - 1, where they leave few tiles (IndicesNearTwoToThe31StayWithinInt) and the space is smaller.
+  // At 2^28 - 57, a prime (few tile sizes divide it), and at 2^31 - 1, a prime whose kernels compute in `long`
+  // (IndicesNearTwoToThe31AreWide).
   for (const int64_t extent : {int64_t{268435399}, int64_t{2147483647}}) {
     const BoundMdh bound = testing::bind_spec_text(kThreeReductions, "big.mdh", "R=" + std::to_string(extent));
     for (const DeviceLimits& limits : {testing::first_device_limits(), testing::h200_device_limits()}) {
@@ -80,47 +81,52 @@ TEST(SpaceCounting, TwentyDimensions) {
   EXPECT_GE(search.size().str().size(), 56u) << search.size().str();
 }
 
-// Near 2^31 the kernel's int indices bound the tiles: a reduction of 2^31 - 647 split as before over 1024 work-groups
-// of 2^21 made EXTENT + LT_SIZE - 1 wrap, and the kernel summed to 0. The space says so, and the default fits.
-TEST(SpaceCounting, IndicesNearTwoToThe31StayWithinInt) {
+// Near 2^31 a kernel's positions pass the end of `int`: a reduction of 2^31 - 647 split over 1024 work-groups of
+// 2^21 made EXTENT + LT_SIZE - 1 wrap, and the kernel summed to 0. Such a kernel computes them in `long`, so the space
+// keeps every split and the default splits a reduction of 2^31 - 1 as it splits shorter ones; smaller extents keep
+// `int` (and their kernels' bytes).
+TEST(SpaceCounting, IndicesNearTwoToThe31AreWide) {
   const char* const broadcast =
       "md_hom broadcast\nsize I R\ninput A : float[I]\noutput B : float[I]\nview (i < I, r < R) : A[i] -> B[i]\n"
       "scalar (a) = a\ncombine (++, +)\n";
-  const BoundMdh bound = testing::bind_spec_text(broadcast, "broadcast.mdh", "I=1,R=2147483001");
   EXPECT_EQ(tunable_index_reach(2147483001, 2097152, 1024, 1, 4), int64_t{2147483001} + 2097152 - 1);
   EXPECT_EQ(tunable_index_reach(2147483001, 1, 2147483001, 1, 1), 2147483001);
   EXPECT_GT(tunable_index_reach(2147483647, 2147483647, 2147483647, 2147483647, 2147483647), int64_t{1} << 62);
-  for (const DeviceLimits& limits : {testing::first_device_limits(), testing::h200_device_limits()}) {
-    const TuningSpace space = make_tuning_space(bound, limits);
-    KernelConfig config = default_config(bound, limits);  // checked valid inside
-    EXPECT_LE(tunable_index_reach(2147483001, config.local_tile_size[1], config.num_wg[1], config.num_wi[1],
-                                  config.private_tile_size[1]),
-              2147483647);
-    EXPECT_GT(config.num_wg[1], 1) << "the long reduction stays split";
-    // The first violation of the config with r's tiles of `tile` over 1024 work-groups.
-    const auto violation = [&](int64_t tile) {
-      config.local_tile_size[1] = tile;
+  for (const int64_t extent : {int64_t{2147483001}, int64_t{2147483647}}) {
+    const BoundMdh bound = testing::bind_spec_text(broadcast, "broadcast.mdh", "I=1,R=" + std::to_string(extent));
+    for (const DeviceLimits& limits : {testing::first_device_limits(), testing::h200_device_limits()}) {
+      const TuningSpace space = make_tuning_space(bound, limits);
+      KernelConfig config = default_config(bound, limits);  // checked valid inside
+      EXPECT_GE(config.num_wg[1], 512) << "the long reduction is split at " << extent;
+      EXPECT_TRUE(needs_wide_indices(bound, config));
+      const LaunchPlan plan = generate_tunable_kernel(bound, config, limits);
+      EXPECT_NE(plan.source.find("#define EXTENT_r " + std::to_string(extent) + "L\n"), std::string::npos);
+      EXPECT_NE(plan.source.find("const long tile_begin_r = "), std::string::npos);
+      // Tiles of 2^21 over 1024 work-groups, whose last positions pass 2^31, are valid.
+      config.local_tile_size[1] = 2097152;
       config.num_wg[1] = 1024;
-      return first_violation(space, assignment_from_config(space, config)).value_or("");
-    };
-    const std::string why = violation(2097152);
-    EXPECT_EQ(
-        why.rfind("violates 2147483001 + LT_SIZE_r <= 2^31 (past the kernel's int indices) (LT_SIZE_r = 2097152)", 0),
-        0u)
-        << why;
-    const std::string reach = violation(640);
-    EXPECT_EQ(
-        reach.rfind("violates largest int index along r <= 2147483647 (the kernel's int indices) (largest int index "
-                    "along r = ",
-                    0),
-        0u)
-        << reach;
+      EXPECT_EQ(first_violation(space, assignment_from_config(space, config)), std::nullopt);
+      EXPECT_TRUE(needs_wide_indices(bound, config));
+      // (The scratch buffers of partial results keep their bound: their index stays `int`.)
+      for (const TuningConstraint& c : space.constraints) {
+        EXPECT_EQ(c.description().find("largest int index"), std::string::npos) << c.description();
+        EXPECT_EQ(c.description().find("past the kernel's int"), std::string::npos) << c.description();
+      }
+    }
   }
-  // Extents below 2^31 / 6 cannot pass the end: their spaces hold no such constraint.
-  const TuningSpace small = make_tuning_space(testing::bind_spec_text(broadcast, "broadcast.mdh", "I=1,R=357913941"),
-                                              testing::first_device_limits());
-  for (const TuningConstraint& c : small.constraints)
-    EXPECT_EQ(c.description().find("largest int index"), std::string::npos) << c.description();
+  // Below 2^31 / 6 no configuration passes the end: `int`, unless a test asks for `long`.
+  const BoundMdh small = testing::bind_spec_text(broadcast, "broadcast.mdh", "I=1,R=357913941");
+  const KernelConfig config = default_config(small, testing::first_device_limits());
+  EXPECT_FALSE(needs_wide_indices(small, config));
+  const std::string narrow = generate_tunable_kernel(small, config, testing::first_device_limits()).source;
+  EXPECT_NE(narrow.find("#define EXTENT_r 357913941\n"), std::string::npos);
+  EXPECT_NE(narrow.find("const int tile_begin_r = "), std::string::npos);
+  EXPECT_EQ(narrow.find("const long"), std::string::npos);
+  PreambleOptions wide;
+  wide.wide_indices = true;
+  const std::string forced = generate_tunable_kernel(small, config, testing::first_device_limits(), wide).source;
+  EXPECT_NE(forced.find("#define EXTENT_r 357913941L\n"), std::string::npos);
+  EXPECT_NE(forced.find("const long tile_begin_r = "), std::string::npos);
 }
 
 }  // namespace

@@ -231,8 +231,8 @@ void for_each_property_configuration(
   }
 }
 
-void run_property_case(const PropertyCase& c, int configurations, uint64_t seed,
-                       const std::string& extra_build_options) {
+void run_property_case(const PropertyCase& c, int configurations, uint64_t seed, const std::string& extra_build_options,
+                       const PreambleOptions& kernel_options) {
   const DeviceLimits limits = first_device_limits();
   const uint64_t used_seed = seed_from_environment(seed);
   // Inputs and the reference's output per size binding, made when its first configuration comes.
@@ -254,7 +254,7 @@ void run_property_case(const PropertyCase& c, int configurations, uint64_t seed,
         if (std::getenv("MDH_TUNABLE_VERBOSE")) std::cerr << where << std::endl;
         LaunchPlan plan;
         try {
-          plan = generate_tunable_kernel(bound, config, limits);
+          plan = generate_tunable_kernel(bound, config, limits, kernel_options);
         } catch (const std::exception& e) {
           ADD_FAILURE() << where << "\n  generation failed: " << e.what();
           return;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "codegen/kernel_config.h"
+#include "codegen/preamble.h"
 #include "mdh/bind.h"
 
 namespace mdh::testing {
@@ -42,9 +43,9 @@ std::vector<PropertyCase> tensor_core_property_cases();
 /// Draws `configurations` configurations per case (spread over its sizes) from seed `seed` (overridden by the
 /// environment variable MDH_TUNABLE_SEED), runs each and the reference on seeded inputs, and reports every
 /// mismatch with the seed, the configuration's index and its JSON (ADD_FAILURE). `extra_build_options` go to
-/// the tunable kernel's build (the reference is built as generated).
+/// the tunable kernel's build (the reference is built as generated); `kernel_options` to its generation.
 void run_property_case(const PropertyCase& c, int configurations, uint64_t seed,
-                       const std::string& extra_build_options = "");
+                       const std::string& extra_build_options = "", const PreambleOptions& kernel_options = {});
 
 /// What run_property_case draws (same seed, same order, same shard), handed to `visit` with the size binding's
 /// index and the configuration's index; nothing is run.

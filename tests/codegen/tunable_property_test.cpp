@@ -65,6 +65,19 @@ INSTANTIATE_TEST_SUITE_P(MdHomsWithoutContractions, TunablePropertyOptimised,
                          ::testing::ValuesIn(cases_pocl_builds_optimised()),
                          [](const ::testing::TestParamInfo<PropertyCase>& info) { return info.param.name; });
 
+// Kernels whose positions are `long` (needs_wide_indices: extents near 2^31, where the reference would run for
+// seconds per configuration), drawn at the tiny sizes: every shape of tile code with 64-bit positions and size macros.
+class TunablePropertyWideIndices : public ::testing::TestWithParam<PropertyCase> {};
+
+TEST_P(TunablePropertyWideIndices, RandomValidConfigurationsMatchTheReference) {
+  PreambleOptions wide;
+  wide.wide_indices = true;
+  run_property_case(GetParam(), 12, kSeed + 2, "-cl-opt-disable", wide);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllMdHoms, TunablePropertyWideIndices, ::testing::ValuesIn(property_cases()),
+                         [](const ::testing::TestParamInfo<PropertyCase>& info) { return info.param.name; });
+
 // The tensor-core kernel in TF32 (its fragments exchanged through local memory on PoCL): random valid
 // configurations of its families, full and edge tiles.
 class TensorCoreProperty : public ::testing::TestWithParam<PropertyCase> {};

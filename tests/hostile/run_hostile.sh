@@ -158,9 +158,11 @@ if [ "$group" = inputs ]; then
   # A broadcast reduction whose default split over 256 work-groups needed a 256 GB scratch buffer
   printf 'md_hom broadcast\nsize I R\ninput A : float[I]\noutput B : float[I]\nview (i < I, r < R) : A[i] -> B[i]\nscalar (a) = a\ncombine (++, +)\n' >broadcast.mdh
   good broadcast-reduction-default generate broadcast.mdh --size I=268435456,R=1048576 --config default -o broadcast.cl
-  # Near 2^31 the kernel's int tile arithmetic wrapped (EXTENT + LT_SIZE - 1) and this default summed to 0: the
-  # space bounds the indices, the default keeps within them, and the result verifies
-  good broadcast-reduction-near-2-to-the-31 run broadcast.mdh --size I=1,R=2147483000 --config default --verify --repeat 1
+  # A reduction of 2^31 - 1 (a prime): near 2^31 the kernel's int tile arithmetic wrapped (EXTENT + LT_SIZE - 1, a
+  # default summed to 0), and keeping within int left no room to split it, so one work-item summed 2^31 floats and
+  # --verify failed. The kernel now computes its positions in long where they pass 2^31 (codegen/index_range.h):
+  # the default splits it over work-groups and the result verifies
+  good broadcast-reduction-of-2-to-the-31-minus-1 run broadcast.mdh --size I=1,R=2147483647 --config default --verify --repeat 1
   # A buffer past the tunable kernel's int indices: refused at its place in the spec before any configuration is
   # derived (a default derived for it overflowed 64 bits), by space and generate alike; the reference kernel takes it
   sed -e 's/^input A : float\[N\]$/input A : float[N][N]/' -e 's/ : A\[d0\] -> / : A[d0][d1] -> /' red20.mdh >wide20.mdh
