@@ -90,8 +90,12 @@ TEST(EdgePoints, SpaceOffersComputedOnlyWhereTilesLeaveEdges) {
       }
       std::cout << device << ", extents " << bound->dim_extents[0] << ": " << computed << " of " << kDraws
                 << " draws compute edge points\n";
-      if (bound == &divisible) EXPECT_EQ(computed, 0);
-      if (bound == &odd && std::string(device) == "GPU") EXPECT_GT(computed, 0);
+      if (bound == &divisible) {
+        EXPECT_EQ(computed, 0);
+      }
+      if (bound == &odd && std::string(device) == "GPU") {
+        EXPECT_GT(computed, 0);
+      }
     }
 }
 
